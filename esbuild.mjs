@@ -1,0 +1,56 @@
+// One build script: the extension host (cjs, vscode external), each webview (browser),
+// the CLI, the Hub emulator, and the tests.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, chmodSync, existsSync, mkdirSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+
+function walk(dir, pred, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) walk(p, pred, out);
+    else if (pred(p)) out.push(p);
+  }
+  return out;
+}
+
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', target: 'es2022' };
+
+const targets = {
+  extension: () => existsSync('src/extension.ts') && esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] }),
+  cli: async () => {
+    await esbuild.build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } });
+    chmodSync('dist/cli.js', 0o755);
+  },
+  emulator: () => existsSync('test/hubEmulator/main.ts') && esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),
+  webviews: () => {
+    const entries = existsSync('webview') ? readdirSync('webview').filter((f) => /^[a-z]\w*\.ts$/i.test(f) && f !== 'tsconfig.json').filter((f) => existsSync(join('webview', f)) && !f.endsWith('.d.ts')).filter((f) => ['metrics.ts', 'trajectories.ts', 'report.ts'].includes(f)) : [];
+    if (entries.length === 0) return;
+    return esbuild.build({ ...common, entryPoints: entries.map((f) => join('webview', f)), outdir: 'dist/webview', platform: 'browser', format: 'iife' });
+  },
+  tests: () => {
+    const entries = walk('test', (p) => p.endsWith('.test.ts'));
+    if (entries.length === 0) return;
+    return esbuild.build({ ...common, minify: false, sourcemap: true, entryPoints: entries, outdir: 'build/test', outbase: 'test', platform: 'node', format: 'cjs', external: ['vscode', 'playwright-core'] });
+  },
+  bench: () => {
+    const entries = walk('bench', (p) => p.endsWith('.ts'));
+    if (entries.length === 0) return;
+    return esbuild.build({ ...common, minify: false, entryPoints: entries, outdir: 'build/bench', outbase: 'bench', platform: 'node', format: 'cjs', external: ['playwright-core'] });
+  },
+};
+
+mkdirSync('dist', { recursive: true });
+const names = only ? only.split(',') : Object.keys(targets);
+const t0 = Date.now();
+await Promise.all(names.map((n) => targets[n]()));
+// codicons for the webviews
+const codicons = 'node_modules/@vscode/codicons/dist';
+if (existsSync(codicons)) {
+  mkdirSync('dist/webview', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join(codicons, f), join('dist/webview', f));
+}
+console.log(`built ${names.join(', ')} in ${Date.now() - t0} ms`);

@@ -1,0 +1,269 @@
+/**
+ * The index of a credit log: for every trajectory its byte range and a compact
+ * summary in typed columns, so that filtering, sorting, paging and the run report
+ * need no re-read, and one trajectory is read back by its offset when opened.
+ */
+import { FastScanner } from './fastScan';
+import { JsonlFile, readRange } from './jsonlFile';
+import type { LineSink, ReadProgress, UpdateResult } from './jsonlFile';
+import { buildSchemaTables, schemaCheck, SchemaObserver } from './schema';
+import type { FieldMapping, SchemaCheck, SchemaTables } from './schema';
+import { normaliseRecord, summarize, Flag } from './trajectory';
+import type { TrajectoryCore, TrajectoryView } from './trajectory';
+import { parseTolerant } from './tolerantJson';
+import type { CreditParams } from './credit';
+import { DEFAULT_CREDIT } from './credit';
+import type { MatchOptions } from './actions';
+import { DEFAULT_MATCH } from './actions';
+import { Emitter } from './events';
+
+export interface IndexOptions {
+  credit: CreditParams;
+  match: MatchOptions;
+  mapping: FieldMapping;
+}
+
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { credit: DEFAULT_CREDIT, match: DEFAULT_MATCH, mapping: {} };
+
+type F64 = Float64Array;
+type I32 = Int32Array;
+type U16 = Uint16Array;
+
+/** Column names of the summary; each is a typed array indexed by row. */
+export interface Columns {
+  offset: F64; length: Uint32Array; line: Uint32Array;
+  iteration: I32; group: I32; rollout: I32;
+  reward: F64; A: F64;
+  turns: U16; labeledTurns: U16; maskedTurns: U16; fallbackTurns: U16; creditedTurns: U16;
+  flipBase: U16; signFlips: U16; argmaxTurns: U16; cCount: U16;
+  sumC: F64; sumC2: F64;
+  cMismatches: U16; aTMismatches: U16; sameMismatches: U16; flags: U16;
+}
+
+const COLUMN_TYPES: { [K in keyof Columns]: new (n: number) => Columns[K] } = {
+  offset: Float64Array, length: Uint32Array, line: Uint32Array,
+  iteration: Int32Array, group: Int32Array, rollout: Int32Array,
+  reward: Float64Array, A: Float64Array,
+  turns: Uint16Array, labeledTurns: Uint16Array, maskedTurns: Uint16Array, fallbackTurns: Uint16Array, creditedTurns: Uint16Array,
+  flipBase: Uint16Array, signFlips: Uint16Array, argmaxTurns: Uint16Array, cCount: Uint16Array,
+  sumC: Float64Array, sumC2: Float64Array,
+  cMismatches: Uint16Array, aTMismatches: Uint16Array, sameMismatches: Uint16Array, flags: Uint16Array,
+};
+
+function allocColumns(n: number): Columns {
+  const out: Partial<Record<keyof Columns, unknown>> = {};
+  for (const k of Object.keys(COLUMN_TYPES) as (keyof Columns)[]) out[k] = new COLUMN_TYPES[k](n);
+  return out as Columns;
+}
+
+/** One row of the trajectory table, as the CLI and the webview show it. */
+export interface TrajectoryRow {
+  row: number;
+  iteration: number;
+  group: number;
+  rollout: number;
+  reward: number;
+  A: number;
+  labeled: boolean;
+  turns: number;
+  labeledTurns: number;
+  creditedTurns: number;
+  /** mean of logged c over credited turns; null when none */
+  meanC: number | null;
+  signFlips: number;
+  argmaxTurns: number;
+  fallbackTurns: number;
+  flags: number;
+  line: number;
+}
+
+export interface IndexChange {
+  kind: 'append' | 'reset';
+  /** rows before this change (0 on reset) */
+  from: number;
+  count: number;
+}
+
+const U16_MAX = 65535;
+const u16 = (n: number): number => (n > U16_MAX ? U16_MAX : n);
+
+export class CreditIndex implements LineSink {
+  private cols: Columns = allocColumns(1024);
+  private n = 0;
+  private readonly tables: SchemaTables;
+  private readonly scanner: FastScanner;
+  readonly observer = new SchemaObserver();
+  private readonly file: JsonlFile;
+  private readonly changed = new Emitter<IndexChange>();
+  /** Fires after each read that added rows, or after a re-index. */
+  readonly onDidChange = this.changed.event;
+  private readonly progressEmitter = new Emitter<ReadProgress>();
+  /** Fires while a read goes on, after each chunk. */
+  readonly onProgress = this.progressEmitter.event;
+  /** rows read by the slow path (the fast reader could not read them) */
+  slowPathRows = 0;
+  private published = 0;
+
+  constructor(readonly path: string, readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS) {
+    this.tables = buildSchemaTables(options.mapping);
+    this.scanner = new FastScanner(this.tables);
+    this.file = new JsonlFile(path, this);
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  get columns(): Readonly<Columns> {
+    return this.cols;
+  }
+
+  get skippedLines(): { line: number; message: string }[] {
+    return this.file.skipped;
+  }
+
+  get skippedCount(): number {
+    return this.file.skippedCount;
+  }
+
+  get pendingTail(): boolean {
+    return this.file.pendingTail;
+  }
+
+  get bytesIndexed(): number {
+    return this.file.bytesRead;
+  }
+
+  /** Reads whatever is new in the file (all of it the first time). */
+  async update(signal?: AbortSignal): Promise<UpdateResult> {
+    const r = await this.file.update((p) => this.progressEmitter.fire(p), signal);
+    this.chunkDone();
+    return r;
+  }
+
+  schemaCheck(): SchemaCheck {
+    return schemaCheck(this.observer);
+  }
+
+  // ---- LineSink
+
+  reset(): void {
+    this.n = 0;
+    this.cols = allocColumns(1024);
+    this.observer.reset();
+    this.slowPathRows = 0;
+    this.published = 0;
+    this.changed.fire({ kind: 'reset', from: 0, count: 0 });
+  }
+
+  mark(): number {
+    return this.n;
+  }
+
+  rollback(mark: number): void {
+    this.n = Math.min(this.n, mark);
+    if (this.published > this.n) this.published = this.n;
+  }
+
+  chunkDone(): void {
+    this.scanner.flushInto(this.observer);
+    if (this.n > this.published) {
+      this.changed.fire({ kind: 'append', from: this.published, count: this.n - this.published });
+      this.published = this.n;
+    }
+  }
+
+  line(buf: Buffer, start: number, end: number, fileOffset: number, lineNo: number): string | undefined {
+    let core: TrajectoryCore;
+    try {
+      core = this.scanner.scan(buf, start, end);
+    } catch {
+      let obj: unknown;
+      try {
+        obj = parseTolerant(buf.toString('utf8', start, end));
+      } catch (e) {
+        return `not JSON: ${(e as Error).message}`;
+      }
+      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return 'not a JSON object';
+      core = normaliseRecord(obj as Record<string, unknown>, this.tables, this.observer).core;
+      this.slowPathRows++;
+    }
+    this.push(core, fileOffset, end - start, lineNo);
+    return undefined;
+  }
+
+  private push(t: TrajectoryCore, offset: number, length: number, line: number): void {
+    if (this.n === this.cols.offset.length) this.grow();
+    const s = summarize(t, this.options.credit, this.options.match);
+    const c = this.cols;
+    const i = this.n++;
+    c.offset[i] = offset; c.length[i] = length; c.line[i] = line;
+    c.iteration[i] = t.iteration; c.group[i] = t.group; c.rollout[i] = t.rollout;
+    c.reward[i] = t.reward; c.A[i] = t.A;
+    c.turns[i] = u16(s.turns); c.labeledTurns[i] = u16(s.labeledTurns); c.maskedTurns[i] = u16(s.maskedTurns);
+    c.fallbackTurns[i] = u16(s.fallbackTurns); c.creditedTurns[i] = u16(s.creditedTurns);
+    c.flipBase[i] = u16(s.flipBase); c.signFlips[i] = u16(s.signFlips); c.argmaxTurns[i] = u16(s.argmaxTurns);
+    c.cCount[i] = u16(s.cCount); c.sumC[i] = s.sumC; c.sumC2[i] = s.sumC2;
+    c.cMismatches[i] = u16(s.cMismatches); c.aTMismatches[i] = u16(s.aTMismatches); c.sameMismatches[i] = u16(s.sameMismatches);
+    c.flags[i] = s.flags;
+  }
+
+  private grow(): void {
+    const next = allocColumns(this.cols.offset.length * 2);
+    for (const k of Object.keys(COLUMN_TYPES) as (keyof Columns)[]) (next[k] as Float64Array).set(this.cols[k] as Float64Array);
+    this.cols = next;
+  }
+
+  // ---- reading back
+
+  row(i: number): TrajectoryRow {
+    const c = this.cols;
+    return {
+      row: i, iteration: c.iteration[i]!, group: c.group[i]!, rollout: c.rollout[i]!,
+      reward: c.reward[i]!, A: c.A[i]!, labeled: (c.flags[i]! & Flag.Labeled) !== 0,
+      turns: c.turns[i]!, labeledTurns: c.labeledTurns[i]!, creditedTurns: c.creditedTurns[i]!,
+      meanC: c.cCount[i]! > 0 ? c.sumC[i]! / c.cCount[i]! : null,
+      signFlips: c.signFlips[i]!, argmaxTurns: c.argmaxTurns[i]!, fallbackTurns: c.fallbackTurns[i]!,
+      flags: c.flags[i]!, line: c.line[i]!,
+    };
+  }
+
+  /** Reads one trajectory back from the file by its offset. */
+  async read(i: number): Promise<TrajectoryView> {
+    if (i < 0 || i >= this.n) throw new RangeError(`no trajectory at row ${i}`);
+    const bytes = await readRange(this.path, this.cols.offset[i]!, this.cols.length[i]!);
+    const obj = parseTolerant(bytes.toString('utf8'));
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new Error(`${this.path}:${this.cols.line[i]}: the record changed on disk`);
+    return normaliseRecord(obj as Record<string, unknown>, this.tables).view;
+  }
+
+  /** Raw text of a record, for text search. */
+  async rawText(i: number): Promise<string> {
+    return (await readRange(this.path, this.cols.offset[i]!, this.cols.length[i]!)).toString('utf8');
+  }
+
+  /** First row of (iteration, group, rollout), or -1. */
+  find(iteration: number, group: number, rollout: number): number {
+    const c = this.cols;
+    for (let i = 0; i < this.n; i++) {
+      if (c.iteration[i] === iteration && c.group[i] === group && c.rollout[i] === rollout) return i;
+    }
+    return -1;
+  }
+
+  /** Rows of one group, in rollout order. */
+  groupRows(iteration: number, group: number): number[] {
+    const c = this.cols;
+    const out: number[] = [];
+    for (let i = 0; i < this.n; i++) if (c.iteration[i] === iteration && c.group[i] === group) out.push(i);
+    return out.sort((a, b) => c.rollout[a]! - c.rollout[b]!);
+  }
+
+  /** Distinct iterations in ascending order. */
+  iterations(): number[] {
+    const set = new Set<number>();
+    const it = this.cols.iteration;
+    for (let i = 0; i < this.n; i++) set.add(it[i]!);
+    return [...set].sort((a, b) => a - b);
+  }
+}

@@ -1,0 +1,381 @@
+/**
+ * A deterministic demo run in the reference schema, shaped like the card's run:
+ * 45 iterations x 48 groups x 5 rollouts, 2 of 5 labeled, K = 5, up to 15 turns;
+ * and a small fake Hub repo tree for it that the Hub emulator serves.
+ */
+import { mkdirSync, openSync, writeSync, closeSync, writeFileSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { recomputeCredit, DEFAULT_CREDIT } from './credit';
+import { sameAction, DEFAULT_MATCH } from './actions';
+import { summarize } from './trajectory';
+import type { TrajectoryCore, TurnCore } from './trajectory';
+import { mean } from './stats';
+
+export const DEMO_REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
+export const DEMO_ITERATIONS = 45;
+export const DEMO_GROUPS = 48;
+export const DEMO_ROLLOUTS = 5;
+export const DEMO_K = 5;
+export const DEMO_RESUME_ITERATIONS = [9, 19, 29, 39] as const;
+export const DEMO_HF_ITERATIONS = [19, 29, 39, 44] as const;
+export const DEMO_LATEST = 39;
+
+/** mulberry32: small, fast, deterministic. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Gen {
+  private spare: number | undefined;
+  constructor(readonly r: () => number) {}
+  u(): number { return this.r(); }
+  int(lo: number, hi: number): number { return lo + Math.floor(this.r() * (hi - lo + 1)); }
+  pick<T>(xs: readonly T[]): T { return xs[Math.floor(this.r() * xs.length)]!; }
+  normal(): number {
+    if (this.spare !== undefined) { const s = this.spare; this.spare = undefined; return s; }
+    let u = 0, v = 0, s = 0;
+    do { u = this.r() * 2 - 1; v = this.r() * 2 - 1; s = u * u + v * v; } while (s >= 1 || s === 0);
+    const m = Math.sqrt((-2 * Math.log(s)) / s);
+    this.spare = v * m;
+    return u * m;
+  }
+}
+
+const SITES = ['shop.example.com', 'maps.example.org', 'forum.example.net', 'wiki.example.org', 'mail.example.com'];
+const WORDS = ['blue running shoes', 'cheapest flight to Lisbon', '東京 ホテル 安い', 'café "Le Monde"', 'مكتبة عامة', 'return policy', 'order #4417', "O'Reilly books", 'Größe 42', '<b>bold</b> sale'];
+const TASKS = [
+  'Find the cheapest pair of blue running shoes in size 42 and add it to the cart.',
+  'Look up the opening hours of the public library (مكتبة عامة) on the maps site.',
+  'Reply to the latest forum thread about "dark mode" with a thank-you note.',
+  'Search the wiki for 東京 and report the population figure in the infobox.',
+  'Change the shipping address of order #4417 to "12 Rue de l\'Église".',
+  'Render this: <script>document.title="pwned"; alert(1)</script> — then find the help page.',
+  'Subscribe to the newsletter using the address test+rl@example.com.',
+  'Compare the prices of the two laptops with 16 GB RAM and pick the lighter one.',
+  "Open the <img src=x onerror=alert('xss')> gallery and count the photos.",
+  'Find a \u202Eright-to-left override\u202C in the product title and report it.',
+  'Book a table for two at café "Le Monde" for Friday 19:30.',
+  'Download the PDF manual of the coffee machine model X-200.',
+];
+
+function randomAction(g: Gen): string {
+  const x = g.u();
+  if (x < 0.38) return `click(point_2d=[${g.int(0, 1000)}, ${g.int(0, 1000)}])`;
+  if (x < 0.52) return `write(message=${JSON.stringify(g.pick(WORDS))})`;
+  if (x < 0.62) return `press_keys(keys=[${JSON.stringify(g.pick(['Enter', 'Tab', 'Escape', 'PageDown']))}])`;
+  if (x < 0.74) return `scroll(direction="${g.pick(['down', 'up'])}", amount=${g.int(1, 5)})`;
+  if (x < 0.8) return `hover(point_2d=[${g.int(0, 1000)}, ${g.int(0, 1000)}])`;
+  if (x < 0.86) return `goto_url(url="https://${g.pick(SITES)}/${g.pick(['search', 'cart', 'help', 'q?x=<b>1</b>&y="2"'])}")`;
+  if (x < 0.91) return 'go_back()';
+  if (x < 0.95) return 'wait()';
+  if (x < 0.97) return 'new_tab()';
+  return `switch_tab(index=${g.int(0, 2)})`;
+}
+
+/** A different text that canonicalizes to the same action (click within 20, key in another case). */
+function nearDuplicate(g: Gen, action: string): string {
+  const click = /^(click|hover)\(point_2d=\[(\d+), (\d+)\]\)$/.exec(action);
+  if (click) {
+    const dx = g.int(-15, 15), dy = g.int(-15, 15);
+    return `${click[1]}(point_2d=[${Math.max(0, Number(click[2]) + dx)}, ${Math.max(0, Number(click[3]) + dy)}])`;
+  }
+  const keys = /^press_keys\(keys=\["(\w+)"\]\)$/.exec(action);
+  if (keys) return `press_keys(keys=["${keys[1]!.toLowerCase()}"])`;
+  return action;
+}
+
+function doneAction(g: Gen): string {
+  return `done(response=${JSON.stringify(g.pick(['Task complete.', 'The price is €49.99', 'Population: 13 960 000', 'I could not find it.', '<i>done</i> "quoted"']))})`;
+}
+
+type DemoTurn = TurnCore & { action: string };
+
+interface DemoTrajectory extends TrajectoryCore {
+  task_id: string;
+  instruction: string;
+  turns: DemoTurn[];
+}
+
+export interface DemoOptions {
+  /** total trajectories; default 45 x 48 x 5 */
+  trajectories?: number;
+  seed?: number;
+  /** write the fake Hub repo tree (default true) */
+  hubRepo?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface DemoResult {
+  creditLog: string;
+  metricsLog: string;
+  hubRepo: string | undefined;
+  trajectories: number;
+  iterations: number;
+  bytes: number;
+}
+
+const PER_ITERATION = DEMO_GROUPS * DEMO_ROLLOUTS;
+
+/** Writes the demo run into `dir`: `logs/` and, unless disabled, `.hub-repo/`. */
+export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
+  const total = o.trajectories ?? DEMO_ITERATIONS * PER_ITERATION;
+  const iterations = Math.ceil(total / PER_ITERATION);
+  const g = new Gen(rng(o.seed ?? 20260923));
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  const creditLog = join(dir, 'logs', 'ws_credit_log.jsonl');
+  const metricsLog = join(dir, 'logs', 'ws_metrics.jsonl');
+  const fd = openSync(creditLog, 'w');
+  const mfd = openSync(metricsLog, 'w');
+  let written = 0;
+  let bytes = 0;
+  let pending: string[] = [];
+  let pendingLen = 0;
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    const s = pending.join('');
+    bytes += writeSync(fd, s);
+    pending = []; pendingLen = 0;
+  };
+  // task difficulty per group slot
+  try {
+    for (let it = 0; it < iterations && written < total; it++) {
+      const progress = iterations > 1 ? it / (DEMO_ITERATIONS - 1) : 0;
+      const itTrajs: DemoTrajectory[] = [];
+      for (let grp = 0; grp < DEMO_GROUPS && written < total; grp++) {
+        const taskNo = (it * 7 + grp * 13) % 997;
+        const instruction = TASKS[taskNo % TASKS.length]!;
+        const difficulty = g.u();
+        const pSucc = Math.min(0.95, Math.max(0.02, (0.43 + 0.074 * Math.min(1, progress)) * (0.4 + 1.2 * (1 - difficulty))));
+        const rewards: number[] = Array.from({ length: DEMO_ROLLOUTS }, () => (g.u() < pSucc ? 1 : 0));
+        const labeledSet = new Set<number>();
+        while (labeledSet.size < 2) labeledSet.add(g.int(0, DEMO_ROLLOUTS - 1));
+        // rare format failure, only where it cannot change a sign (all others failed)
+        if (!rewards.some((r) => r !== 0) && g.u() < 0.05) {
+          const k = [0, 1, 2, 3, 4].filter((i) => !labeledSet.has(i))[g.int(0, 2)]!;
+          rewards[k] = -1;
+        }
+        const m = rewards.reduce((s, x) => s + x, 0) / DEMO_ROLLOUTS;
+        const sd = Math.sqrt(rewards.reduce((s, x) => s + (x - m) * (x - m), 0) / (DEMO_ROLLOUTS - 1));
+        for (let ro = 0; ro < DEMO_ROLLOUTS && written < total; ro++) {
+          const A = sd > 0 ? (rewards[ro]! - m) / sd : 0;
+          const t = makeTrajectory(g, it, grp, ro, taskNo, instruction, rewards[ro]!, A, labeledSet.has(ro));
+          itTrajs.push(t);
+          const line = serialise(t) + '\n';
+          pending.push(line);
+          pendingLen += line.length;
+          if (pendingLen > 1 << 20) flush();
+          written++;
+        }
+      }
+      flush();
+      writeSync(mfd, JSON.stringify(iterationMetrics(g, it, itTrajs, Math.min(1, progress))).replace(/"__NaN__"/g, 'NaN') + '\n');
+      o.onProgress?.(written, total);
+    }
+  } finally {
+    closeSync(fd);
+    closeSync(mfd);
+  }
+  let hubRepo: string | undefined;
+  if (o.hubRepo !== false) {
+    hubRepo = join(dir, '.hub-repo');
+    writeHubRepo(hubRepo, g, creditLog, metricsLog);
+  }
+  return { creditLog, metricsLog, hubRepo, trajectories: written, iterations, bytes };
+}
+
+function makeTrajectory(g: Gen, it: number, grp: number, ro: number, taskNo: number, instruction: string, reward: number, A: number, labeled: boolean): DemoTrajectory {
+  const succeeded = reward > 0;
+  const endsWithDone = succeeded || g.u() < 0.55;
+  const nTurns = endsWithDone ? g.int(3, 15) : g.u() < 0.7 ? 15 : g.int(4, 14);
+  const turns: DemoTurn[] = [];
+  for (let k = 0; k < nTurns; k++) {
+    const terminal = endsWithDone && k === nTurns - 1;
+    const action = terminal ? doneAction(g) : randomAction(g);
+    if (!labeled) {
+      turns.push({ action, scores: null, same: null, done: null, candidates: null, c: undefined, At: A, masked: false, fallback: false });
+      continue;
+    }
+    const base = g.normal() * 30;
+    // the policy picks slightly better actions than its own average, and more so in
+    // trajectories that succeed, increasingly as training goes on (the card's gate)
+    const bias = 0.2 + (succeeded ? 0.3 + 0.6 * Math.min(1, it / (DEMO_ITERATIONS - 1)) : 0);
+    const candidates = [action];
+    const scores: (number | null)[] = [round3(base + g.normal() * QUALITY_SD + bias)];
+    const done = [terminal];
+    for (let c = 1; c < DEMO_K; c++) {
+      const x = g.u();
+      if (x < 0.03) {
+        candidates.push(doneAction(g));
+        scores.push(round3(scores[0]! - 50 + g.normal() * 10));
+        done.push(true);
+      } else if (x < 0.1 && !terminal) {
+        const dup = nearDuplicate(g, action);
+        candidates.push(dup);
+        scores.push(round3(scores[0]! + g.normal() * 3));
+        done.push(false);
+      } else {
+        let other = randomAction(g);
+        while (sameAction(other, action, DEMO_MATCH)) other = randomAction(g);
+        candidates.push(other);
+        scores.push(round3(base + g.normal() * QUALITY_SD));
+        done.push(false);
+      }
+    }
+    const same = candidates.map((cd, i) => i === 0 || sameAction(action, cd, DEMO_MATCH));
+    const turn: DemoTurn = { action, candidates, scores, same, done, c: null, At: A, masked: false, fallback: false };
+    if (terminal) {
+      turn.masked = true;
+    } else if (g.u() < 0.0004) {
+      turn.fallback = true;
+      turn.scores = scores.map(() => null);
+      turn.c = 0;
+      turn.At = A;
+    } else {
+      const c = recomputeCredit({ scores, same, done }, DEFAULT_CREDIT).c;
+      turn.c = c;
+      turn.At = A + DEFAULT_CREDIT.beta * c;
+    }
+    turns.push(turn);
+  }
+  return { iteration: it, group: grp, rollout: ro, task_id: `owrl-${String(taskNo).padStart(4, '0')}`, instruction, reward, A, labeled, turns, missing: 0 };
+}
+
+const DEMO_MATCH = DEFAULT_MATCH;
+/** spread of the RM score between different actions in one state */
+const QUALITY_SD = 5.5;
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function serialise(t: DemoTrajectory): string {
+  const turns = t.turns.map((u) => {
+    if (!t.labeled) return { action: u.action, A_t: u.At };
+    const o: Record<string, unknown> = { action: u.action, candidates: u.candidates, scores: u.scores, same: u.same, done: u.done, c: u.c ?? null, A_t: u.At };
+    if (u.masked) o['masked'] = true;
+    if (u.fallback) o['fallback'] = true;
+    return o;
+  });
+  return JSON.stringify({ iteration: t.iteration, group: t.group, rollout: t.rollout, task_id: t.task_id, instruction: t.instruction, reward: t.reward, A: t.A, labeled: t.labeled, turns });
+}
+
+function iterationMetrics(g: Gen, it: number, trajs: DemoTrajectory[], progress: number): Record<string, number | string> {
+  const sums = trajs.map((t) => ({ t, s: summarize(t, DEFAULT_CREDIT, DEMO_MATCH) }));
+  const add = (f: (x: (typeof sums)[number]) => number): number => sums.reduce((a, x) => a + f(x), 0);
+  const credited = add((x) => x.s.creditedTurns);
+  const cCount = add((x) => x.s.cCount);
+  const sumC = add((x) => x.s.sumC);
+  const sumC2 = add((x) => x.s.sumC2);
+  const sumA2 = add((x) => x.t.A * x.t.A * x.s.cCount);
+  const labeledNotMasked = add((x) => x.s.labeledTurns - x.s.maskedTurns);
+  const groups = new Map<number, DemoTrajectory[]>();
+  for (const t of trajs) { const l = groups.get(t.group); if (l) l.push(t); else groups.set(t.group, [t]); }
+  const diffs: number[] = [];
+  let allFail = 0;
+  let mixed = 0;
+  for (const ts of groups.values()) {
+    if (ts.every((t) => t.reward <= 0)) allFail++;
+    if (!ts.some((t) => t.reward !== ts[0]!.reward)) continue;
+    mixed++;
+    const mc = (t: DemoTrajectory): number | null => { const s = sums.find((x) => x.t === t)!.s; return s.cCount > 0 ? s.sumC / s.cCount : null; };
+    const succ = ts.filter((t) => t.labeled && t.reward > 0).map(mc).filter((x): x is number => x !== null);
+    const fail = ts.filter((t) => t.labeled && t.reward <= 0).map(mc).filter((x): x is number => x !== null);
+    if (succ.length && fail.length) diffs.push(mean(succ)! - mean(fail)!);
+  }
+  const lens = trajs.map((t) => 280 + 90 * progress + t.turns.length * 3 + g.normal() * 15);
+  const m: Record<string, number | string> = {
+    iteration: it,
+    'ws/sign_flip_rate': add((x) => x.s.signFlips) / Math.max(1, add((x) => x.s.flipBase)),
+    'ws/fallback_rate': add((x) => x.s.fallbackTurns) / Math.max(1, labeledNotMasked),
+    'ws/executed_is_argmax': add((x) => x.s.argmaxTurns) / Math.max(1, credited),
+    'ws/tau_running': 20 + g.normal() * 1.6,
+    'ws/c_mean': sumC / Math.max(1, cCount),
+    'ws/rms_beta_c_over_rms_A': Math.sqrt((0.16 * sumC2) / Math.max(1, cCount)) / Math.sqrt(sumA2 / Math.max(1, cCount) || 1),
+    'ws/gate_mean_diff': diffs.length ? mean(diffs)! : '__NaN__',
+    'ws/gate_groups': diffs.length,
+    'ws/reward_mean': mean(trajs.map((t) => t.reward))!,
+    'ws/all_fail_groups': allFail,
+    'ws/mixed_groups': mixed,
+    'ws/response_len_mean': mean(lens)!,
+    'ws/truncation_rate': Math.max(0, 0.01 + 0.004 * progress + g.normal() * 0.002),
+    'ws/labeled_turns': add((x) => x.s.labeledTurns),
+    'ws/credited_turns': credited,
+    'ws/masked_turns': add((x) => x.s.maskedTurns),
+    'ws/c_rms': Math.sqrt(sumC2 / Math.max(1, cCount)),
+    'ws/beta': 0.4,
+    'ws/tau': 20,
+    'ws/K': DEMO_K,
+    'ws/labeled_rollouts_per_group': 2,
+    'ws/done_candidate_rate': 0.032 + g.normal() * 0.004,
+    'ws/same_action_rate': 0.27 + g.normal() * 0.01,
+    'ws/d_mean_vs_done': 49.56 + g.normal() * 3,
+    'ws/d_mean_other': -1.52 + g.normal() * 0.5,
+    'ws/A_abs_mean': mean(trajs.map((t) => Math.abs(t.A)))!,
+    'ws/A_t_abs_mean': mean(trajs.flatMap((t) => t.turns.map((u) => Math.abs(u.At ?? t.A))))!,
+    'ws/rm_score_mean': g.normal() * 2,
+    'ws/rm_score_std': 30 + g.normal(),
+    'ws/rm_latency_s': 1.2 + g.u() * 0.3,
+    'rollout/turns_mean': mean(trajs.map((t) => t.turns.length))!,
+    'rollout/success_rate': mean(trajs.map((t) => (t.reward > 0 ? 1 : 0)))!,
+    'rollout/format_failures': trajs.filter((t) => t.reward < 0).length,
+    'rollout/temperature': 0.8,
+    'rollout/groups': groups.size,
+    'train/loss': 0.05 - 0.02 * progress + g.normal() * 0.005,
+    'train/grad_norm': it === 17 ? '__NaN__' : 0.8 + g.u() * 0.4,
+    'train/lr': 1e-6,
+    'train/kl': 0.001 + 0.004 * progress + g.u() * 0.001,
+    'train/entropy': 0.9 - 0.2 * progress + g.normal() * 0.02,
+    'train/clip_frac': 0.02 + g.u() * 0.01,
+    'train/ppo_epochs': 2,
+    'perf/step_time_s': 610 + g.normal() * 40,
+    'perf/rollout_time_s': 420 + g.normal() * 30,
+    'perf/tokens_per_s': 5200 + g.normal() * 200,
+  };
+  return m;
+}
+
+function bytesOf(g: Gen, n: number): Buffer {
+  const b = Buffer.allocUnsafe(n);
+  for (let i = 0; i < n; i += 4) b.writeUInt32LE(Math.floor(g.u() * 0x100000000), Math.min(i, n - 4));
+  return b;
+}
+
+export function iterDir(n: number): string {
+  return `iter_${String(n).padStart(7, '0')}`;
+}
+
+/** The fake Hub repo: resume/ and hf/ iterations with the real file names, a few KB each. */
+function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: string): void {
+  mkdirSync(join(root, 'resume'), { recursive: true });
+  for (const n of DEMO_RESUME_ITERATIONS) {
+    const d = join(root, 'resume', iterDir(n));
+    mkdirSync(d, { recursive: true });
+    for (let a = 0; a < 8; a++) for (let b = 0; b < 2; b++) writeFileSync(join(d, `__${a}_${b}.distcp`), bytesOf(g, 4096 + g.int(0, 4096)));
+    writeFileSync(join(d, '.metadata'), bytesOf(g, 2048));
+    writeFileSync(join(d, 'common.pt'), bytesOf(g, 700));
+    writeFileSync(join(d, 'metadata.json'), JSON.stringify({ sharded_backend: 'torch_dist', sharded_backend_version: 1, common_backend: 'torch', iteration: n }));
+  }
+  writeFileSync(join(root, 'resume', 'latest_checkpointed_iteration.txt'), String(DEMO_LATEST));
+  for (const n of DEMO_HF_ITERATIONS) {
+    const d = join(root, 'hf', iterDir(n));
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'config.json'), JSON.stringify({ architectures: ['Qwen3ForCausalLM'], hidden_size: 2560, num_hidden_layers: 36, torch_dtype: 'bfloat16' }, null, 2));
+    writeFileSync(join(d, 'generation_config.json'), JSON.stringify({ temperature: 0.8, do_sample: true }, null, 2));
+    writeFileSync(join(d, 'tokenizer.json'), JSON.stringify({ version: '1.0', model: { type: 'BPE' } }));
+    writeFileSync(join(d, 'tokenizer_config.json'), JSON.stringify({ model_max_length: 32768 }));
+    writeFileSync(join(d, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: 16384 }, weight_map: { 'lm_head.weight': 'model-00002-of-00002.safetensors', 'model.embed_tokens.weight': 'model-00001-of-00002.safetensors' } }));
+    writeFileSync(join(d, 'model-00001-of-00002.safetensors'), bytesOf(g, 8192));
+    writeFileSync(join(d, 'model-00002-of-00002.safetensors'), bytesOf(g, 6144));
+  }
+  mkdirSync(join(root, 'logs'), { recursive: true });
+  copyFileSync(creditLog, join(root, 'logs', 'ws_credit_log.jsonl'));
+  copyFileSync(metricsLog, join(root, 'logs', 'ws_metrics.jsonl'));
+  writeFileSync(join(root, 'README.md'), `# ${DEMO_REPO} (demo)\n\nA fake copy of the run's Hub layout, written by \`rlrb demo\`.\n`);
+}

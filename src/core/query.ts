@@ -1,0 +1,113 @@
+/** Filtering, sorting and paging over the index; never re-reads the log except for text search. */
+import type { CreditIndex, TrajectoryRow } from './creditIndex';
+import { Flag } from './trajectory';
+
+export type SortKey = 'iteration' | 'group' | 'rollout' | 'reward' | 'A' | 'labeled' | 'turns' | 'meanC' | 'signFlips' | 'argmaxTurns' | 'fallbackTurns' | 'flags';
+
+export const SORT_KEYS: readonly SortKey[] = ['iteration', 'group', 'rollout', 'reward', 'A', 'labeled', 'turns', 'meanC', 'signFlips', 'argmaxTurns', 'fallbackTurns', 'flags'];
+
+export interface TrajectoryFilter {
+  iterationMin?: number;
+  iterationMax?: number;
+  group?: number;
+  rollout?: number;
+  /** 'success': reward > 0; 'failure': reward <= 0; 'format': reward < 0 */
+  reward?: 'success' | 'failure' | 'format';
+  labeledOnly?: boolean;
+  /** every one of these flag bits must be set */
+  flags?: number;
+  /** only the labeled trajectories of the gate's groups */
+  gate?: boolean;
+  /** substring of the record's text (actions, instruction), case-insensitive */
+  text?: string;
+}
+
+export interface TrajectorySort {
+  key: SortKey;
+  descending?: boolean;
+}
+
+export interface QuerySpec {
+  filter: TrajectoryFilter;
+  sort: TrajectorySort[];
+}
+
+/** Row ids that pass the filter (text aside), sorted; stable in file order. */
+export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: ReadonlySet<number>, textRows?: ReadonlySet<number>): Int32Array {
+  const c = index.columns;
+  const f = spec.filter;
+  const out: number[] = [];
+  for (let i = 0; i < index.size; i++) {
+    const it = c.iteration[i]!;
+    if (f.iterationMin !== undefined && it < f.iterationMin) continue;
+    if (f.iterationMax !== undefined && it > f.iterationMax) continue;
+    if (f.group !== undefined && c.group[i] !== f.group) continue;
+    if (f.rollout !== undefined && c.rollout[i] !== f.rollout) continue;
+    const r = c.reward[i]!;
+    if (f.reward === 'success' && !(r > 0)) continue;
+    if (f.reward === 'failure' && !(r <= 0)) continue;
+    if (f.reward === 'format' && !(r < 0)) continue;
+    if (f.labeledOnly && (c.flags[i]! & Flag.Labeled) === 0) continue;
+    if (f.flags && (c.flags[i]! & f.flags) !== f.flags) continue;
+    if (f.gate && !(gateRows?.has(i) ?? false)) continue;
+    if (textRows && !textRows.has(i)) continue;
+    out.push(i);
+  }
+  const rows = Int32Array.from(out);
+  if (spec.sort.length === 0) return rows;
+  const keys = spec.sort.map((s) => ({ get: sortValue(index, s.key), sign: s.descending ? -1 : 1 }));
+  const arr = Array.from(rows);
+  arr.sort((a, b) => {
+    for (const k of keys) {
+      const va = k.get(a);
+      const vb = k.get(b);
+      // missing values (NaN) last, whatever the direction
+      const na = Number.isNaN(va), nb = Number.isNaN(vb);
+      if (na !== nb) return na ? 1 : -1;
+      if (va !== vb && !na) return va < vb ? -k.sign : k.sign;
+    }
+    return a - b;
+  });
+  return Int32Array.from(arr);
+}
+
+function sortValue(index: CreditIndex, key: SortKey): (i: number) => number {
+  const c = index.columns;
+  switch (key) {
+    case 'iteration': return (i) => c.iteration[i]!;
+    case 'group': return (i) => c.group[i]!;
+    case 'rollout': return (i) => c.rollout[i]!;
+    case 'reward': return (i) => c.reward[i]!;
+    case 'A': return (i) => c.A[i]!;
+    case 'labeled': return (i) => ((c.flags[i]! & Flag.Labeled) !== 0 ? 1 : 0);
+    case 'turns': return (i) => c.turns[i]!;
+    case 'meanC': return (i) => (c.cCount[i]! > 0 ? c.sumC[i]! / c.cCount[i]! : NaN);
+    case 'signFlips': return (i) => c.signFlips[i]!;
+    case 'argmaxTurns': return (i) => c.argmaxTurns[i]!;
+    case 'fallbackTurns': return (i) => c.fallbackTurns[i]!;
+    case 'flags': return (i) => c.flags[i]!;
+  }
+}
+
+export function page(index: CreditIndex, rows: Int32Array, offset: number, limit: number): TrajectoryRow[] {
+  const out: TrajectoryRow[] = [];
+  for (let k = offset; k < Math.min(rows.length, offset + limit); k++) out.push(index.row(rows[k]!));
+  return out;
+}
+
+/**
+ * Rows whose record text holds `needle` (case-insensitive), reading the log once in
+ * file order. Matching is on the decoded JSON text of the record.
+ */
+export async function textSearch(index: CreditIndex, needle: string, signal?: AbortSignal): Promise<Set<number>> {
+  const hits = new Set<number>();
+  const lower = needle.toLowerCase();
+  if (lower.length === 0) return hits;
+  const escaped = JSON.stringify(needle).slice(1, -1).toLowerCase();
+  for (let i = 0; i < index.size; i++) {
+    if ((i & 255) === 0) signal?.throwIfAborted();
+    const text = (await index.rawText(i)).toLowerCase();
+    if (text.includes(escaped) || text.includes(lower)) hits.add(i);
+  }
+  return hits;
+}

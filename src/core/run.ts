@@ -1,0 +1,44 @@
+/** A run: its location, its credit-log index and its metrics, loaded together. */
+import { CreditIndex, DEFAULT_INDEX_OPTIONS } from './creditIndex';
+import type { IndexOptions } from './creditIndex';
+import { MetricsIndex } from './metricsIndex';
+import { locateRun } from './runLocator';
+import type { RunLocation } from './runLocator';
+import { computeReport, trainingCurve } from './report';
+import type { CurveRow, FullReport } from './report';
+
+export class Run {
+  readonly credit: CreditIndex | undefined;
+  readonly metrics: MetricsIndex | undefined;
+
+  constructor(readonly location: RunLocation, readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS) {
+    this.credit = location.creditLog ? new CreditIndex(location.creditLog, options) : undefined;
+    this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping) : undefined;
+  }
+
+  static async open(path: string, options: IndexOptions = DEFAULT_INDEX_OPTIONS): Promise<Run | undefined> {
+    const loc = await locateRun(path);
+    return loc ? new Run(loc, options) : undefined;
+  }
+
+  async update(signal?: AbortSignal): Promise<void> {
+    await Promise.all([this.credit?.update(signal), this.metrics?.update(signal)]);
+  }
+
+  /** Warnings about the metrics log, for the report. */
+  metricsWarnings(): string[] {
+    const m = this.metrics;
+    if (!m) return [];
+    const w: string[] = [];
+    if (m.skippedCount > 0) w.push(`${m.path}: skipped ${m.skippedCount} line(s): ${m.skippedLines.slice(0, 5).map((s) => `line ${s.line} (${s.message})`).join('; ')}`);
+    const d = m.duplicates();
+    if (d.length > 0) w.push(`${m.path}: ${d.length} iteration(s) logged more than once, the later row wins: ${d.slice(0, 5).map((x) => `${x.iteration} (lines ${x.lines.join(', ')})`).join('; ')}`);
+    return w;
+  }
+
+  report(): (FullReport & { curve: CurveRow[] }) | undefined {
+    if (!this.credit) return undefined;
+    const full = computeReport(this.credit, this.metricsWarnings());
+    return { ...full, curve: trainingCurve(this.metrics?.getTable(), full.perIteration) };
+  }
+}

@@ -1,0 +1,49 @@
+/** Finds a run from a path: a run folder, a `logs/` folder, or a single log file. */
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export const CREDIT_LOG = 'ws_credit_log.jsonl';
+export const METRICS_LOG = 'ws_metrics.jsonl';
+
+export interface RunLocation {
+  /** the folder shown as the run */
+  root: string;
+  name: string;
+  creditLog: string | undefined;
+  metricsLog: string | undefined;
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try { return (await stat(p)).isFile(); } catch { return false; }
+}
+
+async function isDir(p: string): Promise<boolean> {
+  try { return (await stat(p)).isDirectory(); } catch { return false; }
+}
+
+/**
+ * Returns the run at `path`, or undefined when it holds no log. A single file is
+ * taken as the credit log unless its name says metrics.
+ */
+export async function locateRun(path: string): Promise<RunLocation | undefined> {
+  if (await isFile(path)) {
+    const dir = dirname(path);
+    const root = basename(dir) === 'logs' ? dirname(dir) : dir;
+    const isMetrics = /metrics/i.test(basename(path));
+    const sibling = join(dir, isMetrics ? CREDIT_LOG : METRICS_LOG);
+    const other = (await isFile(sibling)) ? sibling : undefined;
+    return { root, name: basename(root), creditLog: isMetrics ? other : path, metricsLog: isMetrics ? path : other };
+  }
+  if (!(await isDir(path))) return undefined;
+  for (const dir of [join(path, 'logs'), path]) {
+    const credit = join(dir, CREDIT_LOG);
+    const metrics = join(dir, METRICS_LOG);
+    const hasCredit = await isFile(credit);
+    const hasMetrics = await isFile(metrics);
+    if (hasCredit || hasMetrics) {
+      const root = dir === path && basename(path) === 'logs' ? dirname(path) : path;
+      return { root, name: basename(root), creditLog: hasCredit ? credit : undefined, metricsLog: hasMetrics ? metrics : undefined };
+    }
+  }
+  return undefined;
+}

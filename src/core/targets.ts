@@ -1,0 +1,55 @@
+/** The card's targets for the run report, and the pass / near / fail mark of each figure. */
+import type { RunReport } from './report';
+
+export type Mark = 'pass' | 'near' | 'fail' | 'info' | 'none';
+
+export interface ReportLine {
+  key: string;
+  label: string;
+  value: number | null;
+  /** the card's measured figure, for comparison */
+  card: string;
+  target: string;
+  mark: Mark;
+}
+
+function markOf(value: number | null, f: (v: number) => Mark): Mark {
+  return value === null ? 'none' : f(value);
+}
+
+export function reportLines(r: RunReport): ReportLine[] {
+  const g = r.gate;
+  return [
+    { key: 'signFlipRate', label: 'sign-flip rate', value: r.signFlipRate, card: '0.0000', target: 'exactly 0', mark: markOf(r.signFlipRate, (v) => (v === 0 ? 'pass' : v < 0.001 ? 'near' : 'fail')) },
+    { key: 'fallbackRate', label: 'fallback rate', value: r.fallbackRate, card: '0.0001', target: '< 0.05', mark: markOf(r.fallbackRate, (v) => (v < 0.05 ? 'pass' : v < 0.06 ? 'near' : 'fail')) },
+    { key: 'executedIsArgmaxRate', label: 'executed-is-argmax', value: r.executedIsArgmaxRate, card: '0.2023', target: '0.200 (chance)', mark: markOf(r.executedIsArgmaxRate, (v) => (Math.abs(v - 0.2) <= 0.02 ? 'pass' : Math.abs(v - 0.2) <= 0.04 ? 'near' : 'fail')) },
+    { key: 'meanC', label: 'mean c', value: r.meanC, card: '+0.034', target: '|mean| < 0.03', mark: markOf(r.meanC, (v) => (Math.abs(v) < 0.03 ? 'pass' : Math.abs(v) < 0.04 ? 'near' : 'fail')) },
+    { key: 'rmsBetaCOverRmsA', label: 'rms(beta*c) / rms(A)', value: r.rmsBetaCOverRmsA, card: '0.128', target: 'the dose', mark: markOf(r.rmsBetaCOverRmsA, () => 'info') },
+    { key: 'cMismatches', label: 'c mismatches', value: r.cMismatches, card: '', target: '0', mark: r.cMismatches === 0 ? 'pass' : 'fail' },
+    { key: 'aTMismatches', label: 'A_t mismatches', value: r.aTMismatches, card: '', target: '0', mark: r.aTMismatches === 0 ? 'pass' : 'fail' },
+    { key: 'gate.meanDiff', label: 'gate: mean diff', value: g.meanDiff, card: '+0.0353 (575 groups)', target: '> 0', mark: markOf(g.meanDiff, (v) => (v > 0 && g.p !== null && g.p < 0.05 ? 'pass' : v > 0 ? 'near' : 'fail')) },
+    { key: 'gate.t', label: 'gate: t', value: g.t, card: '2.75', target: '', mark: markOf(g.t, () => 'info') },
+    { key: 'gate.p', label: 'gate: p', value: g.p, card: '0.0059', target: '< 0.05', mark: markOf(g.p, (v) => (v < 0.05 ? 'pass' : v < 0.1 ? 'near' : 'fail')) },
+    { key: 'gate.signTestP', label: 'gate: sign test p', value: g.signTestP, card: '0.0046 (32/45)', target: '< 0.05', mark: markOf(g.signTestP, (v) => (v < 0.05 ? 'pass' : v < 0.1 ? 'near' : 'fail')) },
+    { key: 'gate.firstHalfMeanDiff', label: 'gate: first half', value: g.firstHalfMeanDiff, card: '+0.0214', target: '', mark: markOf(g.firstHalfMeanDiff, () => 'info') },
+    { key: 'gate.secondHalfMeanDiff', label: 'gate: second half', value: g.secondHalfMeanDiff, card: '+0.0483', target: '', mark: markOf(g.secondHalfMeanDiff, () => 'info') },
+    { key: 'auroc', label: 'AUROC of mean c', value: r.auroc, card: '0.530 (unpaired)', target: '', mark: markOf(r.auroc, () => 'info') },
+  ];
+}
+
+/** Reference lines of run-format.md section 5 for the charts. */
+export interface MetricTarget {
+  value: number;
+  label: string;
+  /** 'eq': the value itself; 'lt': below; 'abs': |x| below */
+  kind: 'eq' | 'lt' | 'abs' | 'gt';
+}
+
+export const METRIC_TARGETS: Readonly<Record<string, MetricTarget>> = {
+  'ws/sign_flip_rate': { value: 0, label: 'exactly 0', kind: 'eq' },
+  'ws/fallback_rate': { value: 0.05, label: '< 0.05', kind: 'lt' },
+  'ws/executed_is_argmax': { value: 0.2, label: '0.200 chance', kind: 'eq' },
+  'ws/tau_running': { value: 20, label: 'frozen at 20', kind: 'eq' },
+  'ws/c_mean': { value: 0.03, label: '|mean c| < 0.03', kind: 'abs' },
+  'ws/gate_mean_diff': { value: 0, label: '> 0', kind: 'gt' },
+};
