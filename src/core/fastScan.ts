@@ -276,7 +276,8 @@ export class FastScanner {
     if (ch === 0x2d && b[p + 1] === 0x49) { this.p++; this.literal('Infinity'); return -Infinity; }
     if (ch === 0x74) { this.literal('true'); return 1; }
     if (ch === 0x66) { this.literal('false'); return 0; }
-    if (ch === Q || ch === LB || ch === LS) { this.skipValue(); return null; }
+    // a string or a structure where a number belongs: the slow path decides
+    if (ch === Q || ch === LB || ch === LS) throw new ScanError('not a number');
     if (ch === undefined || !((ch >= 0x30 && ch <= 0x39) || ch === 0x2d)) throw new ScanError('unexpected character');
     // integer fast path
     let neg = false;
@@ -369,9 +370,13 @@ export class FastScanner {
 
   private ws(): void {
     const b = this.b;
+    const end = this.end;
     let p = this.p;
-    let c = b[p];
-    while (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) c = b[++p];
+    while (p < end) {
+      const c = b[p];
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) p++;
+      else break;
+    }
     this.p = p;
   }
 

@@ -159,26 +159,27 @@ export interface SchemaCheck {
   fields: FieldCheck[];
   unknownTrajectoryKeys: { name: string; count: number }[];
   unknownTurnKeys: { name: string; count: number }[];
-  /** reference names that were never found, required ones first */
+  /** required reference names that were never found */
   notFound: string[];
+  /** optional reference names that were never found (not a problem) */
+  optionalNotFound: string[];
 }
 
 export function schemaCheck(obs: SchemaObserver): SchemaCheck {
   const fields: FieldCheck[] = [];
   const notFound: string[] = [];
+  const optionalNotFound: string[] = [];
   const add = <F extends string>(level: 'trajectory' | 'turn', all: readonly F[], req: readonly F[], seen: Map<F, Map<string, number>>, total: number): void => {
     for (const field of all) {
       const met = seen.get(field);
       const foundAs = met ? [...met].map(([name, count]) => ({ name, count, alias: name !== field })) : [];
       const count = foundAs.reduce((s, x) => s + x.count, 0);
       fields.push({ field, level, required: req.includes(field), foundAs, missing: Math.max(0, total - count) });
-      if (foundAs.length === 0 && total > 0) notFound.push(level === 'turn' ? `turn.${field}` : field);
+      if (foundAs.length === 0 && total > 0) (req.includes(field) ? notFound : optionalNotFound).push(level === 'turn' ? `turn.${field}` : field);
     }
   };
   add('trajectory', Object.keys(TRAJECTORY_ALIASES) as TrajectoryField[], REQUIRED_TRAJECTORY_FIELDS, obs.trajectoryNames, obs.records);
   add('turn', Object.keys(TURN_ALIASES) as TurnField[], REQUIRED_TURN_FIELDS, obs.turnNames, obs.turns);
-  const req = new Set<string>([...REQUIRED_TRAJECTORY_FIELDS, ...REQUIRED_TURN_FIELDS.map((f) => `turn.${f}`)]);
-  notFound.sort((a, b) => Number(req.has(b)) - Number(req.has(a)));
   const list = (m: Map<string, number>): { name: string; count: number }[] => [...m].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count);
-  return { records: obs.records, turns: obs.turns, fields, unknownTrajectoryKeys: list(obs.unknownTrajectoryKeys), unknownTurnKeys: list(obs.unknownTurnKeys), notFound };
+  return { records: obs.records, turns: obs.turns, fields, unknownTrajectoryKeys: list(obs.unknownTrajectoryKeys), unknownTurnKeys: list(obs.unknownTurnKeys), notFound, optionalNotFound };
 }

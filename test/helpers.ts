@@ -1,0 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+
+/** A fresh temporary folder, removed when the test file ends. */
+export function tempDir(prefix = 'rlrb-test-'): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  after(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+export function jsonl(rows: readonly unknown[]): string {
+  return rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+}
+
+export function close(actual: number | null | undefined, expected: number, eps = 1e-9): boolean {
+  return typeof actual === 'number' && Math.abs(actual - expected) <= eps;
+}

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers';
+import { writeDemo, DEMO_LATEST, DEMO_RESUME_ITERATIONS } from '../../src/core/demo';
+import { Run } from '../../src/core/run';
+import { CreditIndex } from '../../src/core/creditIndex';
+import { normaliseRecord } from '../../src/core/trajectory';
+import { buildSchemaTables } from '../../src/core/schema';
+import { parseTolerant } from '../../src/core/tolerantJson';
+
+test('the demo run is deterministic, complete, and lands near the card', async () => {
+  const a = tempDir();
+  const b = tempDir();
+  const ra = writeDemo(a);
+  writeDemo(b);
+  assert.equal(ra.trajectories, 45 * 48 * 5);
+  assert.ok(readFileSync(ra.creditLog).equals(readFileSync(join(b, 'logs', 'ws_credit_log.jsonl'))));
+  const run = (await Run.open(a))!;
+  await run.update();
+  const full = run.report()!;
+  const r = full.report;
+  assert.equal(r.trajectories, 10800);
+  assert.equal(r.iterations, 45);
+  assert.equal(r.skippedLines, 0);
+  assert.equal(r.signFlipRate, 0);
+  assert.ok(r.fallbackRate! < 0.05);
+  assert.ok(Math.abs(r.executedIsArgmaxRate! - 0.2) < 0.03, String(r.executedIsArgmaxRate));
+  assert.ok(r.gate.meanDiff! > 0);
+  assert.equal(r.cMismatches, 0);
+  assert.equal(r.aTMismatches, 0);
+  assert.equal(full.sameMismatches, 0);
+  assert.ok(run.credit!.slowPathRows === 0, 'the fast reader reads the whole demo');
+  const table = run.metrics!.getTable();
+  assert.equal(table.iterations.length, 45);
+  assert.ok(table.series.length >= 40, `${table.series.length} metrics`);
+  // texts with markup, quotes and non-Latin letters are there
+  const text = readFileSync(ra.creditLog, 'utf8');
+  assert.ok(text.includes('<script>'));
+  assert.ok(text.includes('東京'));
+  // the fake Hub repo
+  const repo = ra.hubRepo!;
+  assert.equal(readFileSync(join(repo, 'resume', 'latest_checkpointed_iteration.txt'), 'utf8'), String(DEMO_LATEST));
+  for (const n of DEMO_RESUME_ITERATIONS) {
+    const files = readdirSync(join(repo, 'resume', `iter_${String(n).padStart(7, '0')}`));
+    assert.ok(files.includes('__7_1.distcp') && files.includes('.metadata') && files.includes('common.pt') && files.includes('metadata.json'));
+  }
+  assert.ok(existsSync(join(repo, 'hf', 'iter_0000039', 'model-00002-of-00002.safetensors')));
+});
+
+test('fast and slow readers agree on the whole demo', async () => {
+  const dir = tempDir();
+  const res = writeDemo(dir, { trajectories: 1500, hubRepo: false });
+  const idx = new CreditIndex(res.creditLog);
+  await idx.update();
+  const tables = buildSchemaTables();
+  const lines = readFileSync(res.creditLog, 'utf8').split('\n').filter(Boolean);
+  assert.equal(lines.length, idx.size);
+  const { summarize } = await import('../../src/core/trajectory');
+  for (let i = 0; i < lines.length; i += 7) {
+    const core = normaliseRecord(parseTolerant(lines[i]!) as Record<string, unknown>, tables).core;
+    const s = summarize(core, idx.options.credit, idx.options.match);
+    const row = idx.row(i);
+    assert.equal(row.turns, s.turns);
+    assert.equal(row.labeledTurns, s.labeledTurns);
+    assert.equal(row.signFlips, s.signFlips);
+    assert.equal(row.flags, s.flags);
+    assert.equal(row.meanC, s.cCount > 0 ? s.sumC / s.cCount : null);
+  }
+});
