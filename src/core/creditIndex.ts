@@ -106,7 +106,7 @@ export class CreditIndex implements LineSink {
 
   constructor(readonly path: string, readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS) {
     this.tables = buildSchemaTables(options.mapping);
-    this.scanner = new FastScanner(this.tables);
+    this.scanner = new FastScanner(this.tables, options.match);
     this.file = new JsonlFile(path, this);
   }
 

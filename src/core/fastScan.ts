@@ -7,35 +7,81 @@
 import type { KeyTable, SchemaObserver, SchemaTables, TrajectoryField, TurnField } from './schema';
 import { MISSING_ITERATION } from './trajectory';
 import type { TrajectoryCore, TurnCore } from './trajectory';
+import { ActionMatcher } from './actions';
+import type { MatchOptions } from './actions';
 
 class ScanError extends Error {}
+
+const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
 interface KeyEntry<F> {
   field: F;
   name: string;
+  bytes: Buffer;
   rank: number;
   count: number;
+}
+
+/** Buffer's own latin1 decoder, without the argument checks of `toString`. */
+interface Latin1 { latin1Slice(start: number, end: number): string; utf8Slice(start: number, end: number): string }
+const fast = (b: Buffer): Latin1 => b as unknown as Latin1;
+
+function hashBytes(b: Uint8Array, start: number, end: number): number {
+  let h = 0;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + b[i]!) | 0;
+  return h;
+}
+
+/** Known keys by the hash of their bytes; collisions are resolved by comparing bytes. */
+class KeyMap<F> {
+  private readonly byHash = new Map<number, KeyEntry<F>[]>();
+  constructor(list: Iterable<KeyEntry<F>>) {
+    for (const e of list) {
+      const h = hashBytes(e.bytes, 0, e.bytes.length);
+      const l = this.byHash.get(h);
+      if (l) l.push(e); else this.byHash.set(h, [e]);
+    }
+  }
+  get(b: Buffer, start: number, end: number, h: number): KeyEntry<F> | undefined {
+    const l = this.byHash.get(h);
+    if (!l) return undefined;
+    outer: for (const e of l) {
+      if (e.bytes.length !== end - start) continue;
+      for (let i = 0; i < e.bytes.length; i++) if (e.bytes[i] !== b[start + i]) continue outer;
+      return e;
+    }
+    return undefined;
+  }
+  values(): KeyEntry<F>[] {
+    return [...this.byHash.values()].flat();
+  }
 }
 
 const TOP_SLOTS: readonly TrajectoryField[] = ['iteration', 'group', 'rollout', 'task_id', 'instruction', 'reward', 'A', 'labeled', 'turns'];
 const TURN_SLOTS: readonly TurnField[] = ['action', 'candidates', 'scores', 'same', 'done', 'c', 'A_t', 'masked', 'fallback'];
 const REQUIRED_TOP_MASK = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 5) | (1 << 6) | (1 << 8);
 
-function entries<F extends string>(table: KeyTable<F>): Map<string, KeyEntry<F>> {
-  const out = new Map<string, KeyEntry<F>>();
+function entries<F extends string>(table: KeyTable<F>): KeyMap<F> {
+  const out: KeyEntry<F>[] = [];
   for (const [name, field] of table.byName) {
-    out.set(name, { field, name, rank: table.names.get(field)!.indexOf(name), count: 0 });
+    out.push({ field, name, bytes: Buffer.from(name, 'utf8'), rank: table.names.get(field)!.indexOf(name), count: 0 });
   }
-  return out;
+  return new KeyMap(out);
 }
 
 const Q = 0x22, BS = 0x5c, LB = 0x7b, RB = 0x7d, LS = 0x5b, RS = 0x5d, COMMA = 0x2c, COLON = 0x3a;
 
 export class FastScanner {
-  private readonly top: Map<string, KeyEntry<TrajectoryField>>;
-  private readonly turn: Map<string, KeyEntry<TurnField>>;
+  private readonly top: KeyMap<TrajectoryField>;
+  private readonly turn: KeyMap<TurnField>;
+  /** set by `key()`: the key's byte range and hash */
+  private ks = 0;
+  private ke = 0;
+  private kh = 0;
+  private kEscaped = false;
   private readonly topSlot: Map<TrajectoryField, number>;
   private readonly turnSlot: Map<TurnField, number>;
+  private readonly turnChosen: (KeyEntry<TurnField> | undefined)[] = new Array(TURN_SLOTS.length).fill(undefined);
   private readonly unknownTop = new Map<string, number>();
   private readonly unknownTurn = new Map<string, number>();
   private records = 0;
@@ -44,7 +90,7 @@ export class FastScanner {
   private p = 0;
   private end = 0;
 
-  constructor(tables: SchemaTables) {
+  constructor(tables: SchemaTables, private readonly match: MatchOptions) {
     this.top = entries(tables.trajectory);
     this.turn = entries(tables.turn);
     this.topSlot = new Map(TOP_SLOTS.map((f, i) => [f, i]));
@@ -63,13 +109,16 @@ export class FastScanner {
     if (this.peek() !== RB) {
       for (;;) {
         this.ws();
-        const key = this.key();
+        this.key();
         this.ws();
         this.expect(COLON);
         this.ws();
-        const e = this.top.get(key);
+        const e = this.kEscaped ? undefined : this.top.get(this.b, this.ks, this.ke, this.kh);
         if (e === undefined) {
-          unknown.push(key);
+          const name = this.keyString();
+          const known = this.kEscaped ? this.top.values().find((x) => x.name === name) : undefined;
+          if (known) throw new ScanError('escaped key');
+          unknown.push(name);
           this.skipValue();
         } else {
           const slot = this.topSlot.get(e.field)!;
@@ -145,19 +194,22 @@ export class FastScanner {
 
   private turnObject(): TurnCore {
     const t: TurnCore = { scores: null, same: null, done: null, candidates: null, c: undefined, At: undefined, masked: false, fallback: false };
-    const chosen: (KeyEntry<TurnField> | undefined)[] = new Array(TURN_SLOTS.length);
+    const chosen = this.turnChosen;
+    chosen.fill(undefined);
     this.expect(LB);
     this.ws();
     if (this.peek() === RB) { this.p++; return t; }
     for (;;) {
       this.ws();
-      const key = this.key();
+      this.key();
       this.ws();
       this.expect(COLON);
       this.ws();
-      const e = this.turn.get(key);
+      const e = this.kEscaped ? undefined : this.turn.get(this.b, this.ks, this.ke, this.kh);
       if (e === undefined) {
-        this.unknownTurn.set(key, (this.unknownTurn.get(key) ?? 0) + 1);
+        const name = this.keyString();
+        if (this.kEscaped && this.turn.values().some((x) => x.name === name)) throw new ScanError('escaped key');
+        this.unknownTurn.set(name, (this.unknownTurn.get(name) ?? 0) + 1);
         this.skipValue();
       } else {
         const slot = this.turnSlot.get(e.field)!;
@@ -169,9 +221,9 @@ export class FastScanner {
             case 'scores': t.scores = this.numArray(); break;
             case 'same': t.same = this.boolArray(); break;
             case 'done': t.done = this.boolArray(); break;
-            case 'candidates': t.candidates = this.strArray(); break;
-            case 'c': t.c = this.numOrNull(); break;
-            case 'A_t': { const v = this.numOrNull(); t.At = v === null ? undefined : v; break; }
+            case 'candidates': t.sameRecomputed = this.candidatesSame(); break;
+            case 'c': t.c = this.numOrNull(true); break;
+            case 'A_t': { const v = this.numOrNull(true); t.At = v === null ? undefined : v; break; }
             case 'masked': t.masked = this.boolish() === true; break;
             case 'fallback': t.fallback = this.boolish() === true; break;
             default: this.skipValue();
@@ -198,7 +250,7 @@ export class FastScanner {
     if (this.peek() === RS) { this.p++; return out; }
     for (;;) {
       this.ws();
-      const v = this.numOrNull();
+      const v = this.numOrNull(true);
       out.push(v === null || !Number.isFinite(v) ? null : v);
       this.ws();
       const ch = this.next();
@@ -225,22 +277,55 @@ export class FastScanner {
     }
   }
 
-  private strArray(): string[] | null {
+  /**
+   * Reads the candidate texts and returns the recomputed same-action flags. Works on
+   * bytes where it can: identical bytes match, different tool names do not; only the
+   * rest is decoded and parsed.
+   */
+  private candidatesSame(): boolean[] | null {
     if (this.peek() !== LS) { this.skipValue(); return null; }
     this.p++;
-    const out: string[] = [];
+    const b = this.b;
+    const out: boolean[] = [];
+    let s0 = 0, e0 = 0, n0 = 0;
+    let matcher: ActionMatcher | undefined;
     this.ws();
-    if (this.peek() === RS) { this.p++; return out; }
-    for (;;) {
+    if (this.peek() === RS) { this.p++; return null; }
+    for (let k = 0; ; k++) {
       this.ws();
       if (this.peek() !== Q) throw new ScanError('candidate is not a string');
-      out.push(this.stringValue());
+      const open = this.p;
+      const close = this.stringEnd(open);
+      this.p = close + 1;
+      if (k === 0) {
+        s0 = open + 1; e0 = close;
+        n0 = nameEnd(b, s0, e0);
+        out.push(true);
+      } else {
+        const len = close - open - 1;
+        let same: boolean | undefined;
+        if (len === e0 - s0 && b.compare(b, s0, e0, open + 1, close) === 0) same = true;
+        else {
+          const n = nameEnd(b, open + 1, close);
+          if (n0 > s0 && b[n0] === 0x28 && n > open + 1 && b[n] === 0x28 && (n - open - 1 !== n0 - s0 || b.compare(b, s0, n0, open + 1, n) !== 0)) same = false;
+        }
+        if (same === undefined) {
+          matcher ??= new ActionMatcher(this.decode(s0 - 1, e0), this.match);
+          same = matcher.matches(this.decode(open, close));
+        }
+        out.push(same);
+      }
       this.ws();
       const ch = this.next();
       if (ch === COMMA) continue;
-      if (ch === RS) return out;
+      if (ch === RS) return out.length > 1 ? out : null;
       throw new ScanError('expected , or ]');
     }
+  }
+
+  private decode(open: number, close: number): string {
+    const text = fast(this.b).utf8Slice(open + 1, close);
+    return text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text;
   }
 
   /** true/false, 1/0, or anything else as undefined (skipped) */
@@ -266,7 +351,12 @@ export class FastScanner {
   }
 
   /** A number, null, a Python non-finite token; other values are skipped as null. */
-  private numOrNull(): number | null {
+  /**
+   * A number, null, a Python non-finite token. With `approx`, decimals of more than 15
+   * significant digits are read without a string (relative error below 1e-15, far
+   * inside the 1e-6 of the report's comparisons); used for per-turn values only.
+   */
+  private numOrNull(approx = false): number | null {
     const b = this.b;
     let p = this.p;
     const ch = b[p];
@@ -288,15 +378,29 @@ export class FastScanner {
     while (c >= 0x30 && c <= 0x39) { v = v * 10 + (c - 0x30); p++; digits++; c = b[p]!; }
     if (digits === 0) throw new ScanError('bad number');
     if (c !== 0x2e && c !== 0x65 && c !== 0x45 && digits < 16) { this.p = p; return neg ? -v : v; }
-    while (p < this.end) {
+    let sig = digits;
+    let fracDigits = 0;
+    if (c === 0x2e) {
+      p++;
       c = b[p]!;
-      if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d) p++;
-      else break;
+      while (c >= 0x30 && c <= 0x39) { v = v * 10 + (c - 0x30); p++; sig++; fracDigits++; c = b[p]!; }
+      if (fracDigits === 0) throw new ScanError('bad number');
     }
-    const n = Number(b.toString('latin1', this.p, p));
-    if (Number.isNaN(n)) throw new ScanError('bad number');
+    if (c === 0x65 || c === 0x45 || (sig > 15 && !approx) || fracDigits > 22) {
+      while (p < this.end) {
+        c = b[p]!;
+        if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d) p++;
+        else break;
+      }
+      const n = Number(fast(b).latin1Slice(this.p, p));
+      if (Number.isNaN(n)) throw new ScanError('bad number');
+      this.p = p;
+      return n;
+    }
+    // at most 15 significant digits and a power of ten up to 10^22: one correctly rounded division
     this.p = p;
-    return n;
+    const n = v / POW10[fracDigits]!;
+    return neg ? -n : n;
   }
 
   private literal(word: string): void {
@@ -304,22 +408,28 @@ export class FastScanner {
     this.p += word.length;
   }
 
-  private key(): string {
+  /** Reads a key: sets its range, hash and whether it needs decoding. */
+  private key(): void {
     const b = this.b;
     if (b[this.p] !== Q) throw new ScanError('expected a key');
     const s = this.p + 1;
     let p = s;
     let escaped = false;
+    let h = 0;
     for (;;) {
       if (p >= this.end) throw new ScanError('unterminated key');
       const c = b[p]!;
       if (c === Q) break;
       if (c === BS) { escaped = true; p += 2; continue; }
-      if (c >= 0x80) escaped = true;
+      h = (Math.imul(h, 31) + c) | 0;
       p++;
     }
     this.p = p + 1;
-    return escaped ? (JSON.parse(b.toString('utf8', s - 1, p + 1)) as string) : b.toString('latin1', s, p);
+    this.ks = s; this.ke = p; this.kh = h; this.kEscaped = escaped;
+  }
+
+  private keyString(): string {
+    return this.kEscaped ? (JSON.parse(this.b.toString('utf8', this.ks - 1, this.ke + 1)) as string) : this.b.toString('utf8', this.ks, this.ke);
   }
 
   /** Index of the closing quote of the string whose opening quote is at `open`. */
@@ -334,17 +444,6 @@ export class FastScanner {
       while (b[k] === BS) { n++; k--; }
       if ((n & 1) === 0) return q;
     }
-  }
-
-  private stringValue(): string {
-    const open = this.p;
-    const close = this.stringEnd(open);
-    this.p = close + 1;
-    const b = this.b;
-    for (let i = open + 1; i < close; i++) {
-      if (b[i] === BS) return JSON.parse(b.toString('utf8', open, close + 1)) as string;
-    }
-    return b.toString('utf8', open + 1, close);
   }
 
   private skipValue(): void {
@@ -393,6 +492,18 @@ export class FastScanner {
     if (this.b[this.p] !== ch || this.p >= this.end) throw new ScanError(`expected ${String.fromCharCode(ch)}`);
     this.p++;
   }
+}
+
+/** End of the tool name at the start of an action's bytes (ASCII identifier characters and dots). */
+function nameEnd(b: Buffer, start: number, end: number): number {
+  let i = start;
+  while (i < end && (b[i] === 0x20 || b[i] === 0x09)) i++;
+  while (i < end) {
+    const c = b[i]!;
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e) i++;
+    else break;
+  }
+  return i;
 }
 
 function bumpBy<F>(m: Map<F, Map<string, number>>, field: F, name: string, n: number): void {

@@ -122,17 +122,22 @@ export class JsonlFile {
       if (bom[0] === 0xef && bom[1] === 0xbb && bom[2] === 0xbf) { pos = 3; this.committed = 3; }
     }
     let readPos = pos;
-    while (readPos < size) {
+    // the next chunk is read while this one is parsed
+    const next = Buffer.allocUnsafe(CHUNK);
+    const startRead = (at: number): Promise<number> => fh.read(next, 0, Math.min(CHUNK, size - at), at).then((r) => r.bytesRead);
+    let inflight: Promise<number> | undefined = readPos < size ? startRead(readPos) : undefined;
+    while (inflight) {
+      const bytesRead = await inflight;
+      if (bytesRead === 0) break;
       signal?.throwIfAborted();
-      if (carry === this.buf.length) {
-        const bigger = Buffer.allocUnsafe(this.buf.length * 2);
+      if (carry + bytesRead > this.buf.length) {
+        const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, carry + bytesRead));
         this.buf.copy(bigger, 0, 0, carry);
         this.buf = bigger;
       }
-      const want = Math.min(this.buf.length - carry, size - readPos);
-      const { bytesRead } = await fh.read(this.buf, carry, want, readPos);
-      if (bytesRead === 0) break;
+      next.copy(this.buf, carry, 0, bytesRead);
       readPos += bytesRead;
+      inflight = readPos < size ? startRead(readPos) : undefined;
       const filled = carry + bytesRead;
       const buf = this.buf;
       let lineStart = 0;
@@ -148,7 +153,7 @@ export class JsonlFile {
       if (carry > 0 && lineStart > 0) buf.copy(buf, 0, lineStart, filled);
       this.sink.chunkDone?.();
       onProgress?.({ bytesDone: readPos, bytesTotal: size });
-      if (lineStart > 0 || carry > CHUNK) await new Promise<void>((r) => setImmediate(r));
+      await new Promise<void>((r) => setImmediate(r));
     }
     // the last line has no newline yet: offer it provisionally
     this.pendingTail = carry > 0 && !isBlank(this.buf, 0, carry);

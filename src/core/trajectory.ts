@@ -7,7 +7,7 @@ import type { KeyTable, SchemaObserver, SchemaTables, TrajectoryField, TurnField
 import { numberOf } from './tolerantJson';
 import { executedIsArgmax, EPS, isSignFlip, recomputeCredit } from './credit';
 import type { CreditParams } from './credit';
-import { sameAction } from './actions';
+import { ActionMatcher } from './actions';
 import type { MatchOptions } from './actions';
 
 export interface TurnCore {
@@ -15,6 +15,11 @@ export interface TurnCore {
   same: boolean[] | null;
   done: boolean[] | null;
   candidates: string[] | null;
+  /**
+   * The same-action flags recomputed from the candidate texts, when a reader has
+   * already done it (the fast reader does, on bytes); otherwise derived from `candidates`.
+   */
+  sameRecomputed?: boolean[] | null;
   /** undefined: absent; null: logged as null */
   c: number | null | undefined;
   At: number | undefined;
@@ -91,6 +96,13 @@ export interface TrajectorySummary {
   flags: number;
 }
 
+/** Same-action flags from candidate texts (index 0 is the executed action); null without texts. */
+export function recomputeSame(candidates: readonly string[] | null, m: MatchOptions): boolean[] | null {
+  if (!candidates || candidates.length < 2) return null;
+  const matcher = new ActionMatcher(candidates[0]!, m);
+  return candidates.map((cand, k) => k === 0 || matcher.matches(cand));
+}
+
 /** Computes the per-trajectory figures of section 4. */
 export function summarize(t: TrajectoryCore, p: CreditParams, m: MatchOptions): TrajectorySummary {
   const s: TrajectorySummary = {
@@ -112,8 +124,8 @@ export function summarize(t: TrajectoryCore, p: CreditParams, m: MatchOptions): 
     s.labeledTurns++;
     labeled = true;
     let same = turn.same;
-    if (turn.candidates && turn.candidates.length > 1) {
-      const recomputed = turn.candidates.map((cand, k) => k === 0 || sameAction(turn.candidates![0]!, cand, m));
+    const recomputed = turn.sameRecomputed ?? recomputeSame(turn.candidates, m);
+    if (recomputed) {
       if (same) {
         for (let k = 1; k < recomputed.length && k < same.length; k++) if (same[k] !== recomputed[k]) { s.sameMismatches++; break; }
       } else {

@@ -1,0 +1,16 @@
+// Builds and runs every benchmark; each prints its figures and appends them to bench/results.md.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const only = process.argv[2];
+if (spawnSync('node', ['esbuild.mjs', '--only=bench,cli,emulator,webviews'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+const benches = ['logEngine', 'download', 'webview'].filter((b) => !only || b === only);
+let status = 0;
+for (const b of benches) {
+  const f = `build/bench/${b}.js`;
+  if (!existsSync(f)) continue;
+  console.log(`\n== ${b}`);
+  const r = spawnSync('node', ['--expose-gc', f], { stdio: 'inherit' });
+  status ||= r.status ?? 1;
+}
+process.exit(status);

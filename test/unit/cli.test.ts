@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tempDir, jsonl } from '../helpers';
+import { HAND_LOG } from '../fixtures';
+
+const CLI = resolve('dist/cli.js');
+
+function rlrb(...args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync('node', [CLI, ...args], { encoding: 'utf8' });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+const log = join(tempDir(), 'ws_credit_log.jsonl');
+writeFileSync(log, jsonl(HAND_LOG) + 'not json\n');
+
+test('report --json prints exactly the keys of section 4 plus the listed extras', () => {
+  const r = rlrb('report', log, '--json');
+  assert.equal(r.code, 0, r.err);
+  const o = JSON.parse(r.out) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(o).sort(), ['aTMismatches', 'auroc', 'cMismatches', 'creditedTurns', 'executedIsArgmaxRate', 'fallbackRate', 'gate', 'iterations', 'labeledTurns', 'meanC', 'rmsBetaCOverRmsA', 'signFlipRate', 'skippedLines', 'trajectories', 'warnings'].sort());
+  assert.deepEqual(Object.keys(o['gate'] as object).sort(), ['firstHalfMeanDiff', 'groups', 'iterations', 'iterationsPositive', 'meanDiff', 'p', 'secondHalfMeanDiff', 'signTestP', 't'].sort());
+  assert.equal(o['skippedLines'], 1);
+  assert.equal(o['trajectories'], 5);
+  assert.ok((o['warnings'] as string[]).some((w) => w.includes('line 6')));
+});
+
+test('report flags change the figures; a readable table without --json', () => {
+  const a = JSON.parse(rlrb('report', log, '--json', '--tau', '10').out) as { cMismatches: number };
+  assert.equal(a.cMismatches, 3);
+  const t = rlrb('report', log);
+  assert.equal(t.code, 0);
+  assert.match(t.out, /sign-flip rate/);
+  assert.match(t.out, /Warnings:/);
+});
+
+test('bad usage and unreadable files exit 2 with one line', () => {
+  for (const args of [['report'], ['report', '/no/such/run'], ['report', log, '--beta', 'abc'], ['report', log, '--key-case', 'maybe'], ['frobnicate'], ['show', log, '--iteration', '0'], ['report', log, '--map', '/no/such/map.json']]) {
+    const r = rlrb(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.equal(r.err.trim().split('\n').length, 1, r.err);
+    assert.match(r.err, /^rlrb: /);
+  }
+});
+
+test('show prints one trajectory turn by turn, and as JSON', () => {
+  const r = rlrb('show', log, '--iteration', '1', '--group', '0', '--rollout', '1', '--json');
+  assert.equal(r.code, 0, r.err);
+  const t = JSON.parse(r.out) as { turns: { c: number; At: number }[]; reward: number };
+  assert.equal(t.reward, 0);
+  assert.equal(t.turns[0]!.c, 1);
+  assert.equal(t.turns[0]!.At, 0.2);
+  const text = rlrb('show', log, '--iteration', '0', '--group', '0', '--rollout', '0');
+  assert.match(text.out, /done \(dropped\)/);
+  assert.match(text.out, /masked/);
+  const missing = rlrb('show', log, '--iteration', '9', '--group', '0', '--rollout', '0');
+  assert.equal(missing.code, 1);
+});
+
+test('a field mapping file is read and checked', () => {
+  const dir = tempDir();
+  const map = join(dir, 'map.json');
+  writeFileSync(map, JSON.stringify({ nonsense: 'x' }));
+  const r = rlrb('report', log, '--map', map);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /not a reference field name/);
+  writeFileSync(map, JSON.stringify({ reward: 'reward' }));
+  assert.equal(rlrb('report', log, '--map', map, '--json').code, 0);
+});
