@@ -1,0 +1,406 @@
+/**
+ * A Hub emulator: serves folders as model repos with the Hub's real routes, headers and
+ * error shapes, so that the real `@huggingface/hub` client talks to it over HTTP on
+ * 127.0.0.1. LFS files resolve with a 302 to a content-addressed route on a second
+ * origin (the "CDN"), as on huggingface.co. Faults can be injected for tests.
+ * Not shipped in the VSIX.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { AddressInfo } from 'node:net';
+
+export interface EmulatorFile {
+  path: string;
+  abs: string;
+  size: number;
+  /** git blob sha1 */
+  oid: string;
+  /** sha256 when stored with LFS */
+  lfs: string | undefined;
+}
+
+export interface Faults {
+  /** cut the connection after this many body bytes, for the next `dropCount` file responses */
+  dropAfterBytes?: number;
+  dropCount?: number;
+  /** answer the next N file requests with 500/502/503 */
+  serverErrors?: number;
+  /** answer the next N requests (any route) with 429 and this Retry-After (seconds) */
+  rateLimit?: { count: number; retryAfter: number };
+  /** flip one byte in the next N file bodies */
+  corrupt?: number;
+  /** throttle file bodies to this many bytes a second */
+  trickleBytesPerSecond?: number;
+  /** apply file faults only to paths containing this */
+  pathContains?: string;
+}
+
+export interface SeenRequest {
+  origin: 'hub' | 'cdn';
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  range: string | undefined;
+  status: number;
+}
+
+export interface EmulatorOptions {
+  /** repo id -> folder */
+  repos: Record<string, string>;
+  /** when set, every Hub route needs `Authorization: Bearer <token>` */
+  requiredToken?: string;
+  /** tokens that /api/whoami-v2 accepts (the required one included) */
+  validTokens?: string[];
+  /** tree page size (the Hub uses 1000 for recursive listings; tests use less) */
+  pageSize?: number;
+  port?: number;
+  cdnPort?: number;
+  /** repos that are private: without a valid token they answer 401 */
+  privateRepos?: string[];
+}
+
+export interface HubEmulator {
+  url: string;
+  cdnUrl: string;
+  faults: Faults;
+  requests: SeenRequest[];
+  files(repo: string): EmulatorFile[];
+  commit(repo: string): string;
+  /** Re-reads a repo's folder (after files changed on disk). */
+  rescan(repo: string): void;
+  close(): Promise<void>;
+}
+
+const LFS_NAMES = /\.(distcp|safetensors|pt|pth|bin|ckpt|gz|zip|tar|metadata)$|^\.metadata$/;
+const LFS_THRESHOLD = 10 * 1024 * 1024;
+
+function gitBlobSha1(buf: Buffer): string {
+  return createHash('sha1').update(`blob ${buf.length}\0`).update(buf).digest('hex');
+}
+
+function hashFile(abs: string, size: number): { sha1: string; sha256: string } {
+  const s1 = createHash('sha1').update(`blob ${size}\0`);
+  const s256 = createHash('sha256');
+  if (size < 64 << 20) {
+    const b = readFileSync(abs);
+    return { sha1: s1.update(b).digest('hex'), sha256: s256.update(b).digest('hex') };
+  }
+  const h = openSync(abs, 'r');
+  const buf = Buffer.allocUnsafe(8 << 20);
+  let pos = 0;
+  for (;;) {
+    const n = readSync(h, buf, 0, buf.length, pos);
+    if (n === 0) break;
+    s1.update(buf.subarray(0, n));
+    s256.update(buf.subarray(0, n));
+    pos += n;
+  }
+  closeSync(h);
+  return { sha1: s1.digest('hex'), sha256: s256.digest('hex') };
+}
+
+function scan(root: string): EmulatorFile[] {
+  const out: EmulatorFile[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const abs = join(dir, name);
+      const st = statSync(abs);
+      if (st.isDirectory()) { walk(abs); continue; }
+      const path = relative(root, abs).split(sep).join('/');
+      const { sha1, sha256 } = hashFile(abs, st.size);
+      const lfs = LFS_NAMES.test(name) || st.size >= LFS_THRESHOLD;
+      // an LFS file's git blob is its pointer file
+      const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256}\nsize ${st.size}\n`;
+      out.push({ path, abs, size: st.size, oid: lfs ? gitBlobSha1(Buffer.from(pointer)) : sha1, lfs: lfs ? sha256 : undefined });
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function hubError(res: ServerResponse, status: number, code: string | undefined, message: string, headers: Record<string, string> = {}): void {
+  json(res, status, { error: message }, { ...(code ? { 'X-Error-Code': code, 'X-Error-Message': message } : {}), 'X-Request-Id': `Root=1-${randomBytes(8).toString('hex')}`, ...headers });
+}
+
+interface RepoState {
+  id: string;
+  root: string;
+  files: EmulatorFile[];
+  commit: string;
+}
+
+export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator> {
+  const repos = new Map<string, RepoState>();
+  const load = (id: string, root: string): void => {
+    const files = scan(root);
+    const commit = createHash('sha1').update(files.map((f) => `${f.path}:${f.oid}`).join('\n')).digest('hex');
+    repos.set(id, { id, root, files, commit });
+  };
+  for (const [id, root] of Object.entries(o.repos)) load(id, root);
+  const faults: Faults = {};
+  const requests: SeenRequest[] = [];
+  const pageSize = o.pageSize ?? 1000;
+  const secret = randomBytes(16);
+  const valid = new Set([...(o.validTokens ?? []), ...(o.requiredToken ? [o.requiredToken] : [])]);
+  const privateRepos = new Set(o.privateRepos ?? []);
+  let hubUrl = '';
+  let cdnUrl = '';
+
+  const record = (origin: 'hub' | 'cdn', req: IncomingMessage, res: ServerResponse): void => {
+    res.on('finish', () => requests.push({ origin, method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, range: req.headers.range, status: res.statusCode }));
+    res.on('close', () => { if (!res.writableFinished) requests.push({ origin, method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, range: req.headers.range, status: res.statusCode }); });
+  };
+
+  const takeRateLimit = (res: ServerResponse): boolean => {
+    const rl = faults.rateLimit;
+    if (rl && rl.count > 0) {
+      rl.count--;
+      hubError(res, 429, 'RateLimited', 'You have been rate-limited; you can retry this action later.', { 'Retry-After': String(rl.retryAfter) });
+      return true;
+    }
+    return false;
+  };
+
+  /** Sends a file (or a range of it), applying the file faults. */
+  const sendFile = (req: IncomingMessage, res: ServerResponse, f: EmulatorFile, headers: Record<string, string>): void => {
+    const faultsApply = !faults.pathContains || f.path.includes(faults.pathContains);
+    if (faultsApply && (faults.serverErrors ?? 0) > 0) {
+      faults.serverErrors!--;
+      const status = [500, 502, 503][faults.serverErrors! % 3]!;
+      res.writeHead(status, { 'Content-Type': 'text/plain' });
+      res.end('Internal Error - We\'re working hard to fix this as soon as possible!');
+      return;
+    }
+    let start = 0;
+    let end = f.size - 1;
+    let status = 200;
+    const range = req.headers.range;
+    if (range) {
+      const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+      if (!m || (m[1] === '' && m[2] === '')) {
+        res.writeHead(416, { 'Content-Range': `bytes */${f.size}` });
+        res.end();
+        return;
+      }
+      if (m[1] === '') { start = Math.max(0, f.size - Number(m[2])); }
+      else { start = Number(m[1]); if (m[2] !== '') end = Math.min(end, Number(m[2])); }
+      if (start >= f.size || start > end) {
+        res.writeHead(416, { 'Content-Range': `bytes */${f.size}` });
+        res.end();
+        return;
+      }
+      status = 206;
+    }
+    const length = f.size === 0 ? 0 : end - start + 1;
+    res.writeHead(status, {
+      ...headers,
+      'Accept-Ranges': 'bytes',
+      'Content-Length': String(length),
+      'Content-Type': 'application/octet-stream',
+      ...(status === 206 ? { 'Content-Range': `bytes ${start}-${end}/${f.size}` } : {}),
+    });
+    if (req.method === 'HEAD' || length === 0) { res.end(); return; }
+    const drop = faultsApply && faults.dropAfterBytes !== undefined && (faults.dropCount ?? 1) > 0 ? faults.dropAfterBytes : undefined;
+    if (drop !== undefined) faults.dropCount = (faults.dropCount ?? 1) - 1;
+    const corrupt = faultsApply && (faults.corrupt ?? 0) > 0;
+    if (corrupt) faults.corrupt!--;
+    const trickle = faultsApply ? faults.trickleBytesPerSecond : undefined;
+    const stream = createReadStream(f.abs, { start, end, highWaterMark: 256 * 1024 });
+    let sent = 0;
+    let corrupted = false;
+    stream.on('data', (chunk: Buffer | string) => {
+      let c = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      if (corrupt && !corrupted && c.length > 0) { c = Buffer.from(c); c[0] = c[0]! ^ 0xff; corrupted = true; }
+      if (drop !== undefined && sent + c.length > drop) {
+        res.write(c.subarray(0, Math.max(0, drop - sent)));
+        stream.destroy();
+        res.socket?.destroy();
+        return;
+      }
+      sent += c.length;
+      if (!res.write(c)) { stream.pause(); res.once('drain', () => stream.resume()); }
+      if (trickle) { stream.pause(); setTimeout(() => stream.resume(), (c.length / trickle) * 1000); }
+    });
+    stream.on('end', () => res.end());
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy());
+  };
+
+  const authOk = (req: IncomingMessage, repo: string | undefined): { ok: true } | { ok: false; status: number; code: string | undefined; message: string } => {
+    const h = req.headers.authorization;
+    const token = h?.startsWith('Bearer ') ? h.slice(7) : undefined;
+    if (token !== undefined && !valid.has(token)) return { ok: false, status: 401, code: undefined, message: 'Invalid credentials in Authorization header' };
+    const needs = o.requiredToken !== undefined || (repo !== undefined && privateRepos.has(repo));
+    if (needs && token === undefined) {
+      return { ok: false, status: 401, code: 'RepoNotFound', message: `Repository Not Found for url: ${hubUrl}${req.url}.\nPlease make sure you specified the correct \`repo_id\` and \`repo_type\`.\nIf you are trying to access a private or gated repo, make sure you are authenticated.` };
+    }
+    return { ok: true };
+  };
+
+  const entry = (f: EmulatorFile): Record<string, unknown> => ({
+    type: 'file', oid: f.oid, size: f.size, path: f.path,
+    ...(f.lfs ? { lfs: { oid: f.lfs, size: f.size, pointerSize: 134 } } : {}),
+  });
+
+  const hub = createServer((req, res) => {
+    record('hub', req, res);
+    const url = new URL(req.url ?? '/', hubUrl);
+    const path = decodeURIComponent(url.pathname);
+    if (path === '/healthz') return json(res, 200, { ok: true });
+    if (path.startsWith('/__emulator/')) return control(req, res, path);
+    if (takeRateLimit(res)) return;
+    if (path === '/api/whoami-v2') {
+      const h = req.headers.authorization;
+      const token = h?.startsWith('Bearer ') ? h.slice(7) : undefined;
+      if (!token || !valid.has(token)) return hubError(res, 401, undefined, 'Invalid credentials in Authorization header');
+      return json(res, 200, { type: 'user', id: '66a0000000000000000000aa', name: 'demo-user', fullname: 'Demo User', email: 'demo@example.com', emailVerified: true, isPro: false, canPay: false, avatarUrl: '', periodEnd: null, billingMode: 'postpaid', orgs: [], auth: { type: 'access_token', accessToken: { displayName: 'rlrb-test', role: 'read', createdAt: '2026-01-01T00:00:00.000Z' } } });
+    }
+    // /api/models/{owner}/{name}[/revision/{rev}] | /tree/{rev}[/{path}] | /paths-info/{rev}
+    let m = /^\/api\/models\/([^/]+\/[^/]+)(?:\/(revision|tree|paths-info)\/([^/]+)(\/.*)?)?$/.exec(path);
+    if (m) {
+      const repo = repos.get(m[1]!);
+      const auth = authOk(req, m[1]);
+      if (!auth.ok) return hubError(res, auth.status, auth.code, auth.message);
+      if (!repo) return hubError(res, 401, 'RepoNotFound', `Repository Not Found for url: ${hubUrl}${req.url}.\nPlease make sure you specified the correct \`repo_id\` and \`repo_type\`.\nIf you are trying to access a private or gated repo, make sure you are authenticated.`);
+      const kind = m[2];
+      const rev = m[3] ?? 'main';
+      if (rev !== 'main' && rev !== 'HEAD' && rev !== repo.commit) return hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${rev}`);
+      if (kind === undefined || kind === 'revision') {
+        return json(res, 200, { _id: '66a0000000000000000000bb', id: repo.id, modelId: repo.id, author: repo.id.split('/')[0], sha: repo.commit, private: privateRepos.has(repo.id), gated: false, disabled: false, downloads: 0, likes: 0, lastModified: '2026-09-23T00:00:00.000Z', tags: ['reinforcement-learning'], pipeline_tag: 'reinforcement-learning', library_name: 'transformers', siblings: repo.files.map((f) => ({ rfilename: f.path })), createdAt: '2026-09-01T00:00:00.000Z', usedStorage: repo.files.reduce((s, f) => s + f.size, 0) });
+      }
+      if (kind === 'paths-info') {
+        let body = '';
+        req.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+        req.on('end', () => {
+          let paths: string[] = [];
+          try { paths = (JSON.parse(body) as { paths?: string[] }).paths ?? []; } catch { return hubError(res, 400, 'BadRequest', 'Invalid JSON body'); }
+          const out = paths.flatMap((p) => {
+            const f = repo.files.find((x) => x.path === p);
+            if (f) return [entry(f)];
+            if (repo.files.some((x) => x.path.startsWith(p + '/'))) return [{ type: 'directory', oid: createHash('sha1').update(p).digest('hex'), size: 0, path: p }];
+            return [];
+          });
+          json(res, 200, out, { 'X-Repo-Commit': repo.commit });
+        });
+        return;
+      }
+      // tree
+      const sub = (m[4] ?? '').replace(/^\//, '');
+      const recursive = url.searchParams.get('recursive') === 'true';
+      const prefix = sub === '' ? '' : sub + '/';
+      if (sub !== '' && !repo.files.some((f) => f.path.startsWith(prefix))) return hubError(res, 404, 'EntryNotFound', `${sub} does not exist on "${rev}"`);
+      const items: Record<string, unknown>[] = [];
+      const dirs = new Set<string>();
+      for (const f of repo.files) {
+        if (!f.path.startsWith(prefix)) continue;
+        const rest = f.path.slice(prefix.length);
+        const parts = rest.split('/');
+        // directories first-seen order, as the Hub lists them alongside files
+        for (let i = 1; i < parts.length; i++) {
+          if (!recursive && i > 1) break;
+          const d = prefix + parts.slice(0, i).join('/');
+          if (!dirs.has(d)) { dirs.add(d); items.push({ type: 'directory', oid: createHash('sha1').update(d).digest('hex'), size: 0, path: d }); }
+        }
+        if (recursive || parts.length === 1) items.push(entry(f));
+      }
+      const cursor = Number(url.searchParams.get('cursor') ?? '0');
+      const pageItems = items.slice(cursor, cursor + pageSize);
+      const headers: Record<string, string> = { 'X-Repo-Commit': repo.commit };
+      if (cursor + pageSize < items.length) {
+        const next = new URL(url.toString());
+        next.searchParams.set('cursor', String(cursor + pageSize));
+        headers['Link'] = `<${next.toString()}>; rel="next"`;
+      }
+      return json(res, 200, pageItems, headers);
+    }
+    // /{owner}/{name}/resolve/{rev}/{path}
+    m = /^\/([^/]+\/[^/]+)\/(resolve|raw)\/([^/]+)\/(.+)$/.exec(path);
+    if (m) {
+      const repo = repos.get(m[1]!);
+      const auth = authOk(req, m[1]);
+      if (!auth.ok) return hubError(res, auth.status, auth.code, auth.message);
+      if (!repo) return hubError(res, 401, 'RepoNotFound', `Repository Not Found for url: ${hubUrl}${req.url}.`);
+      const rev = m[3]!;
+      if (rev !== 'main' && rev !== repo.commit) return hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${rev}`);
+      const f = repo.files.find((x) => x.path === m![4]);
+      if (!f) return hubError(res, 404, 'EntryNotFound', `${m[4]} does not exist on "${rev}"`);
+      const common = { 'X-Repo-Commit': repo.commit, ETag: `"${f.lfs ?? f.oid}"` };
+      if (f.lfs && m[2] === 'resolve') {
+        const expires = String(Math.floor(Date.now() / 1000) + 3600);
+        const sig = createHmac('sha256', secret).update(`${f.lfs}:${expires}`).digest('hex');
+        const location = `${cdnUrl}/repos/${repo.id.replace('/', '--')}/${f.lfs}?Expires=${expires}&Signature=${sig}`;
+        res.writeHead(302, { ...common, Location: location, 'X-Linked-Etag': `"${f.lfs}"`, 'X-Linked-Size': String(f.size), 'Content-Length': '0' });
+        res.end();
+        return;
+      }
+      return sendFile(req, res, f, common);
+    }
+    hubError(res, 404, undefined, 'Sorry, we can\'t find the page you are looking for.');
+  });
+
+  const cdn = createServer((req, res) => {
+    record('cdn', req, res);
+    const url = new URL(req.url ?? '/', cdnUrl);
+    const m = /^\/repos\/([^/]+)\/([0-9a-f]{64})$/.exec(url.pathname);
+    if (!m) { res.writeHead(404); res.end(); return; }
+    const expires = url.searchParams.get('Expires') ?? '';
+    const sig = createHmac('sha256', secret).update(`${m[2]}:${expires}`).digest('hex');
+    if (url.searchParams.get('Signature') !== sig || Number(expires) * 1000 < Date.now()) {
+      res.writeHead(403, { 'Content-Type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access denied</Message></Error>');
+      return;
+    }
+    const repo = repos.get(m[1]!.replace('--', '/'));
+    const f = repo?.files.find((x) => x.lfs === m[2]);
+    if (!f) { res.writeHead(404); res.end(); return; }
+    sendFile(req, res, f, { ETag: `"${f.lfs}"`, 'Cache-Control': 'public, max-age=604800, immutable', 'X-Cache': 'Miss from emulator' });
+  });
+
+  function control(req: IncomingMessage, res: ServerResponse, path: string): void {
+    if (path === '/__emulator/faults' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+      req.on('end', () => {
+        for (const k of Object.keys(faults) as (keyof Faults)[]) delete faults[k];
+        Object.assign(faults, JSON.parse(body || '{}') as Faults);
+        json(res, 200, faults);
+      });
+      return;
+    }
+    if (path === '/__emulator/requests') return json(res, 200, requests);
+    if (path === '/__emulator/rescan' && req.method === 'POST') {
+      for (const r of repos.values()) load(r.id, r.root);
+      return json(res, 200, { ok: true });
+    }
+    json(res, 404, { error: 'unknown control route' });
+  }
+
+  const listen = (s: Server, port: number): Promise<number> => new Promise((resolve, reject) => {
+    s.once('error', reject);
+    s.listen(port, '127.0.0.1', () => resolve((s.address() as AddressInfo).port));
+  });
+  const hubPort = await listen(hub, o.port ?? 0);
+  const cdnPort = await listen(cdn, o.cdnPort ?? 0);
+  hubUrl = `http://127.0.0.1:${hubPort}`;
+  cdnUrl = `http://127.0.0.1:${cdnPort}`;
+  const closeServer = (s: Server): Promise<void> => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); });
+  return {
+    url: hubUrl,
+    cdnUrl,
+    faults,
+    requests,
+    files: (repo) => repos.get(repo)?.files ?? [],
+    commit: (repo) => repos.get(repo)?.commit ?? '',
+    rescan: (repo) => { const r = repos.get(repo); if (r) load(r.id, r.root); },
+    close: async () => { await Promise.all([closeServer(hub), closeServer(cdn)]); },
+  };
+}
