@@ -10,6 +10,7 @@ import { reportLines } from './core/targets';
 import type { TrajectoryView } from './core/trajectory';
 import { recomputeCredit } from './core/credit';
 import { runHubCommand, runDownloadCommand } from './cliHub';
+import { formatFigure } from './core/format';
 
 export class UsageError extends Error {}
 
@@ -79,12 +80,7 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
   return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
 }
 
-function fmt(v: number | null, digits = 4): string {
-  if (v === null) return '—';
-  if (Number.isInteger(v)) return String(v);
-  if (v !== 0 && Math.abs(v) < 10 ** -digits) return v.toExponential(2);
-  return (v >= 0 ? '+' : '') + v.toFixed(digits);
-}
+const fmt = formatFigure;
 
 async function openRun(path: string, opts: IndexOptions, needCredit: boolean): Promise<Run> {
   const run = await Run.open(resolve(path), opts);

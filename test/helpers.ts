@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+const made: string[] = [];
+process.on('exit', () => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
 
-/** A fresh temporary folder, removed when the test file ends. */
+/** A fresh temporary folder, removed when the test process exits. */
 export function tempDir(prefix = 'rlrb-test-'): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
-  after(() => rmSync(d, { recursive: true, force: true }));
+  made.push(d);
   return d;
 }
 

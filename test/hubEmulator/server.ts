@@ -8,7 +8,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
@@ -128,7 +129,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 function hubError(res: ServerResponse, status: number, code: string | undefined, message: string, headers: Record<string, string> = {}): void {
-  json(res, status, { error: message }, { ...(code ? { 'X-Error-Code': code, 'X-Error-Message': message } : {}), 'X-Request-Id': `Root=1-${randomBytes(8).toString('hex')}`, ...headers });
+  json(res, status, { error: message }, { ...(code ? { 'X-Error-Code': code, 'X-Error-Message': message.split('\n')[0]! } : {}), 'X-Request-Id': `Root=1-${randomBytes(8).toString('hex')}`, ...headers });
 }
 
 interface RepoState {
@@ -209,30 +210,44 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       ...(status === 206 ? { 'Content-Range': `bytes ${start}-${end}/${f.size}` } : {}),
     });
     if (req.method === 'HEAD' || length === 0) { res.end(); return; }
-    const drop = faultsApply && faults.dropAfterBytes !== undefined && (faults.dropCount ?? 1) > 0 ? faults.dropAfterBytes : undefined;
+    // body faults count only bodies they can act on (not the one-byte probes clients send)
+    const drop = faultsApply && faults.dropAfterBytes !== undefined && faults.dropAfterBytes < length && (faults.dropCount ?? 1) > 0 ? faults.dropAfterBytes : undefined;
     if (drop !== undefined) faults.dropCount = (faults.dropCount ?? 1) - 1;
-    const corrupt = faultsApply && (faults.corrupt ?? 0) > 0;
+    const corrupt = faultsApply && length > 1 && (faults.corrupt ?? 0) > 0;
     if (corrupt) faults.corrupt!--;
     const trickle = faultsApply ? faults.trickleBytesPerSecond : undefined;
-    const stream = createReadStream(f.abs, { start, end, highWaterMark: 256 * 1024 });
+    void pump(res, f.abs, start, end, { drop, corrupt, trickle });
+  };
+
+  /** Writes bytes [start, end] of a file, with backpressure and the body faults. */
+  const pump = async (res: ServerResponse, abs: string, start: number, end: number, o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined }): Promise<void> => {
+    const fh = await open(abs, 'r');
+    const buf = Buffer.allocUnsafe(o.trickle ? 16 * 1024 : 256 * 1024);
+    let pos = start;
     let sent = 0;
-    let corrupted = false;
-    stream.on('data', (chunk: Buffer | string) => {
-      let c = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      if (corrupt && !corrupted && c.length > 0) { c = Buffer.from(c); c[0] = c[0]! ^ 0xff; corrupted = true; }
-      if (drop !== undefined && sent + c.length > drop) {
-        res.write(c.subarray(0, Math.max(0, drop - sent)));
-        stream.destroy();
-        res.socket?.destroy();
-        return;
+    try {
+      while (pos <= end && !res.destroyed) {
+        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, end - pos + 1), pos);
+        if (bytesRead === 0) break;
+        const c = Buffer.from(buf.subarray(0, bytesRead));
+        if (o.corrupt && sent === 0) c[0] = c[0]! ^ 0xff;
+        pos += bytesRead;
+        if (o.drop !== undefined && sent + c.length > o.drop) {
+          res.write(c.subarray(0, Math.max(0, o.drop - sent)));
+          await new Promise((r) => setTimeout(r, 10));
+          res.socket?.destroy();
+          return;
+        }
+        sent += c.length;
+        if (!res.write(c)) await new Promise((r) => res.once('drain', r));
+        if (o.trickle) await new Promise((r) => setTimeout(r, (c.length / o.trickle!) * 1000));
       }
-      sent += c.length;
-      if (!res.write(c)) { stream.pause(); res.once('drain', () => stream.resume()); }
-      if (trickle) { stream.pause(); setTimeout(() => stream.resume(), (c.length / trickle) * 1000); }
-    });
-    stream.on('end', () => res.end());
-    stream.on('error', () => res.destroy());
-    res.on('close', () => stream.destroy());
+      res.end();
+    } catch {
+      res.destroy();
+    } finally {
+      await fh.close();
+    }
   };
 
   const authOk = (req: IncomingMessage, repo: string | undefined): { ok: true } | { ok: false; status: number; code: string | undefined; message: string } => {
@@ -252,6 +267,15 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   });
 
   const hub = createServer((req, res) => {
+    try {
+      hubRoute(req, res);
+    } catch (e) {
+      if (!res.headersSent) json(res, 500, { error: `emulator: ${(e as Error).message}` });
+      else res.destroy();
+    }
+  });
+
+  function hubRoute(req: IncomingMessage, res: ServerResponse): void {
     record('hub', req, res);
     const url = new URL(req.url ?? '/', hubUrl);
     const path = decodeURIComponent(url.pathname);
@@ -345,7 +369,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       return sendFile(req, res, f, common);
     }
     hubError(res, 404, undefined, 'Sorry, we can\'t find the page you are looking for.');
-  });
+  }
 
   const cdn = createServer((req, res) => {
     record('cdn', req, res);
