@@ -41,6 +41,7 @@ export interface DownloadPlan {
 }
 
 export const STATE_DIR = '.rlrb-download';
+const WRITE_BATCH = 1 << 20;
 export const DEST_LATEST = 'latest_checkpointed_iteration.txt';
 
 export class DownloadError extends Error {
@@ -377,6 +378,19 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     }
     if (!blob) throw new HubError('entry-not-found', `${it.path} not found`);
     const fh = await open(part, 'a');
+    let pending: Uint8Array[] = [];
+    let pendingLen = 0;
+    const flush = async (): Promise<void> => {
+      if (pendingLen === 0) return;
+      const n = pendingLen;
+      const bufs = pending;
+      pending = [];
+      pendingLen = 0;
+      await fh.writev(bufs);
+      fetched += n;
+      bytesFetched += n;
+      bytesDone += n;
+    };
     try {
       const reader = blob.slice(have, it.size).stream().getReader();
       const onAbort = (): void => { void reader.cancel().catch(() => undefined); };
@@ -394,16 +408,19 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
           }
           if (r.done) break;
           const chunk = r.value;
-          if (have + fetched + chunk.length > it.size) throw new HubError('server', `${it.path}: the server sent more bytes than the file has`);
-          await fh.write(chunk);
+          if (have + fetched + pendingLen + chunk.length > it.size) throw new HubError('server', `${it.path}: the server sent more bytes than the file has`);
           hasher.update(chunk);
-          fetched += chunk.length;
-          bytesFetched += chunk.length;
-          bytesDone += chunk.length;
+          pending.push(chunk);
+          pendingLen += chunk.length;
+          // write in batches of about 1 MB: fewer system calls, memory still bounded
+          if (pendingLen >= WRITE_BATCH) await flush();
           emit();
         }
+        await flush();
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
+        // what arrived intact is kept for the next run
+        await flush().catch(() => undefined);
       }
       if (o.signal?.aborted) throw new HubError('cancelled', 'cancelled');
       if (have + fetched < it.size) throw new HubError('offline', `the connection closed after ${have + fetched} of ${it.size} bytes`);
