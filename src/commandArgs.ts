@@ -1,0 +1,53 @@
+/** Parsing of command arguments, so that a webview, a link or a test can call commands. */
+import type { FilterView, SortView } from './shared/protocol';
+
+export interface OpenTrajectoriesArgs {
+  root?: string;
+  filter?: FilterView;
+  sort?: SortView[];
+  label?: string;
+  select?: { iteration: number; group: number; rollout: number };
+}
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
+/** A run root from a string, a tree node ({root}) or a URI-like ({fsPath}). */
+export function parseRunArg(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg.trim()) return arg;
+  if (arg && typeof arg === 'object') {
+    const o = arg as Record<string, unknown>;
+    if (typeof o['root'] === 'string') return o['root'];
+    if (typeof o['fsPath'] === 'string') return o['fsPath'];
+  }
+  return undefined;
+}
+
+/**
+ * `{root?, iteration?, group?, rollout?, filter?, sort?}`: iteration, group and rollout
+ * together open one trajectory; iteration alone (or with a filter) narrows the table.
+ */
+export function parseOpenTrajectoriesArgs(arg: unknown): OpenTrajectoriesArgs {
+  if (!arg || typeof arg !== 'object') return typeof arg === 'string' ? { root: arg } : {};
+  const o = arg as Record<string, unknown>;
+  const out: OpenTrajectoriesArgs = {};
+  if (typeof o['root'] === 'string') out.root = o['root'];
+  const filter: FilterView = {};
+  const f = o['filter'];
+  if (f && typeof f === 'object') {
+    const fo = f as Record<string, unknown>;
+    for (const k of ['iterationMin', 'iterationMax', 'group', 'rollout', 'flags'] as const) if (isInt(fo[k])) filter[k] = fo[k];
+    if (fo['reward'] === 'success' || fo['reward'] === 'failure' || fo['reward'] === 'format') filter.reward = fo['reward'];
+    if (typeof fo['labeledOnly'] === 'boolean') filter.labeledOnly = fo['labeledOnly'];
+    if (typeof fo['gate'] === 'boolean') filter.gate = fo['gate'];
+    if (typeof fo['text'] === 'string') filter.text = fo['text'];
+  }
+  if (isInt(o['iteration'])) { filter.iterationMin ??= o['iteration']; filter.iterationMax ??= o['iteration']; }
+  if (isInt(o['iteration']) && isInt(o['group']) && isInt(o['rollout'])) {
+    out.select = { iteration: o['iteration'], group: o['group'], rollout: o['rollout'] };
+    filter.group ??= o['group'];
+  }
+  if (Object.keys(filter).length > 0) out.filter = filter;
+  if (Array.isArray(o['sort'])) out.sort = o['sort'].filter((s): s is SortView => !!s && typeof s === 'object' && typeof (s as SortView).key === 'string');
+  if (typeof o['label'] === 'string') out.label = o['label'];
+  return out;
+}

@@ -1,0 +1,121 @@
+/** The local runs: found in the workspace, the run folders and the downloads; followed live. */
+import * as vscode from 'vscode';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Run } from './core/run';
+import { locateRun } from './core/runLocator';
+import type { IndexOptions } from './core/creditIndex';
+import { followFile } from './core/watch';
+import { summarizeIterations } from './core/treeModel';
+import type { IterationSummary } from './core/treeModel';
+import type { Disposable } from './core/events';
+
+export interface LiveRun {
+  run: Run;
+  progress: number | undefined;
+  iterations(): Map<number, IterationSummary>;
+  /** runs of the extension's own downloads, kept across sessions */
+  fromHub: boolean;
+}
+
+export class RunService implements vscode.Disposable {
+  private readonly runs = new Map<string, LiveRun>();
+  private readonly watchers = new Map<string, Disposable[]>();
+  private readonly changed = new vscode.EventEmitter<{ root: string | undefined; kind: 'list' | 'append' | 'reset' }>();
+  readonly onDidChange = this.changed.event;
+  private scanning: Promise<void> | undefined;
+
+  constructor(private options: IndexOptions, private folders: () => string[], private extra: () => string[]) {}
+
+  list(): LiveRun[] {
+    return [...this.runs.values()].sort((a, b) => a.run.location.name.localeCompare(b.run.location.name));
+  }
+
+  get(root: string): LiveRun | undefined {
+    return this.runs.get(root);
+  }
+
+  /** The only run, or the first: commands without a run argument use it. */
+  defaultRun(): LiveRun | undefined {
+    return this.list()[0];
+  }
+
+  setOptions(o: IndexOptions): void {
+    this.options = o;
+    for (const root of [...this.runs.keys()]) this.drop(root);
+    void this.scan();
+  }
+
+  /** Finds runs: each folder itself, its logs/, and its first-level subfolders (dot folders skipped). */
+  scan(): Promise<void> {
+    this.scanning ??= this.doScan().finally(() => { this.scanning = undefined; });
+    return this.scanning;
+  }
+
+  private async doScan(): Promise<void> {
+    const candidates = new Set<string>();
+    for (const f of [...this.folders(), ...this.extra()]) {
+      candidates.add(f);
+      try {
+        for (const e of await readdir(f, { withFileTypes: true })) {
+          if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== 'logs') candidates.add(join(f, e.name));
+        }
+      } catch { /* folder gone */ }
+    }
+    const found = new Set<string>();
+    for (const c of candidates) {
+      const loc = await locateRun(c);
+      if (!loc || found.has(loc.root)) continue;
+      found.add(loc.root);
+      if (!this.runs.has(loc.root)) await this.add(loc.root, this.extra().includes(c));
+    }
+    for (const root of [...this.runs.keys()]) if (!found.has(root)) this.drop(root);
+    this.changed.fire({ root: undefined, kind: 'list' });
+  }
+
+  /** Adds a run folder (a download of logs, say) and indexes it. */
+  async add(path: string, fromHub = false): Promise<LiveRun | undefined> {
+    const run = await Run.open(path, this.options);
+    if (!run) return undefined;
+    const existing = this.runs.get(run.location.root);
+    if (existing) return existing;
+    let cache: { size: number; value: Map<number, IterationSummary> } | undefined;
+    const live: LiveRun = {
+      run, progress: 0, fromHub,
+      iterations: () => {
+        const idx = run.credit;
+        if (!idx) return new Map();
+        if (!cache || cache.size !== idx.size) cache = { size: idx.size, value: summarizeIterations(idx) };
+        return cache.value;
+      },
+    };
+    this.runs.set(run.location.root, live);
+    const root = run.location.root;
+    const subs: Disposable[] = [];
+    if (run.credit) {
+      subs.push(run.credit.onProgress((p) => { live.progress = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1; }));
+      subs.push(run.credit.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
+      subs.push(followFile(run.credit.path, () => { void run.credit!.update().catch(() => undefined); }));
+    }
+    if (run.metrics) {
+      subs.push(run.metrics.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
+      subs.push(followFile(run.metrics.path, () => { void run.metrics!.update().catch(() => undefined); }));
+    }
+    this.watchers.set(root, subs);
+    void run.update().then(() => { live.progress = 1; this.changed.fire({ root, kind: 'append' }); }, (e: unknown) => {
+      void vscode.window.showErrorMessage(`RL Runs: cannot read ${root}: ${(e as Error).message}`);
+    });
+    return live;
+  }
+
+  private drop(root: string): void {
+    for (const d of this.watchers.get(root) ?? []) d.dispose();
+    this.watchers.delete(root);
+    this.runs.delete(root);
+  }
+
+  dispose(): void {
+    for (const root of [...this.runs.keys()]) this.drop(root);
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,175 @@
+/** Tree providers: thin adapters over the pure models of core/treeModel.ts. */
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import type { HubNode, LocalState, RunNode, TreeNode } from './core/treeModel';
+import { hubRepoNode, hubRepoChildren, hubFolderChildren, hubFileNode, runNode, runChildren, iterationNodes, groupNodes, trajectoryNodes } from './core/treeModel';
+import type { HubService } from './hub';
+import type { RunService } from './runs';
+import type { IterationInfo } from './core/hub/model';
+import { iterDirName } from './core/hub/model';
+import { localCompletion } from './core/hub/download';
+
+function toItem(n: TreeNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(n.label, n.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = n.id;
+  if (n.description !== undefined) item.description = n.description;
+  if (n.tooltip !== undefined) item.tooltip = n.tooltip;
+  item.iconPath = new vscode.ThemeIcon(n.icon);
+  item.contextValue = n.contextValue;
+  if (n.command) item.command = { command: n.command.id, title: n.label, arguments: n.command.args };
+  return item;
+}
+
+export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
+  private readonly changed = new vscode.EventEmitter<HubNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly nodes = new Map<string, HubNode>();
+  /** local completion per repo+kind+iteration, computed lazily */
+  private readonly local = new Map<string, LocalState>();
+
+  constructor(private readonly hub: HubService, private readonly repos: () => string[], private readonly destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined) {
+    hub.onDidChange((repo) => {
+      const node = repo ? this.nodes.get(`hub:${repo}`) : undefined;
+      this.changed.fire(node);
+    });
+  }
+
+  refresh(): void {
+    this.local.clear();
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(n: HubNode): vscode.TreeItem {
+    return toItem(n);
+  }
+
+  getParent(n: HubNode): HubNode | undefined {
+    if (n.kind === 'repo') return undefined;
+    if (n.kind === 'folder' || n.kind === 'message') return this.nodes.get(`hub:${n.repo}`);
+    if (n.kind === 'iteration') return this.nodes.get(`hub:${n.repo}:${n.folder}`);
+    return undefined;
+  }
+
+  private keep<T extends HubNode>(ns: T[]): T[] {
+    for (const n of ns) this.nodes.set(n.id, n);
+    return ns;
+  }
+
+  async getChildren(n?: HubNode): Promise<HubNode[]> {
+    if (!n) {
+      return this.keep(this.repos().map((r) => {
+        const s = this.hub.state(r);
+        if (!s.listing && !s.loading && !s.error) void this.hub.refresh(r);
+        return hubRepoNode(r, s.listing, s.error, s.loading);
+      }));
+    }
+    const s = this.hub.state(n.repo);
+    if (n.kind === 'repo') return this.keep(hubRepoChildren(n.repo, s.listing, s.error));
+    if (!s.listing) return [];
+    if (n.kind === 'folder') {
+      if (n.folder !== 'logs') {
+        for (const it of s.listing[n.folder]) await this.computeLocal(n.repo, it);
+      }
+      return this.keep(hubFolderChildren(n.repo, s.listing, n.folder, (it) => this.local.get(`${n.repo}:${it.kind}:${it.iteration}`) ?? { state: 'absent' }));
+    }
+    if (n.kind === 'iteration') {
+      const it = s.listing[n.folder].find((i) => i.iteration === n.iteration);
+      return it ? this.keep(it.files.map((f) => hubFileNode(n.repo, f, `${it.dir}/`))) : [];
+    }
+    return [];
+  }
+
+  private async computeLocal(repo: string, it: IterationInfo): Promise<void> {
+    const dest = this.destFor(repo, it.kind);
+    if (!dest) return;
+    const items = it.files.map((f) => ({ path: f.path, target: `${iterDirName(it.iteration)}/${f.path.slice(it.dir.length + 1)}`, size: f.size, oid: f.oid }));
+    try {
+      const c = await localCompletion(dest, { items });
+      this.local.set(`${repo}:${it.kind}:${it.iteration}`, c.complete ? { state: 'complete' } : c.bytes > 0 ? { state: 'partial', percent: (100 * c.bytes) / Math.max(1, c.total) } : { state: 'absent' });
+    } catch {
+      this.local.set(`${repo}:${it.kind}:${it.iteration}`, { state: 'absent' });
+    }
+  }
+}
+
+export class RunTreeProvider implements vscode.TreeDataProvider<RunNode> {
+  private readonly changed = new vscode.EventEmitter<RunNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly nodes = new Map<string, RunNode>();
+  private pending: NodeJS.Timeout | undefined;
+  private dirty = new Set<string | undefined>();
+
+  constructor(private readonly runs: RunService) {
+    // refresh only the run that changed, at most a few times a second
+    runs.onDidChange((e) => {
+      this.dirty.add(e.kind === 'list' ? undefined : e.root);
+      this.pending ??= setTimeout(() => {
+        this.pending = undefined;
+        const all = this.dirty.has(undefined);
+        const roots = [...this.dirty];
+        this.dirty.clear();
+        if (all) { this.changed.fire(undefined); return; }
+        for (const r of roots) this.changed.fire(r ? this.nodes.get(`run:${r}`) : undefined);
+      }, 250);
+    });
+  }
+
+  getTreeItem(n: RunNode): vscode.TreeItem {
+    return toItem(n);
+  }
+
+  node(id: string): RunNode | undefined {
+    return this.nodes.get(id);
+  }
+
+  getParent(n: RunNode): RunNode | undefined {
+    const id = n.id;
+    switch (n.kind) {
+      case 'run': return undefined;
+      case 'metrics': case 'report': case 'iterations': case 'schema': return this.nodes.get(`run:${n.root}`);
+      case 'iteration': return this.nodes.get(`run:${n.root}:iterations`);
+      case 'group': return this.nodes.get(`run:${n.root}:it:${n.iteration}`);
+      case 'trajectory': return this.nodes.get(id.replace(/:r:\d+$/, ''));
+    }
+  }
+
+  /** Builds the chain of nodes down to one trajectory, so that reveal can find it. */
+  trajectoryNode(root: string, iteration: number, group: number, rollout: number): RunNode | undefined {
+    const live = this.runs.get(root);
+    const idx = live?.run.credit;
+    if (!live || !idx) return undefined;
+    this.keep([runNode(root, live.run.location.name, idx, live.iterations().size, live.progress)]);
+    this.keep(runChildren(root, true, live.run.metrics !== undefined));
+    const s = live.iterations().get(iteration);
+    if (!s) return undefined;
+    this.keep(iterationNodes(root, live.iterations()));
+    this.keep(groupNodes(root, idx, s));
+    const rows = s.groups.get(group) ?? [];
+    return this.keep(trajectoryNodes(root, idx, iteration, group, rows)).find((n) => n.kind === 'trajectory' && n.rollout === rollout);
+  }
+
+  private keep<T extends RunNode>(ns: T[]): T[] {
+    for (const n of ns) this.nodes.set(n.id, n);
+    return ns;
+  }
+
+  getChildren(n?: RunNode): RunNode[] {
+    if (!n) return this.keep(this.runs.list().map((l) => runNode(l.run.location.root, l.run.location.name, l.run.credit, l.iterations().size, l.progress)));
+    const live = this.runs.get(n.root);
+    if (!live) return [];
+    const idx = live.run.credit;
+    switch (n.kind) {
+      case 'run': return this.keep(runChildren(n.root, idx !== undefined, live.run.metrics !== undefined));
+      case 'iterations': return this.keep(iterationNodes(n.root, live.iterations()));
+      case 'iteration': { const s = live.iterations().get(n.iteration); return s && idx ? this.keep(groupNodes(n.root, idx, s)) : []; }
+      case 'group': { const s = live.iterations().get(n.iteration); return s && idx ? this.keep(trajectoryNodes(n.root, idx, n.iteration, n.group, s.groups.get(n.group) ?? [])) : []; }
+      default: return [];
+    }
+  }
+}
+
+/** Where a repo's downloads go: the remembered folder, else the setting, else the workspace. */
+export function defaultDest(base: string | undefined, repo: string, kind: 'resume' | 'hf' | 'logs'): string | undefined {
+  if (!base) return undefined;
+  return join(base, repo.replace('/', '__'), kind === 'resume' ? 'ckpt' : kind);
+}

@@ -1,0 +1,65 @@
+/** Browser-side helpers shared by the panels: the VS Code API, state, DOM, colours. */
+import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/protocol';
+
+interface VsCodeApi {
+  postMessage(m: WebviewMessage): void;
+  getState(): unknown;
+  setState(s: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api = acquireVsCodeApi();
+
+export function post(m: WebviewMessage): void {
+  api.postMessage(m);
+}
+
+/** The state embedded in the page, or the one saved before a reload. */
+export function initialState(): PanelState {
+  const saved = api.getState() as PanelState | undefined;
+  if (saved && typeof saved.root === 'string') return saved;
+  const el = document.getElementById('initial-state');
+  return JSON.parse(el?.textContent ?? '{}') as PanelState;
+}
+
+export function saveState(s: PanelState): void {
+  api.setState(s);
+}
+
+export function onMessage(fn: (m: HostMessage) => void): void {
+  window.addEventListener('message', (e: MessageEvent<HostMessage>) => fn(e.data));
+}
+
+type Child = Node | string | number | null | undefined | false;
+
+/** Builds an element; strings become text nodes, never markup. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean | ((e: Event) => void) | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    if (typeof v === 'function') el.addEventListener(k.replace(/^on/, ''), v);
+    else if (k === 'class') el.className = String(v);
+    else if (k === 'text') el.textContent = String(v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'object' ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+export function fmt(v: number | null | undefined, digits = 4): string {
+  if (v === null || v === undefined || Number.isNaN(v)) return '—';
+  if (Number.isInteger(v)) return String(v);
+  if (v !== 0 && Math.abs(v) < 10 ** -digits) return v.toExponential(2);
+  return (v >= 0 ? '+' : '') + v.toFixed(digits);
+}
+
+/** A theme colour, read from the page (canvas cannot read CSS variables). */
+export function themeColor(name: string, fallback: string): string {
+  const v = getComputedStyle(document.body).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+/** Calls fn when VS Code switches theme (it changes the body's class). */
+export function onThemeChange(fn: () => void): void {
+  new MutationObserver(fn).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+}

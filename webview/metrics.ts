@@ -1,0 +1,153 @@
+/** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
+import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip, Filler } from 'chart.js';
+import type { ChartDataset } from 'chart.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { h, initialState, onMessage, onThemeChange, post, saveState, themeColor, fmt } from './common';
+import { smooth } from '../src/shared/smoothing';
+import type { SeriesView, PanelState } from '../src/shared/protocol';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Filler);
+
+const state: PanelState = initialState();
+state.pinned ??= [];
+state.smoothing ??= 0.6;
+let series: SeriesView[] = [];
+const charts = new Map<string, Chart>();
+const app = document.getElementById('app')!;
+
+const search = h('vscode-textfield' as 'input', { placeholder: 'Filter metrics by name', 'aria-label': 'Filter metrics by name', id: 'metric-search' });
+(search as HTMLInputElement).value = state.search ?? '';
+const slider = h('input', { type: 'range', min: 0, max: 0.99, step: 0.01, 'aria-label': 'Smoothing', id: 'smoothing' });
+slider.value = String(state.smoothing);
+const sliderLabel = h('span', { class: 'muted' }, state.smoothing.toFixed(2));
+const info = h('span', { class: 'muted', id: 'metrics-info' });
+const body = h('div', { id: 'charts-root' });
+app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), info), body);
+
+search.addEventListener('input', () => { state.search = (search as HTMLInputElement).value; saveState(state); render(); });
+slider.addEventListener('input', () => { state.smoothing = Number(slider.value); sliderLabel.textContent = state.smoothing.toFixed(2); saveState(state); for (const s of series) updateChart(s); });
+
+function colors(): { line: string; raw: string; target: string; grid: string; text: string } {
+  return {
+    line: themeColor('--vscode-charts-blue', '#3794ff'),
+    raw: themeColor('--vscode-charts-blue', '#3794ff') + '40',
+    target: themeColor('--vscode-charts-red', '#f14c4c'),
+    grid: themeColor('--vscode-panel-border', '#80808040'),
+    text: themeColor('--vscode-descriptionForeground', '#999'),
+  };
+}
+
+function datasets(s: SeriesView): ChartDataset<'line', { x: number; y: number | null }[]>[] {
+  const c = colors();
+  const raw = s.x.map((x, i) => ({ x, y: s.y[i] ?? null }));
+  const sm = smooth(s.y.map((v) => (v === null ? NaN : v)), state.smoothing ?? 0);
+  const out: ChartDataset<'line', { x: number; y: number | null }[]>[] = [
+    { label: 'raw', data: raw, borderColor: (state.smoothing ?? 0) > 0 ? c.raw : c.line, borderWidth: 1, pointRadius: 0, pointHitRadius: 6, spanGaps: false },
+  ];
+  if ((state.smoothing ?? 0) > 0) out.push({ label: 'smoothed', data: s.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null })), borderColor: c.line, borderWidth: 1.6, pointRadius: 0, pointHitRadius: 0, spanGaps: false });
+  if (s.target && s.x.length > 0) {
+    const lo = s.x[0]!, hi = s.x[s.x.length - 1]!;
+    const line = (y: number): { x: number; y: number }[] => [{ x: lo, y }, { x: hi, y }];
+    out.push({ label: `target ${s.target.label}`, data: line(s.target.value), borderColor: c.target, borderDash: [4, 3], borderWidth: 1, pointRadius: 0, pointHitRadius: 0 });
+    if (s.target.kind === 'abs') out.push({ label: `target ${s.target.label}`, data: line(-s.target.value), borderColor: c.target, borderDash: [4, 3], borderWidth: 1, pointRadius: 0, pointHitRadius: 0 });
+  }
+  return out;
+}
+
+function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
+  const c = colors();
+  return new Chart(canvas, {
+    type: 'line',
+    data: { datasets: datasets(s) },
+    options: {
+      animation: false, parsing: false, normalized: true, responsive: true, maintainAspectRatio: false,
+      interaction: { mode: 'nearest', intersect: false, axis: 'x' },
+      scales: {
+        x: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 6 }, grid: { color: c.grid }, title: { display: false, text: 'iteration' } },
+        y: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 5 }, grid: { color: c.grid } },
+      },
+      plugins: {
+        legend: { display: false },
+        tooltip: { callbacks: { title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`, label: (item) => `${item.dataset.label}: ${fmt(item.parsed.y ?? null, 4)}` } },
+      },
+      onClick: (_e, elements) => {
+        const el = elements.find((x) => x.datasetIndex === 0) ?? elements[0];
+        if (!el) return;
+        const point = s.x[el.index];
+        if (point !== undefined) post({ type: 'metrics/openPoint', metric: s.name, iteration: Math.round(point) });
+      },
+    },
+  });
+}
+
+function updateChart(s: SeriesView): void {
+  const ch = charts.get(s.name);
+  if (!ch) return;
+  ch.data.datasets = datasets(s);
+  ch.update('none');
+}
+
+// charts are built when they scroll into view: 45 metrics x 20,000 points stay cheap
+const seen = new IntersectionObserver((entries) => {
+  for (const e of entries) {
+    if (!e.isIntersecting) continue;
+    const card = e.target as HTMLElement;
+    const name = card.dataset['metric']!;
+    const s = series.find((x) => x.name === name);
+    if (s && !charts.has(name)) charts.set(name, makeChart(card.querySelector('canvas')!, s));
+    seen.unobserve(card);
+  }
+}, { rootMargin: '300px' });
+
+function card(s: SeriesView): HTMLElement {
+  const pinned = state.pinned!.includes(s.name);
+  const pin = h('button', { class: `pin codicon codicon-${pinned ? 'pinned' : 'pin'}${pinned ? ' on' : ''}`, title: pinned ? 'Unpin' : 'Pin to the top', 'aria-label': `${pinned ? 'Unpin' : 'Pin'} ${s.name}`, 'aria-pressed': String(pinned) });
+  pin.addEventListener('click', () => {
+    state.pinned = pinned ? state.pinned!.filter((n) => n !== s.name) : [...state.pinned!, s.name];
+    saveState(state);
+    render();
+  });
+  const last = [...s.y].reverse().find((v) => v !== null);
+  const canvas = h('canvas', { role: 'img', 'aria-label': `${s.name} over iterations; click a point to open its trajectories` });
+  const el = h('div', { class: 'chart-card', 'data-metric': s.name },
+    h('header', {}, h('span', { class: 'title', title: s.name, text: s.name }), h('span', { class: 'muted' }, s.target ? `target ${s.target.label} · ` : '', `last ${fmt(last ?? null, 4)}`), pin),
+    h('div', { class: 'canvas-box' }, canvas));
+  return el;
+}
+
+function render(): void {
+  for (const c of charts.values()) c.destroy();
+  charts.clear();
+  body.replaceChildren();
+  const q = (state.search ?? '').toLowerCase();
+  const shown = series.filter((s) => s.name.toLowerCase().includes(q));
+  info.textContent = `${shown.length} of ${series.length} metrics`;
+  const pinned = shown.filter((s) => state.pinned!.includes(s.name));
+  const groups = new Map<string, SeriesView[]>();
+  if (pinned.length) groups.set('pinned', pinned);
+  for (const s of shown) if (!state.pinned!.includes(s.name)) { const g = groups.get(s.group); if (g) g.push(s); else groups.set(s.group, [s]); }
+  for (const [g, list] of groups) {
+    const grid = h('div', { class: 'charts' });
+    for (const s of list) { const c = card(s); grid.append(c); seen.observe(c); }
+    body.append(h('section', { class: 'section', 'aria-label': g }, h('h2', {}, g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`, ' ', h('span', { class: 'badge' }, list.length)), grid));
+  }
+  if (shown.length === 0) body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
+}
+
+onMessage((m) => {
+  if (m.type === 'metrics/data') {
+    const sameNames = m.series.length === series.length && m.series.every((s, i) => s.name === series[i]!.name);
+    series = m.series;
+    document.title = `Metrics: ${m.runName}`;
+    if (sameNames && charts.size > 0) { for (const s of series) updateChart(s); info.textContent = `${series.length} metrics · ${m.iterations} iterations`; }
+    else render();
+    body.dataset['iterations'] = String(m.iterations);
+  } else if (m.type === 'error') {
+    body.replaceChildren(h('p', { class: 'error' }, m.message));
+  }
+});
+onThemeChange(() => render());
+saveState(state);
+const widthOf = (): number => Math.max(200, Math.floor((body.clientWidth || window.innerWidth) / Math.max(1, Math.floor((body.clientWidth || window.innerWidth) / 350))));
+post({ type: 'metrics/width', width: widthOf() });
+post({ type: 'ready' });
