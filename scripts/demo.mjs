@@ -1,0 +1,46 @@
+// `npm start`: the product on its embedded demo run, offline. Builds and packages the
+// extension, writes the demo run into .demo/, serves its fake Hub repo with the
+// emulator, installs code-server into .cache/ on first use, and opens it with the demo
+// run as the workspace. Ctrl-C stops everything.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { installCodeServer, startCodeServer } from './codeServer.mjs';
+
+const PORT = Number(process.env.RLRB_PORT ?? 8080);
+const run = (cmd, args) => { const r = spawnSync(cmd, args, { stdio: 'inherit' }); if (r.status !== 0) process.exit(r.status ?? 1); };
+
+export async function prepareDemo({ fresh = false } = {}) {
+  run('npm', ['run', '--silent', 'package']);
+  const demo = resolve('.demo', 'run');
+  if (fresh) rmSync(resolve('.demo'), { recursive: true, force: true });
+  if (!existsSync(join(demo, 'logs', 'ws_credit_log.jsonl'))) run('node', ['dist/cli.js', 'demo', demo]);
+  mkdirSync(resolve('.demo', 'downloads'), { recursive: true });
+  return { demo, vsix: resolve('dist', 'rl-run-browser.vsix') };
+}
+
+export async function startEmulator(repoDir, extraArgs = []) {
+  const emu = spawn('node', ['dist/emulator.js', '--repo', `XunmeiLiu/openwebrl-ws-credit-beta0.4=${repoDir}`, ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((res, rej) => {
+    emu.on('exit', (c) => rej(new Error(`the Hub emulator exited with ${c}`)));
+    emu.stdout.on('data', (c) => { const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString()); if (m) res(m[1]); });
+  });
+  return { emu, url };
+}
+
+async function main() {
+  const { demo, vsix } = await prepareDemo();
+  const { emu, url } = await startEmulator(join(demo, '.hub-repo'));
+  installCodeServer();
+  const state = resolve('.cache', 'demo-user');
+  const cs = await startCodeServer({
+    port: PORT, userData: join(state, 'data'), extensionsDir: join(state, 'extensions'), folder: demo, vsix, stdio: 'inherit',
+    settings: { 'rlRunBrowser.endpoint': url, 'rlRunBrowser.repos': ['XunmeiLiu/openwebrl-ws-credit-beta0.4'], 'rlRunBrowser.downloadDestination': resolve('.demo', 'downloads') },
+  });
+  console.log(`\nRL Run Browser demo: open http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(demo)}\n(Hub emulator at ${url}; Ctrl-C stops everything)\n`);
+  const stop = () => { cs.kill(); emu.kill(); process.exit(0); };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (resolve(process.argv[1] ?? '') === resolve('scripts/demo.mjs')) main().catch((e) => { console.error(`demo: ${e.message}`); process.exit(1); });

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseWebviewMessage } from '../../src/shared/protocol';
+import { buildHtml, scriptJson } from '../../src/html';
+import { jumpFor } from '../../src/core/jumpTable';
+import { decimate } from '../../src/core/decimate';
+import { smooth } from '../../src/shared/smoothing';
+import { Flag } from '../../src/core/trajectory';
+
+test('messages from a webview are validated; anything else is dropped', () => {
+  assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
+  assert.deepEqual(parseWebviewMessage({ type: 'metrics/openPoint', metric: 'ws/c_mean', iteration: 12 }), { type: 'metrics/openPoint', metric: 'ws/c_mean', iteration: 12 });
+  assert.equal(parseWebviewMessage({ type: 'metrics/openPoint', metric: 'x', iteration: 1.5 }), undefined);
+  assert.equal(parseWebviewMessage({ type: 'trajectories/query', query: { filter: {}, sort: [] }, offset: 0, limit: 100000 }), undefined);
+  assert.equal(parseWebviewMessage({ type: 'trajectories/query', query: { filter: { reward: 'maybe' }, sort: [] }, offset: 0, limit: 10 }), undefined);
+  assert.ok(parseWebviewMessage({ type: 'trajectories/query', query: { filter: { iterationMin: 3, text: 'click', flags: 1 }, sort: [{ key: 'meanC', descending: true }] }, offset: 200, limit: 200 }));
+  assert.equal(parseWebviewMessage({ type: 'trajectories/open', row: -1 }), undefined);
+  assert.equal(parseWebviewMessage({ type: 'eval', code: 'x' }), undefined);
+  assert.equal(parseWebviewMessage('ready'), undefined);
+  assert.equal(parseWebviewMessage(null), undefined);
+});
+
+test('the HTML builder: strict CSP, a fresh nonce on every script, state that cannot close its script', () => {
+  const parts = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', scriptUri: 'https://x/dist/webview/metrics.js', styleUris: ['https://x/media/webview.css'], title: '<b>t</b>', initialState: { kind: 'metrics', root: '</script><script>alert(1)</script>' } };
+  const a = buildHtml(parts);
+  const b = buildHtml(parts);
+  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(a)![1]!.replace(/&#39;/g, "'");
+  assert.match(csp, /^default-src 'none'; script-src 'nonce-[A-Za-z0-9]{16,}'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net; font-src /);
+  assert.ok(!/unsafe-inline|unsafe-eval/.test(csp));
+  const nonce = /nonce-([A-Za-z0-9]+)/.exec(csp)![1];
+  const scripts = a.match(/<script\b[^>]*>/g)!;
+  assert.equal(scripts.length, 2);
+  for (const s of scripts) assert.ok(s.includes(`nonce="${nonce}"`), s);
+  assert.notEqual(/nonce-([A-Za-z0-9]+)/.exec(b)![1], nonce, 'a fresh nonce each render');
+  assert.ok(!a.includes('</script><script>alert'), 'embedded state is escaped');
+  assert.ok(a.includes('<title>&lt;b&gt;t&lt;/b&gt;</title>'));
+  assert.deepEqual(JSON.parse(scriptJson({ s: '</script>\u2028' })), { s: '</script>\u2028' });
+});
+
+test('the metric -> filter table', () => {
+  assert.equal(jumpFor('ws/sign_flip_rate', 7).spec.filter.flags, Flag.SignFlip);
+  assert.deepEqual(jumpFor('ws/sign_flip_rate', 7).spec.filter.iterationMin, 7);
+  assert.equal(jumpFor('ws/executed_is_argmax', 1).spec.filter.flags, Flag.Argmax);
+  assert.deepEqual(jumpFor('ws/c_mean', 2).spec.sort, [{ key: 'meanC', descending: true }]);
+  assert.equal(jumpFor('ws/gate_mean_diff', 3).spec.filter.gate, true);
+  assert.deepEqual(jumpFor('ws/reward_mean', 4).spec.sort, [{ key: 'reward' }]);
+  assert.equal(jumpFor('ws/fallback_rate', 5).spec.filter.flags, Flag.Fallback);
+  assert.deepEqual(jumpFor('perf/step_time_s', 6).spec.sort, [{ key: 'reward', descending: true }]);
+  assert.match(jumpFor('ws/c_mean', 2).label, /ws\/c_mean @ 2: sorted by mean c/);
+});
+
+test('decimation keeps the extremes, the ends and the gaps', () => {
+  const n = 20000;
+  const xs = Array.from({ length: n }, (_, i) => i);
+  const ys = Float64Array.from(xs, (x) => Math.sin(x / 500) + (x === 12345 ? 10 : 0));
+  ys[5000] = NaN;
+  const d = decimate(xs, ys, 400);
+  assert.ok(d.x.length <= 420 && d.x.length >= 380, String(d.x.length));
+  assert.equal(d.x[0], 0);
+  assert.equal(d.x[d.x.length - 1], n - 1);
+  assert.ok(d.y.includes(Math.sin(12345 / 500) + 10), 'the spike survives');
+  assert.ok(d.y.some((v) => Number.isNaN(v)), 'the gap survives');
+  const short = decimate([1, 2, 3], [1, NaN, 3], 400);
+  assert.deepEqual(short.x, [1, 2, 3]);
+});
+
+test('smoothing: debiased EMA; gaps stay gaps; weight 0 is the raw series', () => {
+  assert.deepEqual(smooth([1, 2, 3], 0), [1, 2, 3]);
+  const s = smooth([2, 2, 2], 0.9);
+  for (const v of s) assert.ok(Math.abs(v - 2) < 1e-12, 'debiased: a constant stays constant');
+  const g = smooth([1, NaN, 3], 0.5);
+  assert.ok(Number.isNaN(g[1]!));
+  assert.ok(Math.abs(g[2]! - (0.5 * 0.5 * 1 + 0.5 * 3) / (1 - 0.25)) < 1e-12);
+});
