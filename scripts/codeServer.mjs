@@ -26,7 +26,7 @@ export function installCodeServer() {
     const dir = join(tmp, `vscode-ripgrep-cache-${v}`);
     mkdirSync(dir, { recursive: true });
     for (const arch of ['x86_64-unknown-linux-musl', 'aarch64-unknown-linux-musl']) {
-      spawnSync('tar', ['-czf', join(dir, `ripgrep-v13.0.0-10-${arch}.tar.gz`), '-C', stage, 'bin'], { stdio: 'inherit' });
+      spawnSync('tar', ['-czf', join(dir, `ripgrep-v13.0.0-10-${arch}.tar.gz`), '-C', join(stage, 'bin'), 'rg'], { stdio: 'inherit' });
     }
   }
   mkdirSync(ROOT, { recursive: true });

@@ -1,0 +1,204 @@
+/**
+ * End-to-end journeys in a real VS Code (code-server from npm) driven by Debian's
+ * Chromium through playwright-core, against the Hub emulator on 127.0.0.1. Each step
+ * saves a screenshot under test-results/e2e/.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page, FrameLocator } from 'playwright-core';
+
+const ROOT = resolve('.');
+const WORK = resolve('.cache', 'e2e');
+const SHOTS = resolve('test-results', 'e2e');
+const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
+const CODE_SERVER = resolve('.cache', 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
+let emu: ChildProcess | undefined;
+let cs: ChildProcess | undefined;
+let ctx: BrowserContext | undefined;
+let page: Page;
+let emuUrl = '';
+let run = '';
+let step = 0;
+
+async function freePort(): Promise<number> {
+  return new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as AddressInfo).port; s.close(() => res(p)); }); });
+}
+
+async function shot(name: string): Promise<void> {
+  step++;
+  await page.screenshot({ path: join(SHOTS, `${String(step).padStart(2, '0')}-${name}.png`) });
+}
+
+/** The document of the visible webview panel. */
+function webview(): FrameLocator {
+  return page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
+}
+
+async function command(title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
+}
+
+before(async () => {
+  if (!existsSync('/usr/bin/chromium')) throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
+  if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
+  rmSync(WORK, { recursive: true, force: true });
+  rmSync(SHOTS, { recursive: true, force: true });
+  mkdirSync(SHOTS, { recursive: true });
+  run = join(WORK, 'run');
+  const demo = spawnSync('node', ['dist/cli.js', 'demo', run], { encoding: 'utf8' });
+  assert.equal(demo.status, 0, demo.stderr);
+  // a trajectory whose texts are payloads, for journey 9
+  const xss = { iteration: 44, group: 47, rollout: 9, task_id: '<img src=x onerror="document.title=\'pwned\'">', instruction: '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil', reward: 0, A: 0, labeled: false, turns: [{ action: 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")', A_t: 0 }] };
+  appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), JSON.stringify(xss) + '\n');
+  const emuPort = await freePort();
+  emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${join(run, '.hub-repo')}`, '--port', String(emuPort)], { stdio: 'ignore' });
+  emuUrl = `http://127.0.0.1:${emuPort}`;
+  const port = await freePort();
+  const { startCodeServer } = (await import(join(ROOT, 'scripts', 'codeServer.mjs'))) as { startCodeServer: (o: Record<string, unknown>) => Promise<ChildProcess> };
+  cs = await startCodeServer({
+    port, userData: join(WORK, 'user'), extensionsDir: join(WORK, 'extensions'), folder: run, vsix: resolve('dist', 'rl-run-browser.vsix'),
+    settings: { 'rlRunBrowser.endpoint': emuUrl, 'rlRunBrowser.repos': [REPO], 'rlRunBrowser.downloadDestination': join(WORK, 'downloads'), 'workbench.colorTheme': 'Default Dark Modern' },
+  });
+  ctx = await chromium.launchPersistentContext(join(WORK, 'chromium'), {
+    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1600, height: 1000 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  page = ctx.pages()[0] ?? await ctx.newPage();
+  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(run)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+});
+
+after(async () => {
+  await ctx?.close().catch(() => undefined);
+  cs?.kill();
+  emu?.kill();
+});
+
+test('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes and the latest star, and the local run', async () => {
+  const icon = page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
+  await icon.waitFor({ timeout: 30_000 });
+  await icon.click();
+  const repo = page.getByRole('treeitem', { name: new RegExp(REPO.replace(/[./]/g, '\\$&')) });
+  await repo.waitFor({ timeout: 30_000 });
+  await page.getByRole('treeitem', { name: /4 resume · 4 hf/ }).waitFor({ timeout: 30_000 });
+  await repo.click();
+  const resume = page.getByRole('treeitem', { name: /^resume/ });
+  await resume.waitFor();
+  await resume.click();
+  const latest = page.getByRole('treeitem', { name: /iter_0000039 ★/ });
+  await latest.waitFor();
+  assert.match((await latest.textContent()) ?? '', /KB · 19 files/);
+  await page.getByRole('treeitem', { name: /^hf/ }).click();
+  await page.getByRole('treeitem', { name: /iter_0000044/ }).waitFor();
+  const local = page.getByRole('treeitem', { name: /^run\b/ });
+  await local.waitFor({ timeout: 30_000 });
+  await page.getByRole('treeitem', { name: /10801 trajectories · 45 iterations/ }).waitFor({ timeout: 30_000 });
+  await shot('trees');
+});
+
+test('2. the metrics dashboard draws the charts and the search box narrows them', async () => {
+  await command('RL Runs: Open Metrics');
+  const wv = webview();
+  await wv.locator('.chart-card canvas').first().waitFor({ timeout: 30_000 });
+  const all = await wv.locator('.chart-card').count();
+  assert.ok(all >= 40, `${all} charts`);
+  await wv.locator('#metric-search').click();
+  await page.keyboard.type('c_mean');
+  await page.waitForFunction(() => true);
+  await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
+  assert.equal(await wv.locator('.chart-card').count(), 1);
+  await shot('metrics');
+});
+
+test('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
+  const canvas = webview().locator('.chart-card[data-metric="ws/c_mean"] canvas');
+  const box = (await canvas.boundingBox())!;
+  await canvas.click({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
+  const label = webview().locator('#jump-label', { hasText: /ws\/c_mean @ \d+: sorted by mean c/ });
+  await label.waitFor({ timeout: 20_000 });
+  const it = Number(/@ (\d+)/.exec((await label.textContent())!)![1]);
+  assert.equal(await webview().locator('#f-iterationMin').inputValue(), String(it));
+  assert.ok(await webview().locator('#f-labeled').isChecked());
+  await webview().locator('.trow').first().waitFor();
+  assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼/);
+  await shot('jump');
+});
+
+test('4. a labeled trajectory shows each turn exactly as the log has it', async () => {
+  const row = webview().locator('.trow').first();
+  const key = (await row.getAttribute('data-key'))!;
+  await row.click();
+  await webview().locator('#detail-title').waitFor();
+  const [iteration, group, rollout] = key.split('/').map(Number);
+  const line = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8').split('\n').find((l) => l.startsWith(`{"iteration":${iteration},"group":${group},"rollout":${rollout},`))!;
+  const rec = JSON.parse(line) as { turns: { action: string; scores: number[]; same: boolean[]; done: boolean[]; c: number | null; A_t: number }[] };
+  const turn = webview().locator('.turn[data-turn="0"]');
+  const t0 = rec.turns[0]!;
+  assert.equal(await turn.locator('pre[data-field="action"]').textContent(), t0.action);
+  const scores = await turn.locator('[data-field="score"]').allTextContents();
+  assert.deepEqual(scores, t0.scores.map((s) => s.toFixed(3)));
+  const tagsText = await turn.locator('.cands').textContent();
+  assert.equal((tagsText!.match(/same action/g) ?? []).length, t0.same.slice(1).filter(Boolean).length);
+  assert.equal((tagsText!.match(/done \(dropped\)/g) ?? []).length, t0.done.slice(1).filter(Boolean).length);
+  const fmt4 = (v: number): string => (v >= 0 ? '+' : '') + v.toFixed(4);
+  assert.equal(await turn.locator('[data-field="c"]').textContent(), t0.c === null ? 'null' : Number.isInteger(t0.c) ? String(t0.c) : fmt4(t0.c));
+  assert.equal(await turn.locator('[data-field="At"]').textContent(), Number.isInteger(t0.A_t) ? String(t0.A_t) : fmt4(t0.A_t));
+  await shot('trajectory');
+});
+
+test('5. the group view shows the five siblings with their rewards', async () => {
+  await webview().locator('#toggle-group').click();
+  const rows = webview().locator('#group-view tr[data-rollout]');
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 5);
+  const title = (await webview().locator('#detail-title').textContent())!;
+  const [, it, g] = /iteration (\d+) · group (\d+)/.exec(title)!;
+  const lines = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith(`{"iteration":${it},"group":${g},`));
+  const rewards = lines.map((l) => String((JSON.parse(l) as { reward: number }).reward));
+  const shown = await rows.locator('td:nth-child(2)').allTextContents();
+  assert.deepEqual(shown, rewards);
+  await shot('group');
+});
+
+test('9. payloads in a log are shown as text: nothing runs, the CSP is strict', async () => {
+  await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('44 47 9');
+  await page.keyboard.press('Enter');
+  const wv = webview();
+  await wv.locator('#instruction').waitFor({ timeout: 20_000 });
+  assert.equal(await wv.locator('#instruction').textContent(), '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil');
+  assert.equal(await wv.locator('.turn[data-turn="0"] pre[data-field="action"]').textContent(), 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")');
+  assert.equal(await wv.locator('#detail img, #detail script, #detail b').count(), 0, 'no element made from log text');
+  assert.notEqual(await wv.locator('title').textContent(), 'pwned');
+  const csp = await wv.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  assert.match(csp!, /default-src 'none'; script-src 'nonce-[A-Za-z0-9]+'/);
+  assert.ok(!/unsafe-inline|unsafe-eval/.test(csp!));
+  await shot('payloads');
+});
+
+test('11. the run report shows the figures that rlrb report --json gives', async () => {
+  const cli = spawnSync('node', ['dist/cli.js', 'report', run, '--json'], { encoding: 'utf8' });
+  const j = JSON.parse(cli.stdout) as Record<string, number | null>;
+  await command('RL Runs: Open Run Report');
+  const wv = webview();
+  await wv.locator('#report-table').waitFor({ timeout: 20_000 });
+  for (const key of ['signFlipRate', 'fallbackRate', 'executedIsArgmaxRate', 'meanC', 'rmsBetaCOverRmsA', 'cMismatches', 'aTMismatches', 'auroc']) {
+    const v = await wv.locator(`#report-table tr[data-key="${key}"] td[data-value]`).getAttribute('data-value');
+    assert.equal(v, j[key] === null ? 'null' : String(j[key]), key);
+  }
+  await shot('report');
+});
