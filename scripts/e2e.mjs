@@ -16,5 +16,5 @@ const pack = spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore'
 if (pack.status !== 0) process.exit(pack.status ?? 1);
 const build = spawnSync('node', ['esbuild.mjs', '--only=tests,cli,emulator'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
-const r = spawnSync('node', ['--test', '--test-concurrency=1', '--test-timeout=180000', '--enable-source-maps', 'build/test/e2e/journeys.test.js'], { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+const r = spawnSync('node', ['--test', '--test-concurrency=1', '--test-timeout=900000', '--enable-source-maps', 'build/test/e2e/journeys.test.js'], { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
 process.exit(r.status ?? 1);

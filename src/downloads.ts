@@ -76,6 +76,9 @@ export class DownloadManager implements vscode.Disposable {
           const choice = await vscode.window.showWarningMessage(`${r.dest} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`, { modal: true }, 'Download and set as latest');
           if (choice !== 'Download and set as latest') { await this.remember(r, false); return false; }
           setLatest = true;
+          // a retry or a resume of this request must not ask again
+          r.setLatest = true;
+          await this.remember(r, true);
         }
       }
       const title = `${r.repo}: ${r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`}`;

@@ -84,6 +84,14 @@ export function activate(ctx: vscode.ExtensionContext): void {
 
   const askDest = async (repo: string, kind: 'resume' | 'hf' | 'logs'): Promise<string | undefined> => {
     const remembered = rememberedDest(repo, kind);
+    if (remembered) {
+      const choice = await vscode.window.showQuickPick([
+        { label: `$(folder) ${remembered}`, description: ctx.globalState.get(destKey(repo, kind)) ? 'last used for this repo' : 'default', dest: remembered },
+        { label: '$(folder-opened) Choose another folder…', dest: undefined },
+      ], { placeHolder: kind === 'resume' ? 'Where the launcher resumes from (iter_XXXXXXX/ and latest_checkpointed_iteration.txt go here)' : 'Download into' });
+      if (!choice) return undefined;
+      if (choice.dest) { await ctx.globalState.update(destKey(repo, kind), choice.dest); return choice.dest; }
+    }
     const uris = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: kind === 'resume' ? 'Download checkpoint here (the launcher\'s ckpt folder)' : 'Download here', ...(remembered ? { defaultUri: vscode.Uri.file(remembered) } : {}) });
     const picked = uris?.[0]?.fsPath;
     if (picked) await ctx.globalState.update(destKey(repo, kind), picked);

@@ -28,10 +28,8 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
   private readonly local = new Map<string, LocalState>();
 
   constructor(private readonly hub: HubService, private readonly repos: () => string[], private readonly destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined) {
-    hub.onDidChange((repo) => {
-      const node = repo ? this.nodes.get(`hub:${repo}`) : undefined;
-      this.changed.fire(node);
-    });
+    // a repo's node is rebuilt from its new state: refresh from the root (a handful of repos)
+    hub.onDidChange(() => { this.local.clear(); this.changed.fire(undefined); });
   }
 
   refresh(): void {
@@ -115,6 +113,11 @@ export class RunTreeProvider implements vscode.TreeDataProvider<RunNode> {
   }
 
   getTreeItem(n: RunNode): vscode.TreeItem {
+    if (n.kind === 'run') {
+      // the run's figures change as its log grows: describe it from its current state
+      const live = this.runs.get(n.root);
+      if (live) return toItem(runNode(n.root, live.run.location.name, live.run.credit, live.iterations().size, live.progress));
+    }
     return toItem(n);
   }
 

@@ -88,14 +88,17 @@ function updateChart(s: SeriesView): void {
 }
 
 // charts are built when they scroll into view: 45 metrics x 20,000 points stay cheap
+function draw(card: HTMLElement): void {
+  const name = card.dataset['metric']!;
+  const s = series.find((x) => x.name === name);
+  if (s && !charts.has(name) && card.isConnected) { charts.set(name, makeChart(card.querySelector('canvas')!, s)); card.dataset['drawn'] = 'true'; }
+}
+
 const seen = new IntersectionObserver((entries) => {
   for (const e of entries) {
     if (!e.isIntersecting) continue;
-    const card = e.target as HTMLElement;
-    const name = card.dataset['metric']!;
-    const s = series.find((x) => x.name === name);
-    if (s && !charts.has(name)) charts.set(name, makeChart(card.querySelector('canvas')!, s));
-    seen.unobserve(card);
+    draw(e.target as HTMLElement);
+    seen.unobserve(e.target);
   }
 }, { rootMargin: '300px' });
 
@@ -116,6 +119,7 @@ function card(s: SeriesView): HTMLElement {
 }
 
 function render(): void {
+  seen.disconnect();
   for (const c of charts.values()) c.destroy();
   charts.clear();
   body.replaceChildren();
@@ -131,6 +135,8 @@ function render(): void {
     for (const s of list) { const c = card(s); grid.append(c); seen.observe(c); }
     body.append(h('section', { class: 'section', 'aria-label': g }, h('h2', {}, g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`, ' ', h('span', { class: 'badge' }, list.length)), grid));
   }
+  // the first screenful at once; the rest as they scroll into view
+  body.querySelectorAll<HTMLElement>('.chart-card').forEach((c, i) => { if (i < 12) draw(c); });
   if (shown.length === 0) body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
 }
 
@@ -147,6 +153,9 @@ onMessage((m) => {
   }
 });
 onThemeChange(() => render());
+// a panel restored while hidden lays its canvases out at zero size: redraw when shown
+document.addEventListener('visibilitychange', () => { if (!document.hidden) for (const c of charts.values()) c.resize(); });
+window.addEventListener('resize', () => { for (const c of charts.values()) c.resize(); });
 saveState(state);
 const widthOf = (): number => Math.max(200, Math.floor((body.clientWidth || window.innerWidth) / Math.max(1, Math.floor((body.clientWidth || window.innerWidth) / 350))));
 post({ type: 'metrics/width', width: widthOf() });

@@ -244,6 +244,8 @@ onMessage((m) => {
       total = p.total;
       p.rows.forEach((r, i) => rows.set(p.offset + i, r));
       header.textContent = p.label ?? '';
+      state.label = p.label;
+      persist();
       count.textContent = p.searching ? 'searching…' : `${p.total} trajectories`;
       document.title = `Trajectories: ${p.runName}`;
       renderRows();
@@ -255,7 +257,13 @@ onMessage((m) => {
       persist();
       break;
     }
-    case 'trajectories/detail': detail = m.detail; selRow = m.detail.row; renderDetail(m.detail); persist(); break;
+    case 'trajectories/detail':
+      detail = m.detail;
+      selRow = m.detail.row;
+      state.selected = { iteration: m.detail.iteration, group: m.detail.group, rollout: m.detail.rollout };
+      renderDetail(m.detail);
+      persist();
+      break;
     case 'error': detailPane.replaceChildren(h('p', { class: 'error' }, m.message)); break;
     default: break;
   }

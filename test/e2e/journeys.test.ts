@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +49,18 @@ async function command(title: string): Promise<void> {
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
 }
 
+/** A journey: on failure, a screenshot of what the user saw. */
+function journey(name: string, fn: () => Promise<void>): void {
+  test(name, async () => {
+    try {
+      await fn();
+    } catch (e) {
+      await page.screenshot({ path: join(SHOTS, `FAILED-${name.slice(0, 2).replace(/\W/g, '')}.png`) }).catch(() => undefined);
+      throw e;
+    }
+  });
+}
+
 before(async () => {
   if (!existsSync('/usr/bin/chromium')) throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
   if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
@@ -86,29 +98,27 @@ after(async () => {
   emu?.kill();
 });
 
-test('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes and the latest star, and the local run', async () => {
+journey('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes and the latest star, and the local run', async () => {
   const icon = page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
   await icon.waitFor({ timeout: 30_000 });
   await icon.click();
   const repo = page.getByRole('treeitem', { name: new RegExp(REPO.replace(/[./]/g, '\\$&')) });
   await repo.waitFor({ timeout: 30_000 });
-  await page.getByRole('treeitem', { name: /4 resume · 4 hf/ }).waitFor({ timeout: 30_000 });
+  await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
   await repo.click();
   const resume = page.getByRole('treeitem', { name: /^resume/ });
   await resume.waitFor();
   await resume.click();
-  const latest = page.getByRole('treeitem', { name: /iter_0000039 ★/ });
+  const latest = page.locator('.monaco-list-row', { hasText: 'iter_0000039 ★' });
   await latest.waitFor();
   assert.match((await latest.textContent()) ?? '', /KB · 19 files/);
   await page.getByRole('treeitem', { name: /^hf/ }).click();
-  await page.getByRole('treeitem', { name: /iter_0000044/ }).waitFor();
-  const local = page.getByRole('treeitem', { name: /^run\b/ });
-  await local.waitFor({ timeout: 30_000 });
-  await page.getByRole('treeitem', { name: /10801 trajectories · 45 iterations/ }).waitFor({ timeout: 30_000 });
+  await page.locator('.monaco-list-row', { hasText: 'iter_0000044' }).waitFor();
+  await page.locator('.monaco-list-row', { hasText: '10801 trajectories · 45 iterations' }).waitFor({ timeout: 30_000 });
   await shot('trees');
 });
 
-test('2. the metrics dashboard draws the charts and the search box narrows them', async () => {
+journey('2. the metrics dashboard draws the charts and the search box narrows them', async () => {
   await command('RL Runs: Open Metrics');
   const wv = webview();
   await wv.locator('.chart-card canvas').first().waitFor({ timeout: 30_000 });
@@ -122,8 +132,9 @@ test('2. the metrics dashboard draws the charts and the search box narrows them'
   await shot('metrics');
 });
 
-test('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
-  const canvas = webview().locator('.chart-card[data-metric="ws/c_mean"] canvas');
+journey('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
+  const canvas = webview().locator('.chart-card[data-metric="ws/c_mean"][data-drawn="true"] canvas');
+  await canvas.waitFor({ timeout: 20_000 });
   const box = (await canvas.boundingBox())!;
   await canvas.click({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
   const label = webview().locator('#jump-label', { hasText: /ws\/c_mean @ \d+: sorted by mean c/ });
@@ -136,7 +147,7 @@ test('3. clicking a point of ws/c_mean opens the trajectory browser at that iter
   await shot('jump');
 });
 
-test('4. a labeled trajectory shows each turn exactly as the log has it', async () => {
+journey('4. a labeled trajectory shows each turn exactly as the log has it', async () => {
   const row = webview().locator('.trow').first();
   const key = (await row.getAttribute('data-key'))!;
   await row.click();
@@ -158,7 +169,7 @@ test('4. a labeled trajectory shows each turn exactly as the log has it', async 
   await shot('trajectory');
 });
 
-test('5. the group view shows the five siblings with their rewards', async () => {
+journey('5. the group view shows the five siblings with their rewards', async () => {
   await webview().locator('#toggle-group').click();
   const rows = webview().locator('#group-view tr[data-rollout]');
   await rows.first().waitFor();
@@ -172,7 +183,77 @@ test('5. the group view shows the five siblings with their rewards', async () =>
   await shot('group');
 });
 
-test('9. payloads in a log are shown as text: nothing runs, the CSP is strict', async () => {
+async function faults(f: Record<string, unknown>): Promise<void> {
+  const r = await fetch(`${emuUrl}/__emulator/faults`, { method: 'POST', body: JSON.stringify(f) });
+  assert.ok(r.ok);
+}
+
+function sameFiles(a: string, b: string): void {
+  const names = readdirSync(b).sort();
+  assert.deepEqual(readdirSync(a).sort(), names);
+  for (const n of names) assert.ok(readFileSync(join(a, n)).equals(readFileSync(join(b, n))), `${n} differs`);
+}
+
+async function downloadFromTree(iterLabel: string): Promise<void> {
+  await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').hover();
+  // resume/ is listed above hf/, which can hold the same iteration
+  const row = page.locator('.monaco-list-row', { hasText: iterLabel }).first();
+  await row.hover();
+  await row.locator('.action-label[aria-label^="Download Checkpoint for Resume"]').click();
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await page.locator('.quick-input-list .monaco-list-row').first().click();
+}
+
+journey('6. downloading a resume checkpoint from the tree: progress, byte-identical files, latest file, marked downloaded', async () => {
+  await faults({ trickleBytesPerSecond: 40_000 });
+  await downloadFromTree('iter_0000039');
+  await page.locator('.notifications-toasts', { hasText: /Downloading .*resume iteration 39/ }).waitFor({ timeout: 20_000 });
+  await shot('download-progress');
+  await page.locator('.notifications-toasts', { hasText: /Downloaded and verified/ }).waitFor({ timeout: 60_000 });
+  await faults({});
+  const dest = join(WORK, 'downloads', 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
+  sameFiles(join(dest, 'iter_0000039'), join(run, '.hub-repo', 'resume', 'iter_0000039'));
+  assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '39');
+  await page.locator('.monaco-list-row', { hasText: /iter_0000039 ★.*downloaded/ }).waitFor({ timeout: 20_000 });
+  await shot('downloaded');
+});
+
+journey('7. a download over a dropping link, cancelled, then started again, completes and verifies', async () => {
+  await faults({ dropAfterBytes: 1500, dropCount: 100000, trickleBytesPerSecond: 20_000 });
+  await downloadFromTree('iter_0000029');
+  const modal = page.locator('.monaco-dialog-box');
+  // iteration 29 would change the destination's latest (39): the extension asks first
+  await modal.waitFor({ timeout: 20_000 });
+  await shot('asks-before-changing-latest');
+  await modal.locator('.monaco-button', { hasText: 'Download and set as latest' }).click();
+  await page.locator('.notifications-toasts', { hasText: /Downloading .*resume iteration 29/ }).waitFor({ timeout: 20_000 });
+  await command('RL Runs: Cancel Download');
+  await page.locator('.notifications-toasts', { hasText: /Download cancelled/ }).waitFor({ timeout: 30_000 });
+  const dest = join(WORK, 'downloads', 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
+  assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '39', 'the latest file still names a complete iteration');
+  await faults({ dropAfterBytes: 3000, dropCount: 6 });
+  await page.locator('.notifications-toasts .monaco-button', { hasText: 'Resume' }).first().click();
+  await page.locator('.notifications-toasts', { hasText: /Downloaded and verified .*iteration 29/ }).waitFor({ timeout: 60_000 });
+  await faults({});
+  sameFiles(join(dest, 'iter_0000029'), join(run, '.hub-repo', 'resume', 'iter_0000029'));
+  assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '29');
+  await shot('resumed');
+});
+
+journey('8. iterations appended to the logs appear in the open dashboard without reopening it', async () => {
+  await command('RL Runs: Open Metrics');
+  const wv = webview();
+  await wv.locator('#charts-root[data-iterations="45"]').waitFor({ timeout: 30_000 });
+  const metrics = join(run, 'logs', 'ws_metrics.jsonl');
+  const lines = readFileSync(metrics, 'utf8').trim().split('\n');
+  const lastRow = JSON.parse(lines[lines.length - 1]!) as Record<string, number>;
+  appendFileSync(metrics, [45, 46, 47].map((i) => JSON.stringify({ ...lastRow, iteration: i, 'ws/c_mean': 0.5 })).join('\n') + '\n');
+  await wv.locator('#charts-root[data-iterations="48"]').waitFor({ timeout: 15_000 });
+  await shot('live-append');
+});
+
+journey('9. payloads in a log are shown as text: nothing runs, the CSP is strict', async () => {
   await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
@@ -190,7 +271,7 @@ test('9. payloads in a log are shown as text: nothing runs, the CSP is strict', 
   await shot('payloads');
 });
 
-test('11. the run report shows the figures that rlrb report --json gives', async () => {
+journey('11. the run report shows the figures that rlrb report --json gives', async () => {
   const cli = spawnSync('node', ['dist/cli.js', 'report', run, '--json'], { encoding: 'utf8' });
   const j = JSON.parse(cli.stdout) as Record<string, number | null>;
   await command('RL Runs: Open Run Report');
