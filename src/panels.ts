@@ -69,6 +69,7 @@ export class Panel implements vscode.Disposable {
     switch (m.type) {
       case 'ready': this.ready = true; await this.pushAll(true); break;
       case 'metrics/width': this.width = m.width; await this.pushAll(false); break;
+      case 'metrics/pin': await this.mgr.setPins(this.state.root, m.pinned); break;
       case 'metrics/openPoint': {
         const j = jumpFor(m.metric, m.iteration);
         await this.mgr.openTrajectories(this.state.root, j.spec as QueryView, j.label);
@@ -90,7 +91,7 @@ export class Panel implements vscode.Disposable {
       const m = live.run.metrics;
       if (!m) { this.post({ type: 'error', message: `${live.run.location.name} has no ws_metrics.jsonl.` }); return; }
       const t = m.getTable();
-      this.post({ type: 'metrics/data', runName: live.run.location.name, series: seriesViews(t, this.width), iterations: t.iterations.length });
+      this.post({ type: 'metrics/data', runName: live.run.location.name, series: seriesViews(t, this.width), iterations: t.iterations.length, pinned: this.mgr.pins(this.state.root) });
     } else if (this.state.kind === 'report') {
       const full = live.run.report();
       if (!full || !live.run.credit) { this.post({ type: 'error', message: `${live.run.location.name} has no credit log.` }); return; }
@@ -172,6 +173,15 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
       title: TITLES[state.kind],
       initialState: state,
     });
+  }
+
+  /** Pinned metrics of a run, remembered per workspace. */
+  pins(root: string): string[] {
+    return this.ctx.workspaceState.get<string[]>(`pins:${root}`, []);
+  }
+
+  async setPins(root: string, pinned: string[]): Promise<void> {
+    await this.ctx.workspaceState.update(`pins:${root}`, pinned);
   }
 
   find(kind: PanelKind, root: string): Panel | undefined {

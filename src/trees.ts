@@ -28,8 +28,12 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
   private readonly local = new Map<string, LocalState>();
 
   constructor(private readonly hub: HubService, private readonly repos: () => string[], private readonly destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined) {
-    // a repo's node is rebuilt from its new state: refresh from the root (a handful of repos)
-    hub.onDidChange(() => { this.local.clear(); this.changed.fire(undefined); });
+    // one repo at a time; getTreeItem rebuilds its node from the new state
+    hub.onDidChange((repo) => {
+      const node = repo ? this.nodes.get(`hub:${repo}`) : undefined;
+      if (repo) for (const k of [...this.local.keys()]) if (k.startsWith(`${repo}:`)) this.local.delete(k);
+      this.changed.fire(node);
+    });
   }
 
   refresh(): void {
@@ -38,6 +42,10 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
   }
 
   getTreeItem(n: HubNode): vscode.TreeItem {
+    if (n.kind === 'repo') {
+      const s = this.hub.state(n.repo);
+      return toItem(hubRepoNode(n.repo, s.listing, s.error, s.loading));
+    }
     return toItem(n);
   }
 

@@ -108,6 +108,7 @@ function card(s: SeriesView): HTMLElement {
   pin.addEventListener('click', () => {
     state.pinned = pinned ? state.pinned!.filter((n) => n !== s.name) : [...state.pinned!, s.name];
     saveState(state);
+    post({ type: 'metrics/pin', pinned: state.pinned });
     render();
   });
   const last = [...s.y].reverse().find((v) => v !== null);
@@ -142,8 +143,11 @@ function render(): void {
 
 onMessage((m) => {
   if (m.type === 'metrics/data') {
-    const sameNames = m.series.length === series.length && m.series.every((s, i) => s.name === series[i]!.name);
+    const samePins = JSON.stringify(m.pinned) === JSON.stringify(state.pinned);
+    const sameNames = samePins && m.series.length === series.length && m.series.every((s, i) => s.name === series[i]!.name);
     series = m.series;
+    state.pinned = m.pinned;
+    saveState(state);
     document.title = `Metrics: ${m.runName}`;
     if (sameNames && charts.size > 0) { for (const s of series) updateChart(s); info.textContent = `${series.length} metrics · ${m.iterations} iterations`; }
     else render();

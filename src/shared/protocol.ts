@@ -128,7 +128,7 @@ export interface ReportView {
 
 // ---- host -> webview
 
-export interface MetricsDataMessage { type: 'metrics/data'; runName: string; series: SeriesView[]; iterations: number; }
+export interface MetricsDataMessage { type: 'metrics/data'; runName: string; series: SeriesView[]; iterations: number; /** pinned metric names, remembered per workspace */ pinned: string[]; }
 export interface PageMessage { type: 'trajectories/page'; runName: string; query: QueryView; total: number; offset: number; rows: RowView[]; label: string | null; searching: boolean; }
 export interface DetailMessage { type: 'trajectories/detail'; detail: TrajectoryDetailView; }
 export interface SelectMessage { type: 'trajectories/select'; row: number; index: number; }
@@ -141,6 +141,7 @@ export type HostMessage = MetricsDataMessage | PageMessage | DetailMessage | Sel
 
 export interface ReadyMessage { type: 'ready'; }
 export interface ChartWidthMessage { type: 'metrics/width'; width: number; }
+export interface PinMessage { type: 'metrics/pin'; pinned: string[]; }
 export interface OpenPointMessage { type: 'metrics/openPoint'; metric: string; iteration: number; }
 export interface QueryMessage { type: 'trajectories/query'; query: QueryView; offset: number; limit: number; }
 export interface OpenRowMessage { type: 'trajectories/open'; row: number; }
@@ -149,7 +150,7 @@ export interface OpenIterationMessage { type: 'report/openIteration'; iteration:
 export interface OpenTrajectoryMessage { type: 'openTrajectory'; iteration: number; group: number; rollout: number; }
 export interface OpenMetricsMessage { type: 'openMetrics'; }
 
-export type WebviewMessage = ReadyMessage | ChartWidthMessage | OpenPointMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenIterationMessage | OpenTrajectoryMessage | OpenMetricsMessage;
+export type WebviewMessage = ReadyMessage | ChartWidthMessage | PinMessage | OpenPointMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenIterationMessage | OpenTrajectoryMessage | OpenMetricsMessage;
 
 /** State a panel keeps across reloads (`setState`, and the serializer). */
 export interface PanelState {
@@ -186,6 +187,7 @@ export function parseWebviewMessage(v: unknown): WebviewMessage | undefined {
     case 'ready': return { type: 'ready' };
     case 'openMetrics': return { type: 'openMetrics' };
     case 'metrics/width': return isNum(v['width']) && v['width'] > 0 ? { type: 'metrics/width', width: Math.min(10_000, Math.round(v['width'])) } : undefined;
+    case 'metrics/pin': return Array.isArray(v['pinned']) && v['pinned'].length <= 1000 && v['pinned'].every((x) => typeof x === 'string' && x.length <= 500) ? { type: 'metrics/pin', pinned: v['pinned'] as string[] } : undefined;
     case 'metrics/openPoint': return typeof v['metric'] === 'string' && isInt(v['iteration']) ? { type: 'metrics/openPoint', metric: v['metric'], iteration: v['iteration'] } : undefined;
     case 'trajectories/query': return isQuery(v['query']) && isInt(v['offset']) && v['offset'] >= 0 && isInt(v['limit']) && v['limit'] > 0 && v['limit'] <= 1000 ? { type: 'trajectories/query', query: v['query'], offset: v['offset'], limit: v['limit'] } : undefined;
     case 'trajectories/open': return isInt(v['row']) && v['row'] >= 0 ? { type: 'trajectories/open', row: v['row'] } : undefined;

@@ -17,6 +17,8 @@ test('messages from a webview are validated; anything else is dropped', () => {
   assert.equal(parseWebviewMessage({ type: 'trajectories/open', row: -1 }), undefined);
   assert.equal(parseWebviewMessage({ type: 'eval', code: 'x' }), undefined);
   assert.equal(parseWebviewMessage('ready'), undefined);
+  assert.deepEqual(parseWebviewMessage({ type: 'metrics/pin', pinned: ['ws/c_mean'] }), { type: 'metrics/pin', pinned: ['ws/c_mean'] });
+  assert.equal(parseWebviewMessage({ type: 'metrics/pin', pinned: [1] }), undefined);
   assert.equal(parseWebviewMessage(null), undefined);
 });
 

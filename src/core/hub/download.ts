@@ -388,8 +388,6 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
       pendingLen = 0;
       await fh.writev(bufs);
       fetched += n;
-      bytesFetched += n;
-      bytesDone += n;
     };
     try {
       const reader = blob.slice(have, it.size).stream().getReader();
@@ -412,6 +410,9 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
           hasher.update(chunk);
           pending.push(chunk);
           pendingLen += chunk.length;
+          // progress counts bytes as they arrive; what is pending is written on any exit
+          bytesFetched += chunk.length;
+          bytesDone += chunk.length;
           // write in batches of about 1 MB: fewer system calls, memory still bounded
           if (pendingLen >= WRITE_BATCH) await flush();
           emit();
