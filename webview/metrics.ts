@@ -136,8 +136,8 @@ function render(): void {
     for (const s of list) { const c = card(s); grid.append(c); seen.observe(c); }
     body.append(h('section', { class: 'section', 'aria-label': g }, h('h2', {}, g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`, ' ', h('span', { class: 'badge' }, list.length)), grid));
   }
-  // the first screenful at once; the rest as they scroll into view
-  body.querySelectorAll<HTMLElement>('.chart-card').forEach((c, i) => { if (i < 12) draw(c); });
+  // the first row of charts at once; the rest as they come into view
+  body.querySelectorAll<HTMLElement>('.chart-card').forEach((c, i) => { if (i < 4) draw(c); });
   if (shown.length === 0) body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
 }
 
