@@ -55,6 +55,7 @@ export class Panel implements vscode.Disposable {
     if (query) this.state.query = query;
     this.state.label = label;
     if (select) this.state.selected = select;
+    this.mgr.remember(this.state);
     this.panel.reveal(undefined, false);
     if (this.ready) void this.pushAll(true);
   }
@@ -75,7 +76,7 @@ export class Panel implements vscode.Disposable {
         await this.mgr.openTrajectories(this.state.root, j.spec as QueryView, j.label);
         break;
       }
-      case 'trajectories/query': this.state.query = m.query; await this.sendPage(m.query, m.offset, m.limit); break;
+      case 'trajectories/query': this.state.query = m.query; this.mgr.remember(this.state); await this.sendPage(m.query, m.offset, m.limit); break;
       case 'trajectories/open': await this.sendDetail(m.row); break;
       case 'trajectories/reveal': await this.mgr.revealRow(this.state.root, m.row); break;
       case 'report/openIteration': await this.mgr.openTrajectories(this.state.root, m.gate ? jumpFor('ws/gate_mean_diff', m.iteration).spec as QueryView : { filter: { iterationMin: m.iteration, iterationMax: m.iteration }, sort: [{ key: 'reward' }] }, m.gate ? jumpFor('ws/gate_mean_diff', m.iteration).label : `iteration ${m.iteration}`); break;
@@ -138,6 +139,7 @@ export class Panel implements vscode.Disposable {
     try {
       const t = await idx.read(row);
       this.state.selected = { iteration: t.iteration, group: t.group, rollout: t.rollout };
+      this.mgr.remember(this.state);
       this.post({ type: 'trajectories/detail', detail: detailView(idx, row, t, idx.options.credit) });
     } catch (e) {
       this.post({ type: 'error', message: (e as Error).message });
@@ -175,6 +177,11 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
     });
   }
 
+  /** The last navigation state of a kind of panel, for the serializer. */
+  remember(state: PanelState): void {
+    void this.ctx.workspaceState.update(`panel:${state.kind}`, state);
+  }
+
   /** Pinned metrics of a run, remembered per workspace. */
   pins(root: string): string[] {
     return this.ctx.workspaceState.get<string[]>(`pins:${root}`, []);
@@ -192,6 +199,7 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
     const existing = this.find(kind, root);
     if (existing) { existing.panel.reveal(); return existing; }
     const panel = vscode.window.createWebviewPanel(`rlRunBrowser.${kind}`, TITLES[kind], vscode.ViewColumn.Active, this.webviewOptions());
+    this.remember({ kind, root });
     const p = new Panel(panel, { kind, root }, this);
     this.panels.add(p);
     return p;
@@ -201,14 +209,20 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
     const existing = this.find('trajectories', root);
     if (existing) { existing.navigate(query, label, select); return; }
     const panel = vscode.window.createWebviewPanel('rlRunBrowser.trajectories', TITLES.trajectories, vscode.ViewColumn.Active, this.webviewOptions());
-    const p = new Panel(panel, { kind: 'trajectories', root, ...(query ? { query } : {}), label, ...(select ? { selected: select } : {}) }, this);
+    const state: PanelState = { kind: 'trajectories', root, ...(query ? { query } : {}), label, ...(select ? { selected: select } : {}) };
+    this.remember(state);
+    const p = new Panel(panel, state, this);
     this.panels.add(p);
   }
 
   /** Restores a panel after a window reload, with the same options and its saved state. */
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const s = state as PanelState | undefined;
-    if (!s || typeof s.root !== 'string' || !['metrics', 'trajectories', 'report'].includes(s.kind)) { panel.dispose(); return; }
+    const kind = panel.viewType.replace('rlRunBrowser.', '') as PanelKind;
+    const valid = (x: unknown): x is PanelState => !!x && typeof (x as PanelState).root === 'string' && (x as PanelState).kind === kind;
+    // the webview's own state, else what the host remembered (the webview may not have saved it before the reload)
+    const remembered = this.ctx.workspaceState.get<PanelState>(`panel:${kind}`);
+    const s = valid(state) ? { ...remembered, ...state, ...(kind === 'trajectories' && remembered?.root === state.root && remembered.selected ? { selected: remembered.selected } : {}) } as PanelState : valid(remembered) ? remembered : undefined;
+    if (!s) { panel.dispose(); return; }
     if (!this.runs.get(s.root)) { await this.runs.scan(); if (!this.runs.get(s.root)) await this.runs.add(s.root); }
     this.panels.add(new Panel(panel, s, this));
   }
