@@ -32,9 +32,10 @@ const targets = {
     return esbuild.build({ ...common, entryPoints: entries.map((f) => join('webview', f)), outdir: 'dist/webview', platform: 'browser', format: 'iife' });
   },
   tests: () => {
-    const entries = walk('test', (p) => p.endsWith('.test.ts'));
-    if (entries.length === 0) return;
-    return esbuild.build({ ...common, minify: false, sourcemap: true, entryPoints: entries, outdir: 'build/test', outbase: 'test', platform: 'node', format: 'cjs', external: ['vscode', 'playwright-core'] });
+    const entries = walk('test', (p) => p.endsWith('.test.ts') && !p.includes('/inhost/'));
+    const inhost = existsSync('test/inhost/suite.test.ts') ? esbuild.build({ ...common, minify: false, sourcemap: true, entryPoints: ['test/inhost/suite.test.ts'], outfile: 'build/inhost/suite.js', platform: 'node', format: 'cjs', external: ['vscode'] }) : undefined;
+    if (entries.length === 0) return inhost;
+    return Promise.all([inhost, esbuild.build({ ...common, minify: false, sourcemap: true, entryPoints: entries, outdir: 'build/test', outbase: 'test', platform: 'node', format: 'cjs', external: ['vscode', 'playwright-core'] })]);
   },
   bench: () => {
     const entries = walk('bench', (p) => p.endsWith('.ts'));

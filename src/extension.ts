@@ -14,7 +14,15 @@ import type { QueryView } from './shared/protocol';
 import { repoWebUrl } from './core/hub/model';
 import { parseOpenTrajectoriesArgs, parseRunArg } from './commandArgs';
 
-export function activate(ctx: vscode.ExtensionContext): void {
+/** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
+export interface RlRunBrowserApi {
+  runRoots(): string[];
+  report(root: string): import('./core/report').RunReport | undefined;
+  hasStoredToken(): Promise<boolean>;
+  settingsTau(): number;
+}
+
+export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   let settings: Settings = load();
   function load(): Settings {
     const cfg = vscode.workspace.getConfiguration(SECTION);
@@ -217,6 +225,13 @@ export function activate(ctx: vscode.ExtensionContext): void {
     return c;
   });
 
+  const api: RlRunBrowserApi = {
+    runRoots: () => runs.list().map((l) => l.run.location.root),
+    report: (root) => runs.get(root)?.run.report()?.report,
+    hasStoredToken: () => hub.hasStoredToken(),
+    settingsTau: () => settings.index.credit.tau,
+  };
+
   // downloads interrupted by a reload
   const pending = downloads.pending();
   if (pending.length > 0) {
@@ -225,6 +240,7 @@ export function activate(ctx: vscode.ExtensionContext): void {
       if (c === 'Forget') await ctx.globalState.update('rlRunBrowser.pendingDownloads', []);
     });
   }
+  return api;
 }
 
 export function deactivate(): void {

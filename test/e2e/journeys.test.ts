@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -303,4 +303,22 @@ journey('11. the run report shows the figures that rlrb report --json gives', as
     assert.equal(v, j[key] === null ? 'null' : String(j[key]), key);
   }
   await shot('report');
+});
+
+journey('12. the in-host suite: every command runs on the demo run, settings are picked up, sign-in stores the token', async () => {
+  const suite = resolve('build', 'inhost', 'suite.js');
+  assert.ok(existsSync(suite), 'the in-host suite is built');
+  const host = await ctx!.newPage();
+  const logs: string[] = [];
+  const exit = new Promise<number>((res) => {
+    void host.exposeFunction('codeAutomationExit', (code: number) => { res(code); });
+  });
+  await host.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => { logs.push(`${type}: ${JSON.stringify(args)}`); });
+  const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://remote${ROOT}`], ['extensionTestsPath', `vscode-remote://remote${suite}`]]);
+  await host.goto(`${page.url().split('?')[0]}?folder=${encodeURIComponent(run)}&payload=${encodeURIComponent(payload)}`);
+  const code = await Promise.race([exit, new Promise<number>((res) => setTimeout(() => res(-1), 150_000))]);
+  await host.screenshot({ path: join(SHOTS, '12-inhost.png') }).catch(() => undefined);
+  await host.close();
+  writeFileSync(join(SHOTS, 'inhost.log'), logs.join('\n'));
+  assert.equal(code, 0, `the in-host suite exited with ${code}:\n${logs.slice(-30).join('\n')}`);
 });

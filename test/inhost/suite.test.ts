@@ -1,0 +1,97 @@
+/**
+ * Runs inside the real extension host (code-server, loaded through the workbench's
+ * `extensionTestsPath`): every contributed command runs without throwing on the demo
+ * run, a settings change is picked up, and sign-in against the emulator stores the token.
+ */
+import * as vscode from 'vscode';
+import { mkdtempSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { RlRunBrowserApi } from '../../src/extension';
+
+const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
+
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`in-host check failed: ${what}`);
+  console.log(`ok - ${what}`);
+}
+
+async function until<T>(fn: () => T | Promise<T>, what: string, ms = 30_000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Runs a command that may prompt; closes any prompt it opens; it must not throw. */
+async function runCommand(id: string, ...args: unknown[]): Promise<unknown> {
+  const p = Promise.resolve(vscode.commands.executeCommand(id, ...args));
+  const closer = setInterval(() => { void vscode.commands.executeCommand('workbench.action.closeQuickOpen'); }, 400);
+  try {
+    return await p;
+  } finally {
+    clearInterval(closer);
+  }
+}
+
+export async function run(): Promise<void> {
+  const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === 'rl-run-browser.rl-run-browser');
+  check(ext !== undefined, 'the extension is installed');
+  const api = (await ext!.activate()) as RlRunBrowserApi;
+  const root = await until(() => api.runRoots()[0], 'the demo run to be found');
+  const before = await until(() => api.report(root), 'the demo run to be indexed');
+  check(before.cMismatches === 0, 'the demo run has no c mismatch at tau 20');
+
+  const pkg = ext!.packageJSON as { contributes: { commands: { command: string }[] } };
+  const ids = pkg.contributes.commands.map((c) => c.command);
+  const registered = new Set(await vscode.commands.getCommands(true));
+  for (const id of ids) check(registered.has(id), `${id} is registered`);
+
+  const dest = mkdtempSync(join(tmpdir(), 'rlrb-inhost-'));
+  const argsFor: Record<string, unknown[]> = {
+    'rlRunBrowser.openMetrics': [root],
+    'rlRunBrowser.openReport': [root],
+    'rlRunBrowser.openTrajectories': [{ root, iteration: 3, group: 1, rollout: 2 }],
+    'rlRunBrowser.showSchemaCheck': [root],
+    'rlRunBrowser.downloadLogs': [{ kind: 'folder', repo: REPO, folder: 'logs' }, join(dest, 'logs-copy')],
+    'rlRunBrowser.downloadWeights': [{ kind: 'iteration', repo: REPO, folder: 'hf', iteration: 44 }, join(dest, 'hf')],
+    'rlRunBrowser.copyDownloadCommand': [{ kind: 'iteration', repo: REPO, folder: 'resume', iteration: 39 }],
+    'rlRunBrowser.signIn': ['hf_demo_token_for_the_emulator'],
+  };
+  // commands that would leave the workbench (a browser tab, the OS file manager) run last or not at all
+  const skip = new Set(['rlRunBrowser.openOnHub', 'rlRunBrowser.revealDownload', 'rlRunBrowser.signOut', 'rlRunBrowser.unfollowRepo', 'rlRunBrowser.followRepo']);
+  for (const id of ids) {
+    if (skip.has(id)) continue;
+    try {
+      await runCommand(id, ...(argsFor[id] ?? []));
+      check(true, `${id} ran`);
+    } catch (e) {
+      throw new Error(`${id} threw: ${(e as Error).message}`);
+    }
+  }
+  check(existsSync(join(dest, 'hf', 'iter_0000044', 'config.json')), 'downloadWeights put iter_0000044 in place');
+  check(existsSync(join(dest, 'logs-copy', 'logs', 'ws_metrics.jsonl')), 'downloadLogs fetched the logs');
+  check((await vscode.env.clipboard.readText()).includes(`npx rlrb download ${REPO} --kind resume --iteration 39`), 'the download command was copied');
+
+  // sign-in stored the token (checked with whoami first); a bad token is refused
+  check(await api.hasStoredToken(), 'SecretStorage holds the token after sign-in');
+  check((await runCommand('rlRunBrowser.signIn', 'hf_not_a_valid_token_x')) === false, 'a token the Hub rejects is not kept');
+  await runCommand('rlRunBrowser.signOut');
+  check(!(await api.hasStoredToken()), 'sign-out removes the token');
+
+  // a settings change is picked up: tau 10 recomputes the credit
+  const cfg = vscode.workspace.getConfiguration('rlRunBrowser');
+  await cfg.update('tau', 10, vscode.ConfigurationTarget.Global);
+  await until(() => api.settingsTau() === 10, 'the tau setting to be read');
+  const after = await until(() => { const r = api.report(root); return r && r.trajectories === before.trajectories && r.cMismatches > 0 ? r : undefined; }, 'the report at tau 10');
+  check(after.cMismatches > 0, `tau 10 gives ${after.cMismatches} c mismatches`);
+  await cfg.update('tau', undefined, vscode.ConfigurationTarget.Global);
+  await until(() => api.settingsTau() === 20, 'tau back to 20');
+  // following and unfollowing a repo
+  await cfg.update('repos', [REPO, 'acme/other'], vscode.ConfigurationTarget.Global);
+  await runCommand('rlRunBrowser.unfollowRepo', { kind: 'repo', repo: 'acme/other' });
+  check(JSON.stringify(vscode.workspace.getConfiguration('rlRunBrowser').get('repos')) === JSON.stringify([REPO]), 'unfollow removes the repo from the setting');
+}
