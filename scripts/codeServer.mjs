@@ -50,7 +50,7 @@ export async function startCodeServer({ port, userData, extensionsDir, folder, s
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none',
     'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false,
-    'security.workspace.trust.enabled': false, 'window.commandCenter': false, ...settings,
+    'security.workspace.trust.enabled': false, 'window.commandCenter': false, 'git.openRepositoryInParentFolders': 'never', ...settings,
   }, null, 2));
   const env = { ...process.env, XDG_CONFIG_HOME: join(userData, 'xdg-config'), XDG_DATA_HOME: join(userData, 'xdg-data'), TMPDIR: join(userData, 'tmp') };
   mkdirSync(env.TMPDIR, { recursive: true });
