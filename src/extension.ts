@@ -123,7 +123,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     const ok = await downloads.enqueue(req);
     if (ok && kind === 'logs') {
       await ctx.globalState.update('fetchedLogs', [...new Set([...fetchedLogs(), dest])]);
-      const live = await runs.add(dest, true);
+      const live = await runs.add(dest);
       await runs.scan();
       if (live) await panels.open('metrics', live.run.location.root);
     }

@@ -14,8 +14,6 @@ export interface LiveRun {
   run: Run;
   progress: number | undefined;
   iterations(): Map<number, IterationSummary>;
-  /** runs of the extension's own downloads, kept across sessions */
-  fromHub: boolean;
 }
 
 export class RunService implements vscode.Disposable {
@@ -33,11 +31,6 @@ export class RunService implements vscode.Disposable {
 
   get(root: string): LiveRun | undefined {
     return this.runs.get(root);
-  }
-
-  /** The only run, or the first: commands without a run argument use it. */
-  defaultRun(): LiveRun | undefined {
-    return this.list()[0];
   }
 
   setOptions(o: IndexOptions): void {
@@ -67,21 +60,21 @@ export class RunService implements vscode.Disposable {
       const loc = await locateRun(c);
       if (!loc || found.has(loc.root)) continue;
       found.add(loc.root);
-      if (!this.runs.has(loc.root)) await this.add(loc.root, this.extra().includes(c));
+      if (!this.runs.has(loc.root)) await this.add(loc.root);
     }
     for (const root of [...this.runs.keys()]) if (!found.has(root)) this.drop(root);
     this.changed.fire({ root: undefined, kind: 'list' });
   }
 
   /** Adds a run folder (a download of logs, say) and indexes it. */
-  async add(path: string, fromHub = false): Promise<LiveRun | undefined> {
+  async add(path: string): Promise<LiveRun | undefined> {
     const run = await Run.open(path, this.options);
     if (!run) return undefined;
     const existing = this.runs.get(run.location.root);
     if (existing) return existing;
     let cache: { size: number; value: Map<number, IterationSummary> } | undefined;
     const live: LiveRun = {
-      run, progress: 0, fromHub,
+      run, progress: 0,
       iterations: () => {
         const idx = run.credit;
         if (!idx) return new Map();

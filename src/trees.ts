@@ -6,8 +6,7 @@ import { hubRepoNode, hubRepoChildren, hubFolderChildren, hubFileNode, runNode, 
 import type { HubService } from './hub';
 import type { RunService } from './runs';
 import type { IterationInfo } from './core/hub/model';
-import { iterDirName } from './core/hub/model';
-import { localCompletion } from './core/hub/download';
+import { localCompletion, planDownload } from './core/hub/download';
 
 function toItem(n: TreeNode): vscode.TreeItem {
   const item = new vscode.TreeItem(n.label, n.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
@@ -88,9 +87,10 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
   private async computeLocal(repo: string, it: IterationInfo): Promise<void> {
     const dest = this.destFor(repo, it.kind);
     if (!dest) return;
-    const items = it.files.map((f) => ({ path: f.path, target: `${iterDirName(it.iteration)}/${f.path.slice(it.dir.length + 1)}`, size: f.size, oid: f.oid }));
+    const listing = this.hub.state(repo).listing;
+    if (!listing) return;
     try {
-      const c = await localCompletion(dest, { items });
+      const c = await localCompletion(dest, planDownload(listing, it.kind, it.iteration, dest));
       this.local.set(`${repo}:${it.kind}:${it.iteration}`, c.complete ? { state: 'complete' } : c.bytes > 0 ? { state: 'partial', percent: (100 * c.bytes) / Math.max(1, c.total) } : { state: 'absent' });
     } catch {
       this.local.set(`${repo}:${it.kind}:${it.iteration}`, { state: 'absent' });

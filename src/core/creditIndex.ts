@@ -103,6 +103,8 @@ export class CreditIndex implements LineSink {
   /** rows read by the slow path (the fast reader could not read them) */
   slowPathRows = 0;
   private published = 0;
+  /** changes whenever the rows change (append, rollback, reset) */
+  version = 0;
 
   constructor(readonly path: string, readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS) {
     this.tables = buildSchemaTables(options.mapping);
@@ -148,6 +150,7 @@ export class CreditIndex implements LineSink {
   // ---- LineSink
 
   reset(): void {
+    this.version++;
     this.n = 0;
     this.cols = allocColumns(1024);
     this.observer.reset();
@@ -161,6 +164,7 @@ export class CreditIndex implements LineSink {
   }
 
   rollback(mark: number): void {
+    if (mark < this.n) this.version++;
     this.n = Math.min(this.n, mark);
     if (this.published > this.n) this.published = this.n;
   }
@@ -194,6 +198,7 @@ export class CreditIndex implements LineSink {
 
   private push(t: TrajectoryCore, offset: number, length: number, line: number): void {
     if (this.n === this.cols.offset.length) this.grow();
+    this.version++;
     const s = summarize(t, this.options.credit, this.options.match);
     const c = this.cols;
     const i = this.n++;

@@ -10,6 +10,7 @@ import { sameAction, DEFAULT_MATCH } from './actions';
 import { summarize } from './trajectory';
 import type { TrajectoryCore, TurnCore } from './trajectory';
 import { mean } from './stats';
+import { iterDirName } from './hub/model';
 
 export const DEMO_REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 export const DEMO_ITERATIONS = 45;
@@ -347,15 +348,12 @@ function bytesOf(g: Gen, n: number): Buffer {
   return b;
 }
 
-export function iterDir(n: number): string {
-  return `iter_${String(n).padStart(7, '0')}`;
-}
 
 /** The fake Hub repo: resume/ and hf/ iterations with the real file names, a few KB each. */
 function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: string): void {
   mkdirSync(join(root, 'resume'), { recursive: true });
   for (const n of DEMO_RESUME_ITERATIONS) {
-    const d = join(root, 'resume', iterDir(n));
+    const d = join(root, 'resume', iterDirName(n));
     mkdirSync(d, { recursive: true });
     for (let a = 0; a < 8; a++) for (let b = 0; b < 2; b++) writeFileSync(join(d, `__${a}_${b}.distcp`), bytesOf(g, 4096 + g.int(0, 4096)));
     writeFileSync(join(d, '.metadata'), bytesOf(g, 2048));
@@ -364,7 +362,7 @@ function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: strin
   }
   writeFileSync(join(root, 'resume', 'latest_checkpointed_iteration.txt'), String(DEMO_LATEST));
   for (const n of DEMO_HF_ITERATIONS) {
-    const d = join(root, 'hf', iterDir(n));
+    const d = join(root, 'hf', iterDirName(n));
     mkdirSync(d, { recursive: true });
     writeFileSync(join(d, 'config.json'), JSON.stringify({ architectures: ['Qwen3ForCausalLM'], hidden_size: 2560, num_hidden_layers: 36, torch_dtype: 'bfloat16' }, null, 2));
     writeFileSync(join(d, 'generation_config.json'), JSON.stringify({ temperature: 0.8, do_sample: true }, null, 2));

@@ -167,8 +167,8 @@ export class FastScanner {
   flushInto(obs: SchemaObserver): void {
     for (const e of this.top.values()) if (e.count > 0) { bumpBy(obs.trajectoryNames, e.field, e.name, e.count); e.count = 0; }
     for (const e of this.turn.values()) if (e.count > 0) { bumpBy(obs.turnNames, e.field, e.name, e.count); e.count = 0; }
-    for (const [k, n] of this.unknownTop) { for (let i = 0; i < n; i++) obs.seeUnknown('trajectory', k); }
-    for (const [k, n] of this.unknownTurn) { for (let i = 0; i < n; i++) obs.seeUnknown('turn', k); }
+    for (const [k, n] of this.unknownTop) obs.seeUnknown('trajectory', k, n);
+    for (const [k, n] of this.unknownTurn) obs.seeUnknown('turn', k, n);
     this.unknownTop.clear(); this.unknownTurn.clear();
     obs.records += this.records; obs.turns += this.turns;
     this.records = 0; this.turns = 0;

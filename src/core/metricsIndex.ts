@@ -40,6 +40,8 @@ export class MetricsIndex implements LineSink {
   private readonly changed = new Emitter<{ kind: 'append' | 'reset' }>();
   readonly onDidChange = this.changed.event;
   private published = 0;
+  /** changes whenever the rows change */
+  version = 0;
   /** rows that had no iteration field */
   rowsWithoutIteration = 0;
 
@@ -67,6 +69,7 @@ export class MetricsIndex implements LineSink {
   }
 
   reset(): void {
+    this.version++;
     this.rows = [];
     this.table = undefined;
     this.published = 0;
@@ -79,7 +82,7 @@ export class MetricsIndex implements LineSink {
   }
 
   rollback(mark: number): void {
-    if (mark < this.rows.length) { this.rows.length = mark; this.table = undefined; }
+    if (mark < this.rows.length) { this.rows.length = mark; this.table = undefined; this.version++; }
     if (this.published > mark) this.published = mark;
   }
 
@@ -118,6 +121,7 @@ export class MetricsIndex implements LineSink {
     }
     this.rows.push({ iteration, line: lineNo, values });
     this.table = undefined;
+    this.version++;
     return undefined;
   }
 

@@ -1,26 +1,14 @@
 /** Filtering, sorting and paging over the index; never re-reads the log except for text search. */
 import type { CreditIndex, TrajectoryRow } from './creditIndex';
+import type { FilterView } from '../shared/protocol';
 import { Flag } from './trajectory';
 
 export type SortKey = 'iteration' | 'group' | 'rollout' | 'reward' | 'A' | 'labeled' | 'turns' | 'meanC' | 'signFlips' | 'argmaxTurns' | 'fallbackTurns' | 'flags';
 
 export const SORT_KEYS: readonly SortKey[] = ['iteration', 'group', 'rollout', 'reward', 'A', 'labeled', 'turns', 'meanC', 'signFlips', 'argmaxTurns', 'fallbackTurns', 'flags'];
 
-export interface TrajectoryFilter {
-  iterationMin?: number;
-  iterationMax?: number;
-  group?: number;
-  rollout?: number;
-  /** 'success': reward > 0; 'failure': reward <= 0; 'format': reward < 0 */
-  reward?: 'success' | 'failure' | 'format';
-  labeledOnly?: boolean;
-  /** every one of these flag bits must be set */
-  flags?: number;
-  /** only the labeled trajectories of the gate's groups */
-  gate?: boolean;
-  /** substring of the record's text (actions, instruction), case-insensitive */
-  text?: string;
-}
+/** The table's filter; the webviews send the same shape (see the protocol). */
+export type TrajectoryFilter = FilterView;
 
 export interface TrajectorySort {
   key: SortKey;

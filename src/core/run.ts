@@ -36,9 +36,16 @@ export class Run {
     return w;
   }
 
+  private cached: { key: string; value: FullReport & { curve: CurveRow[] } } | undefined;
+
+  /** The report; computed again only when either log has changed since. */
   report(): (FullReport & { curve: CurveRow[] }) | undefined {
     if (!this.credit) return undefined;
+    const key = `${this.credit.version}:${this.credit.skippedCount}:${this.credit.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}`;
+    if (this.cached?.key === key) return this.cached.value;
     const full = computeReport(this.credit, this.metricsWarnings());
-    return { ...full, curve: trainingCurve(this.metrics?.getTable(), full.perIteration) };
+    const value = { ...full, curve: trainingCurve(this.metrics?.getTable(), full.perIteration) };
+    this.cached = { key, value };
+    return value;
   }
 }

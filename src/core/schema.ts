@@ -64,7 +64,7 @@ function buildTable<F extends string>(
   const names = new Map<F, string[]>();
   const fields = Object.keys(aliases) as F[];
   for (const field of fields) {
-    const mapped = mapping[`${prefix}${field}`] ?? (prefix === '' ? mapping[field] : mapping[field]);
+    const mapped = mapping[`${prefix}${field}`] ?? mapping[field];
     const list = [...(mapped !== undefined ? [mapped] : []), field, ...aliases[field]];
     names.set(field, list);
   }
@@ -126,9 +126,9 @@ export class SchemaObserver {
   seeTurn(field: TurnField, name: string): void {
     bump(this.turnNames, field, name);
   }
-  seeUnknown(level: 'trajectory' | 'turn', name: string): void {
+  seeUnknown(level: 'trajectory' | 'turn', name: string, count = 1): void {
     const m = level === 'trajectory' ? this.unknownTrajectoryKeys : this.unknownTurnKeys;
-    if (m.size < 200 || m.has(name)) m.set(name, (m.get(name) ?? 0) + 1);
+    if (m.size < 200 || m.has(name)) m.set(name, (m.get(name) ?? 0) + count);
   }
   reset(): void {
     this.trajectoryNames.clear(); this.turnNames.clear();

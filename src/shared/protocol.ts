@@ -17,6 +17,7 @@ export interface SeriesView {
   target?: { value: number; label: string; kind: 'eq' | 'lt' | 'abs' | 'gt' };
 }
 
+/** Filters of the trajectory table; every one set must hold. */
 export interface FilterView {
   iterationMin?: number;
   iterationMax?: number;

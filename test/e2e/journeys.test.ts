@@ -61,6 +61,15 @@ function journey(name: string, fn: () => Promise<void>): void {
   });
 }
 
+/** The palette command that opens one trajectory, answered with "iteration group rollout". */
+async function openTrajectory(key: string): Promise<void> {
+  await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(key);
+  await page.keyboard.press('Enter');
+}
+
 before(async () => {
   if (!existsSync('/usr/bin/chromium')) throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
   if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
@@ -257,11 +266,7 @@ journey('8. iterations appended to the logs appear in the open dashboard without
 });
 
 journey('10. after a window reload the trajectory browser comes back at the same trajectory', async () => {
-  await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('12 7 3');
-  await page.keyboard.press('Enter');
+  await openTrajectory('12 7 3');
   await webview().locator('#detail-title', { hasText: 'iteration 12 · group 7 · rollout 3' }).waitFor({ timeout: 20_000 });
   // VS Code stores a webview's state a moment after setState; nothing on the page shows when
   await page.waitForTimeout(1500);
@@ -275,11 +280,7 @@ journey('10. after a window reload the trajectory browser comes back at the same
 });
 
 journey('9. payloads in a log are shown as text: nothing runs, the CSP is strict', async () => {
-  await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('44 47 9');
-  await page.keyboard.press('Enter');
+  await openTrajectory('44 47 9');
   const wv = webview();
   await wv.locator('#instruction').waitFor({ timeout: 20_000 });
   assert.equal(await wv.locator('#instruction').textContent(), '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil');

@@ -183,3 +183,22 @@ test('a run is found from its folder, its logs folder, or one file', async () =>
   }
   assert.equal(await locateRun(join(dir, 'nowhere')), undefined);
 });
+
+test('the run report is cached, and recomputed when the log grows or a bad line arrives', async () => {
+  const { Run } = await import('../../src/core/run');
+  const dir = tempDir();
+  mkdirSync(join(dir, 'logs'));
+  const p = join(dir, 'logs', 'ws_credit_log.jsonl');
+  writeFileSync(p, jsonl([T(0), T(1)]));
+  const run = (await Run.open(dir))!;
+  await run.update();
+  const first = run.report()!;
+  assert.equal(first.report.trajectories, 2);
+  assert.equal(run.report(), first, 'unchanged logs: the same report object');
+  appendFileSync(p, jsonl([T(2)]));
+  await run.update();
+  assert.equal(run.report()!.report.trajectories, 3);
+  appendFileSync(p, 'not json\n');
+  await run.update();
+  assert.equal(run.report()!.report.skippedLines, 1);
+});
