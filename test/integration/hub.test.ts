@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -139,6 +139,29 @@ test('a file that keeps failing fails the download with its name and reason; not
   await assert.rejects(runDownload(planDownload(l, 'resume', 20, dest2), { ...conn(), backoffMs: 1, retries: 2 }), /common\.pt: the Hub failed with HTTP 5\d\d.*after 2 retries/);
   resetFaults();
   assert.ok(!existsSync(join(dest2, 'latest_checkpointed_iteration.txt')));
+});
+
+test('a verified file that cannot be put in place fails the download with its name; its bytes are kept, latest not written', async () => {
+  resetFaults();
+  const dest = tempDir();
+  const l = await listRun(REPO, 'main', conn());
+  // a directory where a file belongs: the rename into place fails after the file was fetched and verified
+  mkdirSync(join(dest, 'iter_0000020', 'common.pt', 'in-the-way'), { recursive: true });
+  await assert.rejects(runDownload(planDownload(l, 'resume', 20, dest), conn()), (e: unknown) => {
+    assert.ok(e instanceof DownloadError);
+    assert.match((e as Error).message, /common\.pt: cannot put the verified file in place/);
+    return true;
+  });
+  assert.ok(!existsSync(join(dest, 'latest_checkpointed_iteration.txt')), 'latest never names an unfinished iteration');
+  const parts = readdirSync(join(dest, STATE_DIR, 'partial'));
+  assert.equal(parts.length, 1, 'the verified bytes stay in the partial folder');
+  assert.equal(statSync(join(dest, STATE_DIR, 'partial', parts[0]!)).size, 500);
+  // out of the way, a second run moves it into place without fetching it again
+  rmSync(join(dest, 'iter_0000020', 'common.pt'), { recursive: true });
+  const res = await runDownload(planDownload(l, 'resume', 20, dest), conn());
+  assert.equal(res.bytesFetched, 0);
+  sameTree(join(dest, 'iter_0000020'), join(repoDir, 'resume', 'iter_0000020'));
+  assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '20');
 });
 
 test('cancel, then run again: it completes and fetches no completed byte twice', async () => {

@@ -302,17 +302,33 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
   const concurrency = Math.max(1, Math.min(o.concurrency ?? 4, 16));
   let next = 0;
   let failure: unknown;
+  // A verified file is made durable (fsync) and renamed into place in the background
+  // while its worker fetches the next one; the latest file waits for all of them.
+  const finishing: Promise<void>[] = [];
+  const finish = async (it: DownloadItem, part: string, abs: string, fetched: number): Promise<void> => {
+    try {
+      // r+: Windows flushes only a handle opened for writing
+      const fh = await open(part, 'r+');
+      try { await fh.sync(); } finally { await fh.close(); }
+      await mkdir(dirname(abs), { recursive: true });
+      await rename(part, abs);
+      verified[it.target] = { oid: it.lfsSha256 ?? it.oid, size: it.size, mtimeMs: (await stat(abs)).mtimeMs };
+      await saveVerified();
+      filesDone++;
+      emit(`${it.target}: verified (${fetched} bytes fetched)`);
+    } catch (e) {
+      failure ??= new DownloadError(`${it.path}: cannot put the verified file in place: ${(e as Error).message}`, it.path, e);
+    } finally {
+      current.delete(it.target);
+    }
+  };
   const worker = async (): Promise<void> => {
     while (failure === undefined && next < todo.length) {
       const t = todo[next++]!;
       current.add(t.it.target);
       try {
-        const fetched = await fetchOne(t.it, t.abs);
-        verified[t.it.target] = { oid: t.it.lfsSha256 ?? t.it.oid, size: t.it.size, mtimeMs: (await stat(t.abs)).mtimeMs };
-        await saveVerified();
-        filesDone++;
-        current.delete(t.it.target);
-        emit(`${t.it.target}: verified (${fetched} bytes fetched)`);
+        const fetched = await fetchOne(t.it);
+        finishing.push(finish(t.it, partialPath(stateDir, t.it), t.abs, fetched));
       } catch (e) {
         current.delete(t.it.target);
         failure ??= e;
@@ -320,7 +336,8 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     }
   };
 
-  const fetchOne = async (it: DownloadItem, abs: string): Promise<number> => {
+  /** Fetches the rest of a file into its partial and verifies it; returns the bytes fetched. */
+  const fetchOne = async (it: DownloadItem): Promise<number> => {
     const part = partialPath(stateDir, it);
     await mkdir(dirname(part), { recursive: true });
     const retries = o.retries ?? 6;
@@ -355,8 +372,6 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
         if (++mismatches <= 1) { emit(`${it.target}: checksum mismatch, fetching it again from the start`); continue; }
         throw new DownloadError(`${it.path}: checksum mismatch twice (expected ${expectedDigest(it).algo} ${expectedDigest(it).hex}, got ${got}); nothing was put in place`, it.path);
       }
-      await mkdir(dirname(abs), { recursive: true });
-      await rename(part, abs);
       return fetchedHere;
     }
   };
@@ -378,16 +393,19 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     }
     if (!blob) throw new HubError('entry-not-found', `${it.path} not found`);
     const fh = await open(part, 'a');
+    // one write in flight while the next chunk is hashed; batches of about 1 MB
     let pending: Uint8Array[] = [];
     let pendingLen = 0;
+    let inflight: Promise<void> = Promise.resolve();
+    let received = 0;
     const flush = async (): Promise<void> => {
+      await inflight;
       if (pendingLen === 0) return;
       const n = pendingLen;
       const bufs = pending;
       pending = [];
       pendingLen = 0;
-      await fh.writev(bufs);
-      fetched += n;
+      inflight = fh.writev(bufs).then(() => { fetched += n; });
     };
     try {
       const reader = blob.slice(have, it.size).stream().getReader();
@@ -406,26 +424,27 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
           }
           if (r.done) break;
           const chunk = r.value;
-          if (have + fetched + pendingLen + chunk.length > it.size) throw new HubError('server', `${it.path}: the server sent more bytes than the file has`);
-          hasher.update(chunk);
+          if (have + received + chunk.length > it.size) throw new HubError('server', `${it.path}: the server sent more bytes than the file has`);
+          received += chunk.length;
           pending.push(chunk);
           pendingLen += chunk.length;
+          if (pendingLen >= WRITE_BATCH) await flush();
+          hasher.update(chunk);
           // progress counts bytes as they arrive; what is pending is written on any exit
           bytesFetched += chunk.length;
           bytesDone += chunk.length;
-          // write in batches of about 1 MB: fewer system calls, memory still bounded
-          if (pendingLen >= WRITE_BATCH) await flush();
           emit();
         }
         await flush();
+        await inflight;
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
         // what arrived intact is kept for the next run
         await flush().catch(() => undefined);
+        await inflight.catch(() => undefined);
       }
       if (o.signal?.aborted) throw new HubError('cancelled', 'cancelled');
       if (have + fetched < it.size) throw new HubError('offline', `the connection closed after ${have + fetched} of ${it.size} bytes`);
-      await fh.sync();
     } finally {
       await fh.close();
     }
@@ -433,6 +452,7 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
   };
 
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, worker));
+  await Promise.all(finishing);
   if (failure !== undefined) {
     emit(undefined, true);
     if (o.signal?.aborted || (failure instanceof HubError && failure.kind === 'cancelled')) throw new HubError('cancelled', 'cancelled');
@@ -440,14 +460,28 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
   }
   let latestWritten = false;
   if (plan.latestFile) {
-    // every file is in place and verified: only now may the launcher see this iteration
+    // every file is in place, verified and on disk (their directories too): only now may
+    // the launcher see this iteration, even after a power cut
+    for (const d of new Set(targets.map((t) => dirname(t.abs)))) await syncDir(d);
     const target = safeTarget(dest, plan.latestFile.target);
-    await writeFile(target + '.tmp', String(plan.latestFile.value));
+    const fh = await open(target + '.tmp', 'w');
+    try { await fh.writeFile(String(plan.latestFile.value)); await fh.sync(); } finally { await fh.close(); }
     await rename(target + '.tmp', target);
+    await syncDir(dirname(target));
     latestWritten = true;
   }
   emit('done', true);
   return { files: plan.items.length, bytesFetched, skipped, dest, latestWritten };
+}
+
+/** fsync of a directory, so that the renames in it survive a power cut (where the OS allows it). */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, 'r');
+    try { await fh.sync(); } finally { await fh.close(); }
+  } catch {
+    // some platforms (Windows) cannot open or fsync a directory: the rename is what we have
+  }
 }
 
 function partialPath(stateDir: string, it: DownloadItem): string {
