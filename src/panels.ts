@@ -171,7 +171,11 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
     return buildHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, `${state.kind}.js`)).toString(),
-      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(), webview.asWebviewUri(vscode.Uri.joinPath(this.ctx.extensionUri, 'media', 'webview.css')).toString()],
+      // codicons only where the page shows them (the dashboard's pins): 600 rules less to match elsewhere
+      styleUris: [
+        ...(state.kind === 'metrics' ? [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString()] : []),
+        webview.asWebviewUri(vscode.Uri.joinPath(this.ctx.extensionUri, 'media', 'webview.css')).toString(),
+      ],
       title: TITLES[state.kind],
       initialState: state,
     });

@@ -1,12 +1,22 @@
 /** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
-import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip, Filler } from 'chart.js';
+import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { h, initialState, onMessage, onThemeChange, post, saveState, themeColor, fmt } from './common';
 import { smooth } from '../src/shared/smoothing';
+import { tickLabel } from '../src/shared/ticks';
 import type { SeriesView, PanelState } from '../src/shared/protocol';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Filler);
+Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
+
+/** Chart text in the workbench's font, like the rest of the panel. */
+function applyFont(): void {
+  const cs = getComputedStyle(document.body);
+  Chart.defaults.font.family = cs.fontFamily || 'sans-serif';
+  const size = parseFloat(cs.fontSize);
+  Chart.defaults.font.size = Number.isFinite(size) && size > 0 ? Math.max(9, size - 2) : 11;
+}
+applyFont();
 
 const state: PanelState = initialState();
 state.pinned ??= [];
@@ -54,6 +64,11 @@ function datasets(s: SeriesView): ChartDataset<'line', { x: number; y: number | 
   return out;
 }
 
+/** Chart.js's tick callback: labels from the whole axis (see src/shared/ticks.ts). */
+function tickCallback(value: number | string, _i: number, ticks: { value: number }[]): string {
+  return tickLabel(Number(value), ticks.map((t) => t.value));
+}
+
 function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
   const c = colors();
   return new Chart(canvas, {
@@ -63,8 +78,8 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
       animation: false, parsing: false, normalized: true, responsive: true, maintainAspectRatio: false,
       interaction: { mode: 'nearest', intersect: false, axis: 'x' },
       scales: {
-        x: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 6 }, grid: { color: c.grid }, title: { display: false, text: 'iteration' } },
-        y: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 5 }, grid: { color: c.grid } },
+        x: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 6, callback: tickCallback }, grid: { color: c.grid }, title: { display: false, text: 'iteration' } },
+        y: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 5, callback: tickCallback }, grid: { color: c.grid } },
       },
       plugins: {
         legend: { display: false },
@@ -87,19 +102,34 @@ function updateChart(s: SeriesView): void {
   ch.update('none');
 }
 
-// charts are built when they scroll into view: 45 metrics x 20,000 points stay cheap
+// Charts are built when they come into view, a few per frame so that scrolling and typing
+// stay responsive: 45 metrics x 20,000 points stay cheap. The first row is drawn at once.
 function draw(card: HTMLElement): void {
   const name = card.dataset['metric']!;
   const s = series.find((x) => x.name === name);
   if (s && !charts.has(name) && card.isConnected) { charts.set(name, makeChart(card.querySelector('canvas')!, s)); card.dataset['drawn'] = 'true'; }
 }
 
+const queue: HTMLElement[] = [];
+let queued = false;
+function drainQueue(): void {
+  queued = false;
+  const until = performance.now() + 12;
+  while (queue.length > 0 && performance.now() < until) draw(queue.shift()!);
+  if (queue.length > 0) schedule();
+}
+/** The next batch runs after the next frame is painted, never before it. */
+function schedule(): void {
+  if (!queued) { queued = true; requestAnimationFrame(() => setTimeout(drainQueue, 0)); }
+}
+
 const seen = new IntersectionObserver((entries) => {
   for (const e of entries) {
     if (!e.isIntersecting) continue;
-    draw(e.target as HTMLElement);
+    queue.push(e.target as HTMLElement);
     seen.unobserve(e.target);
   }
+  schedule();
 }, { rootMargin: '300px' });
 
 function card(s: SeriesView): HTMLElement {
@@ -121,6 +151,7 @@ function card(s: SeriesView): HTMLElement {
 
 function render(): void {
   seen.disconnect();
+  queue.length = 0;
   for (const c of charts.values()) c.destroy();
   charts.clear();
   body.replaceChildren();
@@ -136,8 +167,9 @@ function render(): void {
     for (const s of list) { const c = card(s); grid.append(c); seen.observe(c); }
     body.append(h('section', { class: 'section', 'aria-label': g }, h('h2', {}, g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`, ' ', h('span', { class: 'badge' }, list.length)), grid));
   }
-  // the first row of charts at once; the rest as they come into view
-  body.querySelectorAll<HTMLElement>('.chart-card').forEach((c, i) => { if (i < 4) draw(c); });
+  // the first row at once (what the first paint shows); the rest as it comes into view
+  const first = body.querySelector('.charts');
+  if (first) for (const c of Array.from(first.children).slice(0, columns())) { draw(c as HTMLElement); seen.unobserve(c); }
   if (shown.length === 0) body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
 }
 
@@ -156,11 +188,15 @@ onMessage((m) => {
     body.replaceChildren(h('p', { class: 'error' }, m.message));
   }
 });
-onThemeChange(() => render());
+onThemeChange(() => { applyFont(); render(); });
 // a panel restored while hidden lays its canvases out at zero size: redraw when shown
 document.addEventListener('visibilitychange', () => { if (!document.hidden) for (const c of charts.values()) c.resize(); });
 window.addEventListener('resize', () => { for (const c of charts.values()) c.resize(); });
 saveState(state);
-const widthOf = (): number => Math.max(200, Math.floor((body.clientWidth || window.innerWidth) / Math.max(1, Math.floor((body.clientWidth || window.innerWidth) / 350))));
+/** Charts in a row at this width (the grid's columns are at least 340 px and 10 px apart). */
+function columns(): number {
+  return Math.max(1, Math.floor(((body.clientWidth || window.innerWidth) + 10) / 350));
+}
+const widthOf = (): number => Math.max(200, Math.floor((body.clientWidth || window.innerWidth) / columns()));
 post({ type: 'metrics/width', width: widthOf() });
 post({ type: 'ready' });

@@ -117,7 +117,6 @@ function renderRows(): void {
     if (!r) { request(i); continue; }
     const el = h('div', { class: `trow${i === selIndex ? ' sel' : ''}`, role: 'row', 'aria-selected': String(i === selIndex), 'data-index': i, 'data-row': r.row, 'data-key': `${r.iteration}/${r.group}/${r.rollout}` }, ...cols.map((c) => h('span', {}, c.get(r))));
     el.style.top = `${i * ROW_H}px`;
-    el.addEventListener('click', () => select(i, true));
     frag.push(el);
   }
   spacer.replaceChildren(...frag);
@@ -137,6 +136,11 @@ function select(i: number, open: boolean): void {
 }
 
 viewport.addEventListener('scroll', () => { renderRows(); persist(); });
+// one listener for every row, present and future
+spacer.addEventListener('click', (e) => {
+  const row = (e.target as Element | null)?.closest<HTMLElement>('.trow');
+  if (row) select(Number(row.dataset['index']), true);
+});
 viewport.addEventListener('keydown', (e) => {
   if (e.key === 'ArrowDown') { select(selIndex + 1, false); e.preventDefault(); }
   else if (e.key === 'ArrowUp') { select(Math.max(0, selIndex - 1), false); e.preventDefault(); }

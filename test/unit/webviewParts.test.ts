@@ -5,6 +5,7 @@ import { buildHtml, scriptJson } from '../../src/html';
 import { jumpFor } from '../../src/core/jumpTable';
 import { decimate } from '../../src/core/decimate';
 import { smooth } from '../../src/shared/smoothing';
+import { tickDecimals, tickLabel } from '../../src/shared/ticks';
 import { Flag } from '../../src/core/trajectory';
 
 test('messages from a webview are validated; anything else is dropped', () => {
@@ -73,4 +74,19 @@ test('smoothing: debiased EMA; gaps stay gaps; weight 0 is the raw series', () =
   const g = smooth([1, NaN, 3], 0.5);
   assert.ok(Number.isNaN(g[1]!));
   assert.ok(Math.abs(g[2]! - (0.5 * 0.5 * 1 + 0.5 * 3) / (1 - 0.25)) < 1e-12);
+});
+
+test('tick labels: the fewest decimals that write every tick exactly, exponents at the extremes', () => {
+  const labels = (vs: number[]): string[] => vs.map((v) => tickLabel(v, vs));
+  assert.deepEqual(labels([0, 10, 20, 30, 40, 50]), ['0', '10', '20', '30', '40', '50']);
+  assert.deepEqual(labels([-0.05, 0, 0.05]), ['-0.05', '0', '0.05']);
+  // a step of 0.25 needs two decimals on every tick, not one
+  assert.deepEqual(labels([0, 0.25, 0.5, 0.75, 1]), ['0', '0.25', '0.50', '0.75', '1.00']);
+  assert.deepEqual(labels([-1, -0.5, 0, 0.5, 1]), ['-1.0', '-0.5', '0', '0.5', '1.0']);
+  // floating-point noise in tick values does not add decimals
+  assert.deepEqual(labels([0.1, 0.2, 0.30000000000000004]), ['0.1', '0.2', '0.3']);
+  assert.deepEqual(labels([1_200_000, 1_400_000, 1_600_000]), ['1.2e+6', '1.4e+6', '1.6e+6']);
+  assert.deepEqual(labels([0.00012, 0.00014, 0.00016]), ['1.2e-4', '1.4e-4', '1.6e-4']);
+  assert.deepEqual(labels([0.0005, 0.001, 0.0015]), ['0.0005', '0.0010', '0.0015']);
+  assert.equal(tickDecimals([2, 4, 6]), 0);
 });

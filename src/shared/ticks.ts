@@ -1,0 +1,32 @@
+/**
+ * Axis tick labels for the charts, without Intl.NumberFormat (Chart.js's default builds
+ * one per chart and the first costs more than the rest of a chart): the fewest decimals
+ * that write every tick of the axis exactly, the same for all of them; exponents for
+ * very large or very small axes.
+ */
+
+/** Decimals (0..8) that write every tick value exactly, or null when exponents are better. */
+export function tickDecimals(values: readonly number[]): number | null {
+  const finite = values.filter((v) => Number.isFinite(v));
+  const mag = finite.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+  if (mag >= 1e6) return null;
+  let d = 0;
+  for (const v of finite) {
+    while (d < 8 && Math.abs(Math.round(v * 10 ** d) / 10 ** d - v) > 1e-9 * Math.max(1, Math.abs(v))) d++;
+  }
+  // steps below 1e-4 (e.g. 0.00012, 0.00014) read better as exponents
+  if (mag > 0 && d > 4 && mag < 1e-2) return null;
+  return d;
+}
+
+/** The label of one tick, given all the ticks of its axis. */
+export function tickLabel(value: number, values: readonly number[]): string {
+  if (value === 0) return '0';
+  const d = tickDecimals(values);
+  if (d !== null) return value.toFixed(d);
+  const finite = values.filter((v) => Number.isFinite(v) && v !== 0);
+  // enough significant digits to tell neighbouring ticks apart
+  const step = finite.length > 1 ? Math.abs(finite[1]! - finite[0]!) : Math.abs(value);
+  const digits = Math.max(0, Math.min(6, Math.ceil(Math.log10(Math.abs(value) / (step || Math.abs(value)) + 1e-12))));
+  return value.toExponential(digits);
+}
