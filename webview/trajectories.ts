@@ -58,12 +58,20 @@ const cols: { key: string; label: string; cls?: string; get: (r: RowView) => str
   { key: 'flags', label: 'flags', get: (r) => [r.signFlips ? `flip×${r.signFlips}` : '', r.argmaxTurns ? `argmax×${r.argmaxTurns}` : '', r.fallbackTurns ? 'fallback' : ''].filter(Boolean).join(' ') },
 ];
 const thead = h('div', { class: 'thead', role: 'row' });
+/** Click: sort by that column (again: the other way). Shift+click: add it as the next key. */
 function renderHead(): void {
   thead.replaceChildren(...cols.map((c) => {
-    const s = query.sort[0];
-    const arrow = s?.key === c.key ? (s.descending ? ' ▼' : ' ▲') : '';
-    const b = h('button', { role: 'columnheader', 'aria-sort': s?.key === c.key ? (s.descending ? 'descending' : 'ascending') : 'none', title: `Sort by ${c.label}`, 'data-key': c.key }, c.label + arrow);
-    b.addEventListener('click', () => { query.sort = [{ key: c.key, ...(s?.key === c.key && !s.descending ? { descending: true } : {}) }]; renderHead(); refetch(); });
+    const at = query.sort.findIndex((x) => x.key === c.key);
+    const s = at >= 0 ? query.sort[at] : undefined;
+    const arrow = s ? `${s.descending ? ' ▼' : ' ▲'}${query.sort.length > 1 ? at + 1 : ''}` : '';
+    const b = h('button', { role: 'columnheader', 'aria-sort': s ? (s.descending ? 'descending' : 'ascending') : 'none', title: `Sort by ${c.label} (Shift+click: then by ${c.label})`, 'data-key': c.key }, c.label + arrow);
+    b.addEventListener('click', (e) => {
+      const flipped = { key: c.key, ...(s && !s.descending ? { descending: true } : {}) };
+      if (e.shiftKey && query.sort.length > 0) query.sort = at >= 0 ? query.sort.map((x, i) => (i === at ? flipped : x)) : [...query.sort, { key: c.key }];
+      else query.sort = [at === 0 ? flipped : { key: c.key }];
+      renderHead();
+      refetch();
+    });
     return b;
   }));
 }

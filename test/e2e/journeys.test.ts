@@ -156,6 +156,13 @@ journey('3. clicking a point of ws/c_mean opens the trajectory browser at that i
   assert.ok(await webview().locator('#f-labeled').isChecked());
   await webview().locator('.trow').first().waitFor();
   assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼/);
+  // Shift+click adds a second key after mean c; the rows stay in mean c order
+  await webview().locator('.thead [data-key="reward"]').click({ modifiers: ['Shift'] });
+  await webview().locator('.thead [data-key="reward"]', { hasText: '▲2' }).waitFor({ timeout: 10_000 });
+  assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼1/);
+  await webview().locator('.trow').first().waitFor();
+  const meanCs = (await webview().locator('.trow span:nth-child(8)').allTextContents()).map(Number).filter((v) => Number.isFinite(v));
+  assert.ok(meanCs.length > 5 && meanCs.every((v, i) => i === 0 || v <= meanCs[i - 1]!), 'rows still sorted by mean c, descending');
   await shot('jump');
 });
 
@@ -317,7 +324,9 @@ journey('12. the in-host suite: every command runs on the demo run, settings are
   await host.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => { logs.push(`${type}: ${JSON.stringify(args)}`); });
   const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://remote${ROOT}`], ['extensionTestsPath', `vscode-remote://remote${suite}`]]);
   await host.goto(`${page.url().split('?')[0]}?folder=${encodeURIComponent(run)}&payload=${encodeURIComponent(payload)}`);
-  const code = await Promise.race([exit, new Promise<number>((res) => setTimeout(() => res(-1), 150_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([exit, new Promise<number>((res) => { timer = setTimeout(() => res(-1), 150_000); })]);
+  clearTimeout(timer);
   await host.screenshot({ path: join(SHOTS, '12-inhost.png') }).catch(() => undefined);
   await host.close();
   writeFileSync(join(SHOTS, 'inhost.log'), logs.join('\n'));

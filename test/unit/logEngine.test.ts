@@ -202,3 +202,22 @@ test('the run report is cached, and recomputed when the log grows or a bad line 
   await run.update();
   assert.equal(run.report()!.report.skippedLines, 1);
 });
+
+test('queries: filters, several sort keys in order, ties kept in file order, pages', async () => {
+  const { Run } = await import('../../src/core/run');
+  const { queryRows, page } = await import('../../src/core/query');
+  const dir = tempDir();
+  mkdirSync(join(dir, 'logs'));
+  // reward and A chosen so that the second key decides among equal first keys
+  const recs = [T(0, 0, 0, { reward: 1, A: 0.5 }), T(0, 0, 1, { reward: 0, A: -0.5 }), T(0, 1, 0, { reward: 1, A: 0.9 }), T(1, 0, 0, { reward: 0, A: -0.1 }), T(1, 0, 1, { reward: 1, A: 0.5 }), T(1, 1, 0, { reward: 0, A: -0.5 })];
+  writeFileSync(join(dir, 'logs', 'ws_credit_log.jsonl'), jsonl(recs));
+  const run = (await Run.open(dir))!;
+  await run.update();
+  const idx = run.credit!;
+  const keys = (rows: Int32Array): string[] => page(idx, rows, 0, 100).map((r) => `${r.iteration}/${r.group}/${r.rollout}`);
+  assert.deepEqual(keys(queryRows(idx, { filter: {}, sort: [] })), ['0/0/0', '0/0/1', '0/1/0', '1/0/0', '1/0/1', '1/1/0'], 'no sort: file order');
+  assert.deepEqual(keys(queryRows(idx, { filter: {}, sort: [{ key: 'reward', descending: true }, { key: 'A' }] })), ['0/0/0', '1/0/1', '0/1/0', '0/0/1', '1/1/0', '1/0/0']);
+  assert.deepEqual(keys(queryRows(idx, { filter: {}, sort: [{ key: 'A' }] })), ['0/0/1', '1/1/0', '1/0/0', '0/0/0', '1/0/1', '0/1/0'], 'ties in file order');
+  assert.deepEqual(keys(queryRows(idx, { filter: { iterationMin: 1, reward: 'failure' }, sort: [{ key: 'A', descending: true }] })), ['1/0/0', '1/1/0']);
+  assert.deepEqual(page(idx, queryRows(idx, { filter: {}, sort: [] }), 4, 10).map((r) => r.rollout), [1, 0]);
+});
