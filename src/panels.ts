@@ -69,7 +69,14 @@ export class Panel implements vscode.Disposable {
   private async onMessage(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready': this.ready = true; await this.pushAll(true); break;
-      case 'metrics/width': this.width = m.width; await this.pushAll(false); break;
+      case 'metrics/width': {
+        // sent just before ready (also when a hidden panel comes back): it only sets the
+        // width the next push decimates for, unless the charts really changed width
+        const changed = m.width !== this.width;
+        this.width = m.width;
+        if (this.ready && changed) await this.pushAll(false);
+        break;
+      }
       case 'metrics/pin': await this.mgr.setPins(this.state.root, m.pinned); break;
       case 'metrics/openPoint': {
         const j = jumpFor(m.metric, m.iteration);

@@ -18,6 +18,19 @@ function applyFont(): void {
 }
 applyFont();
 
+/** Charts in a row this wide (the grid's columns are at least 340 px and 10 px apart). */
+function columns(width: number): number {
+  return Math.max(1, Math.floor((width + 10) / 350));
+}
+// Ask for the data first, with the charts' width for the host's decimation: the host
+// reads and decimates while this page builds itself (its answer is handled after this
+// script, as every message is). The body's padding is 12 px a side.
+{
+  const width = Math.max(200, (document.documentElement.clientWidth || window.innerWidth) - 24);
+  post({ type: 'metrics/width', width: Math.max(200, Math.floor(width / columns(width))) });
+  post({ type: 'ready' });
+}
+
 const state: PanelState = initialState();
 state.pinned ??= [];
 state.smoothing ??= 0.6;
@@ -169,7 +182,7 @@ function render(): void {
   }
   // the first row at once (what the first paint shows); the rest as it comes into view
   const first = body.querySelector('.charts');
-  if (first) for (const c of Array.from(first.children).slice(0, columns())) { draw(c as HTMLElement); seen.unobserve(c); }
+  if (first) for (const c of Array.from(first.children).slice(0, columns(body.clientWidth || window.innerWidth))) { draw(c as HTMLElement); seen.unobserve(c); }
   if (shown.length === 0) body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
 }
 
@@ -193,10 +206,3 @@ onThemeChange(() => { applyFont(); render(); });
 document.addEventListener('visibilitychange', () => { if (!document.hidden) for (const c of charts.values()) c.resize(); });
 window.addEventListener('resize', () => { for (const c of charts.values()) c.resize(); });
 saveState(state);
-/** Charts in a row at this width (the grid's columns are at least 340 px and 10 px apart). */
-function columns(): number {
-  return Math.max(1, Math.floor(((body.clientWidth || window.innerWidth) + 10) / 350));
-}
-const widthOf = (): number => Math.max(200, Math.floor((body.clientWidth || window.innerWidth) / columns()));
-post({ type: 'metrics/width', width: widthOf() });
-post({ type: 'ready' });
