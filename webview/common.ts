@@ -9,6 +9,34 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const api = acquireVsCodeApi();
+/** This panel's own script element: its URL locates controls.js, its nonce lets it run. */
+const self = document.currentScript as HTMLScriptElement | null;
+
+let controlsWanted = false;
+let controlsLoaded = false;
+
+/**
+ * Loads the webview controls (controls.js) after the first frame that shows the host's
+ * first answer (or after a second without one): their library costs about 30 ms to
+ * start, which the first paint of the data does not wait for. Until then a control is
+ * an undefined element styled as an empty field (webview.css).
+ */
+export function useControls(): void {
+  controlsWanted = true;
+  setTimeout(loadControls, 1000);
+}
+
+function loadControls(): void {
+  if (!controlsWanted || controlsLoaded || !self?.src) return;
+  controlsLoaded = true;
+  const src = new URL('controls.js', self.src).href;
+  requestAnimationFrame(() => setTimeout(() => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.nonce = self.nonce ?? '';
+    document.body.append(s);
+  }, 0));
+}
 
 export function post(m: WebviewMessage): void {
   api.postMessage(m);
@@ -27,7 +55,7 @@ export function saveState(s: PanelState): void {
 }
 
 export function onMessage(fn: (m: HostMessage) => void): void {
-  window.addEventListener('message', (e: MessageEvent<HostMessage>) => fn(e.data));
+  window.addEventListener('message', (e: MessageEvent<HostMessage>) => { fn(e.data); loadControls(); });
 }
 
 type Child = Node | string | number | null | undefined | false;

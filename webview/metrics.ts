@@ -1,8 +1,7 @@
 /** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
-import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { h, initialState, onMessage, onThemeChange, post, saveState, themeColor, fmt } from './common';
+import { h, initialState, useControls, onMessage, onThemeChange, post, saveState, themeColor, fmt } from './common';
 import { smooth } from '../src/shared/smoothing';
 import { tickLabel } from '../src/shared/ticks';
 import type { SeriesView, PanelState } from '../src/shared/protocol';
@@ -206,3 +205,4 @@ onThemeChange(() => { applyFont(); render(); });
 document.addEventListener('visibilitychange', () => { if (!document.hidden) for (const c of charts.values()) c.resize(); });
 window.addEventListener('resize', () => { for (const c of charts.values()) c.resize(); });
 saveState(state);
+useControls();

@@ -2,8 +2,7 @@
  * The trajectory browser: a virtualized table paged from the host, a detail pane turn
  * by turn, and the group view. Every log string is set as text, never as markup.
  */
-import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { h, initialState, onMessage, post, saveState, fmt } from './common';
+import { h, initialState, useControls, onMessage, post, saveState, fmt } from './common';
 import type { RowView, TrajectoryDetailView, TurnDetailView, QueryView, PanelState, PageMessage } from '../src/shared/protocol';
 
 const ROW_H = 22;
@@ -63,8 +62,9 @@ function renderHead(): void {
   thead.replaceChildren(...cols.map((c) => {
     const at = query.sort.findIndex((x) => x.key === c.key);
     const s = at >= 0 ? query.sort[at] : undefined;
-    const arrow = s ? `${s.descending ? ' ▼' : ' ▲'}${query.sort.length > 1 ? at + 1 : ''}` : '';
-    const b = h('button', { role: 'columnheader', 'aria-sort': s ? (s.descending ? 'descending' : 'ascending') : 'none', title: `Sort by ${c.label} (Shift+click: then by ${c.label})`, 'data-key': c.key }, c.label + arrow);
+    const arrow = s ? (s.descending ? '▼' : '▲') : '';
+    const b = h('button', { role: 'columnheader', 'aria-sort': s ? (s.descending ? 'descending' : 'ascending') : 'none', title: `Sort by ${c.label} (Shift+click: then by ${c.label})`, 'data-key': c.key },
+      c.label + (arrow ? ` ${arrow}` : ''), s && query.sort.length > 1 ? h('sup', { 'aria-label': `sort key ${at + 1}` }, at + 1) : null);
     b.addEventListener('click', (e) => {
       const flipped = { key: c.key, ...(s && !s.descending ? { descending: true } : {}) };
       if (e.shiftKey && query.sort.length > 0) query.sort = at >= 0 ? query.sort.map((x, i) => (i === at ? flipped : x)) : [...query.sort, { key: c.key }];
@@ -297,3 +297,4 @@ function syncControls(): void {
 if (state.scrollTop) requestAnimationFrame(() => { viewport.scrollTop = state.scrollTop ?? 0; });
 persist();
 post({ type: 'ready' });
+useControls();

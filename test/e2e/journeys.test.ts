@@ -133,6 +133,8 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await wv.locator('.chart-card canvas').first().waitFor({ timeout: 30_000 });
   const all = await wv.locator('.chart-card').count();
   assert.ok(all >= 40, `${all} charts`);
+  // the search box is a vscode-textfield, defined once the charts are painted (controls.js)
+  await wv.locator('#metric-search:defined').waitFor({ timeout: 10_000 });
   await wv.locator('#metric-search').click();
   await page.keyboard.type('c_mean');
   await page.waitForFunction(() => true);
