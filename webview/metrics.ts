@@ -49,14 +49,21 @@ app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', sl
 search.addEventListener('input', () => { state.search = (search as HTMLInputElement).value; saveState(state); render(); });
 slider.addEventListener('input', () => { state.smoothing = Number(slider.value); sliderLabel.textContent = state.smoothing.toFixed(2); saveState(state); for (const s of series) updateChart(s); });
 
-function colors(): { line: string; raw: string; target: string; grid: string; text: string } {
-  return {
-    line: themeColor('--vscode-charts-blue', '#3794ff'),
-    raw: themeColor('--vscode-charts-blue', '#3794ff') + '40',
-    target: themeColor('--vscode-charts-red', '#f14c4c'),
-    grid: themeColor('--vscode-panel-border', '#80808040'),
-    text: themeColor('--vscode-descriptionForeground', '#999'),
-  };
+interface Colors { line: string; raw: string; target: string; grid: string; text: string }
+let themeColors: Colors | undefined;
+/** The chart colours of the current theme, read once per theme (each read is a style lookup). */
+function colors(): Colors {
+  if (!themeColors) {
+    const blue = themeColor('--vscode-charts-blue', '#3794ff');
+    themeColors = {
+      line: blue,
+      raw: blue + '40',
+      target: themeColor('--vscode-charts-red', '#f14c4c'),
+      grid: themeColor('--vscode-panel-border', '#80808040'),
+      text: themeColor('--vscode-descriptionForeground', '#999'),
+    };
+  }
+  return themeColors;
 }
 
 function datasets(s: SeriesView): ChartDataset<'line', { x: number; y: number | null }[]>[] {
@@ -200,7 +207,7 @@ onMessage((m) => {
     body.replaceChildren(h('p', { class: 'error' }, m.message));
   }
 });
-onThemeChange(() => { applyFont(); render(); });
+onThemeChange(() => { themeColors = undefined; applyFont(); render(); });
 // a panel restored while hidden lays its canvases out at zero size: redraw when shown
 document.addEventListener('visibilitychange', () => { if (!document.hidden) for (const c of charts.values()) c.resize(); });
 window.addEventListener('resize', () => { for (const c of charts.values()) c.resize(); });

@@ -144,6 +144,42 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await wv.locator('.chart-card[data-metric="ws/c_mean"] .pin').click();
   await wv.locator('section[aria-label="pinned"]').waitFor({ timeout: 10_000 });
   await shot('metrics');
+  // a theme change redraws the charts in the new theme's colours (read from --vscode-*)
+  // counts opaque canvas pixels in the theme's chart blue, and in the dark theme's (#3794ff)
+  const countBlue = `((body) => {
+    const rgb = (css) => { const e = document.createElement('i'); e.style.color = css; body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; };
+    const blue = rgb(getComputedStyle(body).getPropertyValue('--vscode-charts-blue').trim());
+    const [r, g, b] = (blue.match(/\\d+/g) || []).map(Number);
+    let hits = 0, others = 0;
+    for (const c of document.querySelectorAll('canvas')) {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i + 3] !== 255) continue;
+        if (d[i] === r && d[i + 1] === g && d[i + 2] === b) hits++;
+        else if (Math.abs(d[i] - 0x37) < 3 && Math.abs(d[i + 1] - 0x94) < 3 && d[i + 2] > 250) others++;
+      }
+    }
+    return { blue, hits, others };
+  })(document.body)`;
+  const linePixels = (): Promise<{ blue: string; hits: number; others: number }> => wv.locator('body').evaluate(countBlue) as Promise<{ blue: string; hits: number; others: number }>;
+  const dark = await linePixels();
+  assert.ok(dark.hits > 20, `the line is drawn in the dark theme's blue ${dark.blue} (${dark.hits} pixels)`);
+  const pickTheme = async (name: string): Promise<void> => {
+    await command('Preferences: Color Theme');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill(name);
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().click();
+  };
+  await pickTheme('Light Modern');
+  await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
+  let light = await linePixels();
+  for (let i = 0; i < 50 && (light.blue === dark.blue || light.hits < 20); i++) { await page.waitForTimeout(200); light = await linePixels(); }
+  assert.notEqual(light.blue, dark.blue, 'the light theme has another chart blue');
+  assert.ok(light.hits > 20, `the line is redrawn in the light theme's blue ${light.blue} (${light.hits} pixels)`);
+  assert.equal(light.others, 0, 'nothing is left in the dark theme blue');
+  await shot('metrics-light');
+  await pickTheme('Dark Modern');
+  await page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
 });
 
 journey('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
