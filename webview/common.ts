@@ -10,7 +10,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const api = acquireVsCodeApi();
 /** This panel's own script element: its URL locates controls.js, its nonce lets it run. */
-const self = document.currentScript as HTMLScriptElement | null;
+const ownScript = document.currentScript as HTMLScriptElement | null;
 
 let controlsWanted = false;
 let controlsLoaded = false;
@@ -27,13 +27,13 @@ export function useControls(): void {
 }
 
 function loadControls(): void {
-  if (!controlsWanted || controlsLoaded || !self?.src) return;
+  if (!controlsWanted || controlsLoaded || !ownScript?.src) return;
   controlsLoaded = true;
-  const src = new URL('controls.js', self.src).href;
+  const src = new URL('controls.js', ownScript.src).href;
   requestAnimationFrame(() => setTimeout(() => {
     const s = document.createElement('script');
     s.src = src;
-    s.nonce = self.nonce ?? '';
+    s.nonce = ownScript.nonce ?? '';
     document.body.append(s);
   }, 0));
 }

@@ -63,11 +63,21 @@ function journey(name: string, fn: () => Promise<void>): void {
 
 /** The palette command that opens one trajectory, answered with "iteration group rollout". */
 async function openTrajectory(key: string): Promise<void> {
-  await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(key);
-  await page.keyboard.press('Enter');
+  // the workbench sometimes closes a fresh input box when focus moves (a webview
+  // redrawing after a live update): ask again, at most three times
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(key, { timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 before(async () => {
