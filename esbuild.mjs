@@ -1,7 +1,7 @@
 // One build script: the extension host (cjs, vscode external), each webview (browser),
 // the CLI, the Hub emulator, and the tests.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, chmodSync, existsSync, mkdirSync, copyFileSync } from 'node:fs';
+import { readdirSync, statSync, chmodSync, existsSync, mkdirSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -48,10 +48,17 @@ mkdirSync('dist', { recursive: true });
 const names = only ? only.split(',') : Object.keys(targets);
 const t0 = Date.now();
 await Promise.all(names.map((n) => targets[n]()));
-// codicons for the webviews
+// codicons for the webviews: the font, and the stylesheet with only the icons the panels
+// use (the full one has ~600 rules for the page to parse and match)
 const codicons = 'node_modules/@vscode/codicons/dist';
+const ICONS = ['pin', 'pinned'];
 if (existsSync(codicons)) {
   mkdirSync('dist/webview', { recursive: true });
-  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join(codicons, f), join('dist/webview', f));
+  copyFileSync(join(codicons, 'codicon.ttf'), join('dist/webview', 'codicon.ttf'));
+  const css = readFileSync(join(codicons, 'codicon.css'), 'utf8');
+  const icons = css.split('\n').filter((l) => ICONS.some((i) => l.startsWith(`.codicon-${i}:before `)));
+  if (icons.length !== ICONS.length) throw new Error(`codicon.css lacks one of ${ICONS.join(', ')}`);
+  const head = css.slice(0, css.indexOf('/*---------------------\n *  Modifiers'));
+  writeFileSync(join('dist/webview', 'codicon.css'), `${head}\n${icons.join('\n')}\n`);
 }
 console.log(`built ${names.join(', ')} in ${Date.now() - t0} ms`);
