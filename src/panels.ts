@@ -178,7 +178,7 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
     return buildHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, `${state.kind}.js`)).toString(),
-      // codicons only where the page shows them (the dashboard's pins): 600 rules less to match elsewhere
+      // codicons only where the page shows them (the dashboard's pins)
       styleUris: [
         ...(state.kind === 'metrics' ? [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString()] : []),
         webview.asWebviewUri(vscode.Uri.joinPath(this.ctx.extensionUri, 'media', 'webview.css')).toString(),
