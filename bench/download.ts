@@ -1,10 +1,13 @@
 /**
  * Downloads a 2 GB iteration (8 files) from the Hub emulator on 127.0.0.1 with the
  * product's downloader, and the same files with curl in parallel as the baseline.
- * The emulator, the downloader and curl each run in their own process.
+ * The emulator, the downloader and curl each run in their own process. Two floors show
+ * what any Node client pays here before it does anything a careful downloader must:
+ * Node's fetch alone, and fetch + SHA-256 + writes on one thread.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, writeSync, closeSync, rmSync, statSync, mkdtempSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { tmpdir, cpus } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -14,6 +17,8 @@ import { planDownload, runDownload } from '../src/core/hub/download';
 
 const TOTAL = Number(process.env['RLRB_BENCH_DOWNLOAD_BYTES'] ?? 2e9);
 const FILES = 8;
+const ROUNDS = Number(process.env['RLRB_BENCH_DOWNLOAD_ROUNDS'] ?? 3);
+const NAMES = Array.from({ length: FILES }, (_, f) => `__${f >> 1}_${f & 1}.distcp`);
 const REPO = 'bench/big-run';
 const repoDir = resolve('bench', 'data', `hub-${TOTAL}`);
 
@@ -34,44 +39,106 @@ function makeRepo(): void {
   closeSync(fd);
 }
 
+interface Run { ms: number; bytes: number; rssMb: number; userMs: number; sysMs: number }
+
+function report(ms: number, bytes: number): void {
+  const cpu = process.cpuUsage();
+  const r: Run = { ms, bytes, rssMb: process.resourceUsage().maxRSS / 1024, userMs: cpu.user / 1000, sysMs: cpu.system / 1000 };
+  process.stdout.write(JSON.stringify(r) + '\n');
+}
+
+/** The product's downloader, as the CLI runs it. */
 async function worker(endpoint: string, dest: string): Promise<void> {
   const t = performance.now();
   const l = await listRun(REPO, 'main', { endpoint });
   const res = await runDownload(planDownload(l, 'resume', 1, dest), { endpoint, concurrency: 4 });
-  const ms = performance.now() - t;
-  const cpu = process.cpuUsage();
-  process.stdout.write(JSON.stringify({ ms, bytes: res.bytesFetched, rssMb: process.resourceUsage().maxRSS / 1024, userMs: cpu.user / 1000, sysMs: cpu.system / 1000 }) + '\n');
+  report(performance.now() - t, res.bytesFetched);
 }
+
+/**
+ * The least a Node client can do, 4 files at a time on one thread with Node's own fetch:
+ * `recv` reads the bytes and drops them; `verify` also hashes them (SHA-256) and appends
+ * them to a file in 1 MB writes (no fsync, no resume, no Hub client, no progress).
+ */
+async function floor(url: string, mode: 'recv' | 'verify', dest: string): Promise<void> {
+  mkdirSync(dest, { recursive: true });
+  const t = performance.now();
+  const queue = [...NAMES];
+  const one = async (n: string): Promise<void> => {
+    const res = await fetch(`${url}/${REPO}/resolve/main/resume/iter_0000001/${n}`);
+    const reader = res.body!.getReader();
+    const h = mode === 'verify' ? createHash('sha256') : undefined;
+    const fh = mode === 'verify' ? await open(join(dest, n), 'w') : undefined;
+    let batch: Uint8Array[] = [];
+    let len = 0;
+    let inflight: Promise<unknown> = Promise.resolve();
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      if (fh) {
+        batch.push(r.value);
+        len += r.value.length;
+        if (len >= 1 << 20) { await inflight; inflight = fh.writev(batch); batch = []; len = 0; }
+        h!.update(r.value);
+      }
+    }
+    if (fh) { await inflight; await fh.writev(batch); await fh.close(); }
+    h?.digest();
+  };
+  await Promise.all(Array.from({ length: 4 }, async () => { while (queue.length) await one(queue.shift()!); }));
+  report(performance.now() - t, TOTAL);
+}
+
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+const range = (xs: number[], digits = 2): string => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'worker') return worker(process.argv[3]!, process.argv[4]!);
+  if (process.argv[2] === 'floor') return floor(process.argv[3]!, process.argv[4] as 'recv' | 'verify', process.argv[5]!);
   makeRepo();
   const emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${repoDir}`], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((res) => emu.stdout!.on('data', (c: Buffer) => { const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString()); if (m) res(m[1]!); }));
   try {
     const work = mkdtempSync(join(tmpdir(), 'rlrb-bench-'));
-    // curl baseline: the same files, all at once, to disk
-    const names = Array.from({ length: FILES }, (_, f) => `__${f >> 1}_${f & 1}.distcp`);
-    // curl baseline: the same files, 4 at a time (the downloader's concurrency), to disk;
-    // then the time until curl's files are on disk too (sync), as the downloader fsyncs each file
+    // curl: the same files, 4 at a time (the downloader's concurrency), to disk; then the
+    // time until curl's files are on disk too (sync), as the downloader fsyncs each file
     const curlOne = (n: string): Promise<void> => new Promise<void>((res, rej) => {
       const c = spawn('curl', ['-sfL', '-o', join(work, `curl-${n}`), `${url}/${REPO}/resolve/main/resume/iter_0000001/${n}`], { stdio: 'inherit' });
       c.on('close', (code) => (code === 0 ? res() : rej(new Error(`curl exit ${code}`))));
     });
-    spawnSync('sync');
-    let t = performance.now();
-    const queue = [...names];
-    await Promise.all(Array.from({ length: 4 }, async () => { while (queue.length) await curlOne(queue.shift()!); }));
-    const curlMs = performance.now() - t;
-    spawnSync('sync');
-    const curlSyncMs = performance.now() - t;
-    for (const n of names) rmSync(join(work, `curl-${n}`));
-    spawnSync('sync');
-    // the product's downloader, in its own process
-    t = performance.now();
-    const r = spawnSync('node', [__filename, 'worker', url, join(work, 'dst')], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(r.stderr);
-    const w = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; bytes: number; rssMb: number; userMs: number; sysMs: number };
+    const inProcess = (args: string[]): Run => {
+      const r = spawnSync('node', [__filename, ...args], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(r.stderr);
+      return JSON.parse(r.stdout.trim().split('\n').pop()!) as Run;
+    };
+    const curl: number[] = [];
+    const curlSync: number[] = [];
+    const recv: number[] = [];
+    const verify: number[] = [];
+    const ours: number[] = [];
+    const runs: Run[] = [];
+    // interleaved rounds: this VM's speed drifts by 30 % from minute to minute
+    for (let round = 0; round < ROUNDS; round++) {
+      spawnSync('sync');
+      let t = performance.now();
+      const queue = [...NAMES];
+      await Promise.all(Array.from({ length: 4 }, async () => { while (queue.length) await curlOne(queue.shift()!); }));
+      curl.push(mbps(TOTAL, performance.now() - t));
+      spawnSync('sync');
+      curlSync.push(mbps(TOTAL, performance.now() - t));
+      for (const n of NAMES) rmSync(join(work, `curl-${n}`));
+      for (const [mode, out] of [['recv', recv], ['verify', verify]] as const) {
+        spawnSync('sync');
+        const f = inProcess(['floor', url, mode, join(work, 'floor')]);
+        out.push(mbps(f.bytes, f.ms));
+        rmSync(join(work, 'floor'), { recursive: true, force: true });
+      }
+      spawnSync('sync');
+      const w = inProcess(['worker', url, join(work, 'dst')]);
+      runs.push(w);
+      ours.push(mbps(w.bytes, w.ms));
+      rmSync(join(work, 'dst'), { recursive: true, force: true });
+    }
     // what verification alone costs here: SHA-256 of the same number of bytes, in memory
     const block = Buffer.alloc(8 << 20, 7);
     const h = createHash('sha256');
@@ -80,20 +147,23 @@ async function main(): Promise<void> {
     h.digest();
     const hashMs = performance.now() - ht;
     rmSync(work, { recursive: true, force: true });
-    const curlRate = mbps(TOTAL, curlMs);
-    const curlSyncRate = mbps(TOTAL, curlSyncMs);
-    const ours = mbps(w.bytes, w.ms);
+    const ratios = (xs: number[]): number[] => xs.map((x, i) => x / curl[i]!);
+    const row = (name: string, xs: number[]): string => `| ${name} | ${median(xs).toFixed(0)} | ${range(xs, 0)} | ${median(ratios(xs)).toFixed(2)} (${range(ratios(xs))}) |`;
+    const w = runs[runs.indexOf(runs.slice().sort((a, b) => a.ms - b.ms)[runs.length >> 1]!)]!;
     appendResults('downloader', [
-      `iteration: ${FILES} files, ${(TOTAL / 1e9).toFixed(2)} GB, from the emulator on 127.0.0.1 (LFS: 302 to the CDN origin)`,
+      `iteration: ${FILES} files, ${(TOTAL / 1e9).toFixed(2)} GB, from the emulator on 127.0.0.1 (LFS: 302 to the CDN origin); ${ROUNDS} interleaved rounds, each client in its own process; ratios to curl in the same round`,
       '',
-      '| client | MB/s | ratio to curl |',
-      '|---|---|---|',
-      `| curl, 4 at a time, to disk (page cache) | ${curlRate.toFixed(0)} | 1.00 |`,
-      `| curl, 4 at a time, then sync (on disk) | ${curlSyncRate.toFixed(0)} | ${(curlSyncRate / curlRate).toFixed(2)} |`,
-      `| rlrb downloader, 4 at once, sha256-verified, fsync'd (in the background), renamed into place | ${ours.toFixed(0)} | ${(ours / curlRate).toFixed(2)} to curl (target >= 0.9); ${(ours / curlSyncRate).toFixed(2)} to curl + sync |`,
+      '| client (4 files at a time) | MB/s, median | MB/s, range | ratio to curl, median (range) |',
+      '|---|---|---|---|',
+      row('curl, to disk (page cache)', curl),
+      row('curl, then sync (on disk)', curlSync),
+      row('Node floor: fetch, bytes dropped', recv),
+      row('Node floor: fetch + SHA-256 + 1 MB writes, no fsync', verify),
+      row('**rlrb downloader**: Hub client, resumable, SHA-256-verified, fsync\'d, renamed into place (target >= 0.9)', ours),
       '',
-      `- downloader peak RSS: ${w.rssMb.toFixed(0)} MB (target < 200)`,
-      `- downloader CPU: ${(w.userMs / 1000).toFixed(1)} s user + ${(w.sysMs / 1000).toFixed(1)} s system for ${(TOTAL / 1e9).toFixed(1)} GB in ${(w.ms / 1000).toFixed(1)} s on ${cpus().length} cores shared with the emulator; SHA-256 alone takes ${(hashMs / 1000).toFixed(1)} s of one core here (${mbps(TOTAL, hashMs).toFixed(0)} MB/s)`,
+      `- rlrb to the verifying floor: ${median(ours.map((x, i) => x / verify[i]!)).toFixed(2)} (${range(ours.map((x, i) => x / verify[i]!))}); to curl + sync: ${median(ours.map((x, i) => x / curlSync[i]!)).toFixed(2)}`,
+      `- downloader peak RSS: ${Math.max(...runs.map((r) => r.rssMb)).toFixed(0)} MB (target < 200)`,
+      `- downloader CPU (median run): ${(w.userMs / 1000).toFixed(1)} s user + ${(w.sysMs / 1000).toFixed(1)} s system for ${(TOTAL / 1e9).toFixed(1)} GB in ${(w.ms / 1000).toFixed(1)} s on ${cpus().length} cores shared with the emulator; SHA-256 alone takes ${(hashMs / 1000).toFixed(1)} s of one core here (${mbps(TOTAL, hashMs).toFixed(0)} MB/s)`,
     ]);
   } finally {
     emu.kill();
