@@ -99,7 +99,8 @@ for (const [name, faults] of [
     const dest = tempDir();
     const l = await listRun(REPO, 'main', conn());
     const events: string[] = [];
-    await runDownload(planDownload(l, 'resume', 10, dest), { ...conn(), backoffMs: 20, onProgress: (p) => { if (p.event) events.push(p.event); } });
+    // flushes to disk in the background every 16 KB, so that links drop with one in flight
+    await runDownload(planDownload(l, 'resume', 10, dest), { ...conn(), backoffMs: 20, flushEveryBytes: 16_384, onProgress: (p) => { if (p.event) events.push(p.event); } });
     resetFaults();
     sameTree(join(dest, 'iter_0000010'), join(repoDir, 'resume', 'iter_0000010'));
     if (name === 'corrupted bytes') assert.ok(events.some((e) => e.includes('checksum mismatch')), events.join('\n'));
@@ -173,7 +174,7 @@ test('cancel, then run again: it completes and fetches no completed byte twice',
   emu.faults.trickleBytesPerSecond = 400_000;
   const ac = new AbortController();
   let fetched1 = 0;
-  await assert.rejects(runDownload(plan, { ...conn(), signal: ac.signal, concurrency: 2, onProgress: (p) => { fetched1 = p.bytesDone; if (p.bytesDone > total / 3) ac.abort(); } }), (e: unknown) => e instanceof HubError && e.kind === 'cancelled');
+  await assert.rejects(runDownload(plan, { ...conn(), signal: ac.signal, concurrency: 2, flushEveryBytes: 16_384, onProgress: (p) => { fetched1 = p.bytesDone; if (p.bytesDone > total / 3) ac.abort(); } }), (e: unknown) => e instanceof HubError && e.kind === 'cancelled');
   resetFaults();
   assert.ok(fetched1 > 0 && fetched1 < total);
   assert.ok(!existsSync(join(dest, 'latest_checkpointed_iteration.txt')));

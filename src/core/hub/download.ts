@@ -42,6 +42,9 @@ export interface DownloadPlan {
 
 export const STATE_DIR = '.rlrb-download';
 const WRITE_BATCH = 1 << 20;
+const FLUSH_EVERY = 32 << 20;
+/** Background flushes at once, over all files: the others' writes need libuv's pool threads too. */
+const MAX_BACKGROUND_SYNCS = 1;
 export const DEST_LATEST = 'latest_checkpointed_iteration.txt';
 
 export class DownloadError extends Error {
@@ -125,6 +128,13 @@ export interface DownloadOptions extends HubConnection {
   backoffMs?: number;
   /** what to do when the destination names a different iteration as latest */
   latestConflict?: 'overwrite' | 'fail';
+  /**
+   * A partial is flushed to disk (fdatasync, in the background) each time this many more
+   * bytes are written (default 32 MB), so that the disk writes while the network reads:
+   * the fsync before a file's rename then finds little left to write, instead of a whole
+   * iteration's bytes at the end.
+   */
+  flushEveryBytes?: number;
 }
 
 export interface DownloadResult {
@@ -305,6 +315,7 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
   // A verified file is made durable (fsync) and renamed into place in the background
   // while its worker fetches the next one; the latest file waits for all of them.
   const finishing: Promise<void>[] = [];
+  let backgroundSyncs = 0;
   const finish = async (it: DownloadItem, part: string, abs: string, fetched: number): Promise<void> => {
     try {
       // r+: Windows flushes only a handle opened for writing
@@ -398,6 +409,9 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     let pendingLen = 0;
     let inflight: Promise<void> = Promise.resolve();
     let received = 0;
+    let unsynced = 0;
+    let syncing: Promise<void> | undefined;
+    let syncError: Error | undefined;
     const flush = async (): Promise<void> => {
       await inflight;
       if (pendingLen === 0) return;
@@ -405,7 +419,16 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
       const bufs = pending;
       pending = [];
       pendingLen = 0;
-      inflight = fh.writev(bufs).then(() => { fetched += n; });
+      inflight = fh.writev(bufs).then(() => {
+        fetched += n;
+        unsynced += n;
+        if (unsynced >= (o.flushEveryBytes ?? FLUSH_EVERY) && syncing === undefined && backgroundSyncs < MAX_BACKGROUND_SYNCS) {
+          unsynced = 0;
+          backgroundSyncs++;
+          // kept: after a failed flush, Linux may report the next fsync as a success
+          syncing = fh.datasync().catch((e: Error) => { syncError ??= e; }).finally(() => { backgroundSyncs--; syncing = undefined; });
+        }
+      });
     };
     try {
       const reader = blob.slice(have, it.size).stream().getReader();
@@ -442,7 +465,9 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
         // what arrived intact is kept for the next run
         await flush().catch(() => undefined);
         await inflight.catch(() => undefined);
+        await syncing;
       }
+      if (syncError) throw new DownloadError(`${it.path}: cannot flush ${part} to disk: ${syncError.message}`, it.path, syncError);
       if (o.signal?.aborted) throw new HubError('cancelled', 'cancelled');
       if (have + fetched < it.size) throw new HubError('offline', `the connection closed after ${have + fetched} of ${it.size} bytes`);
     } finally {
