@@ -3,7 +3,7 @@ import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip 
 import type { ChartDataset } from 'chart.js';
 import { h, initialState, useControls, onMessage, onThemeChange, post, saveState, themeColor, fmt } from './common';
 import { smooth } from '../src/shared/smoothing';
-import { tickLabel } from '../src/shared/ticks';
+import { flatRange, tickLabel } from '../src/shared/ticks';
 import type { SeriesView, PanelState } from '../src/shared/protocol';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
@@ -88,17 +88,23 @@ function tickCallback(value: number | string, _i: number, ticks: { value: number
   return tickLabel(Number(value), ticks.map((t) => t.value));
 }
 
+/** Fixed y bounds for a series that is constant up to float noise (see flatRange). */
+function yBounds(ds: ChartDataset<'line', { x: number; y: number | null }[]>[]): { min?: number; max?: number } {
+  return flatRange((function* () { for (const d of ds) for (const p of d.data) yield p.y; })()) ?? {};
+}
+
 function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
   const c = colors();
+  const ds = datasets(s);
   return new Chart(canvas, {
     type: 'line',
-    data: { datasets: datasets(s) },
+    data: { datasets: ds },
     options: {
       animation: false, parsing: false, normalized: true, responsive: true, maintainAspectRatio: false,
       interaction: { mode: 'nearest', intersect: false, axis: 'x' },
       scales: {
         x: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 6, callback: tickCallback }, grid: { color: c.grid }, title: { display: false, text: 'iteration' } },
-        y: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 5, callback: tickCallback }, grid: { color: c.grid } },
+        y: { type: 'linear', ...yBounds(ds), ticks: { color: c.text, maxTicksLimit: 5, callback: tickCallback }, grid: { color: c.grid } },
       },
       plugins: {
         legend: { display: false },
@@ -117,7 +123,12 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
 function updateChart(s: SeriesView): void {
   const ch = charts.get(s.name);
   if (!ch) return;
-  ch.data.datasets = datasets(s);
+  const ds = datasets(s);
+  const b = yBounds(ds);
+  ch.data.datasets = ds;
+  const y = ch.options.scales!['y']!;
+  y.min = b.min;
+  y.max = b.max;
   ch.update('none');
 }
 
@@ -161,9 +172,10 @@ function card(s: SeriesView): HTMLElement {
     render();
   });
   const last = [...s.y].reverse().find((v) => v !== null);
+  const summary = `${s.target ? `target ${s.target.label} · ` : ''}last ${fmt(last ?? null, 4)}`;
   const canvas = h('canvas', { role: 'img', 'aria-label': `${s.name} over iterations; click a point to open its trajectories` });
   const el = h('div', { class: 'chart-card', 'data-metric': s.name },
-    h('header', {}, h('span', { class: 'title', title: s.name, text: s.name }), h('span', { class: 'muted' }, s.target ? `target ${s.target.label} · ` : '', `last ${fmt(last ?? null, 4)}`), pin),
+    h('header', {}, h('span', { class: 'title', title: s.name, text: s.name }), h('span', { class: 'muted', title: summary }, summary), pin),
     h('div', { class: 'canvas-box' }, canvas));
   return el;
 }

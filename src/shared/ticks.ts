@@ -30,3 +30,25 @@ export function tickLabel(value: number, values: readonly number[]): string {
   const digits = Math.max(0, Math.min(6, Math.ceil(Math.log10(Math.abs(value) / (step || Math.abs(value)) + 1e-12))));
   return value.toExponential(digits);
 }
+
+/**
+ * The y range for a series whose values differ only by float noise (0.4 and
+ * 0.39999999999999997): the value +-5 % (+-1 around 0), so that a constant draws as a
+ * flat line instead of an axis stretched over 1e-17. Undefined when the values really
+ * differ, or there are none: the chart then scales itself.
+ */
+export function flatRange(values: Iterable<number | null>): { min: number; max: number } | undefined {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (v === null || !Number.isFinite(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (lo > hi) return undefined;
+  const mag = Math.max(Math.abs(lo), Math.abs(hi));
+  if (hi - lo > 1e-9 * mag) return undefined;
+  const mid = (lo + hi) / 2;
+  const pad = mag === 0 ? 1 : mag * 0.05;
+  return { min: mid - pad, max: mid + pad };
+}

@@ -5,7 +5,7 @@ import { buildHtml, scriptJson } from '../../src/html';
 import { jumpFor } from '../../src/core/jumpTable';
 import { decimate } from '../../src/core/decimate';
 import { smooth } from '../../src/shared/smoothing';
-import { tickDecimals, tickLabel } from '../../src/shared/ticks';
+import { flatRange, tickDecimals, tickLabel } from '../../src/shared/ticks';
 import { Flag } from '../../src/core/trajectory';
 
 test('messages from a webview are validated; anything else is dropped', () => {
@@ -69,11 +69,21 @@ test('decimation keeps the extremes, the ends and the gaps', () => {
 
 test('smoothing: debiased EMA; gaps stay gaps; weight 0 is the raw series', () => {
   assert.deepEqual(smooth([1, 2, 3], 0), [1, 2, 3]);
-  const s = smooth([2, 2, 2], 0.9);
-  for (const v of s) assert.ok(Math.abs(v - 2) < 1e-12, 'debiased: a constant stays constant');
+  // debiased: a constant stays exactly constant (the ratio form gave 0.39999999999999997)
+  for (const [v, w] of [[2, 0.9], [0.4, 0.6], [0.1, 0.99], [20, 0.3]] as const) assert.deepEqual(smooth(new Array(45).fill(v), w), new Array(45).fill(v), `${v} at ${w}`);
   const g = smooth([1, NaN, 3], 0.5);
   assert.ok(Number.isNaN(g[1]!));
   assert.ok(Math.abs(g[2]! - (0.5 * 0.5 * 1 + 0.5 * 3) / (1 - 0.25)) < 1e-12);
+});
+
+test('a series constant up to float noise gets a flat range around it; real variation and empty series scale themselves', () => {
+  assert.deepEqual(flatRange([0.4, 0.39999999999999997, 0.4, null]), { min: 0.4 * 0.95, max: 0.4 * 1.05 });
+  assert.deepEqual(flatRange([0, 0, null]), { min: -1, max: 1 });
+  assert.deepEqual(flatRange([-20, -20]), { min: -21, max: -19 });
+  assert.equal(flatRange([0.4, 0.4000001]), undefined);
+  assert.equal(flatRange([1e-12, 2e-12]), undefined, 'tiny values that really differ');
+  assert.equal(flatRange([null, NaN]), undefined);
+  assert.equal(flatRange([]), undefined);
 });
 
 test('tick labels: the fewest decimals that write every tick exactly, exponents at the extremes', () => {
