@@ -90,7 +90,7 @@ function tickCallback(value: number | string, _i: number, ticks: { value: number
 
 /** Fixed y bounds for a series that is constant up to float noise (see flatRange). */
 function yBounds(ds: ChartDataset<'line', { x: number; y: number | null }[]>[]): { min?: number; max?: number } {
-  return flatRange((function* () { for (const d of ds) for (const p of d.data) yield p.y; })()) ?? {};
+  return flatRange(ds.flatMap((d) => d.data.map((p) => p.y))) ?? {};
 }
 
 function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
