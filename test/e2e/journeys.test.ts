@@ -190,6 +190,33 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await shot('metrics-light');
   await pickTheme('Dark Modern');
   await page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
+  // a constant metric (beta is 0.4 at every iteration) is one flat line, not float noise
+  // stretched over the whole axis
+  // the text field's own input, inside its shadow root (select-all keys may go to the workbench)
+  const search = (text: string): Promise<void> => wv.locator('#metric-search input').fill(text);
+  await search('ws/beta');
+  await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
+  const beta = wv.locator('.chart-card[data-metric="ws/beta"][data-drawn="true"] canvas');
+  await beta.waitFor({ timeout: 20_000 });
+  const flat = `((c) => {
+    const e = document.createElement('i');
+    e.style.color = getComputedStyle(document.body).getPropertyValue('--vscode-charts-blue').trim();
+    document.body.append(e);
+    const [r, g, b] = (getComputedStyle(e).color.match(/\\d+/g) || []).map(Number);
+    e.remove();
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const ys = new Set();
+    let hits = 0;
+    // the canvas is transparent: a line's edge pixels keep its colour with partial alpha
+    const near = (i) => Math.abs(d[i] - r) < 8 && Math.abs(d[i + 1] - g) < 8 && Math.abs(d[i + 2] - b) < 8;
+    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 64 && near(i)) { hits++; ys.add(Math.floor(i / 4 / c.width)); }
+    return { hits, rows: ys.size, height: c.height };
+  })(document.querySelector('.chart-card[data-metric="ws/beta"] canvas'))`;
+  const rows = await wv.locator('body').evaluate(flat) as { hits: number; rows: number; height: number };
+  assert.ok(rows.hits > 50, `the beta line is drawn (${rows.hits} pixels)`);
+  assert.ok(rows.rows <= 4, `the beta line is flat: its pixels span ${rows.rows} of ${rows.height} rows`);
+  await search('c_mean');
+  await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
 });
 
 journey('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
