@@ -197,7 +197,7 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
         h('span', { 'data-field': 'score' }, c.score === null ? 'null' : c.score.toFixed(3)),
         h('div', {}, bar),
         h('span', { 'data-field': 'd' }, c.k === 0 ? '' : c.d === null ? '—' : fmt(c.d, 2)),
-        h('span', {}, ...tags([[c.k === 0, 'exec', 'executed'], [c.k > 0 && c.same, 'same', 'same action'], [c.done, 'done', c.k === 0 ? 'done' : 'done (dropped)'], [c.dropped === 'no-score', 'warn', 'no score'], [c.isArgmax, 'exec', 'argmax']])),
+        h('span', { class: 'tags' }, ...tags([[c.k === 0, 'exec', 'executed'], [c.k > 0 && c.same, 'same', 'same action'], [c.done, 'done', c.k === 0 ? 'done' : 'done (dropped)'], [c.dropped === 'no-score', 'warn', 'no score'], [c.isArgmax, 'exec', 'argmax']])),
       );
     }
     el.append(grid);
