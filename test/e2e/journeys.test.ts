@@ -245,8 +245,8 @@ journey('4. a labeled trajectory shows each turn exactly as the log has it', asy
   const row = webview().locator('.trow').first();
   const key = (await row.getAttribute('data-key'))!;
   await row.click();
-  await webview().locator('#detail-title').waitFor();
   const [iteration, group, rollout] = key.split('/').map(Number);
+  await webview().locator('#detail-title', { hasText: `iteration ${iteration} · group ${group} · rollout ${rollout}` }).waitFor({ timeout: 20_000 });
   const line = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8').split('\n').find((l) => l.startsWith(`{"iteration":${iteration},"group":${group},"rollout":${rollout},`))!;
   const rec = JSON.parse(line) as { turns: { action: string; scores: number[]; same: boolean[]; done: boolean[]; c: number | null; A_t: number }[] };
   const turn = webview().locator('.turn[data-turn="0"]');
@@ -364,6 +364,8 @@ journey('10. after a window reload the trajectory browser comes back at the same
 journey('9. payloads in a log are shown as text: nothing runs, the CSP is strict', async () => {
   await openTrajectory('44 47 9');
   const wv = webview();
+  // the browser may still show the trajectory of the journey before: wait for this one
+  await wv.locator('#detail-title', { hasText: 'iteration 44 · group 47 · rollout 9' }).waitFor({ timeout: 20_000 });
   await wv.locator('#instruction').waitFor({ timeout: 20_000 });
   assert.equal(await wv.locator('#instruction').textContent(), '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil');
   assert.equal(await wv.locator('.turn[data-turn="0"] pre[data-field="action"]').textContent(), 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")');
