@@ -140,6 +140,15 @@ test('a file that keeps failing fails the download with its name and reason; not
   await assert.rejects(runDownload(planDownload(l, 'resume', 20, dest2), { ...conn(), backoffMs: 1, retries: 2 }), /common\.pt: the Hub failed with HTTP 5\d\d.*after 2 retries/);
   resetFaults();
   assert.ok(!existsSync(join(dest2, 'latest_checkpointed_iteration.txt')));
+  // a file whose size changed on the Hub since the listing: named once, not retried
+  const stale = planDownload(l, 'resume', 20, tempDir());
+  const first = stale.items.find((i) => i.path.endsWith('common.pt'))!;
+  first.size += 1;
+  await assert.rejects(runDownload(stale, conn()), (e: unknown) => {
+    assert.ok(e instanceof DownloadError);
+    assert.equal((e as Error).message, `${first.path}: the Hub now says ${first.size - 1} bytes, the listing said ${first.size}; refresh and try again`);
+    return true;
+  });
 });
 
 test('a verified file that cannot be put in place fails the download with its name; its bytes are kept, latest not written', async () => {

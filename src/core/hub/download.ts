@@ -367,6 +367,8 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
         const he = e instanceof DownloadError ? e : toHubError(e, { endpoint: o.endpoint, repo: plan.repo, revision: plan.commit, path: it.path, token: o.token, tokenSource: o.tokenSource });
         if (he instanceof HubError && he.kind === 'cancelled') throw he;
         if (o.signal?.aborted) throw new HubError('cancelled', 'cancelled');
+        // ours already name the file
+        if (he instanceof DownloadError) throw he;
         if (he instanceof HubError && he.retriable && ++failures <= retries) {
           const wait = he.kind === 'rate-limited' && he.retryAfterSeconds !== undefined ? he.retryAfterSeconds * 1000 : (o.backoffMs ?? 500) * 2 ** (failures - 1);
           emit(`${it.target}: ${he.message}; retrying in ${(wait / 1000).toFixed(1)} s (${failures}/${retries})`);
