@@ -149,7 +149,7 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
     const ratios = (xs: number[]): number[] => xs.map((x, i) => x / curl[i]!);
     const row = (name: string, xs: number[]): string => `| ${name} | ${median(xs).toFixed(0)} | ${range(xs, 0)} | ${median(ratios(xs)).toFixed(2)} (${range(ratios(xs))}) |`;
-    const w = runs[runs.indexOf(runs.slice().sort((a, b) => a.ms - b.ms)[runs.length >> 1]!)]!;
+    const w = runs.slice().sort((a, b) => a.ms - b.ms)[runs.length >> 1]!;
     appendResults('downloader', [
       `iteration: ${FILES} files, ${(TOTAL / 1e9).toFixed(2)} GB, from the emulator on 127.0.0.1 (LFS: 302 to the CDN origin); ${ROUNDS} interleaved rounds, each client in its own process; ratios to curl in the same round`,
       '',
