@@ -27,7 +27,7 @@ const targets = {
   },
   emulator: () => existsSync('test/hubEmulator/main.ts') && esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),
   webviews: () => {
-    const entries = existsSync('webview') ? readdirSync('webview').filter((f) => /^[a-z]\w*\.ts$/i.test(f) && f !== 'tsconfig.json').filter((f) => existsSync(join('webview', f)) && !f.endsWith('.d.ts')).filter((f) => ['metrics.ts', 'trajectories.ts', 'report.ts', 'controls.ts'].includes(f)) : [];
+    const entries = ['metrics.ts', 'trajectories.ts', 'report.ts', 'controls.ts'].filter((f) => existsSync(join('webview', f)));
     if (entries.length === 0) return;
     return esbuild.build({ ...common, entryPoints: entries.map((f) => join('webview', f)), outdir: 'dist/webview', platform: 'browser', format: 'iife' });
   },

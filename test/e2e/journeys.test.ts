@@ -154,24 +154,33 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await wv.locator('.chart-card[data-metric="ws/c_mean"] .pin').click();
   await wv.locator('section[aria-label="pinned"]').waitFor({ timeout: 10_000 });
   await shot('metrics');
-  // a theme change redraws the charts in the new theme's colours (read from --vscode-*)
-  // counts opaque canvas pixels in the theme's chart blue, and in the dark theme's (#3794ff)
-  const countBlue = `((body) => {
-    const rgb = (css) => { const e = document.createElement('i'); e.style.color = css; body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; };
-    const blue = rgb(getComputedStyle(body).getPropertyValue('--vscode-charts-blue').trim());
+  // a theme change redraws the charts in the new theme's colours (read from --vscode-*).
+  // Canvas pixels of the theme's chart blue: opaque exact hits, opaque pixels left in the
+  // dark theme's blue (#3794ff), and a line's pixels with the rows they span (the canvas
+  // is transparent: a line's edge pixels keep its colour with partial alpha)
+  type BluePixels = { blue: string; hits: number; others: number; near: number; rows: number; height: number };
+  const scanBlue = (canvases: string): Promise<BluePixels> => wv.locator('body').evaluate(`((sel) => {
+    const e = document.createElement('i');
+    e.style.color = getComputedStyle(document.body).getPropertyValue('--vscode-charts-blue').trim();
+    document.body.append(e);
+    const blue = getComputedStyle(e).color;
+    e.remove();
     const [r, g, b] = (blue.match(/\\d+/g) || []).map(Number);
-    let hits = 0, others = 0;
-    for (const c of document.querySelectorAll('canvas')) {
+    let hits = 0, others = 0, near = 0, height = 0;
+    const ys = new Set();
+    for (const c of document.querySelectorAll(sel)) {
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      height = c.height;
       for (let i = 0; i < d.length; i += 4) {
+        if (d[i + 3] > 64 && Math.abs(d[i] - r) < 8 && Math.abs(d[i + 1] - g) < 8 && Math.abs(d[i + 2] - b) < 8) { near++; ys.add(Math.floor(i / 4 / c.width)); }
         if (d[i + 3] !== 255) continue;
         if (d[i] === r && d[i + 1] === g && d[i + 2] === b) hits++;
         else if (Math.abs(d[i] - 0x37) < 3 && Math.abs(d[i + 1] - 0x94) < 3 && d[i + 2] > 250) others++;
       }
     }
-    return { blue, hits, others };
-  })(document.body)`;
-  const linePixels = (): Promise<{ blue: string; hits: number; others: number }> => wv.locator('body').evaluate(countBlue) as Promise<{ blue: string; hits: number; others: number }>;
+    return { blue, hits, others, near, rows: ys.size, height };
+  })(${JSON.stringify(canvases)})`) as Promise<BluePixels>;
+  const linePixels = (): Promise<BluePixels> => scanBlue('canvas');
   const dark = await linePixels();
   assert.ok(dark.hits > 20, `the line is drawn in the dark theme's blue ${dark.blue} (${dark.hits} pixels)`);
   const pickTheme = async (name: string): Promise<void> => {
@@ -198,22 +207,8 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
   const beta = wv.locator('.chart-card[data-metric="ws/beta"][data-drawn="true"] canvas');
   await beta.waitFor({ timeout: 20_000 });
-  const flat = `((c) => {
-    const e = document.createElement('i');
-    e.style.color = getComputedStyle(document.body).getPropertyValue('--vscode-charts-blue').trim();
-    document.body.append(e);
-    const [r, g, b] = (getComputedStyle(e).color.match(/\\d+/g) || []).map(Number);
-    e.remove();
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    const ys = new Set();
-    let hits = 0;
-    // the canvas is transparent: a line's edge pixels keep its colour with partial alpha
-    const near = (i) => Math.abs(d[i] - r) < 8 && Math.abs(d[i + 1] - g) < 8 && Math.abs(d[i + 2] - b) < 8;
-    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 64 && near(i)) { hits++; ys.add(Math.floor(i / 4 / c.width)); }
-    return { hits, rows: ys.size, height: c.height };
-  })(document.querySelector('.chart-card[data-metric="ws/beta"] canvas'))`;
-  const rows = await wv.locator('body').evaluate(flat) as { hits: number; rows: number; height: number };
-  assert.ok(rows.hits > 50, `the beta line is drawn (${rows.hits} pixels)`);
+  const rows = await scanBlue('.chart-card[data-metric="ws/beta"] canvas');
+  assert.ok(rows.near > 50, `the beta line is drawn (${rows.near} pixels)`);
   assert.ok(rows.rows <= 4, `the beta line is flat: its pixels span ${rows.rows} of ${rows.height} rows`);
   await search('c_mean');
   await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
