@@ -20,27 +20,84 @@ function walk(dir, pred, out = []) {
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', target: 'es2022' };
 
 const targets = {
-  extension: () => existsSync('src/extension.ts') && esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] }),
+  extension: () =>
+    existsSync('src/extension.ts') &&
+    esbuild.build({
+      ...common,
+      entryPoints: ['src/extension.ts'],
+      outfile: 'dist/extension.js',
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode'],
+    }),
   cli: async () => {
-    await esbuild.build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } });
+    await esbuild.build({
+      ...common,
+      entryPoints: ['src/cli.ts'],
+      outfile: 'dist/cli.js',
+      platform: 'node',
+      format: 'cjs',
+      banner: { js: '#!/usr/bin/env node' },
+    });
     chmodSync('dist/cli.js', 0o755);
   },
-  emulator: () => existsSync('test/hubEmulator/main.ts') && esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),
+  emulator: () =>
+    existsSync('test/hubEmulator/main.ts') &&
+    esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),
   webviews: () => {
     const entries = ['metrics.ts', 'trajectories.ts', 'report.ts', 'controls.ts'].filter((f) => existsSync(join('webview', f)));
     if (entries.length === 0) return;
-    return esbuild.build({ ...common, entryPoints: entries.map((f) => join('webview', f)), outdir: 'dist/webview', platform: 'browser', format: 'iife' });
+    return esbuild.build({
+      ...common,
+      entryPoints: entries.map((f) => join('webview', f)),
+      outdir: 'dist/webview',
+      platform: 'browser',
+      format: 'iife',
+    });
   },
   tests: () => {
     const entries = walk('test', (p) => p.endsWith('.test.ts') && !p.includes('/inhost/'));
-    const inhost = existsSync('test/inhost/suite.test.ts') ? esbuild.build({ ...common, minify: false, sourcemap: true, entryPoints: ['test/inhost/suite.test.ts'], outfile: 'build/inhost/suite.js', platform: 'node', format: 'cjs', external: ['vscode'] }) : undefined;
+    const inhost = existsSync('test/inhost/suite.test.ts')
+      ? esbuild.build({
+          ...common,
+          minify: false,
+          sourcemap: true,
+          entryPoints: ['test/inhost/suite.test.ts'],
+          outfile: 'build/inhost/suite.js',
+          platform: 'node',
+          format: 'cjs',
+          external: ['vscode'],
+        })
+      : undefined;
     if (entries.length === 0) return inhost;
-    return Promise.all([inhost, esbuild.build({ ...common, minify: false, sourcemap: true, entryPoints: entries, outdir: 'build/test', outbase: 'test', platform: 'node', format: 'cjs', external: ['vscode', 'playwright-core'] })]);
+    return Promise.all([
+      inhost,
+      esbuild.build({
+        ...common,
+        minify: false,
+        sourcemap: true,
+        entryPoints: entries,
+        outdir: 'build/test',
+        outbase: 'test',
+        platform: 'node',
+        format: 'cjs',
+        external: ['vscode', 'playwright-core'],
+      }),
+    ]);
   },
   bench: () => {
     const entries = walk('bench', (p) => p.endsWith('.ts'));
     if (entries.length === 0) return;
-    return esbuild.build({ ...common, minify: false, entryPoints: entries, outdir: 'build/bench', outbase: 'bench', platform: 'node', format: 'cjs', external: ['playwright-core'] });
+    return esbuild.build({
+      ...common,
+      minify: false,
+      entryPoints: entries,
+      outdir: 'build/bench',
+      outbase: 'bench',
+      platform: 'node',
+      format: 'cjs',
+      external: ['playwright-core'],
+    });
   },
 };
 

@@ -31,7 +31,11 @@ function makeRepo(): void {
   for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 2654435761) >>> 24;
   for (let f = 0; f < FILES; f++) {
     const fd = openSync(join(d, `__${f >> 1}_${f & 1}.distcp`), 'w');
-    for (let w = 0; w < per; w += chunk.length) { chunk[0] = f; chunk[1] = w & 255; writeSync(fd, chunk, 0, Math.min(chunk.length, per - w)); }
+    for (let w = 0; w < per; w += chunk.length) {
+      chunk[0] = f;
+      chunk[1] = w & 255;
+      writeSync(fd, chunk, 0, Math.min(chunk.length, per - w));
+    }
     closeSync(fd);
   }
   const fd = openSync(join(repoDir, 'resume', 'latest_checkpointed_iteration.txt'), 'w');
@@ -39,7 +43,13 @@ function makeRepo(): void {
   closeSync(fd);
 }
 
-interface Run { ms: number; bytes: number; rssMb: number; userMs: number; sysMs: number }
+interface Run {
+  ms: number;
+  bytes: number;
+  rssMb: number;
+  userMs: number;
+  sysMs: number;
+}
 
 function report(ms: number, bytes: number): void {
   const cpu = process.cpuUsage();
@@ -78,18 +88,34 @@ async function floor(url: string, mode: 'recv' | 'verify', dest: string): Promis
       if (fh) {
         batch.push(r.value);
         len += r.value.length;
-        if (len >= 1 << 20) { await inflight; inflight = fh.writev(batch); batch = []; len = 0; }
+        if (len >= 1 << 20) {
+          await inflight;
+          inflight = fh.writev(batch);
+          batch = [];
+          len = 0;
+        }
         h!.update(r.value);
       }
     }
-    if (fh) { await inflight; await fh.writev(batch); await fh.close(); }
+    if (fh) {
+      await inflight;
+      await fh.writev(batch);
+      await fh.close();
+    }
     h?.digest();
   };
-  await Promise.all(Array.from({ length: 4 }, async () => { while (queue.length) await one(queue.shift()!); }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (queue.length) await one(queue.shift()!);
+    }),
+  );
   report(performance.now() - t, TOTAL);
 }
 
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 const range = (xs: number[], digits = 2): string => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
 
 async function main(): Promise<void> {
@@ -97,15 +123,23 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'floor') return floor(process.argv[3]!, process.argv[4] as 'recv' | 'verify', process.argv[5]!);
   makeRepo();
   const emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${repoDir}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((res) => emu.stdout!.on('data', (c: Buffer) => { const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString()); if (m) res(m[1]!); }));
+  const url = await new Promise<string>((res) =>
+    emu.stdout!.on('data', (c: Buffer) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString());
+      if (m) res(m[1]!);
+    }),
+  );
   try {
     const work = mkdtempSync(join(tmpdir(), 'rlrb-bench-'));
     // curl: the same files, 4 at a time (the downloader's concurrency), to disk; then the
     // time until curl's files are on disk too (sync), as the downloader fsyncs each file
-    const curlOne = (n: string): Promise<void> => new Promise<void>((res, rej) => {
-      const c = spawn('curl', ['-sfL', '-o', join(work, `curl-${n}`), `${url}/${REPO}/resolve/main/resume/iter_0000001/${n}`], { stdio: 'inherit' });
-      c.on('close', (code) => (code === 0 ? res() : rej(new Error(`curl exit ${code}`))));
-    });
+    const curlOne = (n: string): Promise<void> =>
+      new Promise<void>((res, rej) => {
+        const c = spawn('curl', ['-sfL', '-o', join(work, `curl-${n}`), `${url}/${REPO}/resolve/main/resume/iter_0000001/${n}`], {
+          stdio: 'inherit',
+        });
+        c.on('close', (code) => (code === 0 ? res() : rej(new Error(`curl exit ${code}`))));
+      });
     const inProcess = (args: string[]): Run => {
       const r = spawnSync('node', [__filename, ...args], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(r.stderr);
@@ -122,12 +156,19 @@ async function main(): Promise<void> {
       spawnSync('sync');
       let t = performance.now();
       const queue = [...NAMES];
-      await Promise.all(Array.from({ length: 4 }, async () => { while (queue.length) await curlOne(queue.shift()!); }));
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (queue.length) await curlOne(queue.shift()!);
+        }),
+      );
       curl.push(mbps(TOTAL, performance.now() - t));
       spawnSync('sync');
       curlSync.push(mbps(TOTAL, performance.now() - t));
       for (const n of NAMES) rmSync(join(work, `curl-${n}`));
-      for (const [mode, out] of [['recv', recv], ['verify', verify]] as const) {
+      for (const [mode, out] of [
+        ['recv', recv],
+        ['verify', verify],
+      ] as const) {
         spawnSync('sync');
         const f = inProcess(['floor', url, mode, join(work, 'floor')]);
         out.push(mbps(f.bytes, f.ms));
@@ -148,7 +189,8 @@ async function main(): Promise<void> {
     const hashMs = performance.now() - ht;
     rmSync(work, { recursive: true, force: true });
     const ratios = (xs: number[]): number[] => xs.map((x, i) => x / curl[i]!);
-    const row = (name: string, xs: number[]): string => `| ${name} | ${median(xs).toFixed(0)} | ${range(xs, 0)} | ${median(ratios(xs)).toFixed(2)} (${range(ratios(xs))}) |`;
+    const row = (name: string, xs: number[]): string =>
+      `| ${name} | ${median(xs).toFixed(0)} | ${range(xs, 0)} | ${median(ratios(xs)).toFixed(2)} (${range(ratios(xs))}) |`;
     const w = runs.slice().sort((a, b) => a.ms - b.ms)[runs.length >> 1]!;
     appendResults('downloader', [
       `iteration: ${FILES} files, ${(TOTAL / 1e9).toFixed(2)} GB, from the emulator on 127.0.0.1 (LFS: 302 to the CDN origin); ${ROUNDS} interleaved rounds, each client in its own process; ratios to curl in the same round`,
@@ -159,7 +201,7 @@ async function main(): Promise<void> {
       row('curl, then sync (on disk)', curlSync),
       row('Node floor: fetch, bytes dropped', recv),
       row('Node floor: fetch + SHA-256 + 1 MB writes, no fsync', verify),
-      row('**rlrb downloader**: Hub client, resumable, SHA-256-verified, fsync\'d, renamed into place (target >= 0.9)', ours),
+      row("**rlrb downloader**: Hub client, resumable, SHA-256-verified, fsync'd, renamed into place (target >= 0.9)", ours),
       '',
       `- rlrb to the verifying floor: ${median(ours.map((x, i) => x / verify[i]!)).toFixed(2)} (${range(ours.map((x, i) => x / verify[i]!))}); to curl + sync: ${median(ours.map((x, i) => x / curlSync[i]!)).toFixed(2)}`,
       `- downloader peak RSS: ${Math.max(...runs.map((r) => r.rssMb)).toFixed(0)} MB (target < 200)`,
@@ -170,4 +212,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => { console.error(e); process.exit(1); });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

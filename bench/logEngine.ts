@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   // one trajectory by offset
   const times: number[] = [];
   for (let k = 0; k < 200; k++) {
-    const row = Math.floor(((k * 7919) % 1000) / 1000 * idx.size);
+    const row = Math.floor((((k * 7919) % 1000) / 1000) * idx.size);
     const s = performance.now();
     await idx.read(row);
     times.push(performance.now() - s);
@@ -85,8 +85,11 @@ async function main(): Promise<void> {
   const naiveCount = await naive(log);
   const naiveMs = performance.now() - t;
 
-  if (naiveCount !== idx.size || lines !== idx.size) throw new Error(`readers disagree: ${lines} lines, naive ${naiveCount}, index ${idx.size}`);
-  const s = mbps(size, scanMs), nv = mbps(size, naiveMs), ix = mbps(size, indexMs);
+  if (naiveCount !== idx.size || lines !== idx.size)
+    throw new Error(`readers disagree: ${lines} lines, naive ${naiveCount}, index ${idx.size}`);
+  const s = mbps(size, scanMs),
+    nv = mbps(size, naiveMs),
+    ix = mbps(size, indexMs);
   appendResults('log engine', [
     `file: ${(size / 1e9).toFixed(2)} GB, ${idx.size} trajectories`,
     '',
@@ -99,8 +102,11 @@ async function main(): Promise<void> {
     `- first page of 100 while indexing: ${firstPageMs.toFixed(1)} ms (target < 300)`,
     `- one trajectory by offset: median ${times[100]!.toFixed(2)} ms, max ${times[199]!.toFixed(2)} ms (target < 20)`,
     `- peak RSS after indexing: ${indexRss.toFixed(0)} MB (process baseline ${baseRss.toFixed(0)} MB; target < 300)`,
-    `- index holds ${(idx.size * 104 / 1e6).toFixed(0)} MB of columns (about 104 bytes a trajectory)`,
+    `- index holds ${((idx.size * 104) / 1e6).toFixed(0)} MB of columns (about 104 bytes a trajectory)`,
   ]);
 }
 
-main().catch((e: unknown) => { console.error(e); process.exit(1); });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -16,7 +16,13 @@ import { appendResults } from './common';
 
 function metricsTable(iterations: number, metrics: number): MetricsTable {
   const its = Array.from({ length: iterations }, (_, i) => i);
-  return { iterations: its, series: Array.from({ length: metrics }, (_, m) => ({ name: `${m < 30 ? 'ws' : m < 38 ? 'train' : 'perf'}/metric_${m}`, values: Float64Array.from(its, (i) => Math.sin(i / 50 + m) + (i % 97 === 0 ? 0.5 : 0)) })) };
+  return {
+    iterations: its,
+    series: Array.from({ length: metrics }, (_, m) => ({
+      name: `${m < 30 ? 'ws' : m < 38 ? 'train' : 'perf'}/metric_${m}`,
+      values: Float64Array.from(its, (i) => Math.sin(i / 50 + m) + (i % 97 === 0 ? 0.5 : 0)),
+    })),
+  };
 }
 
 /**
@@ -51,7 +57,8 @@ const RUNS = 15;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rlrb-wv-'));
-  for (const f of readdirSync('dist/webview')) if (f.endsWith('.js') || f.endsWith('.css') || f.endsWith('.ttf')) copyFileSync(join('dist/webview', f), join(dir, f));
+  for (const f of readdirSync('dist/webview'))
+    if (f.endsWith('.js') || f.endsWith('.css') || f.endsWith('.ttf')) copyFileSync(join('dist/webview', f), join(dir, f));
   copyFileSync('media/webview.css', join(dir, 'webview.css'));
   const WIDTH = 340;
   // the host's share: decimating 45 series for the charts' width (median of 5), added to the page's time
@@ -60,27 +67,92 @@ async function main(): Promise<void> {
     const table = metricsTable(its, 45);
     const times: number[] = [];
     let series = seriesViews(table, WIDTH);
-    for (let k = 0; k < 5; k++) { const t0 = performance.now(); series = seriesViews(table, WIDTH); times.push(performance.now() - t0); }
+    for (let k = 0; k < 5; k++) {
+      const t0 = performance.now();
+      series = seriesViews(table, WIDTH);
+      times.push(performance.now() - t0);
+    }
     hostMs.set(its, times.sort((a, b) => a - b)[2]!);
     return [{ type: 'metrics/data', runName: 'bench', iterations: its, pinned: [], series }];
   };
   // painted: the first row of charts (four at this width) drawn
   const firstRow = '.charts > .chart-card:nth-child(4)[data-drawn]';
-  const rows = Array.from({ length: 200 }, (_, i) => rowView({ row: i, iteration: Math.floor(i / 240), group: Math.floor(i / 5) % 48, rollout: i % 5, reward: i % 3 === 0 ? 1 : 0, A: 0.447, labeled: i % 5 < 2, turns: 9, labeledTurns: 8, creditedTurns: 7, meanC: 0.01, signFlips: 0, argmaxTurns: 2, fallbackTurns: 0, flags: 130, line: i + 1 }));
-  const table: HostMessage[] = [{ type: 'trajectories/page', runName: 'bench', query: { filter: {}, sort: [] }, total: 500_000, offset: 0, rows, label: null, searching: false }];
-  const cases: { name: string; kind: string; msgs: HostMessage[]; ready: string; target: string; onReady: 'all' | 'query'; host?: number }[] = [
+  const rows = Array.from({ length: 200 }, (_, i) =>
+    rowView({
+      row: i,
+      iteration: Math.floor(i / 240),
+      group: Math.floor(i / 5) % 48,
+      rollout: i % 5,
+      reward: i % 3 === 0 ? 1 : 0,
+      A: 0.447,
+      labeled: i % 5 < 2,
+      turns: 9,
+      labeledTurns: 8,
+      creditedTurns: 7,
+      meanC: 0.01,
+      signFlips: 0,
+      argmaxTurns: 2,
+      fallbackTurns: 0,
+      flags: 130,
+      line: i + 1,
+    }),
+  );
+  const table: HostMessage[] = [
+    {
+      type: 'trajectories/page',
+      runName: 'bench',
+      query: { filter: {}, sort: [] },
+      total: 500_000,
+      offset: 0,
+      rows,
+      label: null,
+      searching: false,
+    },
+  ];
+  const cases: {
+    name: string;
+    kind: string;
+    msgs: HostMessage[];
+    ready: string;
+    target: string;
+    onReady: 'all' | 'query';
+    host?: number;
+  }[] = [
     { name: 'baseline: the page with no data', kind: 'metrics', msgs: [], ready: '#metrics-info', target: '', onReady: 'all' },
-    { name: 'dashboard, 45 metrics x 2,000 iterations', kind: 'metrics', msgs: dash(2000), ready: firstRow, target: '500', host: 2000, onReady: 'all' },
-    { name: 'dashboard, 45 metrics x 20,000 iterations', kind: 'metrics', msgs: dash(20000), ready: firstRow, target: '1000', host: 20000, onReady: 'all' },
+    {
+      name: 'dashboard, 45 metrics x 2,000 iterations',
+      kind: 'metrics',
+      msgs: dash(2000),
+      ready: firstRow,
+      target: '500',
+      host: 2000,
+      onReady: 'all',
+    },
+    {
+      name: 'dashboard, 45 metrics x 20,000 iterations',
+      kind: 'metrics',
+      msgs: dash(20000),
+      ready: firstRow,
+      target: '1000',
+      host: 20000,
+      onReady: 'all',
+    },
     { name: 'trajectory table, 500,000 rows', kind: 'trajectories', msgs: table, ready: '.trow', target: '300', onReady: 'query' },
   ];
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--allow-file-access-from-files'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--allow-file-access-from-files'],
+  });
   const results: { name: string; ms: number; host: number; target: string }[] = [];
   try {
     for (const c of cases) {
       const file = join(dir, `${c.kind}-${results.length}.html`);
       writeFileSync(`${file}.json`, JSON.stringify(c.msgs));
-      writeFileSync(file, page(c.kind, { kind: c.kind as PanelState['kind'], root: '/bench' }, `${c.kind}-${results.length}.html.json`, c.onReady));
+      writeFileSync(
+        file,
+        page(c.kind, { kind: c.kind as PanelState['kind'], root: '/bench' }, `${c.kind}-${results.length}.html.json`, c.onReady),
+      );
       const times: number[] = [];
       for (let k = 0; k < RUNS; k++) {
         const p = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -93,7 +165,7 @@ async function main(): Promise<void> {
           mo.observe(document, { subtree: true, childList: true, attributes: true });
         })();`);
         await p.goto(`file://${file}`);
-        const ms = await (await p.waitForFunction('window.__painted', undefined, { timeout: 30_000 })).jsonValue() as number;
+        const ms = (await (await p.waitForFunction('window.__painted', undefined, { timeout: 30_000 })).jsonValue()) as number;
         times.push(ms);
         await p.close();
       }
@@ -102,7 +174,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    if (process.env['RLRB_BENCH_KEEP']) console.log(`pages kept in ${dir}`); else rmSync(dir, { recursive: true, force: true });
+    if (process.env['RLRB_BENCH_KEEP']) console.log(`pages kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
   const base = results[0]!.ms;
   appendResults(`webviews (headless Chromium, production bundles, stub VS Code API; median of ${RUNS} cold pages)`, [
@@ -110,8 +183,14 @@ async function main(): Promise<void> {
     '',
     '| page | page (ms) | host (ms) | first paint (ms) | ratio to baseline | target (ms) |',
     '|---|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.name} | ${r.ms.toFixed(0)} | ${r.host.toFixed(1)} | ${(r.ms + r.host).toFixed(0)} | ${((r.ms + r.host) / base).toFixed(2)} | ${r.target ? `< ${r.target}` : ''} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.ms.toFixed(0)} | ${r.host.toFixed(1)} | ${(r.ms + r.host).toFixed(0)} | ${((r.ms + r.host) / base).toFixed(2)} | ${r.target ? `< ${r.target}` : ''} |`,
+    ),
   ]);
 }
 
-main().catch((e: unknown) => { console.error(e); process.exit(1); });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -9,7 +9,8 @@ let status = 0;
 for (const b of benches) {
   const f = `build/bench/${b}.js`;
   // the webviews as they ship: minified
-  if (b === 'webview' && spawnSync('node', ['esbuild.mjs', '--only=webviews', '--production'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+  if (b === 'webview' && spawnSync('node', ['esbuild.mjs', '--only=webviews', '--production'], { stdio: 'inherit' }).status !== 0)
+    process.exit(1);
   if (!existsSync(f)) continue;
   console.log(`\n== ${b}`);
   const r = spawnSync('node', ['--expose-gc', f], { stdio: 'inherit' });

@@ -33,10 +33,12 @@ export function installCodeServer() {
   writeFileSync(join(ROOT, 'package.json'), JSON.stringify({ name: 'rlrb-code-server', private: true }));
   console.log(`installing code-server ${CODE_SERVER_VERSION} into ${ROOT} (about a minute and a half, once)`);
   const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`], {
-    cwd: ROOT, stdio: 'inherit',
+    cwd: ROOT,
+    stdio: 'inherit',
     env: { ...process.env, TMPDIR: tmp, npm_config_unsafe_perm: 'true', npm_config_yes: 'true', npm_config_foreground_scripts: 'true' },
   });
-  if (r.status !== 0 || !existsSync(codeServerBin)) fail('installing code-server failed (see above); it needs libkrb5-dev, ripgrep and g++ (npm run setup installs them)');
+  if (r.status !== 0 || !existsSync(codeServerBin))
+    fail('installing code-server failed (see above); it needs libkrb5-dev, ripgrep and g++ (npm run setup installs them)');
 }
 
 function fail(msg) {
@@ -47,24 +49,67 @@ function fail(msg) {
 /** Starts code-server on 127.0.0.1:port with its own user data; resolves when /healthz answers. */
 export async function startCodeServer({ port, userData, extensionsDir, folder, settings, vsix, stdio = 'ignore' }) {
   for (const d of [userData, extensionsDir, join(userData, 'User')]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
-    'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none',
-    'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false,
-    'security.workspace.trust.enabled': false, 'window.commandCenter': false, 'git.openRepositoryInParentFolders': 'never', ...settings,
-  }, null, 2));
-  const env = { ...process.env, XDG_CONFIG_HOME: join(userData, 'xdg-config'), XDG_DATA_HOME: join(userData, 'xdg-data'), TMPDIR: join(userData, 'tmp') };
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'extensions.autoUpdate': false,
+        'extensions.autoCheckUpdates': false,
+        'workbench.tips.enabled': false,
+        'security.workspace.trust.enabled': false,
+        'window.commandCenter': false,
+        'git.openRepositoryInParentFolders': 'never',
+        ...settings,
+      },
+      null,
+      2,
+    ),
+  );
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(userData, 'xdg-config'),
+    XDG_DATA_HOME: join(userData, 'xdg-data'),
+    TMPDIR: join(userData, 'tmp'),
+  };
   mkdirSync(env.TMPDIR, { recursive: true });
   const common = ['--user-data-dir', userData, '--extensions-dir', extensionsDir];
   if (vsix) {
     const r = spawnSync(codeServerBin, [...common, '--install-extension', vsix, '--force'], { env, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`installing ${vsix} into code-server failed: ${r.stderr || r.stdout}`);
   }
-  const proc = spawn(codeServerBin, ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', ...common, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', folder], { env, stdio, detached: false });
+  const proc = spawn(
+    codeServerBin,
+    [
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      ...common,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      folder,
+    ],
+    { env, stdio, detached: false },
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`code-server exited with ${proc.exitCode}`);
-    try { const r = await fetch(`http://127.0.0.1:${port}/healthz`); if (r.ok) break; } catch { /* not yet */ }
-    if (Date.now() > deadline) { proc.kill(); throw new Error('code-server did not start within 60 s'); }
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (r.ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) {
+      proc.kill();
+      throw new Error('code-server did not start within 60 s');
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   return proc;

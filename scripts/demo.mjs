@@ -8,7 +8,10 @@ import { join, resolve } from 'node:path';
 import { installCodeServer, startCodeServer } from './codeServer.mjs';
 
 const PORT = Number(process.env.RLRB_PORT ?? 8080);
-const run = (cmd, args) => { const r = spawnSync(cmd, args, { stdio: 'inherit' }); if (r.status !== 0) process.exit(r.status ?? 1); };
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
 
 export async function prepareDemo({ fresh = false } = {}) {
   run('npm', ['run', '--silent', 'package']);
@@ -20,10 +23,15 @@ export async function prepareDemo({ fresh = false } = {}) {
 }
 
 export async function startEmulator(repoDir, extraArgs = []) {
-  const emu = spawn('node', ['dist/emulator.js', '--repo', `XunmeiLiu/openwebrl-ws-credit-beta0.4=${repoDir}`, ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const emu = spawn('node', ['dist/emulator.js', '--repo', `XunmeiLiu/openwebrl-ws-credit-beta0.4=${repoDir}`, ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((res, rej) => {
     emu.on('exit', (c) => rej(new Error(`the Hub emulator exited with ${c}`)));
-    emu.stdout.on('data', (c) => { const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString()); if (m) res(m[1]); });
+    emu.stdout.on('data', (c) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString());
+      if (m) res(m[1]);
+    });
   });
   return { emu, url };
 }
@@ -34,13 +42,32 @@ async function main() {
   installCodeServer();
   const state = resolve('.cache', 'demo-user');
   const cs = await startCodeServer({
-    port: PORT, userData: join(state, 'data'), extensionsDir: join(state, 'extensions'), folder: demo, vsix, stdio: 'inherit',
-    settings: { 'rlRunBrowser.endpoint': url, 'rlRunBrowser.repos': ['XunmeiLiu/openwebrl-ws-credit-beta0.4'], 'rlRunBrowser.downloadDestination': resolve('.demo', 'downloads') },
+    port: PORT,
+    userData: join(state, 'data'),
+    extensionsDir: join(state, 'extensions'),
+    folder: demo,
+    vsix,
+    stdio: 'inherit',
+    settings: {
+      'rlRunBrowser.endpoint': url,
+      'rlRunBrowser.repos': ['XunmeiLiu/openwebrl-ws-credit-beta0.4'],
+      'rlRunBrowser.downloadDestination': resolve('.demo', 'downloads'),
+    },
   });
-  console.log(`\nRL Run Browser demo: open http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(demo)}\n(Hub emulator at ${url}; Ctrl-C stops everything)\n`);
-  const stop = () => { cs.kill(); emu.kill(); process.exit(0); };
+  console.log(
+    `\nRL Run Browser demo: open http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(demo)}\n(Hub emulator at ${url}; Ctrl-C stops everything)\n`,
+  );
+  const stop = () => {
+    cs.kill();
+    emu.kill();
+    process.exit(0);
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
 
-if (resolve(process.argv[1] ?? '') === resolve('scripts/demo.mjs')) main().catch((e) => { console.error(`demo: ${e.message}`); process.exit(1); });
+if (resolve(process.argv[1] ?? '') === resolve('scripts/demo.mjs'))
+  main().catch((e) => {
+    console.error(`demo: ${e.message}`);
+    process.exit(1);
+  });

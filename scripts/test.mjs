@@ -11,7 +11,12 @@ const run = (cmd, args, opts = {}) => {
 };
 
 if (run('node', ['esbuild.mjs']) !== 0) process.exit(1);
-const files = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js')).map((f) => join(dir, f)) : []);
+const files = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.test.js'))
+        .map((f) => join(dir, f))
+    : [];
 const suites = [...files('build/test/unit'), ...files('build/test/integration')];
 let status = run('node', ['--test', '--test-concurrency=2', '--enable-source-maps', ...suites]);
 if (!unitOnly && existsSync('scripts/e2e.mjs')) {

@@ -47,8 +47,16 @@ export function numberFlag(a: ParsedArgs, name: string, opts: { int?: boolean; m
   const v = a.flags.get(name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v === true || v.trim() === '' || !Number.isFinite(n) || (opts.int && !Number.isInteger(n)) || (opts.min !== undefined && n < opts.min)) {
-    throw new UsageError(`--${name} must be ${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` >= ${opts.min}` : ''}, not "${String(v)}"`);
+  if (
+    v === true ||
+    v.trim() === '' ||
+    !Number.isFinite(n) ||
+    (opts.int && !Number.isInteger(n)) ||
+    (opts.min !== undefined && n < opts.min)
+  ) {
+    throw new UsageError(
+      `--${name} must be ${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` >= ${opts.min}` : ''}, not "${String(v)}"`,
+    );
   }
   return n;
 }
@@ -70,9 +78,17 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
   const mapFile = stringFlag(a, 'map');
   if (mapFile !== undefined) {
     let text: string;
-    try { text = readFileSync(mapFile, 'utf8'); } catch (e) { throw new UsageError(`cannot read the mapping file ${mapFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+    try {
+      text = readFileSync(mapFile, 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read the mapping file ${mapFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
     let obj: unknown;
-    try { obj = JSON.parse(text); } catch (e) { throw new UsageError(`${mapFile}: not JSON: ${(e as Error).message}`); }
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`${mapFile}: not JSON: ${(e as Error).message}`);
+    }
     const v = validateMapping(obj, mapFile);
     if (v.problems.length > 0) throw new UsageError(v.problems[0]!);
     mapping = v.mapping;
@@ -87,7 +103,11 @@ async function openRun(path: string, opts: IndexOptions, needCredit: boolean): P
   if (!run) throw new UsageError(`${path}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
   if (needCredit && !run.credit) throw new UsageError(`${path}: no credit log (ws_credit_log.jsonl) found`);
   const tty = process.stderr.isTTY === true;
-  const sub = tty ? run.credit?.onProgress((p) => process.stderr.write(`\rindexing ${(p.bytesDone / 1e6).toFixed(0)} / ${(p.bytesTotal / 1e6).toFixed(0)} MB`)) : undefined;
+  const sub = tty
+    ? run.credit?.onProgress((p) =>
+        process.stderr.write(`\rindexing ${(p.bytesDone / 1e6).toFixed(0)} / ${(p.bytesTotal / 1e6).toFixed(0)} MB`),
+      )
+    : undefined;
   try {
     await run.update();
   } catch (e) {
@@ -102,7 +122,10 @@ async function openRun(path: string, opts: IndexOptions, needCredit: boolean): P
 
 async function cmdReport(a: ParsedArgs): Promise<number> {
   const path = a.positional[1];
-  if (!path) throw new UsageError('usage: rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]');
+  if (!path)
+    throw new UsageError(
+      'usage: rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]',
+    );
   const run = await openRun(path, indexOptions(a), true);
   const full = run.report()!;
   if (a.flags.has('json')) {
@@ -112,7 +135,9 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   const r = full.report;
   const out: string[] = [];
   out.push(`Run report: ${run.location.root}`);
-  out.push(`${r.trajectories} trajectories over ${r.iterations} iterations; ${r.labeledTurns} labeled turns, ${r.creditedTurns} credited; beta ${run.options.credit.beta}, tau ${run.options.credit.tau}`);
+  out.push(
+    `${r.trajectories} trajectories over ${r.iterations} iterations; ${r.labeledTurns} labeled turns, ${r.creditedTurns} credited; beta ${run.options.credit.beta}, tau ${run.options.credit.tau}`,
+  );
   out.push('');
   const rows = reportLines(r).map((l) => [l.label, fmt(l.value), l.target, l.card, l.mark]);
   out.push(...table([['figure', 'this run', 'target', 'card', 'mark'], ...rows]));
@@ -120,7 +145,9 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   out.push(`gate: ${r.gate.groups} mixed groups, ${r.gate.iterationsPositive}/${r.gate.iterations} iterations positive`);
   out.push('');
   out.push('Training curve (first 10 iterations -> last 10):');
-  out.push(...table([['figure', 'first 10', 'last 10', 'from'], ...full.curve.map((c) => [c.name, fmt(c.first, 3), fmt(c.last, 3), c.source])]));
+  out.push(
+    ...table([['figure', 'first 10', 'last 10', 'from'], ...full.curve.map((c) => [c.name, fmt(c.first, 3), fmt(c.last, 3), c.source])]),
+  );
   if (r.warnings.length > 0) {
     out.push('');
     out.push('Warnings:');
@@ -132,7 +159,14 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => '  ' + r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+  return rows.map(
+    (r) =>
+      '  ' +
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 
 async function cmdShow(a: ParsedArgs): Promise<number> {
@@ -140,7 +174,8 @@ async function cmdShow(a: ParsedArgs): Promise<number> {
   const it = numberFlag(a, 'iteration', { int: true });
   const g = numberFlag(a, 'group', { int: true });
   const ro = numberFlag(a, 'rollout', { int: true });
-  if (!path || it === undefined || g === undefined || ro === undefined) throw new UsageError('usage: rlrb show <log> --iteration I --group G --rollout R [--json]');
+  if (!path || it === undefined || g === undefined || ro === undefined)
+    throw new UsageError('usage: rlrb show <log> --iteration I --group G --rollout R [--json]');
   const opts = indexOptions(a);
   const run = await openRun(path, opts, true);
   const idx = run.credit!;
@@ -170,12 +205,18 @@ export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: s
     if (turn.scores && turn.scores.length >= 2) {
       const rc = recomputeCredit({ scores: turn.scores, same: turn.same, done: turn.done }, opts.credit);
       turn.scores.forEach((s, k) => {
-        const marks = [k === 0 ? 'executed' : '', turn.same?.[k] && k > 0 ? 'same' : '', turn.done?.[k] ? 'done (dropped)' : ''].filter(Boolean).join(', ');
+        const marks = [k === 0 ? 'executed' : '', turn.same?.[k] && k > 0 ? 'same' : '', turn.done?.[k] ? 'done (dropped)' : '']
+          .filter(Boolean)
+          .join(', ');
         const d = k === 0 ? '' : rc.terms[k - 1]?.d === null ? '  d —' : `  d ${fmt(rc.terms[k - 1]!.d, 3)}`;
-        out.push(`  [${k}] ${s === null ? '   null' : s.toFixed(3).padStart(8)}${d}  ${marks}  ${turn.candidates?.[k] !== undefined ? JSON.stringify(turn.candidates[k]) : ''}`.trimEnd());
+        out.push(
+          `  [${k}] ${s === null ? '   null' : s.toFixed(3).padStart(8)}${d}  ${marks}  ${turn.candidates?.[k] !== undefined ? JSON.stringify(turn.candidates[k]) : ''}`.trimEnd(),
+        );
       });
       const state = turn.masked ? 'masked (terminal done)' : turn.fallback ? 'fallback' : `recomputed ${fmt(rc.c)}`;
-      out.push(`  c ${turn.c === undefined ? 'absent' : fmt(turn.c)}  (${state})  A -> A_t: ${fmt(t.A)} -> ${turn.At === undefined ? 'absent' : fmt(turn.At)}`);
+      out.push(
+        `  c ${turn.c === undefined ? 'absent' : fmt(turn.c)}  (${state})  A -> A_t: ${fmt(t.A)} -> ${turn.At === undefined ? 'absent' : fmt(turn.At)}`,
+      );
     } else {
       out.push(`  A_t ${turn.At === undefined ? 'absent' : fmt(turn.At)}`);
     }
@@ -196,7 +237,9 @@ async function cmdDemo(a: ParsedArgs): Promise<number> {
     onProgress: tty ? (d, t) => process.stderr.write(`\rwriting ${d} / ${t} trajectories`) : undefined,
   });
   if (tty) process.stderr.write('\r\x1b[K');
-  process.stdout.write(`wrote ${res.trajectories} trajectories over ${res.iterations} iterations (${(res.bytes / 1e6).toFixed(1)} MB)\n  ${res.creditLog}\n  ${res.metricsLog}\n${res.hubRepo ? `  fake Hub repo: ${res.hubRepo}\n` : ''}`);
+  process.stdout.write(
+    `wrote ${res.trajectories} trajectories over ${res.iterations} iterations (${(res.bytes / 1e6).toFixed(1)} MB)\n  ${res.creditLog}\n  ${res.metricsLog}\n${res.hubRepo ? `  fake Hub repo: ${res.hubRepo}\n` : ''}`,
+  );
   return 0;
 }
 
@@ -215,14 +258,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     const a = parseArgs(argv);
     const cmd = a.positional[0];
-    if (!cmd || a.flags.has('help') || cmd === 'help') { process.stdout.write(HELP); return cmd || a.flags.has('help') ? 0 : 2; }
+    if (!cmd || a.flags.has('help') || cmd === 'help') {
+      process.stdout.write(HELP);
+      return cmd || a.flags.has('help') ? 0 : 2;
+    }
     switch (cmd) {
-      case 'report': return await cmdReport(a);
-      case 'show': return await cmdShow(a);
-      case 'demo': return await cmdDemo(a);
-      case 'hub': return await runHubCommand(a);
-      case 'download': return await runDownloadCommand(a);
-      default: throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
+      case 'report':
+        return await cmdReport(a);
+      case 'show':
+        return await cmdShow(a);
+      case 'demo':
+        return await cmdDemo(a);
+      case 'hub':
+        return await runHubCommand(a);
+      case 'download':
+        return await runDownloadCommand(a);
+      default:
+        throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
     }
   } catch (e) {
     if (e instanceof UsageError) {
@@ -235,5 +287,13 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e: unknown) => { process.stderr.write(`rlrb: ${String(e)}\n`); process.exitCode = 1; });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`rlrb: ${String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -35,14 +35,39 @@ export async function runHubCommand(a: ParsedArgs): Promise<number> {
   try {
     const l = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
     if (a.flags.has('json')) {
-      const iter = (i: (typeof l.resume)[number]): unknown => ({ iteration: i.iteration, dir: i.dir, files: i.files.length, bytes: i.bytes, latest: i.isLatest });
-      process.stdout.write(JSON.stringify({ repo: l.repo, revision: l.revision, commit: l.commit, latest: l.latest, resume: l.resume.map(iter), hf: l.hf.map(iter), logs: l.logs.map((f) => ({ path: f.path, bytes: f.size })), totalBytes: l.totalBytes, warnings: l.warnings }, null, 2) + '\n');
+      const iter = (i: (typeof l.resume)[number]): unknown => ({
+        iteration: i.iteration,
+        dir: i.dir,
+        files: i.files.length,
+        bytes: i.bytes,
+        latest: i.isLatest,
+      });
+      process.stdout.write(
+        JSON.stringify(
+          {
+            repo: l.repo,
+            revision: l.revision,
+            commit: l.commit,
+            latest: l.latest,
+            resume: l.resume.map(iter),
+            hf: l.hf.map(iter),
+            logs: l.logs.map((f) => ({ path: f.path, bytes: f.size })),
+            totalBytes: l.totalBytes,
+            warnings: l.warnings,
+          },
+          null,
+          2,
+        ) + '\n',
+      );
       return 0;
     }
     const out: string[] = [`${l.repo} @ ${l.commit.slice(0, 12)} (${formatBytes(l.totalBytes)}) at ${c.endpoint}`];
     for (const kind of ['resume', 'hf'] as const) {
       out.push(`${kind}/`);
-      for (const i of l[kind]) out.push(`  ${i.isLatest ? '*' : ' '} ${i.dir.slice(kind.length + 1)}  ${String(i.files.length).padStart(3)} files  ${formatBytes(i.bytes).padStart(9)}`);
+      for (const i of l[kind])
+        out.push(
+          `  ${i.isLatest ? '*' : ' '} ${i.dir.slice(kind.length + 1)}  ${String(i.files.length).padStart(3)} files  ${formatBytes(i.bytes).padStart(9)}`,
+        );
       if (l[kind].length === 0) out.push('    (none)');
     }
     out.push('logs/');
@@ -52,17 +77,22 @@ export async function runHubCommand(a: ParsedArgs): Promise<number> {
     process.stdout.write(out.join('\n') + '\n');
     return 0;
   } catch (e) {
-    if (e instanceof HubError) { process.stderr.write(`rlrb: ${e.message}\n`); return 1; }
+    if (e instanceof HubError) {
+      process.stderr.write(`rlrb: ${e.message}\n`);
+      return 1;
+    }
     throw e;
   }
 }
 
-const DOWNLOAD_USAGE = 'usage: rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--set-latest]';
+const DOWNLOAD_USAGE =
+  'usage: rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--set-latest]';
 
 export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   const repo = repoArg(a, DOWNLOAD_USAGE);
   const kind = stringFlag(a, 'kind');
-  if (kind !== 'resume' && kind !== 'hf' && kind !== 'logs') throw new UsageError(kind === undefined ? DOWNLOAD_USAGE : `--kind takes resume, hf or logs, not "${kind}"`);
+  if (kind !== 'resume' && kind !== 'hf' && kind !== 'logs')
+    throw new UsageError(kind === undefined ? DOWNLOAD_USAGE : `--kind takes resume, hf or logs, not "${kind}"`);
   const dest = stringFlag(a, 'dest');
   if (!dest) throw new UsageError('--dest DIR is needed');
   const itRaw = stringFlag(a, 'iteration');
@@ -72,14 +102,19 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   else throw new UsageError(`--iteration takes a whole number or "latest", not "${itRaw}"`);
   const concurrency = numberFlag(a, 'concurrency', { int: true, min: 1 });
   const ac = new AbortController();
-  const onSigint = (): void => { process.stderr.write('\ncancelling; bytes on disk are kept, run the same command again to finish\n'); ac.abort(); };
+  const onSigint = (): void => {
+    process.stderr.write('\ncancelling; bytes on disk are kept, run the same command again to finish\n');
+    ac.abort();
+  };
   process.once('SIGINT', onSigint);
   const c = await connection(a, ac.signal);
   const tty = process.stderr.isTTY === true;
   try {
     const listing = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
     const plan = planDownload(listing, kind as DownloadKind, iteration, resolve(dest));
-    process.stderr.write(`downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`);
+    process.stderr.write(
+      `downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`,
+    );
     const res = await runDownload(plan, {
       ...c,
       ...(concurrency !== undefined ? { concurrency } : {}),
@@ -88,7 +123,9 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
         if (tty) {
           const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
           const bar = '#'.repeat(Math.round(pct / 4)).padEnd(25, '.');
-          process.stderr.write(`\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`);
+          process.stderr.write(
+            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
+          );
           if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${p.event}\n`);
         } else if (p.event && p.event !== 'done') {
           process.stderr.write(`${p.event}\n`);
@@ -96,12 +133,20 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       },
     });
     if (tty) process.stderr.write('\n');
-    process.stdout.write(`done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`);
+    process.stdout.write(
+      `done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`,
+    );
     return 0;
   } catch (e) {
     if (tty) process.stderr.write('\n');
-    if (e instanceof HubError && e.kind === 'cancelled') { process.stderr.write('rlrb: cancelled; run the same command again to resume\n'); return 130; }
-    if (e instanceof HubError || e instanceof DownloadError) { process.stderr.write(`rlrb: ${e.message}\n`); return 1; }
+    if (e instanceof HubError && e.kind === 'cancelled') {
+      process.stderr.write('rlrb: cancelled; run the same command again to resume\n');
+      return 130;
+    }
+    if (e instanceof HubError || e instanceof DownloadError) {
+      process.stderr.write(`rlrb: ${e.message}\n`);
+      return 1;
+    }
     throw e;
   } finally {
     process.off('SIGINT', onSigint);

@@ -41,13 +41,17 @@ export function parseOpenTrajectoriesArgs(arg: unknown): OpenTrajectoriesArgs {
     if (typeof fo['gate'] === 'boolean') filter.gate = fo['gate'];
     if (typeof fo['text'] === 'string') filter.text = fo['text'];
   }
-  if (isInt(o['iteration'])) { filter.iterationMin ??= o['iteration']; filter.iterationMax ??= o['iteration']; }
+  if (isInt(o['iteration'])) {
+    filter.iterationMin ??= o['iteration'];
+    filter.iterationMax ??= o['iteration'];
+  }
   if (isInt(o['iteration']) && isInt(o['group']) && isInt(o['rollout'])) {
     out.select = { iteration: o['iteration'], group: o['group'], rollout: o['rollout'] };
     filter.group ??= o['group'];
   }
   if (Object.keys(filter).length > 0) out.filter = filter;
-  if (Array.isArray(o['sort'])) out.sort = o['sort'].filter((s): s is SortView => !!s && typeof s === 'object' && typeof (s as SortView).key === 'string');
+  if (Array.isArray(o['sort']))
+    out.sort = o['sort'].filter((s): s is SortView => !!s && typeof s === 'object' && typeof (s as SortView).key === 'string');
   if (typeof o['label'] === 'string') out.label = o['label'];
   return out;
 }

@@ -27,7 +27,11 @@ export class DownloadManager implements vscode.Disposable {
   private readonly finished = new vscode.EventEmitter<DownloadRequest & { ok: boolean }>();
   readonly onDidFinish = this.finished.event;
 
-  constructor(private readonly hub: HubService, private readonly memento: vscode.Memento, private readonly concurrency: () => number) {
+  constructor(
+    private readonly hub: HubService,
+    private readonly memento: vscode.Memento,
+    private readonly concurrency: () => number,
+  ) {
     this.status.name = 'RL Runs downloads';
     this.status.command = 'rlRunBrowser.cancelDownload';
   }
@@ -41,7 +45,10 @@ export class DownloadManager implements vscode.Disposable {
     const key = `${r.repo}:${r.kind}:${r.iteration ?? 'latest'}:${r.dest}`;
     void this.remember(r, true);
     const p = this.queue.then(() => this.run(r, key));
-    this.queue = p.then(() => undefined, () => undefined);
+    this.queue = p.then(
+      () => undefined,
+      () => undefined,
+    );
     return p;
   }
 
@@ -55,7 +62,8 @@ export class DownloadManager implements vscode.Disposable {
   }
 
   private async remember(r: DownloadRequest, add: boolean): Promise<void> {
-    const same = (x: DownloadRequest): boolean => x.repo === r.repo && x.kind === r.kind && x.iteration === r.iteration && x.dest === r.dest;
+    const same = (x: DownloadRequest): boolean =>
+      x.repo === r.repo && x.kind === r.kind && x.iteration === r.iteration && x.dest === r.dest;
     const list = this.pending().filter((x) => !same(x));
     await this.memento.update(PENDING_KEY, add ? [...list, r] : list);
   }
@@ -66,15 +74,27 @@ export class DownloadManager implements vscode.Disposable {
     this.updateStatus();
     try {
       const conn = await this.hub.connection(ac.signal);
-      const listing = this.hub.state(r.repo).listing ?? (await (async () => { await this.hub.refresh(r.repo); return this.hub.state(r.repo).listing; })());
+      const listing =
+        this.hub.state(r.repo).listing ??
+        (await (async () => {
+          await this.hub.refresh(r.repo);
+          return this.hub.state(r.repo).listing;
+        })());
       if (!listing) throw new DownloadError(this.hub.state(r.repo).error ?? `cannot list ${r.repo}`);
       const plan = planDownload(listing, r.kind, r.iteration, r.dest);
       let setLatest = r.setLatest === true;
       if (plan.latestFile && !setLatest) {
         const cur = await currentLatest(r.dest);
         if (cur !== null && cur !== plan.latestFile.value) {
-          const choice = await vscode.window.showWarningMessage(`${r.dest} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`, { modal: true }, 'Download and set as latest');
-          if (choice !== 'Download and set as latest') { await this.remember(r, false); return false; }
+          const choice = await vscode.window.showWarningMessage(
+            `${r.dest} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`,
+            { modal: true },
+            'Download and set as latest',
+          );
+          if (choice !== 'Download and set as latest') {
+            await this.remember(r, false);
+            return false;
+          }
           setLatest = true;
           // a retry or a resume of this request must not ask again
           r.setLatest = true;
@@ -82,34 +102,51 @@ export class DownloadManager implements vscode.Disposable {
         }
       }
       const title = `${r.repo}: ${r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`}`;
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${title}`, cancellable: true }, async (progress, token) => {
-        token.onCancellationRequested(() => ac.abort());
-        let reported = 0;
-        await runDownload(plan, {
-          ...conn,
-          concurrency: this.concurrency(),
-          latestConflict: setLatest ? 'overwrite' : 'fail',
-          onProgress: (p) => {
-            const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
-            const files = p.current.map((f) => f.split('/').pop()).slice(0, 2).join(', ');
-            progress.report({ increment: pct - reported, message: `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}` });
-            reported = pct;
-            this.status.text = `$(cloud-download) ${pct.toFixed(0)}% ${title}`;
-          },
-        });
-      });
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Downloading ${title}`, cancellable: true },
+        async (progress, token) => {
+          token.onCancellationRequested(() => ac.abort());
+          let reported = 0;
+          await runDownload(plan, {
+            ...conn,
+            concurrency: this.concurrency(),
+            latestConflict: setLatest ? 'overwrite' : 'fail',
+            onProgress: (p) => {
+              const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
+              const files = p.current
+                .map((f) => f.split('/').pop())
+                .slice(0, 2)
+                .join(', ');
+              progress.report({
+                increment: pct - reported,
+                message: `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
+              });
+              reported = pct;
+              this.status.text = `$(cloud-download) ${pct.toFixed(0)}% ${title}`;
+            },
+          });
+        },
+      );
       await this.remember(r, false);
       this.finished.fire({ ...r, ok: true });
-      void vscode.window.showInformationMessage(`Downloaded and verified ${title} into ${r.dest}`, 'Reveal').then((c) => { if (c) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.dest)); });
+      void vscode.window.showInformationMessage(`Downloaded and verified ${title} into ${r.dest}`, 'Reveal').then((c) => {
+        if (c) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.dest));
+      });
       return true;
     } catch (e) {
       this.finished.fire({ ...r, ok: false });
       if (e instanceof HubError && e.kind === 'cancelled') {
-        void vscode.window.showInformationMessage('Download cancelled. The bytes on disk are kept; run it again to finish.', 'Resume').then((c) => { if (c) void this.enqueue(r); });
+        void vscode.window
+          .showInformationMessage('Download cancelled. The bytes on disk are kept; run it again to finish.', 'Resume')
+          .then((c) => {
+            if (c) void this.enqueue(r);
+          });
         return false;
       }
       const msg = e instanceof DownloadError || e instanceof HubError ? e.message : String((e as Error).message ?? e);
-      void vscode.window.showErrorMessage(`Download failed: ${msg}`, 'Retry').then((c) => { if (c) void this.enqueue({ ...r }); });
+      void vscode.window.showErrorMessage(`Download failed: ${msg}`, 'Retry').then((c) => {
+        if (c) void this.enqueue({ ...r });
+      });
       return false;
     } finally {
       this.active.delete(key);
@@ -118,7 +155,10 @@ export class DownloadManager implements vscode.Disposable {
   }
 
   private updateStatus(): void {
-    if (this.active.size === 0) { this.status.hide(); return; }
+    if (this.active.size === 0) {
+      this.status.hide();
+      return;
+    }
     this.status.text = `$(cloud-download) ${this.active.size} download${this.active.size > 1 ? 's' : ''}`;
     this.status.tooltip = `RL Runs: ${[...this.active.keys()].join('\n')}\nClick to cancel`;
     this.status.show();

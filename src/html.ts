@@ -20,11 +20,22 @@ export function escapeHtml(s: string): string {
 
 /** JSON that is safe inside a <script> element. */
 export function scriptJson(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function csp(cspSource: string, n: string): string {
-  return [`default-src 'none'`, `script-src 'nonce-${n}'`, `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource} data:`].join('; ');
+  return [
+    `default-src 'none'`,
+    `script-src 'nonce-${n}'`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+  ].join('; ');
 }
 
 export function buildHtml(p: HtmlParts): string {

@@ -17,7 +17,10 @@ export class HubService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string | undefined>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly secrets: vscode.SecretStorage, private endpointSetting: () => string | undefined) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private endpointSetting: () => string | undefined,
+  ) {}
 
   state(repo: string): RepoState {
     return this.states.get(repo) ?? { listing: undefined, error: undefined, loading: false };
@@ -30,7 +33,11 @@ export class HubService implements vscode.Disposable {
   async connection(signal?: AbortSignal): Promise<HubConnection> {
     const stored = await this.secrets.get(TOKEN_KEY);
     const t = await resolveToken(stored);
-    return { endpoint: this.endpoint(), ...(t.token ? { token: t.token, tokenSource: t.source === 'stored' ? 'the token you signed in with' : t.file ?? t.source } : {}), ...(signal ? { signal } : {}) };
+    return {
+      endpoint: this.endpoint(),
+      ...(t.token ? { token: t.token, tokenSource: t.source === 'stored' ? 'the token you signed in with' : (t.file ?? t.source) } : {}),
+      ...(signal ? { signal } : {}),
+    };
   }
 
   async refresh(repo: string): Promise<void> {

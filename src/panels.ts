@@ -16,7 +16,12 @@ import { jumpFor } from './core/jumpTable';
 const TITLES: Record<PanelKind, string> = { metrics: 'Metrics', trajectories: 'Trajectories', report: 'Run report' };
 
 function toSpec(q: QueryView): QuerySpec {
-  return { filter: { ...q.filter }, sort: q.sort.filter((s) => (SORT_KEYS as readonly string[]).includes(s.key)).map((s) => ({ key: s.key as SortKey, ...(s.descending ? { descending: true } : {}) })) };
+  return {
+    filter: { ...q.filter },
+    sort: q.sort
+      .filter((s) => (SORT_KEYS as readonly string[]).includes(s.key))
+      .map((s) => ({ key: s.key as SortKey, ...(s.descending ? { descending: true } : {}) })),
+  };
 }
 
 export class Panel implements vscode.Disposable {
@@ -27,20 +32,37 @@ export class Panel implements vscode.Disposable {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
   private lastQuery: { q: QueryView; offset: number; limit: number } | undefined;
 
-  constructor(readonly panel: vscode.WebviewPanel, state: PanelState, private readonly mgr: PanelManager) {
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    state: PanelState,
+    private readonly mgr: PanelManager,
+  ) {
     this.state = state;
     const live = mgr.runs.get(state.root);
     panel.title = `${TITLES[state.kind]}: ${live?.run.location.name ?? state.root.split('/').pop()}`;
     panel.iconPath = vscode.Uri.joinPath(mgr.extensionUri, 'media', 'icon.svg');
     panel.webview.options = mgr.webviewOptions();
     panel.webview.html = mgr.html(panel.webview, state);
-    this.subs.push(panel.webview.onDidReceiveMessage((m: unknown) => { const msg = parseWebviewMessage(m); if (msg) void this.onMessage(msg); }));
-    this.subs.push(mgr.runs.onDidChange((e) => { if (e.root === state.root || e.kind === 'list') this.schedulePush(); }));
+    this.subs.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => {
+        const msg = parseWebviewMessage(m);
+        if (msg) void this.onMessage(msg);
+      }),
+    );
+    this.subs.push(
+      mgr.runs.onDidChange((e) => {
+        if (e.root === state.root || e.kind === 'list') this.schedulePush();
+      }),
+    );
     this.subs.push(panel.onDidDispose(() => this.dispose()));
   }
 
-  get kind(): PanelKind { return this.state.kind; }
-  get root(): string { return this.state.root; }
+  get kind(): PanelKind {
+    return this.state.kind;
+  }
+  get root(): string {
+    return this.state.root;
+  }
 
   private live(): LiveRun | undefined {
     return this.mgr.runs.get(this.state.root);
@@ -63,12 +85,18 @@ export class Panel implements vscode.Disposable {
   private pushTimer: NodeJS.Timeout | undefined;
   private schedulePush(): void {
     if (!this.ready || this.pushTimer) return;
-    this.pushTimer = setTimeout(() => { this.pushTimer = undefined; void this.pushAll(false); }, 300);
+    this.pushTimer = setTimeout(() => {
+      this.pushTimer = undefined;
+      void this.pushAll(false);
+    }, 300);
   }
 
   private async onMessage(m: WebviewMessage): Promise<void> {
     switch (m.type) {
-      case 'ready': this.ready = true; await this.pushAll(true); break;
+      case 'ready':
+        this.ready = true;
+        await this.pushAll(true);
+        break;
       case 'metrics/width': {
         // sent just before ready (also when a hidden panel comes back): it only sets the
         // width the next push decimates for, unless the charts really changed width
@@ -77,32 +105,69 @@ export class Panel implements vscode.Disposable {
         if (this.ready && changed) await this.pushAll(false);
         break;
       }
-      case 'metrics/pin': await this.mgr.setPins(this.state.root, m.pinned); break;
+      case 'metrics/pin':
+        await this.mgr.setPins(this.state.root, m.pinned);
+        break;
       case 'metrics/openPoint': {
         const j = jumpFor(m.metric, m.iteration);
         await this.mgr.openTrajectories(this.state.root, j.spec as QueryView, j.label);
         break;
       }
-      case 'trajectories/query': this.state.query = m.query; this.mgr.remember(this.state); await this.sendPage(m.query, m.offset, m.limit); break;
-      case 'trajectories/open': await this.sendDetail(m.row); break;
-      case 'trajectories/reveal': await this.mgr.revealRow(this.state.root, m.row); break;
-      case 'report/openIteration': await this.mgr.openTrajectories(this.state.root, m.gate ? jumpFor('ws/gate_mean_diff', m.iteration).spec as QueryView : { filter: { iterationMin: m.iteration, iterationMax: m.iteration }, sort: [{ key: 'reward' }] }, m.gate ? jumpFor('ws/gate_mean_diff', m.iteration).label : `iteration ${m.iteration}`); break;
-      case 'openTrajectory': await this.mgr.openTrajectories(this.state.root, undefined, null, { iteration: m.iteration, group: m.group, rollout: m.rollout }); break;
-      case 'openMetrics': await this.mgr.open('metrics', this.state.root); break;
+      case 'trajectories/query':
+        this.state.query = m.query;
+        this.mgr.remember(this.state);
+        await this.sendPage(m.query, m.offset, m.limit);
+        break;
+      case 'trajectories/open':
+        await this.sendDetail(m.row);
+        break;
+      case 'trajectories/reveal':
+        await this.mgr.revealRow(this.state.root, m.row);
+        break;
+      case 'report/openIteration':
+        await this.mgr.openTrajectories(
+          this.state.root,
+          m.gate
+            ? (jumpFor('ws/gate_mean_diff', m.iteration).spec as QueryView)
+            : { filter: { iterationMin: m.iteration, iterationMax: m.iteration }, sort: [{ key: 'reward' }] },
+          m.gate ? jumpFor('ws/gate_mean_diff', m.iteration).label : `iteration ${m.iteration}`,
+        );
+        break;
+      case 'openTrajectory':
+        await this.mgr.openTrajectories(this.state.root, undefined, null, { iteration: m.iteration, group: m.group, rollout: m.rollout });
+        break;
+      case 'openMetrics':
+        await this.mgr.open('metrics', this.state.root);
+        break;
     }
   }
 
   private async pushAll(initial: boolean): Promise<void> {
     const live = this.live();
-    if (!live) { this.post({ type: 'error', message: `The run ${this.state.root} is not open (no log found there).` }); return; }
+    if (!live) {
+      this.post({ type: 'error', message: `The run ${this.state.root} is not open (no log found there).` });
+      return;
+    }
     if (this.state.kind === 'metrics') {
       const m = live.run.metrics;
-      if (!m) { this.post({ type: 'error', message: `${live.run.location.name} has no ws_metrics.jsonl.` }); return; }
+      if (!m) {
+        this.post({ type: 'error', message: `${live.run.location.name} has no ws_metrics.jsonl.` });
+        return;
+      }
       const t = m.getTable();
-      this.post({ type: 'metrics/data', runName: live.run.location.name, series: seriesViews(t, this.width), iterations: t.iterations.length, pinned: this.mgr.pins(this.state.root) });
+      this.post({
+        type: 'metrics/data',
+        runName: live.run.location.name,
+        series: seriesViews(t, this.width),
+        iterations: t.iterations.length,
+        pinned: this.mgr.pins(this.state.root),
+      });
     } else if (this.state.kind === 'report') {
       const full = live.run.report();
-      if (!full || !live.run.credit) { this.post({ type: 'error', message: `${live.run.location.name} has no credit log.` }); return; }
+      if (!full || !live.run.credit) {
+        this.post({ type: 'error', message: `${live.run.location.name} has no credit log.` });
+        return;
+      }
       this.post({ type: 'report/data', report: reportView(live.run.location.name, full, live.run.credit.schemaCheck(), live.run.credit) });
     } else {
       const q = this.state.query ?? { filter: {}, sort: [] };
@@ -118,20 +183,41 @@ export class Panel implements vscode.Disposable {
   private async sendPage(q: QueryView, offset: number, limit: number): Promise<void> {
     const live = this.live();
     const idx = live?.run.credit;
-    if (!live || !idx) { this.post({ type: 'error', message: 'This run has no credit log.' }); return; }
+    if (!live || !idx) {
+      this.post({ type: 'error', message: 'This run has no credit log.' });
+      return;
+    }
     this.lastQuery = { q, offset, limit };
     let textRows: Set<number> | undefined;
     const text = q.filter.text?.trim();
     if (text) {
       if (!this.textCache || this.textCache.text !== text || this.textCache.size !== idx.size) {
-        this.post({ type: 'trajectories/page', runName: live.run.location.name, query: q, total: 0, offset: 0, rows: [], label: this.state.label ?? null, searching: true });
+        this.post({
+          type: 'trajectories/page',
+          runName: live.run.location.name,
+          query: q,
+          total: 0,
+          offset: 0,
+          rows: [],
+          label: this.state.label ?? null,
+          searching: true,
+        });
         this.textCache = { text, size: idx.size, rows: await textSearch(idx, text) };
       }
       textRows = this.textCache.rows;
     }
     const gateRows = q.filter.gate ? new Set(live.run.report()?.gateGroups.flatMap((g) => g.rows) ?? []) : undefined;
     const rows = queryRows(idx, toSpec(q), gateRows, textRows);
-    this.post({ type: 'trajectories/page', runName: live.run.location.name, query: q, total: rows.length, offset, rows: page(idx, rows, offset, limit).map(rowView), label: this.state.label ?? null, searching: false });
+    this.post({
+      type: 'trajectories/page',
+      runName: live.run.location.name,
+      query: q,
+      total: rows.length,
+      offset,
+      rows: page(idx, rows, offset, limit).map(rowView),
+      label: this.state.label ?? null,
+      searching: false,
+    });
     if (this.state.selected) {
       const sel = idx.find(this.state.selected.iteration, this.state.selected.group, this.state.selected.rollout);
       const at = rows.indexOf(sel);
@@ -165,12 +251,22 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
 
   readonly extensionUri: vscode.Uri;
 
-  constructor(private readonly ctx: vscode.ExtensionContext, readonly runs: RunService, readonly revealRow: (root: string, row: number) => Promise<void>) {
+  constructor(
+    private readonly ctx: vscode.ExtensionContext,
+    readonly runs: RunService,
+    readonly revealRow: (root: string, row: number) => Promise<void>,
+  ) {
     this.extensionUri = ctx.extensionUri;
   }
 
   webviewOptions(): vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.ctx.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.ctx.extensionUri, 'media')] };
+    return {
+      enableScripts: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.ctx.extensionUri, 'dist', 'webview'),
+        vscode.Uri.joinPath(this.ctx.extensionUri, 'media'),
+      ],
+    };
   }
 
   html(webview: vscode.Webview, state: PanelState): string {
@@ -208,7 +304,10 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
 
   async open(kind: PanelKind, root: string): Promise<Panel> {
     const existing = this.find(kind, root);
-    if (existing) { existing.panel.reveal(); return existing; }
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
     const panel = vscode.window.createWebviewPanel(`rlRunBrowser.${kind}`, TITLES[kind], vscode.ViewColumn.Active, this.webviewOptions());
     this.remember({ kind, root });
     const p = new Panel(panel, { kind, root }, this);
@@ -216,10 +315,23 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
     return p;
   }
 
-  async openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: { iteration: number; group: number; rollout: number }): Promise<void> {
+  async openTrajectories(
+    root: string,
+    query: QueryView | undefined,
+    label: string | null,
+    select?: { iteration: number; group: number; rollout: number },
+  ): Promise<void> {
     const existing = this.find('trajectories', root);
-    if (existing) { existing.navigate(query, label, select); return; }
-    const panel = vscode.window.createWebviewPanel('rlRunBrowser.trajectories', TITLES.trajectories, vscode.ViewColumn.Active, this.webviewOptions());
+    if (existing) {
+      existing.navigate(query, label, select);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      'rlRunBrowser.trajectories',
+      TITLES.trajectories,
+      vscode.ViewColumn.Active,
+      this.webviewOptions(),
+    );
     const state: PanelState = { kind: 'trajectories', root, ...(query ? { query } : {}), label, ...(select ? { selected: select } : {}) };
     this.remember(state);
     const p = new Panel(panel, state, this);
@@ -232,9 +344,23 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
     const valid = (x: unknown): x is PanelState => !!x && typeof (x as PanelState).root === 'string' && (x as PanelState).kind === kind;
     // the webview's own state, else what the host remembered (the webview may not have saved it before the reload)
     const remembered = this.ctx.workspaceState.get<PanelState>(`panel:${kind}`);
-    const s = valid(state) ? { ...remembered, ...state, ...(kind === 'trajectories' && remembered?.root === state.root && remembered.selected ? { selected: remembered.selected } : {}) } as PanelState : valid(remembered) ? remembered : undefined;
-    if (!s) { panel.dispose(); return; }
-    if (!this.runs.get(s.root)) { await this.runs.scan(); if (!this.runs.get(s.root)) await this.runs.add(s.root); }
+    const s = valid(state)
+      ? ({
+          ...remembered,
+          ...state,
+          ...(kind === 'trajectories' && remembered?.root === state.root && remembered.selected ? { selected: remembered.selected } : {}),
+        } as PanelState)
+      : valid(remembered)
+        ? remembered
+        : undefined;
+    if (!s) {
+      panel.dispose();
+      return;
+    }
+    if (!this.runs.get(s.root)) {
+      await this.runs.scan();
+      if (!this.runs.get(s.root)) await this.runs.add(s.root);
+    }
     this.panels.add(new Panel(panel, s, this));
   }
 

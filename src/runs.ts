@@ -23,7 +23,11 @@ export class RunService implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private scanning: Promise<void> | undefined;
 
-  constructor(private options: IndexOptions, private folders: () => string[], private extra: () => string[]) {}
+  constructor(
+    private options: IndexOptions,
+    private folders: () => string[],
+    private extra: () => string[],
+  ) {}
 
   list(): LiveRun[] {
     return [...this.runs.values()].sort((a, b) => a.run.location.name.localeCompare(b.run.location.name));
@@ -41,7 +45,9 @@ export class RunService implements vscode.Disposable {
 
   /** Finds runs: each folder itself, its logs/, and its first-level subfolders (dot folders skipped). */
   scan(): Promise<void> {
-    this.scanning ??= this.doScan().finally(() => { this.scanning = undefined; });
+    this.scanning ??= this.doScan().finally(() => {
+      this.scanning = undefined;
+    });
     return this.scanning;
   }
 
@@ -53,7 +59,9 @@ export class RunService implements vscode.Disposable {
         for (const e of await readdir(f, { withFileTypes: true })) {
           if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== 'logs') candidates.add(join(f, e.name));
         }
-      } catch { /* folder gone */ }
+      } catch {
+        /* folder gone */
+      }
     }
     const found = new Set<string>();
     for (const c of candidates) {
@@ -74,7 +82,8 @@ export class RunService implements vscode.Disposable {
     if (existing) return existing;
     let cache: { size: number; value: Map<number, IterationSummary> } | undefined;
     const live: LiveRun = {
-      run, progress: 0,
+      run,
+      progress: 0,
       iterations: () => {
         const idx = run.credit;
         if (!idx) return new Map();
@@ -86,18 +95,36 @@ export class RunService implements vscode.Disposable {
     const root = run.location.root;
     const subs: Disposable[] = [];
     if (run.credit) {
-      subs.push(run.credit.onProgress((p) => { live.progress = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1; }));
+      subs.push(
+        run.credit.onProgress((p) => {
+          live.progress = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
+        }),
+      );
       subs.push(run.credit.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
-      subs.push(followFile(run.credit.path, () => { void run.credit!.update().catch(() => undefined); }));
+      subs.push(
+        followFile(run.credit.path, () => {
+          void run.credit!.update().catch(() => undefined);
+        }),
+      );
     }
     if (run.metrics) {
       subs.push(run.metrics.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
-      subs.push(followFile(run.metrics.path, () => { void run.metrics!.update().catch(() => undefined); }));
+      subs.push(
+        followFile(run.metrics.path, () => {
+          void run.metrics!.update().catch(() => undefined);
+        }),
+      );
     }
     this.watchers.set(root, subs);
-    void run.update().then(() => { live.progress = 1; this.changed.fire({ root, kind: 'append' }); }, (e: unknown) => {
-      void vscode.window.showErrorMessage(`RL Runs: cannot read ${root}: ${(e as Error).message}`);
-    });
+    void run.update().then(
+      () => {
+        live.progress = 1;
+        this.changed.fire({ root, kind: 'append' });
+      },
+      (e: unknown) => {
+        void vscode.window.showErrorMessage(`RL Runs: cannot read ${root}: ${(e as Error).message}`);
+      },
+    );
     return live;
   }
 

@@ -22,13 +22,19 @@ export function readSettings(get: <T>(key: string) => T | undefined): Settings {
   const num = (key: string, dflt: number, min: number, max: number): number => {
     const v = get<unknown>(key);
     if (v === undefined || v === null) return dflt;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) { problems.push(`${SECTION}.${key} must be a number from ${min} to ${max}; using ${dflt}`); return dflt; }
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+      problems.push(`${SECTION}.${key} must be a number from ${min} to ${max}; using ${dflt}`);
+      return dflt;
+    }
     return v;
   };
   const strList = (key: string, dflt: string[]): string[] => {
     const v = get<unknown>(key);
     if (v === undefined || v === null) return dflt;
-    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) { problems.push(`${SECTION}.${key} must be a list of strings`); return dflt; }
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
+      problems.push(`${SECTION}.${key} must be a list of strings`);
+      return dflt;
+    }
     return v as string[];
   };
   const repos = strList('repos', [DEMO_REPO]).filter((r) => {

@@ -2,14 +2,27 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { HubNode, LocalState, RunNode, TreeNode } from './core/treeModel';
-import { hubRepoNode, hubRepoChildren, hubFolderChildren, hubFileNode, runNode, runChildren, iterationNodes, groupNodes, trajectoryNodes } from './core/treeModel';
+import {
+  hubRepoNode,
+  hubRepoChildren,
+  hubFolderChildren,
+  hubFileNode,
+  runNode,
+  runChildren,
+  iterationNodes,
+  groupNodes,
+  trajectoryNodes,
+} from './core/treeModel';
 import type { HubService } from './hub';
 import type { RunService } from './runs';
 import type { IterationInfo } from './core/hub/model';
 import { localCompletion, planDownload } from './core/hub/download';
 
 function toItem(n: TreeNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(n.label, n.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    n.label,
+    n.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = n.id;
   if (n.description !== undefined) item.description = n.description;
   if (n.tooltip !== undefined) item.tooltip = n.tooltip;
@@ -26,7 +39,11 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
   /** local completion per repo+kind+iteration, computed lazily */
   private readonly local = new Map<string, LocalState>();
 
-  constructor(private readonly hub: HubService, private readonly repos: () => string[], private readonly destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined) {
+  constructor(
+    private readonly hub: HubService,
+    private readonly repos: () => string[],
+    private readonly destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined,
+  ) {
     // one repo at a time; getTreeItem rebuilds its node from the new state
     hub.onDidChange((repo) => {
       const node = repo ? this.nodes.get(`hub:${repo}`) : undefined;
@@ -62,11 +79,13 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
 
   async getChildren(n?: HubNode): Promise<HubNode[]> {
     if (!n) {
-      return this.keep(this.repos().map((r) => {
-        const s = this.hub.state(r);
-        if (!s.listing && !s.loading && !s.error) void this.hub.refresh(r);
-        return hubRepoNode(r, s.listing, s.error, s.loading);
-      }));
+      return this.keep(
+        this.repos().map((r) => {
+          const s = this.hub.state(r);
+          if (!s.listing && !s.loading && !s.error) void this.hub.refresh(r);
+          return hubRepoNode(r, s.listing, s.error, s.loading);
+        }),
+      );
     }
     const s = this.hub.state(n.repo);
     if (n.kind === 'repo') return this.keep(hubRepoChildren(n.repo, s.listing, s.error));
@@ -75,7 +94,14 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
       if (n.folder !== 'logs') {
         for (const it of s.listing[n.folder]) await this.computeLocal(n.repo, it);
       }
-      return this.keep(hubFolderChildren(n.repo, s.listing, n.folder, (it) => this.local.get(`${n.repo}:${it.kind}:${it.iteration}`) ?? { state: 'absent' }));
+      return this.keep(
+        hubFolderChildren(
+          n.repo,
+          s.listing,
+          n.folder,
+          (it) => this.local.get(`${n.repo}:${it.kind}:${it.iteration}`) ?? { state: 'absent' },
+        ),
+      );
     }
     if (n.kind === 'iteration') {
       const it = s.listing[n.folder].find((i) => i.iteration === n.iteration);
@@ -91,7 +117,14 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
     if (!listing) return;
     try {
       const c = await localCompletion(dest, planDownload(listing, it.kind, it.iteration, dest));
-      this.local.set(`${repo}:${it.kind}:${it.iteration}`, c.complete ? { state: 'complete' } : c.bytes > 0 ? { state: 'partial', percent: (100 * c.bytes) / Math.max(1, c.total) } : { state: 'absent' });
+      this.local.set(
+        `${repo}:${it.kind}:${it.iteration}`,
+        c.complete
+          ? { state: 'complete' }
+          : c.bytes > 0
+            ? { state: 'partial', percent: (100 * c.bytes) / Math.max(1, c.total) }
+            : { state: 'absent' },
+      );
     } catch {
       this.local.set(`${repo}:${it.kind}:${it.iteration}`, { state: 'absent' });
     }
@@ -114,7 +147,10 @@ export class RunTreeProvider implements vscode.TreeDataProvider<RunNode> {
         const all = this.dirty.has(undefined);
         const roots = [...this.dirty];
         this.dirty.clear();
-        if (all) { this.changed.fire(undefined); return; }
+        if (all) {
+          this.changed.fire(undefined);
+          return;
+        }
         for (const r of roots) this.changed.fire(r ? this.nodes.get(`run:${r}`) : undefined);
       }, 250);
     });
@@ -136,11 +172,19 @@ export class RunTreeProvider implements vscode.TreeDataProvider<RunNode> {
   getParent(n: RunNode): RunNode | undefined {
     const id = n.id;
     switch (n.kind) {
-      case 'run': return undefined;
-      case 'metrics': case 'report': case 'iterations': case 'schema': return this.nodes.get(`run:${n.root}`);
-      case 'iteration': return this.nodes.get(`run:${n.root}:iterations`);
-      case 'group': return this.nodes.get(`run:${n.root}:it:${n.iteration}`);
-      case 'trajectory': return this.nodes.get(id.replace(/:r:\d+$/, ''));
+      case 'run':
+        return undefined;
+      case 'metrics':
+      case 'report':
+      case 'iterations':
+      case 'schema':
+        return this.nodes.get(`run:${n.root}`);
+      case 'iteration':
+        return this.nodes.get(`run:${n.root}:iterations`);
+      case 'group':
+        return this.nodes.get(`run:${n.root}:it:${n.iteration}`);
+      case 'trajectory':
+        return this.nodes.get(id.replace(/:r:\d+$/, ''));
     }
   }
 
@@ -165,16 +209,28 @@ export class RunTreeProvider implements vscode.TreeDataProvider<RunNode> {
   }
 
   getChildren(n?: RunNode): RunNode[] {
-    if (!n) return this.keep(this.runs.list().map((l) => runNode(l.run.location.root, l.run.location.name, l.run.credit, l.iterations().size, l.progress)));
+    if (!n)
+      return this.keep(
+        this.runs.list().map((l) => runNode(l.run.location.root, l.run.location.name, l.run.credit, l.iterations().size, l.progress)),
+      );
     const live = this.runs.get(n.root);
     if (!live) return [];
     const idx = live.run.credit;
     switch (n.kind) {
-      case 'run': return this.keep(runChildren(n.root, idx !== undefined, live.run.metrics !== undefined));
-      case 'iterations': return this.keep(iterationNodes(n.root, live.iterations()));
-      case 'iteration': { const s = live.iterations().get(n.iteration); return s && idx ? this.keep(groupNodes(n.root, idx, s)) : []; }
-      case 'group': { const s = live.iterations().get(n.iteration); return s && idx ? this.keep(trajectoryNodes(n.root, idx, n.iteration, n.group, s.groups.get(n.group) ?? [])) : []; }
-      default: return [];
+      case 'run':
+        return this.keep(runChildren(n.root, idx !== undefined, live.run.metrics !== undefined));
+      case 'iterations':
+        return this.keep(iterationNodes(n.root, live.iterations()));
+      case 'iteration': {
+        const s = live.iterations().get(n.iteration);
+        return s && idx ? this.keep(groupNodes(n.root, idx, s)) : [];
+      }
+      case 'group': {
+        const s = live.iterations().get(n.iteration);
+        return s && idx ? this.keep(trajectoryNodes(n.root, idx, n.iteration, n.group, s.groups.get(n.group) ?? [])) : [];
+      }
+      default:
+        return [];
     }
   }
 }

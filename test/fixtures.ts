@@ -7,29 +7,75 @@ const F5 = [false, false, false, false, false];
 export const HAND_LOG: readonly Record<string, unknown>[] = [
   // iteration 0, group 0: rewards 1, 0, 0 (mixed)
   {
-    iteration: 0, group: 0, rollout: 0, reward: 1, A: 1, labeled: true, instruction: 'first task',
+    iteration: 0,
+    group: 0,
+    rollout: 0,
+    reward: 1,
+    A: 1,
+    labeled: true,
+    instruction: 'first task',
     turns: [
       // d = 10, -10, 0 (same), 5 -> c = 0.0625; not argmax
-      { action: 'click(point_2d=[1, 1])', scores: [10, 0, 20, 10, 5], same: [true, false, false, true, false], done: F5, c: 0.0625, A_t: 1.025 },
+      {
+        action: 'click(point_2d=[1, 1])',
+        scores: [10, 0, 20, 10, 5],
+        same: [true, false, false, true, false],
+        done: F5,
+        c: 0.0625,
+        A_t: 1.025,
+      },
       // d = 30 x3, done dropped -> 1.5 -> c = 1; argmax
-      { action: 'write(message="x")', scores: [30, 0, 0, 0, 0], same: [true, false, false, false, false], done: [false, false, false, false, true], c: 1, A_t: 1.4 },
+      {
+        action: 'write(message="x")',
+        scores: [30, 0, 0, 0, 0],
+        same: [true, false, false, false, false],
+        done: [false, false, false, false, true],
+        c: 1,
+        A_t: 1.4,
+      },
       // terminal done: scored, credit masked
-      { action: 'done(response="ok")', scores: [1, 2, 3, 4, 5], same: [true, false, false, false, false], done: [true, false, false, false, false], c: null, A_t: 1, masked: true },
+      {
+        action: 'done(response="ok")',
+        scores: [1, 2, 3, 4, 5],
+        same: [true, false, false, false, false],
+        done: [true, false, false, false, false],
+        c: null,
+        A_t: 1,
+        masked: true,
+      },
     ],
   },
   {
-    iteration: 0, group: 0, rollout: 1, reward: 0, A: -1, labeled: true,
+    iteration: 0,
+    group: 0,
+    rollout: 1,
+    reward: 0,
+    A: -1,
+    labeled: true,
     turns: [
       // d = -10 x4 -> c = -0.5; not argmax
       { action: 'go_back()', scores: [0, 10, 10, 10, 10], same: [true, false, false, false, false], done: F5, c: -0.5, A_t: -1.2 },
       // fallback: scoring failed
-      { action: 'wait()', scores: [null, null, null, null, null], same: [true, false, false, false, false], done: F5, c: 0, A_t: -1, fallback: true },
+      {
+        action: 'wait()',
+        scores: [null, null, null, null, null],
+        same: [true, false, false, false, false],
+        done: F5,
+        c: 0,
+        A_t: -1,
+        fallback: true,
+      },
     ],
   },
   { iteration: 0, group: 0, rollout: 2, reward: 0, A: -1, labeled: false, turns: [{ action: 'wait()', A_t: -1 }] },
   // iteration 1, group 0: rewards 1, 0 (mixed)
   {
-    iteration: 1, group: 0, rollout: 0, reward: 1, A: 0.5, labeled: true,
+    iteration: 1,
+    group: 0,
+    rollout: 0,
+    reward: 1,
+    A: 0.5,
+    labeled: true,
     turns: [
       // d = -40 x4 -> -2 -> c = -1; A_t = 0.1 (no flip); not argmax
       { action: 'click(point_2d=[5, 5])', scores: [0, 40, 40, 40, 40], same: F5.map((_, k) => k === 0), done: F5, c: -1, A_t: 0.1 },
@@ -38,7 +84,12 @@ export const HAND_LOG: readonly Record<string, unknown>[] = [
     ],
   },
   {
-    iteration: 1, group: 0, rollout: 1, reward: 0, A: -0.2, labeled: true,
+    iteration: 1,
+    group: 0,
+    rollout: 1,
+    reward: 0,
+    A: -0.2,
+    labeled: true,
     turns: [
       // d = 20 x4 -> c = 1; A_t = 0.2: a sign flip; argmax
       { action: 'click(point_2d=[7, 7])', scores: [20, 0, 0, 0, 0], same: F5.map((_, k) => k === 0), done: F5, c: 1, A_t: 0.2 },

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 const made: string[] = [];
-process.on('exit', () => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 /** A fresh temporary folder, removed when the test process exits. */
 export function tempDir(prefix = 'rlrb-test-'): string {

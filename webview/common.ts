@@ -30,12 +30,14 @@ function loadControls(): void {
   if (!controlsWanted || controlsLoaded || !ownScript?.src) return;
   controlsLoaded = true;
   const src = new URL('controls.js', ownScript.src).href;
-  requestAnimationFrame(() => setTimeout(() => {
-    const s = document.createElement('script');
-    s.src = src;
-    s.nonce = ownScript.nonce ?? '';
-    document.body.append(s);
-  }, 0));
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.nonce = ownScript.nonce ?? '';
+      document.body.append(s);
+    }, 0),
+  );
 }
 
 export function post(m: WebviewMessage): void {
@@ -55,13 +57,20 @@ export function saveState(s: PanelState): void {
 }
 
 export function onMessage(fn: (m: HostMessage) => void): void {
-  window.addEventListener('message', (e: MessageEvent<HostMessage>) => { fn(e.data); loadControls(); });
+  window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
+    fn(e.data);
+    loadControls();
+  });
 }
 
 type Child = Node | string | number | null | undefined | false;
 
 /** Builds an element; strings become text nodes, never markup. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean | ((e: Event) => void) | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | boolean | ((e: Event) => void) | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === false) continue;
@@ -70,7 +79,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<s
     else if (k === 'text') el.textContent = String(v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'object' ? c : document.createTextNode(String(c)));
+  for (const c of children)
+    if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'object' ? c : document.createTextNode(String(c)));
   return el;
 }
 

@@ -37,7 +37,11 @@ let series: SeriesView[] = [];
 const charts = new Map<string, Chart>();
 const app = document.getElementById('app')!;
 
-const search = h('vscode-textfield' as 'input', { placeholder: 'Filter metrics by name', 'aria-label': 'Filter metrics by name', id: 'metric-search' });
+const search = h('vscode-textfield' as 'input', {
+  placeholder: 'Filter metrics by name',
+  'aria-label': 'Filter metrics by name',
+  id: 'metric-search',
+});
 (search as HTMLInputElement).value = state.search ?? '';
 const slider = h('input', { type: 'range', min: 0, max: 0.99, step: 0.01, 'aria-label': 'Smoothing', id: 'smoothing' });
 slider.value = String(state.smoothing);
@@ -46,10 +50,25 @@ const info = h('span', { class: 'muted', id: 'metrics-info' });
 const body = h('div', { id: 'charts-root' });
 app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), info), body);
 
-search.addEventListener('input', () => { state.search = (search as HTMLInputElement).value; saveState(state); render(); });
-slider.addEventListener('input', () => { state.smoothing = Number(slider.value); sliderLabel.textContent = state.smoothing.toFixed(2); saveState(state); for (const s of series) updateChart(s); });
+search.addEventListener('input', () => {
+  state.search = (search as HTMLInputElement).value;
+  saveState(state);
+  render();
+});
+slider.addEventListener('input', () => {
+  state.smoothing = Number(slider.value);
+  sliderLabel.textContent = state.smoothing.toFixed(2);
+  saveState(state);
+  for (const s of series) updateChart(s);
+});
 
-interface Colors { line: string; raw: string; target: string; grid: string; text: string }
+interface Colors {
+  line: string;
+  raw: string;
+  target: string;
+  grid: string;
+  text: string;
+}
 let themeColors: Colors | undefined;
 /** The chart colours of the current theme, read once per theme (each read is a style lookup). */
 function colors(): Colors {
@@ -69,23 +88,67 @@ function colors(): Colors {
 function datasets(s: SeriesView): ChartDataset<'line', { x: number; y: number | null }[]>[] {
   const c = colors();
   const raw = s.x.map((x, i) => ({ x, y: s.y[i] ?? null }));
-  const sm = smooth(s.y.map((v) => (v === null ? NaN : v)), state.smoothing ?? 0);
+  const sm = smooth(
+    s.y.map((v) => (v === null ? NaN : v)),
+    state.smoothing ?? 0,
+  );
   const out: ChartDataset<'line', { x: number; y: number | null }[]>[] = [
-    { label: 'raw', data: raw, borderColor: (state.smoothing ?? 0) > 0 ? c.raw : c.line, borderWidth: 1, pointRadius: 0, pointHitRadius: 6, spanGaps: false },
+    {
+      label: 'raw',
+      data: raw,
+      borderColor: (state.smoothing ?? 0) > 0 ? c.raw : c.line,
+      borderWidth: 1,
+      pointRadius: 0,
+      pointHitRadius: 6,
+      spanGaps: false,
+    },
   ];
-  if ((state.smoothing ?? 0) > 0) out.push({ label: 'smoothed', data: s.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null })), borderColor: c.line, borderWidth: 1.6, pointRadius: 0, pointHitRadius: 0, spanGaps: false });
+  if ((state.smoothing ?? 0) > 0)
+    out.push({
+      label: 'smoothed',
+      data: s.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null })),
+      borderColor: c.line,
+      borderWidth: 1.6,
+      pointRadius: 0,
+      pointHitRadius: 0,
+      spanGaps: false,
+    });
   if (s.target && s.x.length > 0) {
-    const lo = s.x[0]!, hi = s.x[s.x.length - 1]!;
-    const line = (y: number): { x: number; y: number }[] => [{ x: lo, y }, { x: hi, y }];
-    out.push({ label: `target ${s.target.label}`, data: line(s.target.value), borderColor: c.target, borderDash: [4, 3], borderWidth: 1, pointRadius: 0, pointHitRadius: 0 });
-    if (s.target.kind === 'abs') out.push({ label: `target ${s.target.label}`, data: line(-s.target.value), borderColor: c.target, borderDash: [4, 3], borderWidth: 1, pointRadius: 0, pointHitRadius: 0 });
+    const lo = s.x[0]!,
+      hi = s.x[s.x.length - 1]!;
+    const line = (y: number): { x: number; y: number }[] => [
+      { x: lo, y },
+      { x: hi, y },
+    ];
+    out.push({
+      label: `target ${s.target.label}`,
+      data: line(s.target.value),
+      borderColor: c.target,
+      borderDash: [4, 3],
+      borderWidth: 1,
+      pointRadius: 0,
+      pointHitRadius: 0,
+    });
+    if (s.target.kind === 'abs')
+      out.push({
+        label: `target ${s.target.label}`,
+        data: line(-s.target.value),
+        borderColor: c.target,
+        borderDash: [4, 3],
+        borderWidth: 1,
+        pointRadius: 0,
+        pointHitRadius: 0,
+      });
   }
   return out;
 }
 
 /** Chart.js's tick callback: labels from the whole axis (see src/shared/ticks.ts). */
 function tickCallback(value: number | string, _i: number, ticks: { value: number }[]): string {
-  return tickLabel(Number(value), ticks.map((t) => t.value));
+  return tickLabel(
+    Number(value),
+    ticks.map((t) => t.value),
+  );
 }
 
 /** Fixed y bounds for a series that is constant up to float noise (see flatRange). */
@@ -100,15 +163,29 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
     type: 'line',
     data: { datasets: ds },
     options: {
-      animation: false, parsing: false, normalized: true, responsive: true, maintainAspectRatio: false,
+      animation: false,
+      parsing: false,
+      normalized: true,
+      responsive: true,
+      maintainAspectRatio: false,
       interaction: { mode: 'nearest', intersect: false, axis: 'x' },
       scales: {
-        x: { type: 'linear', ticks: { color: c.text, maxTicksLimit: 6, callback: tickCallback }, grid: { color: c.grid }, title: { display: false, text: 'iteration' } },
+        x: {
+          type: 'linear',
+          ticks: { color: c.text, maxTicksLimit: 6, callback: tickCallback },
+          grid: { color: c.grid },
+          title: { display: false, text: 'iteration' },
+        },
         y: { type: 'linear', ...yBounds(ds), ticks: { color: c.text, maxTicksLimit: 5, callback: tickCallback }, grid: { color: c.grid } },
       },
       plugins: {
         legend: { display: false },
-        tooltip: { callbacks: { title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`, label: (item) => `${item.dataset.label}: ${fmt(item.parsed.y ?? null, 4)}` } },
+        tooltip: {
+          callbacks: {
+            title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
+            label: (item) => `${item.dataset.label}: ${fmt(item.parsed.y ?? null, 4)}`,
+          },
+        },
       },
       onClick: (_e, elements) => {
         const el = elements.find((x) => x.datasetIndex === 0) ?? elements[0];
@@ -137,7 +214,10 @@ function updateChart(s: SeriesView): void {
 function draw(card: HTMLElement): void {
   const name = card.dataset['metric']!;
   const s = series.find((x) => x.name === name);
-  if (s && !charts.has(name) && card.isConnected) { charts.set(name, makeChart(card.querySelector('canvas')!, s)); card.dataset['drawn'] = 'true'; }
+  if (s && !charts.has(name) && card.isConnected) {
+    charts.set(name, makeChart(card.querySelector('canvas')!, s));
+    card.dataset['drawn'] = 'true';
+  }
 }
 
 const queue: HTMLElement[] = [];
@@ -150,21 +230,32 @@ function drainQueue(): void {
 }
 /** The next batch runs after the next frame is painted, never before it. */
 function schedule(): void {
-  if (!queued) { queued = true; requestAnimationFrame(() => setTimeout(drainQueue, 0)); }
+  if (!queued) {
+    queued = true;
+    requestAnimationFrame(() => setTimeout(drainQueue, 0));
+  }
 }
 
-const seen = new IntersectionObserver((entries) => {
-  for (const e of entries) {
-    if (!e.isIntersecting) continue;
-    queue.push(e.target as HTMLElement);
-    seen.unobserve(e.target);
-  }
-  schedule();
-}, { rootMargin: '300px' });
+const seen = new IntersectionObserver(
+  (entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      queue.push(e.target as HTMLElement);
+      seen.unobserve(e.target);
+    }
+    schedule();
+  },
+  { rootMargin: '300px' },
+);
 
 function card(s: SeriesView): HTMLElement {
   const pinned = state.pinned!.includes(s.name);
-  const pin = h('button', { class: `pin codicon codicon-${pinned ? 'pinned' : 'pin'}${pinned ? ' on' : ''}`, title: pinned ? 'Unpin' : 'Pin to the top', 'aria-label': `${pinned ? 'Unpin' : 'Pin'} ${s.name}`, 'aria-pressed': String(pinned) });
+  const pin = h('button', {
+    class: `pin codicon codicon-${pinned ? 'pinned' : 'pin'}${pinned ? ' on' : ''}`,
+    title: pinned ? 'Unpin' : 'Pin to the top',
+    'aria-label': `${pinned ? 'Unpin' : 'Pin'} ${s.name}`,
+    'aria-pressed': String(pinned),
+  });
   pin.addEventListener('click', () => {
     state.pinned = pinned ? state.pinned!.filter((n) => n !== s.name) : [...state.pinned!, s.name];
     saveState(state);
@@ -174,9 +265,18 @@ function card(s: SeriesView): HTMLElement {
   const last = [...s.y].reverse().find((v) => v !== null);
   const summary = `${s.target ? `target ${s.target.label} · ` : ''}last ${fmt(last ?? null, 4)}`;
   const canvas = h('canvas', { role: 'img', 'aria-label': `${s.name} over iterations; click a point to open its trajectories` });
-  const el = h('div', { class: 'chart-card', 'data-metric': s.name },
-    h('header', {}, h('span', { class: 'title', title: s.name, text: s.name }), h('span', { class: 'muted', title: summary }, summary), pin),
-    h('div', { class: 'canvas-box' }, canvas));
+  const el = h(
+    'div',
+    { class: 'chart-card', 'data-metric': s.name },
+    h(
+      'header',
+      {},
+      h('span', { class: 'title', title: s.name, text: s.name }),
+      h('span', { class: 'muted', title: summary }, summary),
+      pin,
+    ),
+    h('div', { class: 'canvas-box' }, canvas),
+  );
   return el;
 }
 
@@ -192,16 +292,37 @@ function render(): void {
   const pinned = shown.filter((s) => state.pinned!.includes(s.name));
   const groups = new Map<string, SeriesView[]>();
   if (pinned.length) groups.set('pinned', pinned);
-  for (const s of shown) if (!state.pinned!.includes(s.name)) { const g = groups.get(s.group); if (g) g.push(s); else groups.set(s.group, [s]); }
+  for (const s of shown)
+    if (!state.pinned!.includes(s.name)) {
+      const g = groups.get(s.group);
+      if (g) g.push(s);
+      else groups.set(s.group, [s]);
+    }
   for (const [g, list] of groups) {
     const grid = h('div', { class: 'charts' });
-    for (const s of list) { const c = card(s); grid.append(c); seen.observe(c); }
-    body.append(h('section', { class: 'section', 'aria-label': g }, h('h2', {}, g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`, ' ', h('span', { class: 'badge' }, list.length)), grid));
+    for (const s of list) {
+      const c = card(s);
+      grid.append(c);
+      seen.observe(c);
+    }
+    body.append(
+      h(
+        'section',
+        { class: 'section', 'aria-label': g },
+        h('h2', {}, g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`, ' ', h('span', { class: 'badge' }, list.length)),
+        grid,
+      ),
+    );
   }
   // the first row at once (what the first paint shows); the rest as it comes into view
   const first = body.querySelector('.charts');
-  if (first) for (const c of Array.from(first.children).slice(0, columns(body.clientWidth || window.innerWidth))) { draw(c as HTMLElement); seen.unobserve(c); }
-  if (shown.length === 0) body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
+  if (first)
+    for (const c of Array.from(first.children).slice(0, columns(body.clientWidth || window.innerWidth))) {
+      draw(c as HTMLElement);
+      seen.unobserve(c);
+    }
+  if (shown.length === 0)
+    body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
 }
 
 onMessage((m) => {
@@ -212,16 +333,26 @@ onMessage((m) => {
     state.pinned = m.pinned;
     saveState(state);
     document.title = `Metrics: ${m.runName}`;
-    if (sameNames && charts.size > 0) { for (const s of series) updateChart(s); info.textContent = `${series.length} metrics · ${m.iterations} iterations`; }
-    else render();
+    if (sameNames && charts.size > 0) {
+      for (const s of series) updateChart(s);
+      info.textContent = `${series.length} metrics · ${m.iterations} iterations`;
+    } else render();
     body.dataset['iterations'] = String(m.iterations);
   } else if (m.type === 'error') {
     body.replaceChildren(h('p', { class: 'error' }, m.message));
   }
 });
-onThemeChange(() => { themeColors = undefined; applyFont(); render(); });
+onThemeChange(() => {
+  themeColors = undefined;
+  applyFont();
+  render();
+});
 // a panel restored while hidden lays its canvases out at zero size: redraw when shown
-document.addEventListener('visibilitychange', () => { if (!document.hidden) for (const c of charts.values()) c.resize(); });
-window.addEventListener('resize', () => { for (const c of charts.values()) c.resize(); });
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden) for (const c of charts.values()) c.resize();
+});
+window.addEventListener('resize', () => {
+  for (const c of charts.values()) c.resize();
+});
 saveState(state);
 useControls();

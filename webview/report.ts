@@ -15,32 +15,112 @@ const MARK: Record<string, string> = { pass: '✓ pass', near: '≈ near', fail:
 function render(r: ReportView): void {
   chart?.destroy();
   const f = r.figures as Record<string, number | null>;
-  const lines = h('table', { class: 'grid', id: 'report-table' }, h('tr', {}, h('th', {}, 'figure'), h('th', { class: 'num' }, 'this run'), h('th', {}, 'target'), h('th', {}, 'card'), h('th', {}, 'mark')));
-  for (const l of r.lines) lines.append(h('tr', { 'data-key': l.key }, h('td', {}, l.label), h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, fmt(l.value, 4)), h('td', {}, l.target), h('td', { class: 'muted' }, l.card), h('td', { class: `mark-${l.mark}` }, MARK[l.mark] ?? '')));
-  const curve = h('table', { class: 'grid', id: 'curve-table' }, h('tr', {}, h('th', {}, 'figure'), h('th', { class: 'num' }, 'first 10'), h('th', { class: 'num' }, 'last 10'), h('th', {}, 'from')));
-  for (const c of r.curve) curve.append(h('tr', {}, h('td', {}, c.name), h('td', { class: 'num' }, fmt(c.first, 3)), h('td', { class: 'num' }, fmt(c.last, 3)), h('td', { class: 'muted' }, c.source)));
-  const canvas = h('canvas', { id: 'gate-chart', role: 'img', 'aria-label': 'gate mean difference per iteration; click a bar to open that iteration' });
-  const schema = h('table', { class: 'grid', id: 'schema-table' }, h('tr', {}, h('th', {}, 'field'), h('th', {}, 'found as'), h('th', { class: 'num' }, 'missing from')));
-  for (const s of r.schema) schema.append(h('tr', {}, h('td', {}, s.field, s.required ? ' *' : ''), h('td', { class: s.foundAs ? '' : s.required ? 'mark-fail' : 'muted' }, s.foundAs || 'not found'), h('td', { class: 'num' }, s.foundAs ? String(s.missing) : '')));
+  const lines = h(
+    'table',
+    { class: 'grid', id: 'report-table' },
+    h(
+      'tr',
+      {},
+      h('th', {}, 'figure'),
+      h('th', { class: 'num' }, 'this run'),
+      h('th', {}, 'target'),
+      h('th', {}, 'card'),
+      h('th', {}, 'mark'),
+    ),
+  );
+  for (const l of r.lines)
+    lines.append(
+      h(
+        'tr',
+        { 'data-key': l.key },
+        h('td', {}, l.label),
+        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, fmt(l.value, 4)),
+        h('td', {}, l.target),
+        h('td', { class: 'muted' }, l.card),
+        h('td', { class: `mark-${l.mark}` }, MARK[l.mark] ?? ''),
+      ),
+    );
+  const curve = h(
+    'table',
+    { class: 'grid', id: 'curve-table' },
+    h('tr', {}, h('th', {}, 'figure'), h('th', { class: 'num' }, 'first 10'), h('th', { class: 'num' }, 'last 10'), h('th', {}, 'from')),
+  );
+  for (const c of r.curve)
+    curve.append(
+      h(
+        'tr',
+        {},
+        h('td', {}, c.name),
+        h('td', { class: 'num' }, fmt(c.first, 3)),
+        h('td', { class: 'num' }, fmt(c.last, 3)),
+        h('td', { class: 'muted' }, c.source),
+      ),
+    );
+  const canvas = h('canvas', {
+    id: 'gate-chart',
+    role: 'img',
+    'aria-label': 'gate mean difference per iteration; click a bar to open that iteration',
+  });
+  const schema = h(
+    'table',
+    { class: 'grid', id: 'schema-table' },
+    h('tr', {}, h('th', {}, 'field'), h('th', {}, 'found as'), h('th', { class: 'num' }, 'missing from')),
+  );
+  for (const s of r.schema)
+    schema.append(
+      h(
+        'tr',
+        {},
+        h('td', {}, s.field, s.required ? ' *' : ''),
+        h('td', { class: s.foundAs ? '' : s.required ? 'mark-fail' : 'muted' }, s.foundAs || 'not found'),
+        h('td', { class: 'num' }, s.foundAs ? String(s.missing) : ''),
+      ),
+    );
   const mism = h('ul', { id: 'mismatches' });
   for (const m of r.mismatches) {
     const a = h('button', { class: 'link' }, `iteration ${m.iteration}, group ${m.group}, rollout ${m.rollout}`);
     a.addEventListener('click', () => post({ type: 'openTrajectory', iteration: m.iteration, group: m.group, rollout: m.rollout }));
-    mism.append(h('li', {}, a, h('span', { class: 'muted' }, `  ${m.c ? `${m.c} c` : ''}${m.c && m.aT ? ', ' : ''}${m.aT ? `${m.aT} A_t` : ''} mismatch(es)`)));
+    mism.append(
+      h(
+        'li',
+        {},
+        a,
+        h('span', { class: 'muted' }, `  ${m.c ? `${m.c} c` : ''}${m.c && m.aT ? ', ' : ''}${m.aT ? `${m.aT} A_t` : ''} mismatch(es)`),
+      ),
+    );
   }
   const skipped = h('ul', { id: 'skipped' }, ...r.skipped.map((s) => h('li', {}, `line ${s.line}: ${s.message}`)));
   app.replaceChildren(
     h('h1', {}, `Run report: ${r.runName}`),
-    h('p', { class: 'muted' }, `${f['trajectories']} trajectories over ${f['iterations']} iterations · ${f['labeledTurns']} labeled turns, ${f['creditedTurns']} credited · β ${r.beta}, τ ${r.tau}`),
+    h(
+      'p',
+      { class: 'muted' },
+      `${f['trajectories']} trajectories over ${f['iterations']} iterations · ${f['labeledTurns']} labeled turns, ${f['creditedTurns']} credited · β ${r.beta}, τ ${r.tau}`,
+    ),
     lines,
-    h('p', { class: 'muted' }, `gate: ${(r.figures['gate'] as Record<string, number>)['groups']} mixed groups, ${(r.figures['gate'] as Record<string, number>)['iterationsPositive']}/${(r.figures['gate'] as Record<string, number>)['iterations']} iterations positive`),
-    h('h2', {}, 'Gate per iteration'), h('div', { class: 'gate-box' }, canvas),
-    h('h2', {}, 'Training curve'), curve,
-    h('h2', {}, 'Schema check'), schema,
-    r.notFound.length ? h('p', { class: 'mark-fail' }, `expected fields not found: ${r.notFound.join(', ')} (map them with the setting rlRunBrowser.fieldMapping)`) : h('p', { class: 'muted' }, 'every required field was found'),
+    h(
+      'p',
+      { class: 'muted' },
+      `gate: ${(r.figures['gate'] as Record<string, number>)['groups']} mixed groups, ${(r.figures['gate'] as Record<string, number>)['iterationsPositive']}/${(r.figures['gate'] as Record<string, number>)['iterations']} iterations positive`,
+    ),
+    h('h2', {}, 'Gate per iteration'),
+    h('div', { class: 'gate-box' }, canvas),
+    h('h2', {}, 'Training curve'),
+    curve,
+    h('h2', {}, 'Schema check'),
+    schema,
+    r.notFound.length
+      ? h(
+          'p',
+          { class: 'mark-fail' },
+          `expected fields not found: ${r.notFound.join(', ')} (map them with the setting rlRunBrowser.fieldMapping)`,
+        )
+      : h('p', { class: 'muted' }, 'every required field was found'),
     r.unknownKeys.length ? h('p', { class: 'muted' }, `other fields (kept, shown in the detail view): ${r.unknownKeys.join(', ')}`) : '',
-    h('h2', {}, `Skipped lines (${r.skippedCount})`), r.skippedCount ? skipped : h('p', { class: 'muted' }, 'none'),
-    h('h2', {}, `c and A_t mismatches (${r.mismatches.length}${r.mismatches.length >= 200 ? '+' : ''} trajectories)`), r.mismatches.length ? mism : h('p', { class: 'muted' }, 'none'),
+    h('h2', {}, `Skipped lines (${r.skippedCount})`),
+    r.skippedCount ? skipped : h('p', { class: 'muted' }, 'none'),
+    h('h2', {}, `c and A_t mismatches (${r.mismatches.length}${r.mismatches.length >= 200 ? '+' : ''} trajectories)`),
+    r.mismatches.length ? mism : h('p', { class: 'muted' }, 'none'),
     r.warnings.length ? h('div', {}, h('h2', {}, 'Warnings'), h('ul', {}, ...r.warnings.map((w) => h('li', {}, w)))) : '',
   );
   const pos = themeColor('--vscode-charts-green', '#89d185');
@@ -50,19 +130,37 @@ function render(r: ReportView): void {
   const data = r.gatePerIteration.filter((g) => g.meanDiff !== null);
   chart = new Chart(canvas, {
     type: 'bar',
-    data: { labels: data.map((g) => String(g.iteration)), datasets: [{ label: 'mean diff', data: data.map((g) => g.meanDiff!), backgroundColor: data.map((g) => (g.meanDiff! > 0 ? pos : neg)) }] },
+    data: {
+      labels: data.map((g) => String(g.iteration)),
+      datasets: [
+        { label: 'mean diff', data: data.map((g) => g.meanDiff!), backgroundColor: data.map((g) => (g.meanDiff! > 0 ? pos : neg)) },
+      ],
+    },
     options: {
-      animation: false, responsive: true, maintainAspectRatio: false,
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
       scales: { x: { ticks: { color: text }, grid: { color: grid } }, y: { ticks: { color: text }, grid: { color: grid } } },
-      plugins: { legend: { display: false }, tooltip: { callbacks: { label: (i) => `mean diff ${fmt(i.parsed.y, 4)} over ${data[i.dataIndex]!.groups} groups` } } },
-      onClick: (_e, els) => { const el = els[0]; if (el) post({ type: 'report/openIteration', iteration: data[el.index]!.iteration, gate: true }); },
+      plugins: {
+        legend: { display: false },
+        tooltip: { callbacks: { label: (i) => `mean diff ${fmt(i.parsed.y, 4)} over ${data[i.dataIndex]!.groups} groups` } },
+      },
+      onClick: (_e, els) => {
+        const el = els[0];
+        if (el) post({ type: 'report/openIteration', iteration: data[el.index]!.iteration, gate: true });
+      },
     },
   });
 }
 
 onMessage((m) => {
-  if (m.type === 'report/data') { last = m.report; document.title = `Run report: ${m.report.runName}`; render(m.report); }
-  else if (m.type === 'error') app.replaceChildren(h('p', { class: 'error' }, m.message));
+  if (m.type === 'report/data') {
+    last = m.report;
+    document.title = `Run report: ${m.report.runName}`;
+    render(m.report);
+  } else if (m.type === 'error') app.replaceChildren(h('p', { class: 'error' }, m.message));
 });
-onThemeChange(() => { if (last) render(last); });
+onThemeChange(() => {
+  if (last) render(last);
+});
 post({ type: 'ready' });

@@ -27,23 +27,65 @@ const num = (label: string, key: 'iterationMin' | 'iterationMax' | 'group'): HTM
   const el = h('input', { type: 'number', min: 0, 'aria-label': label, placeholder: label, id: `f-${key}` });
   const v = query.filter[key];
   if (v !== undefined) el.value = String(v);
-  el.addEventListener('change', () => { const n = el.value === '' ? undefined : Math.max(0, Math.floor(Number(el.value))); if (n === undefined) delete query.filter[key]; else query.filter[key] = n; refetch(); });
+  el.addEventListener('change', () => {
+    const n = el.value === '' ? undefined : Math.max(0, Math.floor(Number(el.value)));
+    if (n === undefined) delete query.filter[key];
+    else query.filter[key] = n;
+    refetch();
+  });
   return el;
 };
-const rewardSel = h('select', { 'aria-label': 'Reward', id: 'f-reward' }, h('option', { value: '' }, 'any reward'), h('option', { value: 'success' }, 'succeeded'), h('option', { value: 'failure' }, 'failed'), h('option', { value: 'format' }, 'format failure'));
+const rewardSel = h(
+  'select',
+  { 'aria-label': 'Reward', id: 'f-reward' },
+  h('option', { value: '' }, 'any reward'),
+  h('option', { value: 'success' }, 'succeeded'),
+  h('option', { value: 'failure' }, 'failed'),
+  h('option', { value: 'format' }, 'format failure'),
+);
 rewardSel.value = query.filter.reward ?? '';
-rewardSel.addEventListener('change', () => { const v = rewardSel.value; if (v === 'success' || v === 'failure' || v === 'format') query.filter.reward = v; else delete query.filter.reward; refetch(); });
+rewardSel.addEventListener('change', () => {
+  const v = rewardSel.value;
+  if (v === 'success' || v === 'failure' || v === 'format') query.filter.reward = v;
+  else delete query.filter.reward;
+  refetch();
+});
 const check = (label: string, get: () => boolean, set: (v: boolean) => void, id: string): HTMLLabelElement => {
   const el = h('input', { type: 'checkbox', id });
   el.checked = get();
-  el.addEventListener('change', () => { set(el.checked); refetch(); });
+  el.addEventListener('change', () => {
+    set(el.checked);
+    refetch();
+  });
   return h('label', {}, el, label);
 };
-const flagBox = (label: string, bit: number, id: string): HTMLLabelElement => check(label, () => ((query.filter.flags ?? 0) & bit) !== 0, (v) => { const f = (query.filter.flags ?? 0) & ~bit; query.filter.flags = v ? f | bit : f; if (!query.filter.flags) delete query.filter.flags; }, id);
-const text = h('vscode-textfield' as 'input', { placeholder: 'Search actions and instruction', 'aria-label': 'Search actions and instruction', id: 'f-text' });
+const flagBox = (label: string, bit: number, id: string): HTMLLabelElement =>
+  check(
+    label,
+    () => ((query.filter.flags ?? 0) & bit) !== 0,
+    (v) => {
+      const f = (query.filter.flags ?? 0) & ~bit;
+      query.filter.flags = v ? f | bit : f;
+      if (!query.filter.flags) delete query.filter.flags;
+    },
+    id,
+  );
+const text = h('vscode-textfield' as 'input', {
+  placeholder: 'Search actions and instruction',
+  'aria-label': 'Search actions and instruction',
+  id: 'f-text',
+});
 (text as HTMLInputElement).value = query.filter.text ?? '';
 let textTimer: number | undefined;
-text.addEventListener('input', () => { window.clearTimeout(textTimer); textTimer = window.setTimeout(() => { const v = (text as HTMLInputElement).value.trim(); if (v) query.filter.text = v; else delete query.filter.text; refetch(); }, 350); });
+text.addEventListener('input', () => {
+  window.clearTimeout(textTimer);
+  textTimer = window.setTimeout(() => {
+    const v = (text as HTMLInputElement).value.trim();
+    if (v) query.filter.text = v;
+    else delete query.filter.text;
+    refetch();
+  }, 350);
+});
 
 const cols: { key: string; label: string; cls?: string; get: (r: RowView) => string }[] = [
   { key: 'iteration', label: 'iter', get: (r) => String(r.iteration) },
@@ -54,39 +96,82 @@ const cols: { key: string; label: string; cls?: string; get: (r: RowView) => str
   { key: 'labeled', label: 'lab', get: (r) => (r.labeled ? '●' : '') },
   { key: 'turns', label: 'turns', get: (r) => String(r.turns) },
   { key: 'meanC', label: 'mean c', get: (r) => fmt(r.meanC, 3) },
-  { key: 'flags', label: 'flags', get: (r) => [r.signFlips ? `flip×${r.signFlips}` : '', r.argmaxTurns ? `argmax×${r.argmaxTurns}` : '', r.fallbackTurns ? 'fallback' : ''].filter(Boolean).join(' ') },
+  {
+    key: 'flags',
+    label: 'flags',
+    get: (r) =>
+      [r.signFlips ? `flip×${r.signFlips}` : '', r.argmaxTurns ? `argmax×${r.argmaxTurns}` : '', r.fallbackTurns ? 'fallback' : '']
+        .filter(Boolean)
+        .join(' '),
+  },
 ];
 const thead = h('div', { class: 'thead', role: 'row' });
 /** Click: sort by that column (again: the other way). Shift+click: add it as the next key. */
 function renderHead(): void {
-  thead.replaceChildren(...cols.map((c) => {
-    const at = query.sort.findIndex((x) => x.key === c.key);
-    const s = at >= 0 ? query.sort[at] : undefined;
-    const arrow = s ? (s.descending ? '▼' : '▲') : '';
-    const b = h('button', { role: 'columnheader', 'aria-sort': s ? (s.descending ? 'descending' : 'ascending') : 'none', title: `Sort by ${c.label} (Shift+click: then by ${c.label})`, 'data-key': c.key },
-      c.label + (arrow ? ` ${arrow}` : ''), s && query.sort.length > 1 ? h('sup', { 'aria-label': `sort key ${at + 1}` }, at + 1) : null);
-    b.addEventListener('click', (e) => {
-      const flipped = { key: c.key, ...(s && !s.descending ? { descending: true } : {}) };
-      if (e.shiftKey && query.sort.length > 0) query.sort = at >= 0 ? query.sort.map((x, i) => (i === at ? flipped : x)) : [...query.sort, { key: c.key }];
-      else query.sort = [at === 0 ? flipped : { key: c.key }];
-      renderHead();
-      refetch();
-    });
-    return b;
-  }));
+  thead.replaceChildren(
+    ...cols.map((c) => {
+      const at = query.sort.findIndex((x) => x.key === c.key);
+      const s = at >= 0 ? query.sort[at] : undefined;
+      const arrow = s ? (s.descending ? '▼' : '▲') : '';
+      const b = h(
+        'button',
+        {
+          role: 'columnheader',
+          'aria-sort': s ? (s.descending ? 'descending' : 'ascending') : 'none',
+          title: `Sort by ${c.label} (Shift+click: then by ${c.label})`,
+          'data-key': c.key,
+        },
+        c.label + (arrow ? ` ${arrow}` : ''),
+        s && query.sort.length > 1 ? h('sup', { 'aria-label': `sort key ${at + 1}` }, at + 1) : null,
+      );
+      b.addEventListener('click', (e) => {
+        const flipped = { key: c.key, ...(s && !s.descending ? { descending: true } : {}) };
+        if (e.shiftKey && query.sort.length > 0)
+          query.sort = at >= 0 ? query.sort.map((x, i) => (i === at ? flipped : x)) : [...query.sort, { key: c.key }];
+        else query.sort = [at === 0 ? flipped : { key: c.key }];
+        renderHead();
+        refetch();
+      });
+      return b;
+    }),
+  );
 }
 const viewport = h('div', { class: 'viewport', tabindex: 0, role: 'grid', 'aria-label': 'Trajectories', id: 'table' });
 const spacer = h('div', { class: 'spacer' });
 viewport.append(spacer);
-const detailPane = h('div', { class: 'detail', id: 'detail', tabindex: 0, 'aria-label': 'Selected trajectory' }, h('p', { class: 'muted' }, 'Select a trajectory (arrows, Enter). g toggles the group view.'));
+const detailPane = h(
+  'div',
+  { class: 'detail', id: 'detail', tabindex: 0, 'aria-label': 'Selected trajectory' },
+  h('p', { class: 'muted' }, 'Select a trajectory (arrows, Enter). g toggles the group view.'),
+);
 const back = h('button', { class: 'link', id: 'back-to-metrics' }, 'metrics');
 back.addEventListener('click', () => post({ type: 'openMetrics' }));
 const reveal = h('button', { class: 'link', id: 'reveal-in-tree' }, 'reveal in tree');
-reveal.addEventListener('click', () => { if (selRow >= 0) post({ type: 'trajectories/reveal', row: selRow }); });
+reveal.addEventListener('click', () => {
+  if (selRow >= 0) post({ type: 'trajectories/reveal', row: selRow });
+});
 app.append(
-  h('div', { class: 'toolbar' }, num('iter from', 'iterationMin'), num('iter to', 'iterationMax'), num('group', 'group'), rewardSel,
-    check('labeled', () => query.filter.labeledOnly === true, (v) => { if (v) query.filter.labeledOnly = true; else delete query.filter.labeledOnly; }, 'f-labeled'),
-    flagBox('sign flip', FLAG.SignFlip, 'f-flip'), flagBox('fallback', FLAG.Fallback, 'f-fallback'), text, count),
+  h(
+    'div',
+    { class: 'toolbar' },
+    num('iter from', 'iterationMin'),
+    num('iter to', 'iterationMax'),
+    num('group', 'group'),
+    rewardSel,
+    check(
+      'labeled',
+      () => query.filter.labeledOnly === true,
+      (v) => {
+        if (v) query.filter.labeledOnly = true;
+        else delete query.filter.labeledOnly;
+      },
+      'f-labeled',
+    ),
+    flagBox('sign flip', FLAG.SignFlip, 'f-flip'),
+    flagBox('fallback', FLAG.Fallback, 'f-fallback'),
+    text,
+    count,
+  ),
   h('div', { class: 'toolbar' }, header, back, reveal),
   h('div', { class: 'browser' }, h('div', { class: 'table-wrap' }, thead, viewport), detailPane),
 );
@@ -122,8 +207,22 @@ function renderRows(): void {
   const frag: HTMLElement[] = [];
   for (let i = first; i < last; i++) {
     const r = rows.get(i);
-    if (!r) { request(i); continue; }
-    const el = h('div', { class: `trow${i === selIndex ? ' sel' : ''}`, role: 'row', 'aria-selected': String(i === selIndex), 'data-index': i, 'data-row': r.row, 'data-key': `${r.iteration}/${r.group}/${r.rollout}` }, ...cols.map((c) => h('span', {}, c.get(r))));
+    if (!r) {
+      request(i);
+      continue;
+    }
+    const el = h(
+      'div',
+      {
+        class: `trow${i === selIndex ? ' sel' : ''}`,
+        role: 'row',
+        'aria-selected': String(i === selIndex),
+        'data-index': i,
+        'data-row': r.row,
+        'data-key': `${r.iteration}/${r.group}/${r.rollout}`,
+      },
+      ...cols.map((c) => h('span', {}, c.get(r))),
+    );
     el.style.top = `${i * ROW_H}px`;
     frag.push(el);
   }
@@ -143,19 +242,34 @@ function select(i: number, open: boolean): void {
   if (open && r) post({ type: 'trajectories/open', row: r.row });
 }
 
-viewport.addEventListener('scroll', () => { renderRows(); persist(); });
+viewport.addEventListener('scroll', () => {
+  renderRows();
+  persist();
+});
 // one listener for every row, present and future
 spacer.addEventListener('click', (e) => {
   const row = (e.target as Element | null)?.closest<HTMLElement>('.trow');
   if (row) select(Number(row.dataset['index']), true);
 });
 viewport.addEventListener('keydown', (e) => {
-  if (e.key === 'ArrowDown') { select(selIndex + 1, false); e.preventDefault(); }
-  else if (e.key === 'ArrowUp') { select(Math.max(0, selIndex - 1), false); e.preventDefault(); }
-  else if (e.key === 'PageDown') { select(Math.min(total - 1, selIndex + Math.floor(viewport.clientHeight / ROW_H)), false); e.preventDefault(); }
-  else if (e.key === 'PageUp') { select(Math.max(0, selIndex - Math.floor(viewport.clientHeight / ROW_H)), false); e.preventDefault(); }
-  else if (e.key === 'Enter') { select(selIndex < 0 ? 0 : selIndex, true); e.preventDefault(); }
-  else if (e.key === 'g') { toggleGroup(); }
+  if (e.key === 'ArrowDown') {
+    select(selIndex + 1, false);
+    e.preventDefault();
+  } else if (e.key === 'ArrowUp') {
+    select(Math.max(0, selIndex - 1), false);
+    e.preventDefault();
+  } else if (e.key === 'PageDown') {
+    select(Math.min(total - 1, selIndex + Math.floor(viewport.clientHeight / ROW_H)), false);
+    e.preventDefault();
+  } else if (e.key === 'PageUp') {
+    select(Math.max(0, selIndex - Math.floor(viewport.clientHeight / ROW_H)), false);
+    e.preventDefault();
+  } else if (e.key === 'Enter') {
+    select(selIndex < 0 ? 0 : selIndex, true);
+    e.preventDefault();
+  } else if (e.key === 'g') {
+    toggleGroup();
+  }
 });
 detailPane.addEventListener('keydown', (e) => {
   if (!detail) return;
@@ -168,7 +282,9 @@ detailPane.addEventListener('keydown', (e) => {
     e.preventDefault();
   } else if (e.key === 'g') toggleGroup();
 });
-document.addEventListener('keydown', (e) => { if (e.key === 'g' && e.target === document.body) toggleGroup(); });
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'g' && e.target === document.body) toggleGroup();
+});
 
 function toggleGroup(): void {
   groupView = !groupView;
@@ -181,13 +297,35 @@ function tags(list: [boolean, string, string][]): HTMLElement[] {
 
 function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElement {
   const el = h('div', { class: 'turn', 'data-turn': t.index, role: 'group', 'aria-label': `turn ${t.index}` });
-  el.append(h('div', {}, h('strong', {}, `turn ${t.index}`), ' ', ...tags([[t.labeled, 'same', 'labeled'], [t.masked, 'done', 'masked (terminal done)'], [t.fallback, 'warn', 'fallback']])));
+  el.append(
+    h(
+      'div',
+      {},
+      h('strong', {}, `turn ${t.index}`),
+      ' ',
+      ...tags([
+        [t.labeled, 'same', 'labeled'],
+        [t.masked, 'done', 'masked (terminal done)'],
+        [t.fallback, 'warn', 'fallback'],
+      ]),
+    ),
+  );
   el.append(h('pre', { class: 'action', 'data-field': 'action' }, t.action ?? '(no action logged)'));
   if (t.labeled) {
     const scores = t.candidates.map((c) => c.score).filter((s): s is number => s !== null);
-    const lo = Math.min(0, ...scores), hi = Math.max(0, ...scores);
+    const lo = Math.min(0, ...scores),
+      hi = Math.max(0, ...scores);
     const span = hi - lo || 1;
-    const grid = h('div', { class: 'cands', role: 'table', 'aria-label': 'candidates' }, h('span', { class: 'muted' }, 'k'), h('span', { class: 'muted' }, 'candidate'), h('span', { class: 'muted' }, 'score'), h('span', { class: 'muted' }, ''), h('span', { class: 'muted' }, 'd_k'), h('span', { class: 'muted' }, ''));
+    const grid = h(
+      'div',
+      { class: 'cands', role: 'table', 'aria-label': 'candidates' },
+      h('span', { class: 'muted' }, 'k'),
+      h('span', { class: 'muted' }, 'candidate'),
+      h('span', { class: 'muted' }, 'score'),
+      h('span', { class: 'muted' }, ''),
+      h('span', { class: 'muted' }, 'd_k'),
+      h('span', { class: 'muted' }, ''),
+    );
     for (const c of t.candidates) {
       const bar = h('div', { class: `bar${c.k === 0 ? ' exec' : ''}${c.dropped ? ' dropped' : ''}` });
       bar.style.width = c.score === null ? '0' : `${Math.max(2, ((c.score - lo) / span) * 100)}%`;
@@ -197,7 +335,17 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
         h('span', { 'data-field': 'score' }, c.score === null ? 'null' : c.score.toFixed(3)),
         h('div', {}, bar),
         h('span', { 'data-field': 'd' }, c.k === 0 ? '' : c.d === null ? '—' : fmt(c.d, 2)),
-        h('span', { class: 'tags' }, ...tags([[c.k === 0, 'exec', 'executed'], [c.k > 0 && c.same, 'same', 'same action'], [c.done, 'done', c.k === 0 ? 'done' : 'done (dropped)'], [c.dropped === 'no-score', 'warn', 'no score'], [c.isArgmax, 'exec', 'argmax']])),
+        h(
+          'span',
+          { class: 'tags' },
+          ...tags([
+            [c.k === 0, 'exec', 'executed'],
+            [c.k > 0 && c.same, 'same', 'same action'],
+            [c.done, 'done', c.k === 0 ? 'done' : 'done (dropped)'],
+            [c.dropped === 'no-score', 'warn', 'no score'],
+            [c.isArgmax, 'exec', 'argmax'],
+          ]),
+        ),
       );
     }
     el.append(grid);
@@ -213,25 +361,77 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
   const mismatch = t.cRecomputed !== null && t.c !== null && Math.abs(t.cRecomputed - t.c) > 1e-6;
   const expectedAt = A === null ? null : t.c !== null ? A + beta * t.c : A;
   const atMismatch = expectedAt !== null && t.At !== null && Math.abs(expectedAt - t.At) > 1e-6;
-  el.append(h('div', {},
-    t.labeled ? h('span', {}, 'c ', h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : fmt(t.c)), ' ', cbar, t.cRecomputed !== null ? h('span', { class: mismatch ? 'mark-fail' : 'muted' }, ` recomputed ${fmt(t.cRecomputed)}`) : '', ' · ') : '',
-    'A → A_t: ', h('span', {}, fmt(A, 4)), ' → ', h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : fmt(t.At, 4)), atMismatch ? h('span', { class: 'mark-fail' }, ` (expected ${fmt(expectedAt, 4)})`) : ''));
+  el.append(
+    h(
+      'div',
+      {},
+      t.labeled
+        ? h(
+            'span',
+            {},
+            'c ',
+            h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : fmt(t.c)),
+            ' ',
+            cbar,
+            t.cRecomputed !== null ? h('span', { class: mismatch ? 'mark-fail' : 'muted' }, ` recomputed ${fmt(t.cRecomputed)}`) : '',
+            ' · ',
+          )
+        : '',
+      'A → A_t: ',
+      h('span', {}, fmt(A, 4)),
+      ' → ',
+      h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : fmt(t.At, 4)),
+      atMismatch ? h('span', { class: 'mark-fail' }, ` (expected ${fmt(expectedAt, 4)})`) : '',
+    ),
+  );
   if (t.extras) el.append(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), h('pre', { class: 'text' }, t.extras)));
   return el;
 }
 
 function renderDetail(d: TrajectoryDetailView): void {
   const parts: HTMLElement[] = [];
-  parts.push(h('h2', { id: 'detail-title' }, `iteration ${d.iteration} · group ${d.group} · rollout ${d.rollout}`, ' ', h('span', { class: 'muted' }, `line ${d.line}`)));
+  parts.push(
+    h(
+      'h2',
+      { id: 'detail-title' },
+      `iteration ${d.iteration} · group ${d.group} · rollout ${d.rollout}`,
+      ' ',
+      h('span', { class: 'muted' }, `line ${d.line}`),
+    ),
+  );
   if (d.taskId !== null) parts.push(h('div', { class: 'muted' }, 'task ', h('span', { 'data-field': 'task' }, d.taskId)));
   parts.push(h('pre', { class: 'text', id: 'instruction', 'data-field': 'instruction' }, d.instruction ?? '(no instruction logged)'));
-  parts.push(h('div', {}, 'reward ', h('strong', { id: 'reward' }, fmt(d.reward, 0).replace('+', '')), ` · A ${fmt(d.A, 4)} · ${d.labeled ? 'labeled' : 'unlabeled'} · mean c ${fmt(d.meanC, 4)} · `, h('button', { class: 'link', id: 'toggle-group', onclick: toggleGroup }, groupView ? 'hide group (g)' : 'group view (g)')));
+  parts.push(
+    h(
+      'div',
+      {},
+      'reward ',
+      h('strong', { id: 'reward' }, fmt(d.reward, 0).replace('+', '')),
+      ` · A ${fmt(d.A, 4)} · ${d.labeled ? 'labeled' : 'unlabeled'} · mean c ${fmt(d.meanC, 4)} · `,
+      h('button', { class: 'link', id: 'toggle-group', onclick: toggleGroup }, groupView ? 'hide group (g)' : 'group view (g)'),
+    ),
+  );
   if (groupView) {
-    const t = h('table', { class: 'grid', id: 'group-view' }, h('tr', {}, ...['rollout', 'reward', 'A', 'labeled', 'mean c', 'turns'].map((x) => h('th', {}, x))));
+    const t = h(
+      'table',
+      { class: 'grid', id: 'group-view' },
+      h('tr', {}, ...['rollout', 'reward', 'A', 'labeled', 'mean c', 'turns'].map((x) => h('th', {}, x))),
+    );
     for (const r of d.group5) {
       const link = h('button', { class: 'link' }, String(r.rollout));
       link.addEventListener('click', () => post({ type: 'openTrajectory', iteration: r.iteration, group: r.group, rollout: r.rollout }));
-      t.append(h('tr', { 'data-rollout': r.rollout, class: r.rollout === d.rollout ? 'sel' : '' }, h('td', {}, link), h('td', { class: 'num' }, fmt(r.reward, 0).replace('+', '')), h('td', { class: 'num' }, fmt(r.A, 3)), h('td', {}, r.labeled ? 'yes' : ''), h('td', { class: 'num' }, fmt(r.meanC, 4)), h('td', { class: 'num' }, String(r.turns))));
+      t.append(
+        h(
+          'tr',
+          { 'data-rollout': r.rollout, class: r.rollout === d.rollout ? 'sel' : '' },
+          h('td', {}, link),
+          h('td', { class: 'num' }, fmt(r.reward, 0).replace('+', '')),
+          h('td', { class: 'num' }, fmt(r.A, 3)),
+          h('td', {}, r.labeled ? 'yes' : ''),
+          h('td', { class: 'num' }, fmt(r.meanC, 4)),
+          h('td', { class: 'num' }, String(r.turns)),
+        ),
+      );
     }
     parts.push(h('div', { class: 'group-view' }, h('h3', {}, `group ${d.group}: its rollouts`), t));
   }
@@ -265,7 +465,11 @@ onMessage((m) => {
     }
     case 'trajectories/select': {
       selRow = m.row;
-      if (m.index >= 0) { selIndex = m.index; viewport.scrollTop = Math.max(0, m.index * ROW_H - viewport.clientHeight / 2); renderRows(); }
+      if (m.index >= 0) {
+        selIndex = m.index;
+        viewport.scrollTop = Math.max(0, m.index * ROW_H - viewport.clientHeight / 2);
+        renderRows();
+      }
       persist();
       break;
     }
@@ -276,8 +480,11 @@ onMessage((m) => {
       renderDetail(m.detail);
       persist();
       break;
-    case 'error': detailPane.replaceChildren(h('p', { class: 'error' }, m.message)); break;
-    default: break;
+    case 'error':
+      detailPane.replaceChildren(h('p', { class: 'error' }, m.message));
+      break;
+    default:
+      break;
   }
 });
 
@@ -294,7 +501,10 @@ function syncControls(): void {
   renderHead();
 }
 
-if (state.scrollTop) requestAnimationFrame(() => { viewport.scrollTop = state.scrollTop ?? 0; });
+if (state.scrollTop)
+  requestAnimationFrame(() => {
+    viewport.scrollTop = state.scrollTop ?? 0;
+  });
 persist();
 post({ type: 'ready' });
 useControls();

@@ -79,8 +79,10 @@ export function parseAction(text: string): ParsedAction | null {
       const id = c.ident();
       if (id !== undefined) {
         c.ws();
-        if (c.peek() === 0x3d && c.s.charCodeAt(c.i + 1) !== 0x3d) { c.i++; key = id; }
-        else c.i = save;
+        if (c.peek() === 0x3d && c.s.charCodeAt(c.i + 1) !== 0x3d) {
+          c.i++;
+          key = id;
+        } else c.i = save;
       }
       if (key === undefined) key = `#${positional++}`;
       const v = parseValue(c);
@@ -88,8 +90,19 @@ export function parseAction(text: string): ParsedAction | null {
       args.set(key, v);
       c.ws();
       const ch = c.peek();
-      if (ch === 0x2c) { c.i++; c.ws(); if (c.peek() === 0x29) { c.i++; break; } continue; }
-      if (ch === 0x29) { c.i++; break; }
+      if (ch === 0x2c) {
+        c.i++;
+        c.ws();
+        if (c.peek() === 0x29) {
+          c.i++;
+          break;
+        }
+        continue;
+      }
+      if (ch === 0x29) {
+        c.i++;
+        break;
+      }
       return null;
     }
   }
@@ -106,15 +119,29 @@ function parseValue(c: Cursor): ActionValue | undefined {
     c.i++;
     const out: ActionValue[] = [];
     c.ws();
-    if (c.peek() === close) { c.i++; return out; }
+    if (c.peek() === close) {
+      c.i++;
+      return out;
+    }
     for (;;) {
       const v = parseValue(c);
       if (v === undefined) return undefined;
       out.push(v);
       c.ws();
       const n = c.peek();
-      if (n === 0x2c) { c.i++; c.ws(); if (c.peek() === close) { c.i++; return out; } continue; }
-      if (n === close) { c.i++; return out; }
+      if (n === 0x2c) {
+        c.i++;
+        c.ws();
+        if (c.peek() === close) {
+          c.i++;
+          return out;
+        }
+        continue;
+      }
+      if (n === close) {
+        c.i++;
+        return out;
+      }
       return undefined;
     }
   }
@@ -123,7 +150,8 @@ function parseValue(c: Cursor): ActionValue | undefined {
     c.i++;
     while (c.i < c.s.length) {
       const d = c.s.charCodeAt(c.i);
-      if (isDigit(d) || d === 0x2e || d === 0x65 || d === 0x45 || ((d === 0x2d || d === 0x2b) && (c.s.charCodeAt(c.i - 1) | 0x20) === 0x65)) c.i++;
+      if (isDigit(d) || d === 0x2e || d === 0x65 || d === 0x45 || ((d === 0x2d || d === 0x2b) && (c.s.charCodeAt(c.i - 1) | 0x20) === 0x65))
+        c.i++;
       else break;
     }
     const n = Number(c.s.slice(start, c.i));
@@ -144,7 +172,10 @@ function parseString(c: Cursor, quote: number): string | undefined {
   const start = c.i;
   // fast path: no escapes
   const end = c.s.indexOf(String.fromCharCode(quote), start);
-  if (end >= 0 && c.s.lastIndexOf('\\', end) < start) { c.i = end + 1; return c.s.slice(start, end); }
+  if (end >= 0 && c.s.lastIndexOf('\\', end) < start) {
+    c.i = end + 1;
+    return c.s.slice(start, end);
+  }
   let out = '';
   while (c.i < c.s.length) {
     const ch = c.s.charCodeAt(c.i);
@@ -160,7 +191,10 @@ function parseString(c: Cursor, quote: number): string | undefined {
       c.i += 2;
       continue;
     }
-    if (ch === quote) { c.i++; return out; }
+    if (ch === quote) {
+      c.i++;
+      return out;
+    }
     out += c.s[c.i];
     c.i++;
   }
@@ -199,7 +233,10 @@ export class ActionMatcher {
   private parsed: ParsedAction | null | undefined;
   private readonly name: string;
 
-  constructor(readonly text: string, readonly options: MatchOptions = DEFAULT_MATCH) {
+  constructor(
+    readonly text: string,
+    readonly options: MatchOptions = DEFAULT_MATCH,
+  ) {
     this.name = toolName(text);
   }
 

@@ -42,11 +42,22 @@ export function recomputeCredit(t: TurnCreditInput, p: CreditParams): CreditResu
   let sum = 0;
   let n = 0;
   for (let k = 1; k < t.scores.length; k++) {
-    if (t.done?.[k] === true) { terms.push({ k, d: null, dropped: 'done' }); continue; }
+    if (t.done?.[k] === true) {
+      terms.push({ k, d: null, dropped: 'done' });
+      continue;
+    }
     const sk = t.scores[k];
     const same = t.same?.[k] === true;
-    if (same) { terms.push({ k, d: 0, dropped: null }); sum += 0; n++; continue; }
-    if (!s0ok || typeof sk !== 'number' || !Number.isFinite(sk)) { terms.push({ k, d: null, dropped: 'no-score' }); continue; }
+    if (same) {
+      terms.push({ k, d: 0, dropped: null });
+      sum += 0;
+      n++;
+      continue;
+    }
+    if (!s0ok || typeof sk !== 'number' || !Number.isFinite(sk)) {
+      terms.push({ k, d: null, dropped: 'no-score' });
+      continue;
+    }
     const d = (s0 as number) - sk;
     terms.push({ k, d, dropped: null });
     sum += d;

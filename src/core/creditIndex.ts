@@ -31,23 +31,55 @@ type U16 = Uint16Array;
 
 /** Column names of the summary; each is a typed array indexed by row. */
 export interface Columns {
-  offset: F64; length: Uint32Array; line: Uint32Array;
-  iteration: I32; group: I32; rollout: I32;
-  reward: F64; A: F64;
-  turns: U16; labeledTurns: U16; maskedTurns: U16; fallbackTurns: U16; creditedTurns: U16;
-  flipBase: U16; signFlips: U16; argmaxTurns: U16; cCount: U16;
-  sumC: F64; sumC2: F64;
-  cMismatches: U16; aTMismatches: U16; sameMismatches: U16; flags: U16;
+  offset: F64;
+  length: Uint32Array;
+  line: Uint32Array;
+  iteration: I32;
+  group: I32;
+  rollout: I32;
+  reward: F64;
+  A: F64;
+  turns: U16;
+  labeledTurns: U16;
+  maskedTurns: U16;
+  fallbackTurns: U16;
+  creditedTurns: U16;
+  flipBase: U16;
+  signFlips: U16;
+  argmaxTurns: U16;
+  cCount: U16;
+  sumC: F64;
+  sumC2: F64;
+  cMismatches: U16;
+  aTMismatches: U16;
+  sameMismatches: U16;
+  flags: U16;
 }
 
 const COLUMN_TYPES: { [K in keyof Columns]: new (n: number) => Columns[K] } = {
-  offset: Float64Array, length: Uint32Array, line: Uint32Array,
-  iteration: Int32Array, group: Int32Array, rollout: Int32Array,
-  reward: Float64Array, A: Float64Array,
-  turns: Uint16Array, labeledTurns: Uint16Array, maskedTurns: Uint16Array, fallbackTurns: Uint16Array, creditedTurns: Uint16Array,
-  flipBase: Uint16Array, signFlips: Uint16Array, argmaxTurns: Uint16Array, cCount: Uint16Array,
-  sumC: Float64Array, sumC2: Float64Array,
-  cMismatches: Uint16Array, aTMismatches: Uint16Array, sameMismatches: Uint16Array, flags: Uint16Array,
+  offset: Float64Array,
+  length: Uint32Array,
+  line: Uint32Array,
+  iteration: Int32Array,
+  group: Int32Array,
+  rollout: Int32Array,
+  reward: Float64Array,
+  A: Float64Array,
+  turns: Uint16Array,
+  labeledTurns: Uint16Array,
+  maskedTurns: Uint16Array,
+  fallbackTurns: Uint16Array,
+  creditedTurns: Uint16Array,
+  flipBase: Uint16Array,
+  signFlips: Uint16Array,
+  argmaxTurns: Uint16Array,
+  cCount: Uint16Array,
+  sumC: Float64Array,
+  sumC2: Float64Array,
+  cMismatches: Uint16Array,
+  aTMismatches: Uint16Array,
+  sameMismatches: Uint16Array,
+  flags: Uint16Array,
 };
 
 function allocColumns(n: number): Columns {
@@ -106,7 +138,10 @@ export class CreditIndex implements LineSink {
   /** changes whenever the rows change (append, rollback, reset) */
   version = 0;
 
-  constructor(readonly path: string, readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS) {
+  constructor(
+    readonly path: string,
+    readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS,
+  ) {
     this.tables = buildSchemaTables(options.mapping);
     this.scanner = new FastScanner(this.tables, options.match);
     this.file = new JsonlFile(path, this);
@@ -202,14 +237,28 @@ export class CreditIndex implements LineSink {
     const s = summarize(t, this.options.credit, this.options.match);
     const c = this.cols;
     const i = this.n++;
-    c.offset[i] = offset; c.length[i] = length; c.line[i] = line;
-    c.iteration[i] = t.iteration; c.group[i] = t.group; c.rollout[i] = t.rollout;
-    c.reward[i] = t.reward; c.A[i] = t.A;
-    c.turns[i] = u16(s.turns); c.labeledTurns[i] = u16(s.labeledTurns); c.maskedTurns[i] = u16(s.maskedTurns);
-    c.fallbackTurns[i] = u16(s.fallbackTurns); c.creditedTurns[i] = u16(s.creditedTurns);
-    c.flipBase[i] = u16(s.flipBase); c.signFlips[i] = u16(s.signFlips); c.argmaxTurns[i] = u16(s.argmaxTurns);
-    c.cCount[i] = u16(s.cCount); c.sumC[i] = s.sumC; c.sumC2[i] = s.sumC2;
-    c.cMismatches[i] = u16(s.cMismatches); c.aTMismatches[i] = u16(s.aTMismatches); c.sameMismatches[i] = u16(s.sameMismatches);
+    c.offset[i] = offset;
+    c.length[i] = length;
+    c.line[i] = line;
+    c.iteration[i] = t.iteration;
+    c.group[i] = t.group;
+    c.rollout[i] = t.rollout;
+    c.reward[i] = t.reward;
+    c.A[i] = t.A;
+    c.turns[i] = u16(s.turns);
+    c.labeledTurns[i] = u16(s.labeledTurns);
+    c.maskedTurns[i] = u16(s.maskedTurns);
+    c.fallbackTurns[i] = u16(s.fallbackTurns);
+    c.creditedTurns[i] = u16(s.creditedTurns);
+    c.flipBase[i] = u16(s.flipBase);
+    c.signFlips[i] = u16(s.signFlips);
+    c.argmaxTurns[i] = u16(s.argmaxTurns);
+    c.cCount[i] = u16(s.cCount);
+    c.sumC[i] = s.sumC;
+    c.sumC2[i] = s.sumC2;
+    c.cMismatches[i] = u16(s.cMismatches);
+    c.aTMismatches[i] = u16(s.aTMismatches);
+    c.sameMismatches[i] = u16(s.sameMismatches);
     c.flags[i] = s.flags;
   }
 
@@ -224,12 +273,22 @@ export class CreditIndex implements LineSink {
   row(i: number): TrajectoryRow {
     const c = this.cols;
     return {
-      row: i, iteration: c.iteration[i]!, group: c.group[i]!, rollout: c.rollout[i]!,
-      reward: c.reward[i]!, A: c.A[i]!, labeled: (c.flags[i]! & Flag.Labeled) !== 0,
-      turns: c.turns[i]!, labeledTurns: c.labeledTurns[i]!, creditedTurns: c.creditedTurns[i]!,
+      row: i,
+      iteration: c.iteration[i]!,
+      group: c.group[i]!,
+      rollout: c.rollout[i]!,
+      reward: c.reward[i]!,
+      A: c.A[i]!,
+      labeled: (c.flags[i]! & Flag.Labeled) !== 0,
+      turns: c.turns[i]!,
+      labeledTurns: c.labeledTurns[i]!,
+      creditedTurns: c.creditedTurns[i]!,
       meanC: c.cCount[i]! > 0 ? c.sumC[i]! / c.cCount[i]! : null,
-      signFlips: c.signFlips[i]!, argmaxTurns: c.argmaxTurns[i]!, fallbackTurns: c.fallbackTurns[i]!,
-      flags: c.flags[i]!, line: c.line[i]!,
+      signFlips: c.signFlips[i]!,
+      argmaxTurns: c.argmaxTurns[i]!,
+      fallbackTurns: c.fallbackTurns[i]!,
+      flags: c.flags[i]!,
+      line: c.line[i]!,
     };
   }
 
@@ -238,7 +297,8 @@ export class CreditIndex implements LineSink {
     if (i < 0 || i >= this.n) throw new RangeError(`no trajectory at row ${i}`);
     const bytes = await readRange(this.path, this.cols.offset[i]!, this.cols.length[i]!);
     const obj = parseTolerant(bytes.toString('utf8'));
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new Error(`${this.path}:${this.cols.line[i]}: the record changed on disk`);
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+      throw new Error(`${this.path}:${this.cols.line[i]}: the record changed on disk`);
     return normaliseRecord(obj as Record<string, unknown>, this.tables).view;
   }
 

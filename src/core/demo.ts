@@ -36,13 +36,29 @@ export function rng(seed: number): () => number {
 class Gen {
   private spare: number | undefined;
   constructor(readonly r: () => number) {}
-  u(): number { return this.r(); }
-  int(lo: number, hi: number): number { return lo + Math.floor(this.r() * (hi - lo + 1)); }
-  pick<T>(xs: readonly T[]): T { return xs[Math.floor(this.r() * xs.length)]!; }
+  u(): number {
+    return this.r();
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.r() * (hi - lo + 1));
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.r() * xs.length)]!;
+  }
   normal(): number {
-    if (this.spare !== undefined) { const s = this.spare; this.spare = undefined; return s; }
-    let u = 0, v = 0, s = 0;
-    do { u = this.r() * 2 - 1; v = this.r() * 2 - 1; s = u * u + v * v; } while (s >= 1 || s === 0);
+    if (this.spare !== undefined) {
+      const s = this.spare;
+      this.spare = undefined;
+      return s;
+    }
+    let u = 0,
+      v = 0,
+      s = 0;
+    do {
+      u = this.r() * 2 - 1;
+      v = this.r() * 2 - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s === 0);
     const m = Math.sqrt((-2 * Math.log(s)) / s);
     this.spare = v * m;
     return u * m;
@@ -50,7 +66,18 @@ class Gen {
 }
 
 const SITES = ['shop.example.com', 'maps.example.org', 'forum.example.net', 'wiki.example.org', 'mail.example.com'];
-const WORDS = ['blue running shoes', 'cheapest flight to Lisbon', '東京 ホテル 安い', 'café "Le Monde"', 'مكتبة عامة', 'return policy', 'order #4417', "O'Reilly books", 'Größe 42', '<b>bold</b> sale'];
+const WORDS = [
+  'blue running shoes',
+  'cheapest flight to Lisbon',
+  '東京 ホテル 安い',
+  'café "Le Monde"',
+  'مكتبة عامة',
+  'return policy',
+  'order #4417',
+  "O'Reilly books",
+  'Größe 42',
+  '<b>bold</b> sale',
+];
 const TASKS = [
   'Find the cheapest pair of blue running shoes in size 42 and add it to the cart.',
   'Look up the opening hours of the public library (مكتبة عامة) on the maps site.',
@@ -84,7 +111,8 @@ function randomAction(g: Gen): string {
 function nearDuplicate(g: Gen, action: string): string {
   const click = /^(click|hover)\(point_2d=\[(\d+), (\d+)\]\)$/.exec(action);
   if (click) {
-    const dx = g.int(-15, 15), dy = g.int(-15, 15);
+    const dx = g.int(-15, 15),
+      dy = g.int(-15, 15);
     return `${click[1]}(point_2d=[${Math.max(0, Number(click[2]) + dx)}, ${Math.max(0, Number(click[3]) + dy)}])`;
   }
   const keys = /^press_keys\(keys=\["(\w+)"\]\)$/.exec(action);
@@ -142,7 +170,8 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
     if (pending.length === 0) return;
     const s = pending.join('');
     bytes += writeSync(fd, s);
-    pending = []; pendingLen = 0;
+    pending = [];
+    pendingLen = 0;
   };
   // task difficulty per group slot
   try {
@@ -191,7 +220,17 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
   return { creditLog, metricsLog, hubRepo, trajectories: written, iterations, bytes };
 }
 
-function makeTrajectory(g: Gen, it: number, grp: number, ro: number, taskNo: number, instruction: string, reward: number, A: number, labeled: boolean): DemoTrajectory {
+function makeTrajectory(
+  g: Gen,
+  it: number,
+  grp: number,
+  ro: number,
+  taskNo: number,
+  instruction: string,
+  reward: number,
+  A: number,
+  labeled: boolean,
+): DemoTrajectory {
   const succeeded = reward > 0;
   const endsWithDone = succeeded || g.u() < 0.55;
   const nTurns = endsWithDone ? g.int(3, 15) : g.u() < 0.7 ? 15 : g.int(4, 14);
@@ -245,7 +284,18 @@ function makeTrajectory(g: Gen, it: number, grp: number, ro: number, taskNo: num
     }
     turns.push(turn);
   }
-  return { iteration: it, group: grp, rollout: ro, task_id: `owrl-${String(taskNo).padStart(4, '0')}`, instruction, reward, A, labeled, turns, missing: 0 };
+  return {
+    iteration: it,
+    group: grp,
+    rollout: ro,
+    task_id: `owrl-${String(taskNo).padStart(4, '0')}`,
+    instruction,
+    reward,
+    A,
+    labeled,
+    turns,
+    missing: 0,
+  };
 }
 
 const DEMO_MATCH = DEFAULT_MATCH;
@@ -259,12 +309,30 @@ function round3(x: number): number {
 function serialise(t: DemoTrajectory): string {
   const turns = t.turns.map((u) => {
     if (!t.labeled) return { action: u.action, A_t: u.At };
-    const o: Record<string, unknown> = { action: u.action, candidates: u.candidates, scores: u.scores, same: u.same, done: u.done, c: u.c ?? null, A_t: u.At };
+    const o: Record<string, unknown> = {
+      action: u.action,
+      candidates: u.candidates,
+      scores: u.scores,
+      same: u.same,
+      done: u.done,
+      c: u.c ?? null,
+      A_t: u.At,
+    };
     if (u.masked) o['masked'] = true;
     if (u.fallback) o['fallback'] = true;
     return o;
   });
-  return JSON.stringify({ iteration: t.iteration, group: t.group, rollout: t.rollout, task_id: t.task_id, instruction: t.instruction, reward: t.reward, A: t.A, labeled: t.labeled, turns });
+  return JSON.stringify({
+    iteration: t.iteration,
+    group: t.group,
+    rollout: t.rollout,
+    task_id: t.task_id,
+    instruction: t.instruction,
+    reward: t.reward,
+    A: t.A,
+    labeled: t.labeled,
+    turns,
+  });
 }
 
 function iterationMetrics(g: Gen, it: number, trajs: DemoTrajectory[], progress: number): Record<string, number | string> {
@@ -277,7 +345,11 @@ function iterationMetrics(g: Gen, it: number, trajs: DemoTrajectory[], progress:
   const sumA2 = add((x) => x.t.A * x.t.A * x.s.cCount);
   const labeledNotMasked = add((x) => x.s.labeledTurns - x.s.maskedTurns);
   const groups = new Map<number, DemoTrajectory[]>();
-  for (const t of trajs) { const l = groups.get(t.group); if (l) l.push(t); else groups.set(t.group, [t]); }
+  for (const t of trajs) {
+    const l = groups.get(t.group);
+    if (l) l.push(t);
+    else groups.set(t.group, [t]);
+  }
   const diffs: number[] = [];
   let allFail = 0;
   let mixed = 0;
@@ -285,15 +357,29 @@ function iterationMetrics(g: Gen, it: number, trajs: DemoTrajectory[], progress:
     if (ts.every((t) => t.reward <= 0)) allFail++;
     if (!ts.some((t) => t.reward !== ts[0]!.reward)) continue;
     mixed++;
-    const mc = (t: DemoTrajectory): number | null => { const s = sums.find((x) => x.t === t)!.s; return s.cCount > 0 ? s.sumC / s.cCount : null; };
-    const succ = ts.filter((t) => t.labeled && t.reward > 0).map(mc).filter((x): x is number => x !== null);
-    const fail = ts.filter((t) => t.labeled && t.reward <= 0).map(mc).filter((x): x is number => x !== null);
+    const mc = (t: DemoTrajectory): number | null => {
+      const s = sums.find((x) => x.t === t)!.s;
+      return s.cCount > 0 ? s.sumC / s.cCount : null;
+    };
+    const succ = ts
+      .filter((t) => t.labeled && t.reward > 0)
+      .map(mc)
+      .filter((x): x is number => x !== null);
+    const fail = ts
+      .filter((t) => t.labeled && t.reward <= 0)
+      .map(mc)
+      .filter((x): x is number => x !== null);
     if (succ.length && fail.length) diffs.push(mean(succ)! - mean(fail)!);
   }
   const lens = trajs.map((t) => 280 + 90 * progress + t.turns.length * 3 + g.normal() * 15);
   const m: Record<string, number | string> = {
     iteration: it,
-    'ws/sign_flip_rate': add((x) => x.s.signFlips) / Math.max(1, add((x) => x.s.flipBase)),
+    'ws/sign_flip_rate':
+      add((x) => x.s.signFlips) /
+      Math.max(
+        1,
+        add((x) => x.s.flipBase),
+      ),
     'ws/fallback_rate': add((x) => x.s.fallbackTurns) / Math.max(1, labeledNotMasked),
     'ws/executed_is_argmax': add((x) => x.s.argmaxTurns) / Math.max(1, credited),
     'ws/tau_running': 20 + g.normal() * 1.6,
@@ -348,7 +434,6 @@ function bytesOf(g: Gen, n: number): Buffer {
   return b;
 }
 
-
 /** The fake Hub repo: resume/ and hf/ iterations with the real file names, a few KB each. */
 function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: string): void {
   mkdirSync(join(root, 'resume'), { recursive: true });
@@ -358,17 +443,32 @@ function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: strin
     for (let a = 0; a < 8; a++) for (let b = 0; b < 2; b++) writeFileSync(join(d, `__${a}_${b}.distcp`), bytesOf(g, 4096 + g.int(0, 4096)));
     writeFileSync(join(d, '.metadata'), bytesOf(g, 2048));
     writeFileSync(join(d, 'common.pt'), bytesOf(g, 700));
-    writeFileSync(join(d, 'metadata.json'), JSON.stringify({ sharded_backend: 'torch_dist', sharded_backend_version: 1, common_backend: 'torch', iteration: n }));
+    writeFileSync(
+      join(d, 'metadata.json'),
+      JSON.stringify({ sharded_backend: 'torch_dist', sharded_backend_version: 1, common_backend: 'torch', iteration: n }),
+    );
   }
   writeFileSync(join(root, 'resume', 'latest_checkpointed_iteration.txt'), String(DEMO_LATEST));
   for (const n of DEMO_HF_ITERATIONS) {
     const d = join(root, 'hf', iterDirName(n));
     mkdirSync(d, { recursive: true });
-    writeFileSync(join(d, 'config.json'), JSON.stringify({ architectures: ['Qwen3ForCausalLM'], hidden_size: 2560, num_hidden_layers: 36, torch_dtype: 'bfloat16' }, null, 2));
+    writeFileSync(
+      join(d, 'config.json'),
+      JSON.stringify({ architectures: ['Qwen3ForCausalLM'], hidden_size: 2560, num_hidden_layers: 36, torch_dtype: 'bfloat16' }, null, 2),
+    );
     writeFileSync(join(d, 'generation_config.json'), JSON.stringify({ temperature: 0.8, do_sample: true }, null, 2));
     writeFileSync(join(d, 'tokenizer.json'), JSON.stringify({ version: '1.0', model: { type: 'BPE' } }));
     writeFileSync(join(d, 'tokenizer_config.json'), JSON.stringify({ model_max_length: 32768 }));
-    writeFileSync(join(d, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: 16384 }, weight_map: { 'lm_head.weight': 'model-00002-of-00002.safetensors', 'model.embed_tokens.weight': 'model-00001-of-00002.safetensors' } }));
+    writeFileSync(
+      join(d, 'model.safetensors.index.json'),
+      JSON.stringify({
+        metadata: { total_size: 16384 },
+        weight_map: {
+          'lm_head.weight': 'model-00002-of-00002.safetensors',
+          'model.embed_tokens.weight': 'model-00001-of-00002.safetensors',
+        },
+      }),
+    );
     writeFileSync(join(d, 'model-00001-of-00002.safetensors'), bytesOf(g, 8192));
     writeFileSync(join(d, 'model-00002-of-00002.safetensors'), bytesOf(g, 6144));
   }

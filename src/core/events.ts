@@ -10,12 +10,20 @@ export class Emitter<T> {
 
   readonly event: Event<T> = (listener) => {
     this.listeners.add(listener);
-    return { dispose: () => { this.listeners.delete(listener); } };
+    return {
+      dispose: () => {
+        this.listeners.delete(listener);
+      },
+    };
   };
 
   fire(e: T): void {
     for (const l of [...this.listeners]) {
-      try { l(e); } catch (err) { console.error('rlrb: listener failed', err); }
+      try {
+        l(e);
+      } catch (err) {
+        console.error('rlrb: listener failed', err);
+      }
     }
   }
 

@@ -23,7 +23,10 @@ interface KeyEntry<F> {
 }
 
 /** Buffer's own latin1 decoder, without the argument checks of `toString`. */
-interface Latin1 { latin1Slice(start: number, end: number): string; utf8Slice(start: number, end: number): string }
+interface Latin1 {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
 const fast = (b: Buffer): Latin1 => b as unknown as Latin1;
 
 function hashBytes(b: Uint8Array, start: number, end: number): number {
@@ -39,7 +42,8 @@ class KeyMap<F> {
     for (const e of list) {
       const h = hashBytes(e.bytes, 0, e.bytes.length);
       const l = this.byHash.get(h);
-      if (l) l.push(e); else this.byHash.set(h, [e]);
+      if (l) l.push(e);
+      else this.byHash.set(h, [e]);
     }
   }
   get(b: Buffer, start: number, end: number, h: number): KeyEntry<F> | undefined {
@@ -57,7 +61,17 @@ class KeyMap<F> {
   }
 }
 
-const TOP_SLOTS: readonly TrajectoryField[] = ['iteration', 'group', 'rollout', 'task_id', 'instruction', 'reward', 'A', 'labeled', 'turns'];
+const TOP_SLOTS: readonly TrajectoryField[] = [
+  'iteration',
+  'group',
+  'rollout',
+  'task_id',
+  'instruction',
+  'reward',
+  'A',
+  'labeled',
+  'turns',
+];
 const TURN_SLOTS: readonly TurnField[] = ['action', 'candidates', 'scores', 'same', 'done', 'c', 'A_t', 'masked', 'fallback'];
 const REQUIRED_TOP_MASK = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 5) | (1 << 6) | (1 << 8);
 
@@ -69,7 +83,14 @@ function entries<F extends string>(table: KeyTable<F>): KeyMap<F> {
   return new KeyMap(out);
 }
 
-const Q = 0x22, BS = 0x5c, LB = 0x7b, RB = 0x7d, LS = 0x5b, RS = 0x5d, COMMA = 0x2c, COLON = 0x3a;
+const Q = 0x22,
+  BS = 0x5c,
+  LB = 0x7b,
+  RB = 0x7d,
+  LS = 0x5b,
+  RS = 0x5d,
+  COMMA = 0x2c,
+  COLON = 0x3a;
 
 export class FastScanner {
   private readonly top: KeyMap<TrajectoryField>;
@@ -90,7 +111,10 @@ export class FastScanner {
   private p = 0;
   private end = 0;
 
-  constructor(tables: SchemaTables, private readonly match: MatchOptions) {
+  constructor(
+    tables: SchemaTables,
+    private readonly match: MatchOptions,
+  ) {
     this.top = entries(tables.trajectory);
     this.turn = entries(tables.turn);
     this.topSlot = new Map(TOP_SLOTS.map((f, i) => [f, i]));
@@ -99,9 +123,20 @@ export class FastScanner {
 
   /** Reads the record in buf[start, end); throws when the text is not what it expects. */
   scan(buf: Buffer, start: number, end: number): TrajectoryCore {
-    this.b = buf; this.p = start; this.end = end;
+    this.b = buf;
+    this.p = start;
+    this.end = end;
     const chosen: (KeyEntry<TrajectoryField> | undefined)[] = new Array(TOP_SLOTS.length);
-    const t: TrajectoryCore = { iteration: MISSING_ITERATION, group: -1, rollout: -1, reward: NaN, A: NaN, labeled: undefined, turns: [], missing: 0 };
+    const t: TrajectoryCore = {
+      iteration: MISSING_ITERATION,
+      group: -1,
+      rollout: -1,
+      reward: NaN,
+      A: NaN,
+      labeled: undefined,
+      turns: [],
+      missing: 0,
+    };
     const unknown: string[] = [];
     this.ws();
     this.expect(LB);
@@ -123,18 +158,34 @@ export class FastScanner {
         } else {
           const slot = this.topSlot.get(e.field)!;
           const prev = chosen[slot];
-          if (prev !== undefined && prev.rank < e.rank) { this.skipValue(); }
-          else {
+          if (prev !== undefined && prev.rank < e.rank) {
+            this.skipValue();
+          } else {
             chosen[slot] = e;
             switch (e.field) {
-              case 'iteration': t.iteration = this.intOr(MISSING_ITERATION); break;
-              case 'group': t.group = this.intOr(-1); break;
-              case 'rollout': t.rollout = this.intOr(-1); break;
-              case 'reward': t.reward = this.numOrNaN(); break;
-              case 'A': t.A = this.numOrNaN(); break;
-              case 'labeled': t.labeled = this.boolish(); break;
-              case 'turns': t.turns = this.turnsArray(); break;
-              default: this.skipValue();
+              case 'iteration':
+                t.iteration = this.intOr(MISSING_ITERATION);
+                break;
+              case 'group':
+                t.group = this.intOr(-1);
+                break;
+              case 'rollout':
+                t.rollout = this.intOr(-1);
+                break;
+              case 'reward':
+                t.reward = this.numOrNaN();
+                break;
+              case 'A':
+                t.A = this.numOrNaN();
+                break;
+              case 'labeled':
+                t.labeled = this.boolish();
+                break;
+              case 'turns':
+                t.turns = this.turnsArray();
+                break;
+              default:
+                this.skipValue();
             }
           }
         }
@@ -152,7 +203,10 @@ export class FastScanner {
     let have = 0;
     for (let i = 0; i < chosen.length; i++) {
       const e = chosen[i];
-      if (e) { e.count++; have |= 1 << i; }
+      if (e) {
+        e.count++;
+        have |= 1 << i;
+      }
     }
     for (const k of unknown) this.unknownTop.set(k, (this.unknownTop.get(k) ?? 0) + 1);
     let missing = 0;
@@ -165,13 +219,24 @@ export class FastScanner {
 
   /** Moves what was met since the last flush into the observer. */
   flushInto(obs: SchemaObserver): void {
-    for (const e of this.top.values()) if (e.count > 0) { bumpBy(obs.trajectoryNames, e.field, e.name, e.count); e.count = 0; }
-    for (const e of this.turn.values()) if (e.count > 0) { bumpBy(obs.turnNames, e.field, e.name, e.count); e.count = 0; }
+    for (const e of this.top.values())
+      if (e.count > 0) {
+        bumpBy(obs.trajectoryNames, e.field, e.name, e.count);
+        e.count = 0;
+      }
+    for (const e of this.turn.values())
+      if (e.count > 0) {
+        bumpBy(obs.turnNames, e.field, e.name, e.count);
+        e.count = 0;
+      }
     for (const [k, n] of this.unknownTop) obs.seeUnknown('trajectory', k, n);
     for (const [k, n] of this.unknownTurn) obs.seeUnknown('turn', k, n);
-    this.unknownTop.clear(); this.unknownTurn.clear();
-    obs.records += this.records; obs.turns += this.turns;
-    this.records = 0; this.turns = 0;
+    this.unknownTop.clear();
+    this.unknownTurn.clear();
+    obs.records += this.records;
+    obs.turns += this.turns;
+    this.records = 0;
+    this.turns = 0;
   }
 
   // ---- turns
@@ -180,7 +245,10 @@ export class FastScanner {
     const out: TurnCore[] = [];
     this.expect(LS);
     this.ws();
-    if (this.peek() === RS) { this.p++; return out; }
+    if (this.peek() === RS) {
+      this.p++;
+      return out;
+    }
     for (;;) {
       this.ws();
       out.push(this.turnObject());
@@ -193,12 +261,24 @@ export class FastScanner {
   }
 
   private turnObject(): TurnCore {
-    const t: TurnCore = { scores: null, same: null, done: null, candidates: null, c: undefined, At: undefined, masked: false, fallback: false };
+    const t: TurnCore = {
+      scores: null,
+      same: null,
+      done: null,
+      candidates: null,
+      c: undefined,
+      At: undefined,
+      masked: false,
+      fallback: false,
+    };
     const chosen = this.turnChosen;
     chosen.fill(undefined);
     this.expect(LB);
     this.ws();
-    if (this.peek() === RB) { this.p++; return t; }
+    if (this.peek() === RB) {
+      this.p++;
+      return t;
+    }
     for (;;) {
       this.ws();
       this.key();
@@ -218,15 +298,34 @@ export class FastScanner {
         else {
           chosen[slot] = e;
           switch (e.field) {
-            case 'scores': t.scores = this.numArray(); break;
-            case 'same': t.same = this.boolArray(); break;
-            case 'done': t.done = this.boolArray(); break;
-            case 'candidates': t.sameRecomputed = this.candidatesSame(); break;
-            case 'c': t.c = this.numOrNull(true); break;
-            case 'A_t': { const v = this.numOrNull(true); t.At = v === null ? undefined : v; break; }
-            case 'masked': t.masked = this.boolish() === true; break;
-            case 'fallback': t.fallback = this.boolish() === true; break;
-            default: this.skipValue();
+            case 'scores':
+              t.scores = this.numArray();
+              break;
+            case 'same':
+              t.same = this.boolArray();
+              break;
+            case 'done':
+              t.done = this.boolArray();
+              break;
+            case 'candidates':
+              t.sameRecomputed = this.candidatesSame();
+              break;
+            case 'c':
+              t.c = this.numOrNull(true);
+              break;
+            case 'A_t': {
+              const v = this.numOrNull(true);
+              t.At = v === null ? undefined : v;
+              break;
+            }
+            case 'masked':
+              t.masked = this.boolish() === true;
+              break;
+            case 'fallback':
+              t.fallback = this.boolish() === true;
+              break;
+            default:
+              this.skipValue();
           }
         }
       }
@@ -243,11 +342,17 @@ export class FastScanner {
   // ---- values
 
   private numArray(): (number | null)[] | null {
-    if (this.peek() !== LS) { this.skipValue(); return null; }
+    if (this.peek() !== LS) {
+      this.skipValue();
+      return null;
+    }
     this.p++;
     const out: (number | null)[] = [];
     this.ws();
-    if (this.peek() === RS) { this.p++; return out; }
+    if (this.peek() === RS) {
+      this.p++;
+      return out;
+    }
     for (;;) {
       this.ws();
       const v = this.numOrNull(true);
@@ -261,11 +366,17 @@ export class FastScanner {
   }
 
   private boolArray(): boolean[] | null {
-    if (this.peek() !== LS) { this.skipValue(); return null; }
+    if (this.peek() !== LS) {
+      this.skipValue();
+      return null;
+    }
     this.p++;
     const out: boolean[] = [];
     this.ws();
-    if (this.peek() === RS) { this.p++; return out; }
+    if (this.peek() === RS) {
+      this.p++;
+      return out;
+    }
     for (;;) {
       this.ws();
       out.push(this.boolish() === true);
@@ -283,14 +394,22 @@ export class FastScanner {
    * rest is decoded and parsed.
    */
   private candidatesSame(): boolean[] | null {
-    if (this.peek() !== LS) { this.skipValue(); return null; }
+    if (this.peek() !== LS) {
+      this.skipValue();
+      return null;
+    }
     this.p++;
     const b = this.b;
     const out: boolean[] = [];
-    let s0 = 0, e0 = 0, n0 = 0;
+    let s0 = 0,
+      e0 = 0,
+      n0 = 0;
     let matcher: ActionMatcher | undefined;
     this.ws();
-    if (this.peek() === RS) { this.p++; return null; }
+    if (this.peek() === RS) {
+      this.p++;
+      return null;
+    }
     for (let k = 0; ; k++) {
       this.ws();
       if (this.peek() !== Q) throw new ScanError('candidate is not a string');
@@ -298,7 +417,8 @@ export class FastScanner {
       const close = this.stringEnd(open);
       this.p = close + 1;
       if (k === 0) {
-        s0 = open + 1; e0 = close;
+        s0 = open + 1;
+        e0 = close;
         n0 = nameEnd(b, s0, e0);
         out.push(true);
       } else {
@@ -307,7 +427,14 @@ export class FastScanner {
         if (len === e0 - s0 && b.compare(b, s0, e0, open + 1, close) === 0) same = true;
         else {
           const n = nameEnd(b, open + 1, close);
-          if (n0 > s0 && b[n0] === 0x28 && n > open + 1 && b[n] === 0x28 && (n - open - 1 !== n0 - s0 || b.compare(b, s0, n0, open + 1, n) !== 0)) same = false;
+          if (
+            n0 > s0 &&
+            b[n0] === 0x28 &&
+            n > open + 1 &&
+            b[n] === 0x28 &&
+            (n - open - 1 !== n0 - s0 || b.compare(b, s0, n0, open + 1, n) !== 0)
+          )
+            same = false;
         }
         if (same === undefined) {
           matcher ??= new ActionMatcher(this.decode(s0 - 1, e0), this.match);
@@ -332,10 +459,22 @@ export class FastScanner {
   private boolish(): boolean | undefined {
     const b = this.b;
     const ch = b[this.p];
-    if (ch === 0x74 && b[this.p + 1] === 0x72 && b[this.p + 2] === 0x75 && b[this.p + 3] === 0x65) { this.p += 4; return true; }
-    if (ch === 0x66 && b[this.p + 1] === 0x61 && b[this.p + 2] === 0x6c && b[this.p + 3] === 0x73 && b[this.p + 4] === 0x65) { this.p += 5; return false; }
-    if (ch === 0x6e) { this.literal('null'); return undefined; }
-    if (ch === 0x31 || ch === 0x30) { const v = this.numOrNull(); return v === 1 ? true : v === 0 ? false : undefined; }
+    if (ch === 0x74 && b[this.p + 1] === 0x72 && b[this.p + 2] === 0x75 && b[this.p + 3] === 0x65) {
+      this.p += 4;
+      return true;
+    }
+    if (ch === 0x66 && b[this.p + 1] === 0x61 && b[this.p + 2] === 0x6c && b[this.p + 3] === 0x73 && b[this.p + 4] === 0x65) {
+      this.p += 5;
+      return false;
+    }
+    if (ch === 0x6e) {
+      this.literal('null');
+      return undefined;
+    }
+    if (ch === 0x31 || ch === 0x30) {
+      const v = this.numOrNull();
+      return v === 1 ? true : v === 0 ? false : undefined;
+    }
     this.skipValue();
     return undefined;
   }
@@ -360,30 +499,66 @@ export class FastScanner {
     const b = this.b;
     let p = this.p;
     const ch = b[p];
-    if (ch === 0x6e) { this.literal('null'); return null; }
-    if (ch === 0x4e) { this.literal('NaN'); return NaN; }
-    if (ch === 0x49) { this.literal('Infinity'); return Infinity; }
-    if (ch === 0x2d && b[p + 1] === 0x49) { this.p++; this.literal('Infinity'); return -Infinity; }
-    if (ch === 0x74) { this.literal('true'); return 1; }
-    if (ch === 0x66) { this.literal('false'); return 0; }
+    if (ch === 0x6e) {
+      this.literal('null');
+      return null;
+    }
+    if (ch === 0x4e) {
+      this.literal('NaN');
+      return NaN;
+    }
+    if (ch === 0x49) {
+      this.literal('Infinity');
+      return Infinity;
+    }
+    if (ch === 0x2d && b[p + 1] === 0x49) {
+      this.p++;
+      this.literal('Infinity');
+      return -Infinity;
+    }
+    if (ch === 0x74) {
+      this.literal('true');
+      return 1;
+    }
+    if (ch === 0x66) {
+      this.literal('false');
+      return 0;
+    }
     // a string or a structure where a number belongs: the slow path decides
     if (ch === Q || ch === LB || ch === LS) throw new ScanError('not a number');
     if (ch === undefined || !((ch >= 0x30 && ch <= 0x39) || ch === 0x2d)) throw new ScanError('unexpected character');
     // integer fast path
     let neg = false;
-    if (ch === 0x2d) { neg = true; p++; }
+    if (ch === 0x2d) {
+      neg = true;
+      p++;
+    }
     let v = 0;
     let digits = 0;
     let c = b[p]!;
-    while (c >= 0x30 && c <= 0x39) { v = v * 10 + (c - 0x30); p++; digits++; c = b[p]!; }
+    while (c >= 0x30 && c <= 0x39) {
+      v = v * 10 + (c - 0x30);
+      p++;
+      digits++;
+      c = b[p]!;
+    }
     if (digits === 0) throw new ScanError('bad number');
-    if (c !== 0x2e && c !== 0x65 && c !== 0x45 && digits < 16) { this.p = p; return neg ? -v : v; }
+    if (c !== 0x2e && c !== 0x65 && c !== 0x45 && digits < 16) {
+      this.p = p;
+      return neg ? -v : v;
+    }
     let sig = digits;
     let fracDigits = 0;
     if (c === 0x2e) {
       p++;
       c = b[p]!;
-      while (c >= 0x30 && c <= 0x39) { v = v * 10 + (c - 0x30); p++; sig++; fracDigits++; c = b[p]!; }
+      while (c >= 0x30 && c <= 0x39) {
+        v = v * 10 + (c - 0x30);
+        p++;
+        sig++;
+        fracDigits++;
+        c = b[p]!;
+      }
       if (fracDigits === 0) throw new ScanError('bad number');
     }
     if (c === 0x65 || c === 0x45 || (sig > 15 && !approx) || fracDigits > 22) {
@@ -420,16 +595,25 @@ export class FastScanner {
       if (p >= this.end) throw new ScanError('unterminated key');
       const c = b[p]!;
       if (c === Q) break;
-      if (c === BS) { escaped = true; p += 2; continue; }
+      if (c === BS) {
+        escaped = true;
+        p += 2;
+        continue;
+      }
       h = (Math.imul(h, 31) + c) | 0;
       p++;
     }
     this.p = p + 1;
-    this.ks = s; this.ke = p; this.kh = h; this.kEscaped = escaped;
+    this.ks = s;
+    this.ke = p;
+    this.kh = h;
+    this.kEscaped = escaped;
   }
 
   private keyString(): string {
-    return this.kEscaped ? (JSON.parse(this.b.toString('utf8', this.ks - 1, this.ke + 1)) as string) : this.b.toString('utf8', this.ks, this.ke);
+    return this.kEscaped
+      ? (JSON.parse(this.b.toString('utf8', this.ks - 1, this.ke + 1)) as string)
+      : this.b.toString('utf8', this.ks, this.ke);
   }
 
   /** Index of the closing quote of the string whose opening quote is at `open`. */
@@ -441,7 +625,10 @@ export class FastScanner {
       if (q < 0 || q >= this.end) throw new ScanError('unterminated string');
       let n = 0;
       let k = q - 1;
-      while (b[k] === BS) { n++; k--; }
+      while (b[k] === BS) {
+        n++;
+        k--;
+      }
       if ((n & 1) === 0) return q;
     }
   }
@@ -449,15 +636,27 @@ export class FastScanner {
   private skipValue(): void {
     const b = this.b;
     const ch = b[this.p];
-    if (ch === Q) { this.p = this.stringEnd(this.p) + 1; return; }
+    if (ch === Q) {
+      this.p = this.stringEnd(this.p) + 1;
+      return;
+    }
     if (ch === LB || ch === LS) {
       let depth = 0;
       let p = this.p;
       while (p < this.end) {
         const c = b[p]!;
-        if (c === Q) { p = this.stringEnd(p) + 1; continue; }
+        if (c === Q) {
+          p = this.stringEnd(p) + 1;
+          continue;
+        }
         if (c === LB || c === LS) depth++;
-        else if (c === RB || c === RS) { depth--; if (depth === 0) { this.p = p + 1; return; } }
+        else if (c === RB || c === RS) {
+          depth--;
+          if (depth === 0) {
+            this.p = p + 1;
+            return;
+          }
+        }
         p++;
       }
       throw new ScanError('unterminated value');
@@ -508,6 +707,9 @@ function nameEnd(b: Buffer, start: number, end: number): number {
 
 function bumpBy<F>(m: Map<F, Map<string, number>>, field: F, name: string, n: number): void {
   let inner = m.get(field);
-  if (!inner) { inner = new Map(); m.set(field, inner); }
+  if (!inner) {
+    inner = new Map();
+    m.set(field, inner);
+  }
   inner.set(name, (inner.get(name) ?? 0) + n);
 }

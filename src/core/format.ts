@@ -5,7 +5,10 @@ export function formatBytes(n: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let i = 0;
   let v = n;
-  while (v >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
   return `${i === 0 ? v.toFixed(0) : v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)} ${units[i]}`;
 }
 

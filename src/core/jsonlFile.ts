@@ -56,7 +56,10 @@ export class JsonlFile {
   /** true while the last line of the file has no newline */
   pendingTail = false;
 
-  constructor(readonly path: string, private readonly sink: LineSink) {}
+  constructor(
+    readonly path: string,
+    private readonly sink: LineSink,
+  ) {}
 
   get bytesRead(): number {
     return this.committed;
@@ -69,7 +72,9 @@ export class JsonlFile {
   /** Reads what is new; concurrent calls share one read. */
   update(onProgress?: (p: ReadProgress) => void, signal?: AbortSignal): Promise<UpdateResult> {
     if (this.busy) return this.busy;
-    this.busy = this.doUpdate(onProgress, signal).finally(() => { this.busy = undefined; });
+    this.busy = this.doUpdate(onProgress, signal).finally(() => {
+      this.busy = undefined;
+    });
     return this.busy;
   }
 
@@ -91,9 +96,16 @@ export class JsonlFile {
       const head = Buffer.alloc(Math.min(HEAD, st.size));
       if (head.length > 0) await fh.read(head, 0, head.length, 0);
       const id = this.identity;
-      const replaced = id !== undefined && (id.dev !== st.dev || id.ino !== st.ino || st.size < this.committed
-        || !head.subarray(0, Math.min(head.length, id.head.length)).equals(id.head.subarray(0, Math.min(head.length, id.head.length))));
-      if (replaced) { this.resetAll(); kind = 'reset'; }
+      const replaced =
+        id !== undefined &&
+        (id.dev !== st.dev ||
+          id.ino !== st.ino ||
+          st.size < this.committed ||
+          !head.subarray(0, Math.min(head.length, id.head.length)).equals(id.head.subarray(0, Math.min(head.length, id.head.length))));
+      if (replaced) {
+        this.resetAll();
+        kind = 'reset';
+      }
       this.identity = { dev: st.dev, ino: st.ino, head };
       if (this.tailMark !== undefined) {
         this.sink.rollback(this.tailMark);
@@ -119,7 +131,10 @@ export class JsonlFile {
     if (pos === 0 && size >= 3) {
       const bom = Buffer.alloc(3);
       await fh.read(bom, 0, 3, 0);
-      if (bom[0] === 0xef && bom[1] === 0xbb && bom[2] === 0xbf) { pos = 3; this.committed = 3; }
+      if (bom[0] === 0xef && bom[1] === 0xbb && bom[2] === 0xbf) {
+        pos = 3;
+        this.committed = 3;
+      }
     }
     let readPos = pos;
     // the next chunk is read while this one is parsed

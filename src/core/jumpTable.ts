@@ -12,15 +12,51 @@ export interface Jump {
 }
 
 const ROWS: readonly { match: RegExp; label: string; spec: (it: number) => QuerySpec }[] = [
-  { match: /sign_flip/, label: 'turns that flipped sign', spec: (it) => ({ filter: { iterationMin: it, iterationMax: it, flags: Flag.SignFlip }, sort: [{ key: 'signFlips', descending: true }] }) },
-  { match: /executed_is_argmax|argmax/, label: 'executed candidate was the argmax', spec: (it) => ({ filter: { iterationMin: it, iterationMax: it, flags: Flag.Argmax }, sort: [{ key: 'argmaxTurns', descending: true }] }) },
-  { match: /gate/, label: "the mixed groups' labeled pairs", spec: (it) => ({ filter: { iterationMin: it, iterationMax: it, gate: true }, sort: [{ key: 'group' }, { key: 'reward', descending: true }] }) },
-  { match: /fallback/, label: 'fallback turns', spec: (it) => ({ filter: { iterationMin: it, iterationMax: it, flags: Flag.Fallback }, sort: [] }) },
-  { match: /c_mean|mean_c|\bc_rms|credit/, label: 'sorted by mean c', spec: (it) => ({ filter: { iterationMin: it, iterationMax: it, labeledOnly: true }, sort: [{ key: 'meanC', descending: true }] }) },
-  { match: /reward|success|all_fail/, label: 'failed first', spec: (it) => ({ filter: { iterationMin: it, iterationMax: it }, sort: [{ key: 'reward' }] }) },
+  {
+    match: /sign_flip/,
+    label: 'turns that flipped sign',
+    spec: (it) => ({
+      filter: { iterationMin: it, iterationMax: it, flags: Flag.SignFlip },
+      sort: [{ key: 'signFlips', descending: true }],
+    }),
+  },
+  {
+    match: /executed_is_argmax|argmax/,
+    label: 'executed candidate was the argmax',
+    spec: (it) => ({
+      filter: { iterationMin: it, iterationMax: it, flags: Flag.Argmax },
+      sort: [{ key: 'argmaxTurns', descending: true }],
+    }),
+  },
+  {
+    match: /gate/,
+    label: "the mixed groups' labeled pairs",
+    spec: (it) => ({
+      filter: { iterationMin: it, iterationMax: it, gate: true },
+      sort: [{ key: 'group' }, { key: 'reward', descending: true }],
+    }),
+  },
+  {
+    match: /fallback/,
+    label: 'fallback turns',
+    spec: (it) => ({ filter: { iterationMin: it, iterationMax: it, flags: Flag.Fallback }, sort: [] }),
+  },
+  {
+    match: /c_mean|mean_c|\bc_rms|credit/,
+    label: 'sorted by mean c',
+    spec: (it) => ({ filter: { iterationMin: it, iterationMax: it, labeledOnly: true }, sort: [{ key: 'meanC', descending: true }] }),
+  },
+  {
+    match: /reward|success|all_fail/,
+    label: 'failed first',
+    spec: (it) => ({ filter: { iterationMin: it, iterationMax: it }, sort: [{ key: 'reward' }] }),
+  },
 ];
 
 export function jumpFor(metric: string, iteration: number): Jump {
   for (const r of ROWS) if (r.match.test(metric)) return { label: `${metric} @ ${iteration}: ${r.label}`, spec: r.spec(iteration) };
-  return { label: `${metric} @ ${iteration}: sorted by reward`, spec: { filter: { iterationMin: iteration, iterationMax: iteration }, sort: [{ key: 'reward', descending: true }] } };
+  return {
+    label: `${metric} @ ${iteration}: sorted by reward`,
+    spec: { filter: { iterationMin: iteration, iterationMax: iteration }, sort: [{ key: 'reward', descending: true }] },
+  };
 }

@@ -45,7 +45,10 @@ export class MetricsIndex implements LineSink {
   /** rows that had no iteration field */
   rowsWithoutIteration = 0;
 
-  constructor(readonly path: string, mapping: FieldMapping = {}) {
+  constructor(
+    readonly path: string,
+    mapping: FieldMapping = {},
+  ) {
     this.iterationKeys = [...(mapping['iteration'] ? [mapping['iteration']] : []), ...METRICS_ITERATION_ALIASES];
     this.file = new JsonlFile(path, this);
   }
@@ -82,7 +85,11 @@ export class MetricsIndex implements LineSink {
   }
 
   rollback(mark: number): void {
-    if (mark < this.rows.length) { this.rows.length = mark; this.table = undefined; this.version++; }
+    if (mark < this.rows.length) {
+      this.rows.length = mark;
+      this.table = undefined;
+      this.version++;
+    }
     if (this.published > mark) this.published = mark;
   }
 
@@ -106,7 +113,11 @@ export class MetricsIndex implements LineSink {
     let iterKey: string | undefined;
     for (const k of this.iterationKeys) {
       const n = numberOf(rec[k]);
-      if (n !== undefined && Number.isFinite(n)) { iteration = n; iterKey = k; break; }
+      if (n !== undefined && Number.isFinite(n)) {
+        iteration = n;
+        iterKey = k;
+        break;
+      }
     }
     if (iteration === undefined) {
       this.rowsWithoutIteration++;
@@ -130,7 +141,8 @@ export class MetricsIndex implements LineSink {
     const lines = new Map<number, number[]>();
     for (const r of this.rows) {
       const l = lines.get(r.iteration);
-      if (l) l.push(r.line); else lines.set(r.iteration, [r.line]);
+      if (l) l.push(r.line);
+      else lines.set(r.iteration, [r.line]);
     }
     return [...lines].filter(([, l]) => l.length > 1).map(([iteration, l]) => ({ iteration, lines: l }));
   }

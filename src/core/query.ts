@@ -3,9 +3,34 @@ import type { CreditIndex, TrajectoryRow } from './creditIndex';
 import type { FilterView } from '../shared/protocol';
 import { Flag } from './trajectory';
 
-export type SortKey = 'iteration' | 'group' | 'rollout' | 'reward' | 'A' | 'labeled' | 'turns' | 'meanC' | 'signFlips' | 'argmaxTurns' | 'fallbackTurns' | 'flags';
+export type SortKey =
+  | 'iteration'
+  | 'group'
+  | 'rollout'
+  | 'reward'
+  | 'A'
+  | 'labeled'
+  | 'turns'
+  | 'meanC'
+  | 'signFlips'
+  | 'argmaxTurns'
+  | 'fallbackTurns'
+  | 'flags';
 
-export const SORT_KEYS: readonly SortKey[] = ['iteration', 'group', 'rollout', 'reward', 'A', 'labeled', 'turns', 'meanC', 'signFlips', 'argmaxTurns', 'fallbackTurns', 'flags'];
+export const SORT_KEYS: readonly SortKey[] = [
+  'iteration',
+  'group',
+  'rollout',
+  'reward',
+  'A',
+  'labeled',
+  'turns',
+  'meanC',
+  'signFlips',
+  'argmaxTurns',
+  'fallbackTurns',
+  'flags',
+];
 
 /** The table's filter; the webviews send the same shape (see the protocol). */
 export type TrajectoryFilter = FilterView;
@@ -50,7 +75,8 @@ export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: Readon
       const va = k.get(a);
       const vb = k.get(b);
       // missing values (NaN) last, whatever the direction
-      const na = Number.isNaN(va), nb = Number.isNaN(vb);
+      const na = Number.isNaN(va),
+        nb = Number.isNaN(vb);
       if (na !== nb) return na ? 1 : -1;
       if (va !== vb && !na) return va < vb ? -k.sign : k.sign;
     }
@@ -62,18 +88,30 @@ export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: Readon
 function sortValue(index: CreditIndex, key: SortKey): (i: number) => number {
   const c = index.columns;
   switch (key) {
-    case 'iteration': return (i) => c.iteration[i]!;
-    case 'group': return (i) => c.group[i]!;
-    case 'rollout': return (i) => c.rollout[i]!;
-    case 'reward': return (i) => c.reward[i]!;
-    case 'A': return (i) => c.A[i]!;
-    case 'labeled': return (i) => ((c.flags[i]! & Flag.Labeled) !== 0 ? 1 : 0);
-    case 'turns': return (i) => c.turns[i]!;
-    case 'meanC': return (i) => (c.cCount[i]! > 0 ? c.sumC[i]! / c.cCount[i]! : NaN);
-    case 'signFlips': return (i) => c.signFlips[i]!;
-    case 'argmaxTurns': return (i) => c.argmaxTurns[i]!;
-    case 'fallbackTurns': return (i) => c.fallbackTurns[i]!;
-    case 'flags': return (i) => c.flags[i]!;
+    case 'iteration':
+      return (i) => c.iteration[i]!;
+    case 'group':
+      return (i) => c.group[i]!;
+    case 'rollout':
+      return (i) => c.rollout[i]!;
+    case 'reward':
+      return (i) => c.reward[i]!;
+    case 'A':
+      return (i) => c.A[i]!;
+    case 'labeled':
+      return (i) => ((c.flags[i]! & Flag.Labeled) !== 0 ? 1 : 0);
+    case 'turns':
+      return (i) => c.turns[i]!;
+    case 'meanC':
+      return (i) => (c.cCount[i]! > 0 ? c.sumC[i]! / c.cCount[i]! : NaN);
+    case 'signFlips':
+      return (i) => c.signFlips[i]!;
+    case 'argmaxTurns':
+      return (i) => c.argmaxTurns[i]!;
+    case 'fallbackTurns':
+      return (i) => c.fallbackTurns[i]!;
+    case 'flags':
+      return (i) => c.flags[i]!;
   }
 }
 

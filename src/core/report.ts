@@ -82,7 +82,26 @@ interface Acc {
   labeledTurns: number;
 }
 
-const newAcc = (): Acc => ({ trajectories: 0, labeledTrajectories: 0, rewardSum: 0, rewardN: 0, labeledNotMasked: 0, fallback: 0, credited: 0, flipBase: 0, flips: 0, argmax: 0, cCount: 0, sumC: 0, sumBc2: 0, sumA2: 0, cMis: 0, aMis: 0, sameMis: 0, labeledTurns: 0 });
+const newAcc = (): Acc => ({
+  trajectories: 0,
+  labeledTrajectories: 0,
+  rewardSum: 0,
+  rewardN: 0,
+  labeledNotMasked: 0,
+  fallback: 0,
+  credited: 0,
+  flipBase: 0,
+  flips: 0,
+  argmax: 0,
+  cCount: 0,
+  sumC: 0,
+  sumBc2: 0,
+  sumA2: 0,
+  cMis: 0,
+  aMis: 0,
+  sameMis: 0,
+  labeledTurns: 0,
+});
 
 const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
 
@@ -109,11 +128,17 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = []):
   for (let i = 0; i < n; i++) {
     const it = c.iteration[i]!;
     let acc = perIt.get(it);
-    if (!acc) { acc = newAcc(); perIt.set(it, acc); }
+    if (!acc) {
+      acc = newAcc();
+      perIt.set(it, acc);
+    }
     for (const a of [total, acc]) {
       a.trajectories++;
       if ((c.flags[i]! & Flag.Labeled) !== 0) a.labeledTrajectories++;
-      if (Number.isFinite(c.reward[i]!)) { a.rewardSum += c.reward[i]!; a.rewardN++; }
+      if (Number.isFinite(c.reward[i]!)) {
+        a.rewardSum += c.reward[i]!;
+        a.rewardN++;
+      }
       a.labeledTurns += c.labeledTurns[i]!;
       a.labeledNotMasked += c.labeledTurns[i]! - c.maskedTurns[i]!;
       a.fallback += c.fallbackTurns[i]!;
@@ -131,7 +156,8 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = []):
     }
     const key = `${it}:${c.group[i]}`;
     const g = groups.get(key);
-    if (g) g.push(i); else groups.set(key, [i]);
+    if (g) g.push(i);
+    else groups.set(key, [i]);
   }
 
   // the gate, and all-failure groups
@@ -150,7 +176,9 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = []):
       if ((c.flags[r]! & Flag.Labeled) === 0 || c.cCount[r]! === 0) continue;
       const m = c.sumC[r]! / c.cCount[r]!;
       const rw = c.reward[r]!;
-      if (rw > 0) succ.push(m); else if (Number.isFinite(rw)) fail.push(m); else continue;
+      if (rw > 0) succ.push(m);
+      else if (Number.isFinite(rw)) fail.push(m);
+      else continue;
       used.push(r);
     }
     if (succ.length === 0 || fail.length === 0) continue;
@@ -162,7 +190,11 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = []):
   const sd = sampleSd(diffs);
   const t = meanDiff !== null && sd !== null && sd > 0 ? meanDiff / (sd / Math.sqrt(diffs.length)) : null;
   const byIt = new Map<number, number[]>();
-  for (const g of gateGroups) { const l = byIt.get(g.iteration); if (l) l.push(g.diff); else byIt.set(g.iteration, [g.diff]); }
+  for (const g of gateGroups) {
+    const l = byIt.get(g.iteration);
+    if (l) l.push(g.diff);
+    else byIt.set(g.iteration, [g.diff]);
+  }
   const gateIts = [...byIt.keys()].sort((a, b) => a - b);
   const itMeans = gateIts.map((it) => mean(byIt.get(it)!)!);
   const pos = itMeans.filter((d) => d > 0).length;
@@ -194,41 +226,53 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = []):
 
   const warnings: string[] = [...extraWarnings];
   if (index.skippedCount > 0) {
-    const first = index.skippedLines.slice(0, 5).map((s) => `line ${s.line} (${s.message})`).join('; ');
-    warnings.push(`${index.path}: skipped ${index.skippedCount} line(s) that are not records: ${first}${index.skippedCount > 5 ? '; ...' : ''}`);
+    const first = index.skippedLines
+      .slice(0, 5)
+      .map((s) => `line ${s.line} (${s.message})`)
+      .join('; ');
+    warnings.push(
+      `${index.path}: skipped ${index.skippedCount} line(s) that are not records: ${first}${index.skippedCount > 5 ? '; ...' : ''}`,
+    );
   }
   const check = index.schemaCheck();
   if (check.notFound.length > 0) warnings.push(`${index.path}: expected fields not found: ${check.notFound.join(', ')}`);
   for (const f of check.fields) {
-    if (f.required && f.missing > 0 && f.foundAs.length > 0) warnings.push(`${index.path}: ${f.level === 'turn' ? 'turn.' : ''}${f.field} is missing from ${f.missing} ${f.level === 'turn' ? 'turn' : 'record'}(s)`);
+    if (f.required && f.missing > 0 && f.foundAs.length > 0)
+      warnings.push(
+        `${index.path}: ${f.level === 'turn' ? 'turn.' : ''}${f.field} is missing from ${f.missing} ${f.level === 'turn' ? 'turn' : 'record'}(s)`,
+      );
   }
   if (total.cMis > 0) warnings.push(`${total.cMis} credited turn(s) whose logged c differs from the recomputed credit by more than 1e-6`);
   if (total.aMis > 0) warnings.push(`${total.aMis} turn(s) whose logged A_t differs from A + beta*c by more than 1e-6`);
-  if (total.sameMis > 0) warnings.push(`${total.sameMis} labeled turn(s) whose logged same-action flags disagree with the canonical matcher`);
-  if (index.pendingTail) warnings.push(`${index.path}: the last line has no newline yet (a record still being written); it is read once complete`);
+  if (total.sameMis > 0)
+    warnings.push(`${total.sameMis} labeled turn(s) whose logged same-action flags disagree with the canonical matcher`);
+  if (index.pendingTail)
+    warnings.push(`${index.path}: the last line has no newline yet (a record still being written); it is read once complete`);
   const dupCount = countDuplicateTrajectories(index);
   if (dupCount > 0) warnings.push(`${dupCount} trajectory key(s) (iteration, group, rollout) appear more than once`);
 
-  const perIteration: IterationFigures[] = [...perIt.keys()].sort((a, b) => a - b).map((it) => {
-    const a = perIt.get(it)!;
-    const gd = byIt.get(it) ?? [];
-    return {
-      iteration: it,
-      trajectories: a.trajectories,
-      labeledTrajectories: a.labeledTrajectories,
-      rewardMean: ratio(a.rewardSum, a.rewardN),
-      allFailGroups: allFail.get(it) ?? 0,
-      signFlipRate: ratio(a.flips, a.flipBase),
-      fallbackRate: ratio(a.fallback, a.labeledNotMasked),
-      executedIsArgmaxRate: ratio(a.argmax, a.credited),
-      meanC: ratio(a.sumC, a.cCount),
-      rmsBetaCOverRmsA: rms(a),
-      gateGroups: gd.length,
-      gateMeanDiff: mean(gd),
-      cMismatches: a.cMis,
-      aTMismatches: a.aMis,
-    };
-  });
+  const perIteration: IterationFigures[] = [...perIt.keys()]
+    .sort((a, b) => a - b)
+    .map((it) => {
+      const a = perIt.get(it)!;
+      const gd = byIt.get(it) ?? [];
+      return {
+        iteration: it,
+        trajectories: a.trajectories,
+        labeledTrajectories: a.labeledTrajectories,
+        rewardMean: ratio(a.rewardSum, a.rewardN),
+        allFailGroups: allFail.get(it) ?? 0,
+        signFlipRate: ratio(a.flips, a.flipBase),
+        fallbackRate: ratio(a.fallback, a.labeledNotMasked),
+        executedIsArgmaxRate: ratio(a.argmax, a.credited),
+        meanC: ratio(a.sumC, a.cCount),
+        rmsBetaCOverRmsA: rms(a),
+        gateGroups: gd.length,
+        gateMeanDiff: mean(gd),
+        cMismatches: a.cMis,
+        aTMismatches: a.aMis,
+      };
+    });
 
   const report: RunReport = {
     signFlipRate: ratio(total.flips, total.flipBase),
@@ -256,7 +300,8 @@ function countDuplicateTrajectories(index: CreditIndex): number {
   let dup = 0;
   for (let i = 0; i < index.size; i++) {
     const k = `${c.iteration[i]}:${c.group[i]}:${c.rollout[i]}`;
-    if (seen.has(k)) dup++; else seen.add(k);
+    if (seen.has(k)) dup++;
+    else seen.add(k);
   }
   return dup;
 }
@@ -286,9 +331,21 @@ export function trainingCurve(metrics: MetricsTable | undefined, perIteration: I
     if (s && metrics) {
       const vals = metrics.iterations.map((_, i) => s.values[i]!);
       const fin = vals.filter((v) => Number.isFinite(v));
-      if (fin.length > 0) return { name, metric, first: mean(vals.slice(0, window).filter(Number.isFinite)), last: mean(vals.slice(-window).filter(Number.isFinite)), source: 'metrics' as const };
+      if (fin.length > 0)
+        return {
+          name,
+          metric,
+          first: mean(vals.slice(0, window).filter(Number.isFinite)),
+          last: mean(vals.slice(-window).filter(Number.isFinite)),
+          source: 'metrics' as const,
+        };
     }
-    const fromLog = name === 'reward' ? perIteration.map((p) => p.rewardMean) : name === 'all-failure groups' ? perIteration.map((p) => p.allFailGroups) : null;
+    const fromLog =
+      name === 'reward'
+        ? perIteration.map((p) => p.rewardMean)
+        : name === 'all-failure groups'
+          ? perIteration.map((p) => p.allFailGroups)
+          : null;
     if (fromLog && fromLog.length > 0) {
       const f = fromLog.filter((v): v is number => v !== null);
       return { name, metric, first: mean(f.slice(0, window)), last: mean(f.slice(-window)), source: 'credit log' as const };

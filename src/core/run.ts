@@ -11,7 +11,10 @@ export class Run {
   readonly credit: CreditIndex | undefined;
   readonly metrics: MetricsIndex | undefined;
 
-  constructor(readonly location: RunLocation, readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS) {
+  constructor(
+    readonly location: RunLocation,
+    readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS,
+  ) {
     this.credit = location.creditLog ? new CreditIndex(location.creditLog, options) : undefined;
     this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping) : undefined;
   }
@@ -30,9 +33,21 @@ export class Run {
     const m = this.metrics;
     if (!m) return [];
     const w: string[] = [];
-    if (m.skippedCount > 0) w.push(`${m.path}: skipped ${m.skippedCount} line(s): ${m.skippedLines.slice(0, 5).map((s) => `line ${s.line} (${s.message})`).join('; ')}`);
+    if (m.skippedCount > 0)
+      w.push(
+        `${m.path}: skipped ${m.skippedCount} line(s): ${m.skippedLines
+          .slice(0, 5)
+          .map((s) => `line ${s.line} (${s.message})`)
+          .join('; ')}`,
+      );
     const d = m.duplicates();
-    if (d.length > 0) w.push(`${m.path}: ${d.length} iteration(s) logged more than once, the later row wins: ${d.slice(0, 5).map((x) => `${x.iteration} (lines ${x.lines.join(', ')})`).join('; ')}`);
+    if (d.length > 0)
+      w.push(
+        `${m.path}: ${d.length} iteration(s) logged more than once, the later row wins: ${d
+          .slice(0, 5)
+          .map((x) => `${x.iteration} (lines ${x.lines.join(', ')})`)
+          .join('; ')}`,
+      );
     return w;
   }
 

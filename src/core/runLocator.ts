@@ -14,11 +14,19 @@ export interface RunLocation {
 }
 
 async function isFile(p: string): Promise<boolean> {
-  try { return (await stat(p)).isFile(); } catch { return false; }
+  try {
+    return (await stat(p)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function isDir(p: string): Promise<boolean> {
-  try { return (await stat(p)).isDirectory(); } catch { return false; }
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -3,13 +3,9 @@
  * aliases, and the resolution of a user field mapping into one lookup table.
  */
 
-export type TrajectoryField =
-  | 'iteration' | 'group' | 'rollout' | 'task_id' | 'instruction'
-  | 'reward' | 'A' | 'labeled' | 'turns';
+export type TrajectoryField = 'iteration' | 'group' | 'rollout' | 'task_id' | 'instruction' | 'reward' | 'A' | 'labeled' | 'turns';
 
-export type TurnField =
-  | 'action' | 'candidates' | 'scores' | 'same' | 'done'
-  | 'c' | 'A_t' | 'masked' | 'fallback';
+export type TurnField = 'action' | 'candidates' | 'scores' | 'same' | 'done' | 'c' | 'A_t' | 'masked' | 'fallback';
 
 export const TRAJECTORY_ALIASES: Readonly<Record<TrajectoryField, readonly string[]>> = {
   iteration: ['iter', 'rollout_id', 'step'],
@@ -55,11 +51,7 @@ export interface KeyTable<F extends string> {
   readonly names: ReadonlyMap<F, readonly string[]>;
 }
 
-function buildTable<F extends string>(
-  aliases: Readonly<Record<F, readonly string[]>>,
-  mapping: FieldMapping,
-  prefix: string,
-): KeyTable<F> {
+function buildTable<F extends string>(aliases: Readonly<Record<F, readonly string[]>>, mapping: FieldMapping, prefix: string): KeyTable<F> {
   const byName = new Map<string, F>();
   const names = new Map<F, string[]>();
   const fields = Object.keys(aliases) as F[];
@@ -99,12 +91,16 @@ export function validateMapping(value: unknown, source: string): { mapping: Fiel
     return { mapping, problems: [`${source}: the field mapping must be an object from reference name to the name in the file`] };
   }
   const known = new Set<string>([
-    ...Object.keys(TRAJECTORY_ALIASES), ...Object.keys(TURN_ALIASES),
+    ...Object.keys(TRAJECTORY_ALIASES),
+    ...Object.keys(TURN_ALIASES),
     ...Object.keys(TRAJECTORY_ALIASES).map((k) => `trajectory.${k}`),
     ...Object.keys(TURN_ALIASES).map((k) => `turn.${k}`),
   ]);
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!known.has(k)) problems.push(`${source}: "${k}" is not a reference field name (known: ${[...Object.keys(TRAJECTORY_ALIASES), ...Object.keys(TURN_ALIASES)].join(', ')})`);
+    if (!known.has(k))
+      problems.push(
+        `${source}: "${k}" is not a reference field name (known: ${[...Object.keys(TRAJECTORY_ALIASES), ...Object.keys(TURN_ALIASES)].join(', ')})`,
+      );
     else if (typeof v !== 'string' || v.length === 0) problems.push(`${source}: the name for "${k}" must be a non-empty string`);
     else mapping[k] = v;
   }
@@ -131,15 +127,21 @@ export class SchemaObserver {
     if (m.size < 200 || m.has(name)) m.set(name, (m.get(name) ?? 0) + count);
   }
   reset(): void {
-    this.trajectoryNames.clear(); this.turnNames.clear();
-    this.unknownTrajectoryKeys.clear(); this.unknownTurnKeys.clear();
-    this.records = 0; this.turns = 0;
+    this.trajectoryNames.clear();
+    this.turnNames.clear();
+    this.unknownTrajectoryKeys.clear();
+    this.unknownTurnKeys.clear();
+    this.records = 0;
+    this.turns = 0;
   }
 }
 
 function bump<F>(m: Map<F, Map<string, number>>, field: F, name: string): void {
   let inner = m.get(field);
-  if (!inner) { inner = new Map(); m.set(field, inner); }
+  if (!inner) {
+    inner = new Map();
+    m.set(field, inner);
+  }
   inner.set(name, (inner.get(name) ?? 0) + 1);
 }
 
@@ -169,17 +171,33 @@ export function schemaCheck(obs: SchemaObserver): SchemaCheck {
   const fields: FieldCheck[] = [];
   const notFound: string[] = [];
   const optionalNotFound: string[] = [];
-  const add = <F extends string>(level: 'trajectory' | 'turn', all: readonly F[], req: readonly F[], seen: Map<F, Map<string, number>>, total: number): void => {
+  const add = <F extends string>(
+    level: 'trajectory' | 'turn',
+    all: readonly F[],
+    req: readonly F[],
+    seen: Map<F, Map<string, number>>,
+    total: number,
+  ): void => {
     for (const field of all) {
       const met = seen.get(field);
       const foundAs = met ? [...met].map(([name, count]) => ({ name, count, alias: name !== field })) : [];
       const count = foundAs.reduce((s, x) => s + x.count, 0);
       fields.push({ field, level, required: req.includes(field), foundAs, missing: Math.max(0, total - count) });
-      if (foundAs.length === 0 && total > 0) (req.includes(field) ? notFound : optionalNotFound).push(level === 'turn' ? `turn.${field}` : field);
+      if (foundAs.length === 0 && total > 0)
+        (req.includes(field) ? notFound : optionalNotFound).push(level === 'turn' ? `turn.${field}` : field);
     }
   };
   add('trajectory', Object.keys(TRAJECTORY_ALIASES) as TrajectoryField[], REQUIRED_TRAJECTORY_FIELDS, obs.trajectoryNames, obs.records);
   add('turn', Object.keys(TURN_ALIASES) as TurnField[], REQUIRED_TURN_FIELDS, obs.turnNames, obs.turns);
-  const list = (m: Map<string, number>): { name: string; count: number }[] => [...m].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count);
-  return { records: obs.records, turns: obs.turns, fields, unknownTrajectoryKeys: list(obs.unknownTrajectoryKeys), unknownTurnKeys: list(obs.unknownTurnKeys), notFound, optionalNotFound };
+  const list = (m: Map<string, number>): { name: string; count: number }[] =>
+    [...m].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count);
+  return {
+    records: obs.records,
+    turns: obs.turns,
+    fields,
+    unknownTrajectoryKeys: list(obs.unknownTrajectoryKeys),
+    unknownTurnKeys: list(obs.unknownTurnKeys),
+    notFound,
+    optionalNotFound,
+  };
 }

@@ -106,9 +106,21 @@ export function recomputeSame(candidates: readonly string[] | null, m: MatchOpti
 /** Computes the per-trajectory figures of section 4. */
 export function summarize(t: TrajectoryCore, p: CreditParams, m: MatchOptions): TrajectorySummary {
   const s: TrajectorySummary = {
-    turns: t.turns.length, labeledTurns: 0, maskedTurns: 0, fallbackTurns: 0, creditedTurns: 0,
-    flipBase: 0, signFlips: 0, argmaxTurns: 0, cCount: 0, sumC: 0, sumC2: 0,
-    cMismatches: 0, aTMismatches: 0, sameMismatches: 0, flags: 0,
+    turns: t.turns.length,
+    labeledTurns: 0,
+    maskedTurns: 0,
+    fallbackTurns: 0,
+    creditedTurns: 0,
+    flipBase: 0,
+    signFlips: 0,
+    argmaxTurns: 0,
+    cCount: 0,
+    sumC: 0,
+    sumC2: 0,
+    cMismatches: 0,
+    aTMismatches: 0,
+    sameMismatches: 0,
+    flags: 0,
   };
   const A = t.A;
   let labeled = t.labeled === true;
@@ -118,7 +130,12 @@ export function summarize(t: TrajectoryCore, p: CreditParams, m: MatchOptions): 
       const expected = typeof c === 'number' && Number.isFinite(c) ? A + p.beta * c : A;
       if (!(Math.abs(turn.At - expected) <= EPS)) s.aTMismatches++;
     }
-    if (turn.done) for (let k = 1; k < turn.done.length; k++) if (turn.done[k]) { s.flags |= Flag.DoneCandidate; break; }
+    if (turn.done)
+      for (let k = 1; k < turn.done.length; k++)
+        if (turn.done[k]) {
+          s.flags |= Flag.DoneCandidate;
+          break;
+        }
     const scores = turn.scores;
     if (!scores || scores.length < 2) continue;
     s.labeledTurns++;
@@ -127,13 +144,23 @@ export function summarize(t: TrajectoryCore, p: CreditParams, m: MatchOptions): 
     const recomputed = turn.sameRecomputed ?? recomputeSame(turn.candidates, m);
     if (recomputed) {
       if (same) {
-        for (let k = 1; k < recomputed.length && k < same.length; k++) if (same[k] !== recomputed[k]) { s.sameMismatches++; break; }
+        for (let k = 1; k < recomputed.length && k < same.length; k++)
+          if (same[k] !== recomputed[k]) {
+            s.sameMismatches++;
+            break;
+          }
       } else {
         same = recomputed;
       }
     }
-    if (turn.masked) { s.maskedTurns++; continue; }
-    if (turn.fallback) { s.fallbackTurns++; continue; }
+    if (turn.masked) {
+      s.maskedTurns++;
+      continue;
+    }
+    if (turn.fallback) {
+      s.fallbackTurns++;
+      continue;
+    }
     s.creditedTurns++;
     if (executedIsArgmax(scores)) s.argmaxTurns++;
     const At = turn.At ?? (typeof c === 'number' ? A + p.beta * c : undefined);
@@ -167,13 +194,22 @@ export function summarize(t: TrajectoryCore, p: CreditParams, m: MatchOptions): 
 // ---------------------------------------------------------------------------
 // Normalisation of a parsed JSON object (the slow path, and the detail view)
 
-function pick<F extends string>(obj: Record<string, unknown>, table: KeyTable<F>, seen: (f: F, name: string) => void, unknown: (name: string) => void): { values: Map<F, unknown>; extras: Record<string, unknown> } {
+function pick<F extends string>(
+  obj: Record<string, unknown>,
+  table: KeyTable<F>,
+  seen: (f: F, name: string) => void,
+  unknown: (name: string) => void,
+): { values: Map<F, unknown>; extras: Record<string, unknown> } {
   const values = new Map<F, unknown>();
   const extras: Record<string, unknown> = {};
   const priority = new Map<F, number>();
   for (const [key, v] of Object.entries(obj)) {
     const field = table.byName.get(key);
-    if (field === undefined) { extras[key] = v; unknown(key); continue; }
+    if (field === undefined) {
+      extras[key] = v;
+      unknown(key);
+      continue;
+    }
     const names = table.names.get(field)!;
     const rank = names.indexOf(key);
     const prev = priority.get(field);
@@ -198,7 +234,10 @@ function intOf(v: unknown): number | undefined {
 
 function numOrNullArray(v: unknown): (number | null)[] | null {
   if (!Array.isArray(v)) return null;
-  return v.map((x) => { const n = numberOf(x); return n === undefined || !Number.isFinite(n) ? null : n; });
+  return v.map((x) => {
+    const n = numberOf(x);
+    return n === undefined || !Number.isFinite(n) ? null : n;
+  });
 }
 
 function boolArray(v: unknown): boolean[] | null {
@@ -219,14 +258,28 @@ function str(v: unknown): string | null {
 const REQUIRED_TOP: readonly TrajectoryField[] = ['iteration', 'group', 'rollout', 'reward', 'A', 'turns'];
 
 /** Normalises a parsed record; records what it met into the observer when one is given. */
-export function normaliseRecord(obj: Record<string, unknown>, tables: SchemaTables, obs?: SchemaObserver): { core: TrajectoryCore; view: TrajectoryView } {
-  const top = pick(obj, tables.trajectory, (f, n) => obs?.seeTrajectory(f, n), (n) => obs?.seeUnknown('trajectory', n));
+export function normaliseRecord(
+  obj: Record<string, unknown>,
+  tables: SchemaTables,
+  obs?: SchemaObserver,
+): { core: TrajectoryCore; view: TrajectoryView } {
+  const top = pick(
+    obj,
+    tables.trajectory,
+    (f, n) => obs?.seeTrajectory(f, n),
+    (n) => obs?.seeUnknown('trajectory', n),
+  );
   const v = top.values;
   const missingFields: string[] = REQUIRED_TOP.filter((f) => !v.has(f));
   const rawTurns = Array.isArray(v.get('turns')) ? (v.get('turns') as unknown[]) : [];
   const turns: TurnView[] = rawTurns.map((rt, index) => {
     const o = rt !== null && typeof rt === 'object' && !Array.isArray(rt) ? (rt as Record<string, unknown>) : { action: rt };
-    const t = pick<TurnField>(o, tables.turn, (f, n) => obs?.seeTurn(f, n), (n) => obs?.seeUnknown('turn', n));
+    const t = pick<TurnField>(
+      o,
+      tables.turn,
+      (f, n) => obs?.seeTurn(f, n),
+      (n) => obs?.seeUnknown('turn', n),
+    );
     const tv = t.values;
     const cRaw = tv.get('c');
     const cNum = numberOf(cRaw);
@@ -245,7 +298,10 @@ export function normaliseRecord(obj: Record<string, unknown>, tables: SchemaTabl
       extras: t.extras,
     };
   });
-  if (obs) { obs.records++; obs.turns += turns.length; }
+  if (obs) {
+    obs.records++;
+    obs.turns += turns.length;
+  }
   const labeledRaw = v.get('labeled');
   const view: TrajectoryView = {
     iteration: intOf(v.get('iteration')) ?? MISSING_ITERATION,
@@ -261,10 +317,14 @@ export function normaliseRecord(obj: Record<string, unknown>, tables: SchemaTabl
     missingFields,
   };
   const core: TrajectoryCore = {
-    iteration: view.iteration, group: view.group, rollout: view.rollout,
-    reward: view.reward, A: view.A,
+    iteration: view.iteration,
+    group: view.group,
+    rollout: view.rollout,
+    reward: view.reward,
+    A: view.A,
     labeled: labeledRaw === undefined ? undefined : labeledRaw === true || labeledRaw === 1,
-    turns, missing: missingFields.length,
+    turns,
+    missing: missingFields.length,
   };
   return { core, view };
 }

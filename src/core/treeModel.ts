@@ -32,25 +32,73 @@ export type HubNode =
   | (TreeNode & { kind: 'message'; repo: string });
 
 export function hubRepoNode(repo: string, listing: RunListing | undefined, error: string | undefined, loading: boolean): HubNode {
-  const description = error ? 'error' : loading && !listing ? 'loading…' : listing ? `${listing.resume.length} resume · ${listing.hf.length} hf · ${formatBytes(listing.totalBytes)}` : '';
-  return { kind: 'repo', repo, id: `hub:${repo}`, label: repo, description, tooltip: error ?? (listing ? `${repo} @ ${listing.commit.slice(0, 12)}${listing.latest !== null ? `\nlatest checkpointed iteration: ${listing.latest}` : ''}` : repo), icon: error ? 'warning' : 'repo', contextValue: 'hubRepo', collapsible: true };
+  const description = error
+    ? 'error'
+    : loading && !listing
+      ? 'loading…'
+      : listing
+        ? `${listing.resume.length} resume · ${listing.hf.length} hf · ${formatBytes(listing.totalBytes)}`
+        : '';
+  return {
+    kind: 'repo',
+    repo,
+    id: `hub:${repo}`,
+    label: repo,
+    description,
+    tooltip:
+      error ??
+      (listing
+        ? `${repo} @ ${listing.commit.slice(0, 12)}${listing.latest !== null ? `\nlatest checkpointed iteration: ${listing.latest}` : ''}`
+        : repo),
+    icon: error ? 'warning' : 'repo',
+    contextValue: 'hubRepo',
+    collapsible: true,
+  };
 }
 
 export function hubRepoChildren(repo: string, listing: RunListing | undefined, error: string | undefined): HubNode[] {
-  if (error) return [{ kind: 'message', repo, id: `hub:${repo}:error`, label: error, icon: 'error', contextValue: 'hubMessage', collapsible: false }];
+  if (error)
+    return [
+      { kind: 'message', repo, id: `hub:${repo}:error`, label: error, icon: 'error', contextValue: 'hubMessage', collapsible: false },
+    ];
   if (!listing) return [];
-  const folder = (f: CheckpointKind | 'logs', count: number, bytes: number): HubNode => ({ kind: 'folder', repo, folder: f, id: `hub:${repo}:${f}`, label: f, description: `${count} ${f === 'logs' ? 'files' : 'iterations'} · ${formatBytes(bytes)}`, icon: f === 'resume' ? 'debug-restart' : f === 'hf' ? 'package' : 'output', contextValue: `hubFolder+${f}`, collapsible: true });
+  const folder = (f: CheckpointKind | 'logs', count: number, bytes: number): HubNode => ({
+    kind: 'folder',
+    repo,
+    folder: f,
+    id: `hub:${repo}:${f}`,
+    label: f,
+    description: `${count} ${f === 'logs' ? 'files' : 'iterations'} · ${formatBytes(bytes)}`,
+    icon: f === 'resume' ? 'debug-restart' : f === 'hf' ? 'package' : 'output',
+    contextValue: `hubFolder+${f}`,
+    collapsible: true,
+  });
   return [
-    folder('resume', listing.resume.length, listing.resume.reduce((s, i) => s + i.bytes, 0)),
-    folder('hf', listing.hf.length, listing.hf.reduce((s, i) => s + i.bytes, 0)),
-    folder('logs', listing.logs.length, listing.logs.reduce((s, f) => s + f.size, 0)),
+    folder(
+      'resume',
+      listing.resume.length,
+      listing.resume.reduce((s, i) => s + i.bytes, 0),
+    ),
+    folder(
+      'hf',
+      listing.hf.length,
+      listing.hf.reduce((s, i) => s + i.bytes, 0),
+    ),
+    folder(
+      'logs',
+      listing.logs.length,
+      listing.logs.reduce((s, f) => s + f.size, 0),
+    ),
   ];
 }
 
 export function hubIterationNode(repo: string, it: IterationInfo, local: LocalState): HubNode {
   const where = local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${local.percent.toFixed(0)}%` : '';
   return {
-    kind: 'iteration', repo, folder: it.kind, iteration: it.iteration,
+    kind: 'iteration',
+    repo,
+    folder: it.kind,
+    iteration: it.iteration,
     id: `hub:${repo}:${it.kind}:${it.iteration}`,
     label: `${it.dir.slice(it.kind.length + 1)}${it.isLatest ? ' ★' : ''}`,
     description: [formatBytes(it.bytes), `${it.files.length} files`, where].filter(Boolean).join(' · '),
@@ -61,13 +109,32 @@ export function hubIterationNode(repo: string, it: IterationInfo, local: LocalSt
   };
 }
 
-export function hubFolderChildren(repo: string, listing: RunListing, folder: CheckpointKind | 'logs', local: (it: IterationInfo) => LocalState): HubNode[] {
+export function hubFolderChildren(
+  repo: string,
+  listing: RunListing,
+  folder: CheckpointKind | 'logs',
+  local: (it: IterationInfo) => LocalState,
+): HubNode[] {
   if (folder === 'logs') return listing.logs.map((f) => hubFileNode(repo, f, 'logs/'));
-  return listing[folder].slice().reverse().map((it) => hubIterationNode(repo, it, local(it)));
+  return listing[folder]
+    .slice()
+    .reverse()
+    .map((it) => hubIterationNode(repo, it, local(it)));
 }
 
 export function hubFileNode(repo: string, f: HubFile, prefix: string): HubNode {
-  return { kind: 'file', repo, path: f.path, id: `hub:${repo}:file:${f.path}`, label: f.path.slice(prefix.length), description: formatBytes(f.size), tooltip: `${f.path}\n${f.size} bytes\n${f.lfsSha256 ? `sha256 ${f.lfsSha256}` : `git ${f.oid}`}`, icon: 'file-binary', contextValue: f.path.startsWith('logs/') ? 'hubLogFile' : 'hubFile', collapsible: false };
+  return {
+    kind: 'file',
+    repo,
+    path: f.path,
+    id: `hub:${repo}:file:${f.path}`,
+    label: f.path.slice(prefix.length),
+    description: formatBytes(f.size),
+    tooltip: `${f.path}\n${f.size} bytes\n${f.lfsSha256 ? `sha256 ${f.lfsSha256}` : `git ${f.oid}`}`,
+    icon: 'file-binary',
+    contextValue: f.path.startsWith('logs/') ? 'hubLogFile' : 'hubFile',
+    collapsible: false,
+  };
 }
 
 // ---- local runs
@@ -88,12 +155,19 @@ export function summarizeIterations(index: CreditIndex): Map<number, IterationSu
   for (let i = 0; i < index.size; i++) {
     const it = c.iteration[i]!;
     let s = out.get(it);
-    if (!s) { s = { iteration: it, trajectories: 0, labeled: 0, rewardMean: null, groups: new Map(), rewardSum: 0, rewardN: 0 }; out.set(it, s); }
+    if (!s) {
+      s = { iteration: it, trajectories: 0, labeled: 0, rewardMean: null, groups: new Map(), rewardSum: 0, rewardN: 0 };
+      out.set(it, s);
+    }
     s.trajectories++;
     if ((c.flags[i]! & Flag.Labeled) !== 0) s.labeled++;
-    if (Number.isFinite(c.reward[i]!)) { s.rewardSum += c.reward[i]!; s.rewardN++; }
+    if (Number.isFinite(c.reward[i]!)) {
+      s.rewardSum += c.reward[i]!;
+      s.rewardN++;
+    }
     const g = s.groups.get(c.group[i]!);
-    if (g) g.push(i); else s.groups.set(c.group[i]!, [i]);
+    if (g) g.push(i);
+    else s.groups.set(c.group[i]!, [i]);
   }
   for (const s of out.values()) {
     s.rewardMean = s.rewardN > 0 ? s.rewardSum / s.rewardN : null;
@@ -109,52 +183,119 @@ export type RunNode =
   | (TreeNode & { kind: 'group'; root: string; iteration: number; group: number })
   | (TreeNode & { kind: 'trajectory'; root: string; iteration: number; group: number; rollout: number; row: number });
 
-export function runNode(root: string, name: string, index: CreditIndex | undefined, iterations: number, progress: number | undefined): RunNode {
-  const desc = index ? `${index.size} trajectories · ${iterations} iterations${progress !== undefined && progress < 1 ? ` · indexing ${(progress * 100).toFixed(0)}%` : ''}` : 'metrics only';
-  return { kind: 'run', root, id: `run:${root}`, label: name, description: desc, tooltip: root, icon: 'graph-line', contextValue: 'localRun', collapsible: true };
+export function runNode(
+  root: string,
+  name: string,
+  index: CreditIndex | undefined,
+  iterations: number,
+  progress: number | undefined,
+): RunNode {
+  const desc = index
+    ? `${index.size} trajectories · ${iterations} iterations${progress !== undefined && progress < 1 ? ` · indexing ${(progress * 100).toFixed(0)}%` : ''}`
+    : 'metrics only';
+  return {
+    kind: 'run',
+    root,
+    id: `run:${root}`,
+    label: name,
+    description: desc,
+    tooltip: root,
+    icon: 'graph-line',
+    contextValue: 'localRun',
+    collapsible: true,
+  };
 }
 
 export function runChildren(root: string, hasCredit: boolean, hasMetrics: boolean): RunNode[] {
   const out: RunNode[] = [];
-  if (hasMetrics) out.push({ kind: 'metrics', root, id: `run:${root}:metrics`, label: 'Metrics', icon: 'graph', contextValue: 'runMetrics', collapsible: false, command: { id: 'rlRunBrowser.openMetrics', args: [root] } });
+  if (hasMetrics)
+    out.push({
+      kind: 'metrics',
+      root,
+      id: `run:${root}:metrics`,
+      label: 'Metrics',
+      icon: 'graph',
+      contextValue: 'runMetrics',
+      collapsible: false,
+      command: { id: 'rlRunBrowser.openMetrics', args: [root] },
+    });
   if (hasCredit) {
-    out.push({ kind: 'report', root, id: `run:${root}:report`, label: 'Run report', icon: 'checklist', contextValue: 'runReport', collapsible: false, command: { id: 'rlRunBrowser.openReport', args: [root] } });
-    out.push({ kind: 'iterations', root, id: `run:${root}:iterations`, label: 'Iterations', icon: 'list-tree', contextValue: 'runIterations', collapsible: true });
+    out.push({
+      kind: 'report',
+      root,
+      id: `run:${root}:report`,
+      label: 'Run report',
+      icon: 'checklist',
+      contextValue: 'runReport',
+      collapsible: false,
+      command: { id: 'rlRunBrowser.openReport', args: [root] },
+    });
+    out.push({
+      kind: 'iterations',
+      root,
+      id: `run:${root}:iterations`,
+      label: 'Iterations',
+      icon: 'list-tree',
+      contextValue: 'runIterations',
+      collapsible: true,
+    });
   }
   return out;
 }
 
 export function iterationNodes(root: string, its: Map<number, IterationSummary>): RunNode[] {
-  return [...its.values()].sort((a, b) => a.iteration - b.iteration).map((s) => ({
-    kind: 'iteration', root, iteration: s.iteration, id: `run:${root}:it:${s.iteration}`,
-    label: `iteration ${s.iteration}`,
-    description: `${s.trajectories} traj · reward ${formatFigure(s.rewardMean, 3)} · ${s.labeled} labeled`,
-    tooltip: `iteration ${s.iteration}\n${s.trajectories} trajectories in ${s.groups.size} groups\nreward mean ${formatFigure(s.rewardMean, 4)}\n${s.labeled} labeled`,
-    icon: 'symbol-number', contextValue: 'runIteration', collapsible: true,
-    command: { id: 'rlRunBrowser.openTrajectories', args: [{ root, filter: { iterationMin: s.iteration, iterationMax: s.iteration } }] },
-  }));
+  return [...its.values()]
+    .sort((a, b) => a.iteration - b.iteration)
+    .map((s) => ({
+      kind: 'iteration',
+      root,
+      iteration: s.iteration,
+      id: `run:${root}:it:${s.iteration}`,
+      label: `iteration ${s.iteration}`,
+      description: `${s.trajectories} traj · reward ${formatFigure(s.rewardMean, 3)} · ${s.labeled} labeled`,
+      tooltip: `iteration ${s.iteration}\n${s.trajectories} trajectories in ${s.groups.size} groups\nreward mean ${formatFigure(s.rewardMean, 4)}\n${s.labeled} labeled`,
+      icon: 'symbol-number',
+      contextValue: 'runIteration',
+      collapsible: true,
+      command: { id: 'rlRunBrowser.openTrajectories', args: [{ root, filter: { iterationMin: s.iteration, iterationMax: s.iteration } }] },
+    }));
 }
 
 export function groupNodes(root: string, index: CreditIndex, s: IterationSummary): RunNode[] {
   const c = index.columns;
-  return [...s.groups].sort((a, b) => a[0] - b[0]).map(([g, rows]) => ({
-    kind: 'group', root, iteration: s.iteration, group: g, id: `run:${root}:it:${s.iteration}:g:${g}`,
-    label: `group ${g}`,
-    description: `rewards ${rows.map((r) => formatFigure(c.reward[r]!, 0).replace('+', '')).join(' ')}`,
-    icon: 'symbol-array', contextValue: 'runGroup', collapsible: true,
-  }));
+  return [...s.groups]
+    .sort((a, b) => a[0] - b[0])
+    .map(([g, rows]) => ({
+      kind: 'group',
+      root,
+      iteration: s.iteration,
+      group: g,
+      id: `run:${root}:it:${s.iteration}:g:${g}`,
+      label: `group ${g}`,
+      description: `rewards ${rows.map((r) => formatFigure(c.reward[r]!, 0).replace('+', '')).join(' ')}`,
+      icon: 'symbol-array',
+      contextValue: 'runGroup',
+      collapsible: true,
+    }));
 }
 
 export function trajectoryNodes(root: string, index: CreditIndex, iteration: number, group: number, rows: number[]): RunNode[] {
   return rows.map((r) => {
     const t = index.row(r);
     return {
-      kind: 'trajectory', root, iteration, group, rollout: t.rollout, row: r,
+      kind: 'trajectory',
+      root,
+      iteration,
+      group,
+      rollout: t.rollout,
+      row: r,
       id: `run:${root}:it:${iteration}:g:${group}:r:${t.rollout}`,
       label: `rollout ${t.rollout}${t.labeled ? ' ●' : ''}`,
       description: `R ${formatFigure(t.reward, 0)} · A ${formatFigure(t.A, 2)} · c̄ ${formatFigure(t.meanC, 3)}`,
       tooltip: `iteration ${iteration}, group ${group}, rollout ${t.rollout} (line ${t.line})\nreward ${t.reward}, A ${t.A}\n${t.turns} turns, ${t.labeledTurns} labeled${t.meanC !== null ? `\nmean c ${t.meanC.toFixed(4)}` : ''}${t.signFlips ? `\n${t.signFlips} sign flip(s)` : ''}`,
-      icon: t.reward > 0 ? 'pass' : t.reward < 0 ? 'error' : 'circle-slash', contextValue: 'runTrajectory', collapsible: false,
+      icon: t.reward > 0 ? 'pass' : t.reward < 0 ? 'error' : 'circle-slash',
+      contextValue: 'runTrajectory',
+      collapsible: false,
       command: { id: 'rlRunBrowser.openTrajectories', args: [{ root, iteration, group, rollout: t.rollout }] },
     };
   });

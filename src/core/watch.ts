@@ -10,12 +10,18 @@ export function followFile(path: string, onChange: () => void, opts: { debounceM
   let timer: NodeJS.Timeout | undefined;
   const fire = (): void => {
     if (timer) return;
-    timer = setTimeout(() => { timer = undefined; onChange(); }, opts.debounceMs ?? 100);
+    timer = setTimeout(() => {
+      timer = undefined;
+      onChange();
+    }, opts.debounceMs ?? 100);
   };
   let w: FSWatcher | undefined;
   try {
     w = watch(path, { persistent: false }, fire);
-    w.on('error', () => { w?.close(); w = undefined; });
+    w.on('error', () => {
+      w?.close();
+      w = undefined;
+    });
   } catch {
     w = undefined;
   }

@@ -129,29 +129,101 @@ export interface ReportView {
 
 // ---- host -> webview
 
-export interface MetricsDataMessage { type: 'metrics/data'; runName: string; series: SeriesView[]; iterations: number; /** pinned metric names, remembered per workspace */ pinned: string[]; }
-export interface PageMessage { type: 'trajectories/page'; runName: string; query: QueryView; total: number; offset: number; rows: RowView[]; label: string | null; searching: boolean; }
-export interface DetailMessage { type: 'trajectories/detail'; detail: TrajectoryDetailView; }
-export interface SelectMessage { type: 'trajectories/select'; row: number; index: number; }
-export interface ReportDataMessage { type: 'report/data'; report: ReportView; }
-export interface ErrorMessage { type: 'error'; message: string; }
+export interface MetricsDataMessage {
+  type: 'metrics/data';
+  runName: string;
+  series: SeriesView[];
+  iterations: number;
+  /** pinned metric names, remembered per workspace */ pinned: string[];
+}
+export interface PageMessage {
+  type: 'trajectories/page';
+  runName: string;
+  query: QueryView;
+  total: number;
+  offset: number;
+  rows: RowView[];
+  label: string | null;
+  searching: boolean;
+}
+export interface DetailMessage {
+  type: 'trajectories/detail';
+  detail: TrajectoryDetailView;
+}
+export interface SelectMessage {
+  type: 'trajectories/select';
+  row: number;
+  index: number;
+}
+export interface ReportDataMessage {
+  type: 'report/data';
+  report: ReportView;
+}
+export interface ErrorMessage {
+  type: 'error';
+  message: string;
+}
 
 export type HostMessage = MetricsDataMessage | PageMessage | DetailMessage | SelectMessage | ReportDataMessage | ErrorMessage;
 
 // ---- webview -> host
 
-export interface ReadyMessage { type: 'ready'; }
-export interface ChartWidthMessage { type: 'metrics/width'; width: number; }
-export interface PinMessage { type: 'metrics/pin'; pinned: string[]; }
-export interface OpenPointMessage { type: 'metrics/openPoint'; metric: string; iteration: number; }
-export interface QueryMessage { type: 'trajectories/query'; query: QueryView; offset: number; limit: number; }
-export interface OpenRowMessage { type: 'trajectories/open'; row: number; }
-export interface RevealMessage { type: 'trajectories/reveal'; row: number; }
-export interface OpenIterationMessage { type: 'report/openIteration'; iteration: number; gate: boolean; }
-export interface OpenTrajectoryMessage { type: 'openTrajectory'; iteration: number; group: number; rollout: number; }
-export interface OpenMetricsMessage { type: 'openMetrics'; }
+export interface ReadyMessage {
+  type: 'ready';
+}
+export interface ChartWidthMessage {
+  type: 'metrics/width';
+  width: number;
+}
+export interface PinMessage {
+  type: 'metrics/pin';
+  pinned: string[];
+}
+export interface OpenPointMessage {
+  type: 'metrics/openPoint';
+  metric: string;
+  iteration: number;
+}
+export interface QueryMessage {
+  type: 'trajectories/query';
+  query: QueryView;
+  offset: number;
+  limit: number;
+}
+export interface OpenRowMessage {
+  type: 'trajectories/open';
+  row: number;
+}
+export interface RevealMessage {
+  type: 'trajectories/reveal';
+  row: number;
+}
+export interface OpenIterationMessage {
+  type: 'report/openIteration';
+  iteration: number;
+  gate: boolean;
+}
+export interface OpenTrajectoryMessage {
+  type: 'openTrajectory';
+  iteration: number;
+  group: number;
+  rollout: number;
+}
+export interface OpenMetricsMessage {
+  type: 'openMetrics';
+}
 
-export type WebviewMessage = ReadyMessage | ChartWidthMessage | PinMessage | OpenPointMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenIterationMessage | OpenTrajectoryMessage | OpenMetricsMessage;
+export type WebviewMessage =
+  | ReadyMessage
+  | ChartWidthMessage
+  | PinMessage
+  | OpenPointMessage
+  | QueryMessage
+  | OpenRowMessage
+  | RevealMessage
+  | OpenIterationMessage
+  | OpenTrajectoryMessage
+  | OpenMetricsMessage;
 
 /** State a panel keeps across reloads (`setState`, and the serializer). */
 export interface PanelState {
@@ -174,27 +246,51 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 function isQuery(v: unknown): v is QueryView {
   if (!isObj(v) || !isObj(v['filter']) || !Array.isArray(v['sort'])) return false;
   const f = v['filter'];
-  for (const k of ['iterationMin', 'iterationMax', 'group', 'rollout', 'flags'] as const) if (f[k] !== undefined && !isInt(f[k])) return false;
+  for (const k of ['iterationMin', 'iterationMax', 'group', 'rollout', 'flags'] as const)
+    if (f[k] !== undefined && !isInt(f[k])) return false;
   if (f['reward'] !== undefined && !['success', 'failure', 'format'].includes(f['reward'] as string)) return false;
   for (const k of ['labeledOnly', 'gate'] as const) if (f[k] !== undefined && typeof f[k] !== 'boolean') return false;
   if (f['text'] !== undefined && (typeof f['text'] !== 'string' || f['text'].length > 500)) return false;
-  return v['sort'].every((s) => isObj(s) && typeof s['key'] === 'string' && (s['descending'] === undefined || typeof s['descending'] === 'boolean'));
+  return v['sort'].every(
+    (s) => isObj(s) && typeof s['key'] === 'string' && (s['descending'] === undefined || typeof s['descending'] === 'boolean'),
+  );
 }
 
 /** Checks a message from a webview; anything else is dropped (webviews show untrusted text). */
 export function parseWebviewMessage(v: unknown): WebviewMessage | undefined {
   if (!isObj(v) || typeof v['type'] !== 'string') return undefined;
   switch (v['type']) {
-    case 'ready': return { type: 'ready' };
-    case 'openMetrics': return { type: 'openMetrics' };
-    case 'metrics/width': return isNum(v['width']) && v['width'] > 0 ? { type: 'metrics/width', width: Math.min(10_000, Math.round(v['width'])) } : undefined;
-    case 'metrics/pin': return Array.isArray(v['pinned']) && v['pinned'].length <= 1000 && v['pinned'].every((x) => typeof x === 'string' && x.length <= 500) ? { type: 'metrics/pin', pinned: v['pinned'] as string[] } : undefined;
-    case 'metrics/openPoint': return typeof v['metric'] === 'string' && isInt(v['iteration']) ? { type: 'metrics/openPoint', metric: v['metric'], iteration: v['iteration'] } : undefined;
-    case 'trajectories/query': return isQuery(v['query']) && isInt(v['offset']) && v['offset'] >= 0 && isInt(v['limit']) && v['limit'] > 0 && v['limit'] <= 1000 ? { type: 'trajectories/query', query: v['query'], offset: v['offset'], limit: v['limit'] } : undefined;
-    case 'trajectories/open': return isInt(v['row']) && v['row'] >= 0 ? { type: 'trajectories/open', row: v['row'] } : undefined;
-    case 'trajectories/reveal': return isInt(v['row']) && v['row'] >= 0 ? { type: 'trajectories/reveal', row: v['row'] } : undefined;
-    case 'report/openIteration': return isInt(v['iteration']) && typeof v['gate'] === 'boolean' ? { type: 'report/openIteration', iteration: v['iteration'], gate: v['gate'] } : undefined;
-    case 'openTrajectory': return isInt(v['iteration']) && isInt(v['group']) && isInt(v['rollout']) ? { type: 'openTrajectory', iteration: v['iteration'], group: v['group'], rollout: v['rollout'] } : undefined;
-    default: return undefined;
+    case 'ready':
+      return { type: 'ready' };
+    case 'openMetrics':
+      return { type: 'openMetrics' };
+    case 'metrics/width':
+      return isNum(v['width']) && v['width'] > 0 ? { type: 'metrics/width', width: Math.min(10_000, Math.round(v['width'])) } : undefined;
+    case 'metrics/pin':
+      return Array.isArray(v['pinned']) && v['pinned'].length <= 1000 && v['pinned'].every((x) => typeof x === 'string' && x.length <= 500)
+        ? { type: 'metrics/pin', pinned: v['pinned'] as string[] }
+        : undefined;
+    case 'metrics/openPoint':
+      return typeof v['metric'] === 'string' && isInt(v['iteration'])
+        ? { type: 'metrics/openPoint', metric: v['metric'], iteration: v['iteration'] }
+        : undefined;
+    case 'trajectories/query':
+      return isQuery(v['query']) && isInt(v['offset']) && v['offset'] >= 0 && isInt(v['limit']) && v['limit'] > 0 && v['limit'] <= 1000
+        ? { type: 'trajectories/query', query: v['query'], offset: v['offset'], limit: v['limit'] }
+        : undefined;
+    case 'trajectories/open':
+      return isInt(v['row']) && v['row'] >= 0 ? { type: 'trajectories/open', row: v['row'] } : undefined;
+    case 'trajectories/reveal':
+      return isInt(v['row']) && v['row'] >= 0 ? { type: 'trajectories/reveal', row: v['row'] } : undefined;
+    case 'report/openIteration':
+      return isInt(v['iteration']) && typeof v['gate'] === 'boolean'
+        ? { type: 'report/openIteration', iteration: v['iteration'], gate: v['gate'] }
+        : undefined;
+    case 'openTrajectory':
+      return isInt(v['iteration']) && isInt(v['group']) && isInt(v['rollout'])
+        ? { type: 'openTrajectory', iteration: v['iteration'], group: v['group'], rollout: v['rollout'] }
+        : undefined;
+    default:
+      return undefined;
   }
 }

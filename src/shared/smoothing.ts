@@ -11,7 +11,10 @@ export function smooth(values: readonly number[], weight: number): number[] {
   let n = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if (!Number.isFinite(v)) { out[i] = NaN; continue; }
+    if (!Number.isFinite(v)) {
+      out[i] = NaN;
+      continue;
+    }
     n++;
     s = n === 1 || weight === 0 ? v : s + ((v - s) * (1 - weight)) / (1 - weight ** n);
     out[i] = s;

@@ -28,7 +28,13 @@ let run = '';
 let step = 0;
 
 async function freePort(): Promise<number> {
-  return new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as AddressInfo).port; s.close(() => res(p)); }); });
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => res(p));
+    });
+  });
 }
 
 async function shot(name: string): Promise<void> {
@@ -81,7 +87,8 @@ async function openTrajectory(key: string): Promise<void> {
 }
 
 before(async () => {
-  if (!existsSync('/usr/bin/chromium')) throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
+  if (!existsSync('/usr/bin/chromium'))
+    throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
   if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
   rmSync(WORK, { recursive: true, force: true });
   rmSync(SHOTS, { recursive: true, force: true });
@@ -90,23 +97,58 @@ before(async () => {
   const demo = spawnSync('node', ['dist/cli.js', 'demo', run], { encoding: 'utf8' });
   assert.equal(demo.status, 0, demo.stderr);
   // a trajectory whose texts are payloads, for journey 9
-  const xss = { iteration: 44, group: 47, rollout: 9, task_id: '<img src=x onerror="document.title=\'pwned\'">', instruction: '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil', reward: 0, A: 0, labeled: false, turns: [{ action: 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")', A_t: 0 }] };
+  const xss = {
+    iteration: 44,
+    group: 47,
+    rollout: 9,
+    task_id: '<img src=x onerror="document.title=\'pwned\'">',
+    instruction: '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil',
+    reward: 0,
+    A: 0,
+    labeled: false,
+    turns: [{ action: 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")', A_t: 0 }],
+  };
   appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), JSON.stringify(xss) + '\n');
   const emuPort = await freePort();
   emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${join(run, '.hub-repo')}`, '--port', String(emuPort)], { stdio: 'ignore' });
   emuUrl = `http://127.0.0.1:${emuPort}`;
   const port = await freePort();
-  const { startCodeServer } = (await import(join(ROOT, 'scripts', 'codeServer.mjs'))) as { startCodeServer: (o: Record<string, unknown>) => Promise<ChildProcess> };
+  const { startCodeServer } = (await import(join(ROOT, 'scripts', 'codeServer.mjs'))) as {
+    startCodeServer: (o: Record<string, unknown>) => Promise<ChildProcess>;
+  };
   cs = await startCodeServer({
-    port, userData: join(WORK, 'user'), extensionsDir: join(WORK, 'extensions'), folder: run, vsix: resolve('dist', 'rl-run-browser.vsix'),
-    settings: { 'rlRunBrowser.endpoint': emuUrl, 'rlRunBrowser.repos': [REPO], 'rlRunBrowser.downloadDestination': join(WORK, 'downloads'), 'workbench.colorTheme': 'Default Dark Modern' },
+    port,
+    userData: join(WORK, 'user'),
+    extensionsDir: join(WORK, 'extensions'),
+    folder: run,
+    vsix: resolve('dist', 'rl-run-browser.vsix'),
+    settings: {
+      'rlRunBrowser.endpoint': emuUrl,
+      'rlRunBrowser.repos': [REPO],
+      'rlRunBrowser.downloadDestination': join(WORK, 'downloads'),
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
   });
   ctx = await chromium.launchPersistentContext(join(WORK, 'chromium'), {
-    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1600, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1600, height: 1000 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
-  page = ctx.pages()[0] ?? await ctx.newPage();
-  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
+  page = ctx.pages()[0] ?? (await ctx.newPage());
+  page.on('dialog', (d) => {
+    throw new Error(`a dialog opened: ${d.message()}`);
+  });
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(run)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
 });
@@ -159,7 +201,8 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   // dark theme's blue (#3794ff), and a line's pixels with the rows they span (the canvas
   // is transparent: a line's edge pixels keep its colour with partial alpha)
   type BluePixels = { blue: string; hits: number; others: number; near: number; rows: number; height: number };
-  const scanBlue = (canvases: string): Promise<BluePixels> => wv.locator('body').evaluate(`((sel) => {
+  const scanBlue = (canvases: string): Promise<BluePixels> =>
+    wv.locator('body').evaluate(`((sel) => {
     const e = document.createElement('i');
     e.style.color = getComputedStyle(document.body).getPropertyValue('--vscode-charts-blue').trim();
     document.body.append(e);
@@ -192,7 +235,10 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await pickTheme('Light Modern');
   await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
   let light = await linePixels();
-  for (let i = 0; i < 50 && (light.blue === dark.blue || light.hits < 20); i++) { await page.waitForTimeout(200); light = await linePixels(); }
+  for (let i = 0; i < 50 && (light.blue === dark.blue || light.hits < 20); i++) {
+    await page.waitForTimeout(200);
+    light = await linePixels();
+  }
   assert.notEqual(light.blue, dark.blue, 'the light theme has another chart blue');
   assert.ok(light.hits > 20, `the line is redrawn in the light theme's blue ${light.blue} (${light.hits} pixels)`);
   assert.equal(light.others, 0, 'nothing is left in the dark theme blue');
@@ -227,7 +273,9 @@ journey('3. clicking a point of ws/c_mean opens the trajectory browser at that i
   await webview().locator('.trow').first().waitFor();
   assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼/);
   // Shift+click adds a second key after mean c; the rows stay in mean c order
-  await webview().locator('.thead [data-key="reward"]').click({ modifiers: ['Shift'] });
+  await webview()
+    .locator('.thead [data-key="reward"]')
+    .click({ modifiers: ['Shift'] });
   await webview().locator('.thead [data-key="reward"]', { hasText: '▲2' }).waitFor({ timeout: 10_000 });
   assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼1/);
   await webview().locator('.trow').first().waitFor();
@@ -241,19 +289,31 @@ journey('4. a labeled trajectory shows each turn exactly as the log has it', asy
   const key = (await row.getAttribute('data-key'))!;
   await row.click();
   const [iteration, group, rollout] = key.split('/').map(Number);
-  await webview().locator('#detail-title', { hasText: `iteration ${iteration} · group ${group} · rollout ${rollout}` }).waitFor({ timeout: 20_000 });
-  const line = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8').split('\n').find((l) => l.startsWith(`{"iteration":${iteration},"group":${group},"rollout":${rollout},`))!;
-  const rec = JSON.parse(line) as { turns: { action: string; scores: number[]; same: boolean[]; done: boolean[]; c: number | null; A_t: number }[] };
+  await webview()
+    .locator('#detail-title', { hasText: `iteration ${iteration} · group ${group} · rollout ${rollout}` })
+    .waitFor({ timeout: 20_000 });
+  const line = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`{"iteration":${iteration},"group":${group},"rollout":${rollout},`))!;
+  const rec = JSON.parse(line) as {
+    turns: { action: string; scores: number[]; same: boolean[]; done: boolean[]; c: number | null; A_t: number }[];
+  };
   const turn = webview().locator('.turn[data-turn="0"]');
   const t0 = rec.turns[0]!;
   assert.equal(await turn.locator('pre[data-field="action"]').textContent(), t0.action);
   const scores = await turn.locator('[data-field="score"]').allTextContents();
-  assert.deepEqual(scores, t0.scores.map((s) => s.toFixed(3)));
+  assert.deepEqual(
+    scores,
+    t0.scores.map((s) => s.toFixed(3)),
+  );
   const tagsText = await turn.locator('.cands').textContent();
   assert.equal((tagsText!.match(/same action/g) ?? []).length, t0.same.slice(1).filter(Boolean).length);
   assert.equal((tagsText!.match(/done \(dropped\)/g) ?? []).length, t0.done.slice(1).filter(Boolean).length);
   const fmt4 = (v: number): string => (v >= 0 ? '+' : '') + v.toFixed(4);
-  assert.equal(await turn.locator('[data-field="c"]').textContent(), t0.c === null ? 'null' : Number.isInteger(t0.c) ? String(t0.c) : fmt4(t0.c));
+  assert.equal(
+    await turn.locator('[data-field="c"]').textContent(),
+    t0.c === null ? 'null' : Number.isInteger(t0.c) ? String(t0.c) : fmt4(t0.c),
+  );
   assert.equal(await turn.locator('[data-field="At"]').textContent(), Number.isInteger(t0.A_t) ? String(t0.A_t) : fmt4(t0.A_t));
   await shot('trajectory');
 });
@@ -265,7 +325,9 @@ journey('5. the group view shows the five siblings with their rewards', async ()
   assert.equal(await rows.count(), 5);
   const title = (await webview().locator('#detail-title').textContent())!;
   const [, it, g] = /iteration (\d+) · group (\d+)/.exec(title)!;
-  const lines = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith(`{"iteration":${it},"group":${g},`));
+  const lines = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith(`{"iteration":${it},"group":${g},`));
   const rewards = lines.map((l) => String((JSON.parse(l) as { reward: number }).reward));
   const shown = await rows.locator('td:nth-child(2)').allTextContents();
   assert.deepEqual(shown, rewards);
@@ -320,7 +382,11 @@ journey('7. a download over a dropping link, cancelled, then started again, comp
   await command('RL Runs: Cancel Download');
   await page.locator('.notifications-toasts', { hasText: /Download cancelled/ }).waitFor({ timeout: 30_000 });
   const dest = join(WORK, 'downloads', 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
-  assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '39', 'the latest file still names a complete iteration');
+  assert.equal(
+    readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'),
+    '39',
+    'the latest file still names a complete iteration',
+  );
   await faults({ dropAfterBytes: 3000, dropCount: 6 });
   await page.locator('.notifications-toasts .monaco-button', { hasText: 'Resume' }).first().click();
   await page.locator('.notifications-toasts', { hasText: /Downloaded and verified .*iteration 29/ }).waitFor({ timeout: 60_000 });
@@ -363,7 +429,10 @@ journey('9. payloads in a log are shown as text: nothing runs, the CSP is strict
   await wv.locator('#detail-title', { hasText: 'iteration 44 · group 47 · rollout 9' }).waitFor({ timeout: 20_000 });
   await wv.locator('#instruction').waitFor({ timeout: 20_000 });
   assert.equal(await wv.locator('#instruction').textContent(), '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil');
-  assert.equal(await wv.locator('.turn[data-turn="0"] pre[data-field="action"]').textContent(), 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")');
+  assert.equal(
+    await wv.locator('.turn[data-turn="0"] pre[data-field="action"]').textContent(),
+    'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")',
+  );
   assert.equal(await wv.locator('#detail img, #detail script, #detail b').count(), 0, 'no element made from log text');
   assert.notEqual(await wv.locator('title').textContent(), 'pwned');
   const csp = await wv.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
@@ -378,7 +447,16 @@ journey('11. the run report shows the figures that rlrb report --json gives', as
   await command('RL Runs: Open Run Report');
   const wv = webview();
   await wv.locator('#report-table').waitFor({ timeout: 20_000 });
-  for (const key of ['signFlipRate', 'fallbackRate', 'executedIsArgmaxRate', 'meanC', 'rmsBetaCOverRmsA', 'cMismatches', 'aTMismatches', 'auroc']) {
+  for (const key of [
+    'signFlipRate',
+    'fallbackRate',
+    'executedIsArgmaxRate',
+    'meanC',
+    'rmsBetaCOverRmsA',
+    'cMismatches',
+    'aTMismatches',
+    'auroc',
+  ]) {
     const v = await wv.locator(`#report-table tr[data-key="${key}"] td[data-value]`).getAttribute('data-value');
     assert.equal(v, j[key] === null ? 'null' : String(j[key]), key);
   }
@@ -391,13 +469,25 @@ journey('12. the in-host suite: every command runs on the demo run, settings are
   const host = await ctx!.newPage();
   const logs: string[] = [];
   const exit = new Promise<number>((res) => {
-    void host.exposeFunction('codeAutomationExit', (code: number) => { res(code); });
+    void host.exposeFunction('codeAutomationExit', (code: number) => {
+      res(code);
+    });
   });
-  await host.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => { logs.push(`${type}: ${JSON.stringify(args)}`); });
-  const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://remote${ROOT}`], ['extensionTestsPath', `vscode-remote://remote${suite}`]]);
+  await host.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+    logs.push(`${type}: ${JSON.stringify(args)}`);
+  });
+  const payload = JSON.stringify([
+    ['extensionDevelopmentPath', `vscode-remote://remote${ROOT}`],
+    ['extensionTestsPath', `vscode-remote://remote${suite}`],
+  ]);
   await host.goto(`${page.url().split('?')[0]}?folder=${encodeURIComponent(run)}&payload=${encodeURIComponent(payload)}`);
   let timer: NodeJS.Timeout | undefined;
-  const code = await Promise.race([exit, new Promise<number>((res) => { timer = setTimeout(() => res(-1), 150_000); })]);
+  const code = await Promise.race([
+    exit,
+    new Promise<number>((res) => {
+      timer = setTimeout(() => res(-1), 150_000);
+    }),
+  ]);
   clearTimeout(timer);
   await host.screenshot({ path: join(SHOTS, '12-inhost.png') }).catch(() => undefined);
   await host.close();

@@ -109,7 +109,10 @@ function scan(root: string): EmulatorFile[] {
     for (const name of readdirSync(dir).sort()) {
       const abs = join(dir, name);
       const st = statSync(abs);
-      if (st.isDirectory()) { walk(abs); continue; }
+      if (st.isDirectory()) {
+        walk(abs);
+        continue;
+      }
       const path = relative(root, abs).split(sep).join('/');
       const { sha1, sha256 } = hashFile(abs, st.size);
       const lfs = LFS_NAMES.test(name) || st.size >= LFS_THRESHOLD;
@@ -128,8 +131,23 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-function hubError(res: ServerResponse, status: number, code: string | undefined, message: string, headers: Record<string, string> = {}): void {
-  json(res, status, { error: message }, { ...(code ? { 'X-Error-Code': code, 'X-Error-Message': message.split('\n')[0]! } : {}), 'X-Request-Id': `Root=1-${randomBytes(8).toString('hex')}`, ...headers });
+function hubError(
+  res: ServerResponse,
+  status: number,
+  code: string | undefined,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  json(
+    res,
+    status,
+    { error: message },
+    {
+      ...(code ? { 'X-Error-Code': code, 'X-Error-Message': message.split('\n')[0]! } : {}),
+      'X-Request-Id': `Root=1-${randomBytes(8).toString('hex')}`,
+      ...headers,
+    },
+  );
 }
 
 interface RepoState {
@@ -143,7 +161,9 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   const repos = new Map<string, RepoState>();
   const load = (id: string, root: string): void => {
     const files = scan(root);
-    const commit = createHash('sha1').update(files.map((f) => `${f.path}:${f.oid}`).join('\n')).digest('hex');
+    const commit = createHash('sha1')
+      .update(files.map((f) => `${f.path}:${f.oid}`).join('\n'))
+      .digest('hex');
     repos.set(id, { id, root, files, commit });
   };
   for (const [id, root] of Object.entries(o.repos)) load(id, root);
@@ -157,15 +177,36 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   let cdnUrl = '';
 
   const record = (origin: 'hub' | 'cdn', req: IncomingMessage, res: ServerResponse): void => {
-    res.on('finish', () => requests.push({ origin, method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, range: req.headers.range, status: res.statusCode }));
-    res.on('close', () => { if (!res.writableFinished) requests.push({ origin, method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, range: req.headers.range, status: res.statusCode }); });
+    res.on('finish', () =>
+      requests.push({
+        origin,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        range: req.headers.range,
+        status: res.statusCode,
+      }),
+    );
+    res.on('close', () => {
+      if (!res.writableFinished)
+        requests.push({
+          origin,
+          method: req.method ?? '',
+          url: req.url ?? '',
+          authorization: req.headers.authorization,
+          range: req.headers.range,
+          status: res.statusCode,
+        });
+    });
   };
 
   const takeRateLimit = (res: ServerResponse): boolean => {
     const rl = faults.rateLimit;
     if (rl && rl.count > 0) {
       rl.count--;
-      hubError(res, 429, 'RateLimited', 'You have been rate-limited; you can retry this action later.', { 'Retry-After': String(rl.retryAfter) });
+      hubError(res, 429, 'RateLimited', 'You have been rate-limited; you can retry this action later.', {
+        'Retry-After': String(rl.retryAfter),
+      });
       return true;
     }
     return false;
@@ -178,7 +219,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       faults.serverErrors!--;
       const status = [500, 502, 503][faults.serverErrors! % 3]!;
       res.writeHead(status, { 'Content-Type': 'text/plain' });
-      res.end('Internal Error - We\'re working hard to fix this as soon as possible!');
+      res.end("Internal Error - We're working hard to fix this as soon as possible!");
       return;
     }
     let start = 0;
@@ -192,8 +233,12 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         res.end();
         return;
       }
-      if (m[1] === '') { start = Math.max(0, f.size - Number(m[2])); }
-      else { start = Number(m[1]); if (m[2] !== '') end = Math.min(end, Number(m[2])); }
+      if (m[1] === '') {
+        start = Math.max(0, f.size - Number(m[2]));
+      } else {
+        start = Number(m[1]);
+        if (m[2] !== '') end = Math.min(end, Number(m[2]));
+      }
       if (start >= f.size || start > end) {
         res.writeHead(416, { 'Content-Range': `bytes */${f.size}` });
         res.end();
@@ -209,9 +254,15 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       'Content-Type': 'application/octet-stream',
       ...(status === 206 ? { 'Content-Range': `bytes ${start}-${end}/${f.size}` } : {}),
     });
-    if (req.method === 'HEAD' || length === 0) { res.end(); return; }
+    if (req.method === 'HEAD' || length === 0) {
+      res.end();
+      return;
+    }
     // body faults count only bodies they can act on (not the one-byte probes clients send)
-    const drop = faultsApply && faults.dropAfterBytes !== undefined && faults.dropAfterBytes < length && (faults.dropCount ?? 1) > 0 ? faults.dropAfterBytes : undefined;
+    const drop =
+      faultsApply && faults.dropAfterBytes !== undefined && faults.dropAfterBytes < length && (faults.dropCount ?? 1) > 0
+        ? faults.dropAfterBytes
+        : undefined;
     if (drop !== undefined) faults.dropCount = (faults.dropCount ?? 1) - 1;
     const corrupt = faultsApply && length > 1 && (faults.corrupt ?? 0) > 0;
     if (corrupt) faults.corrupt!--;
@@ -220,7 +271,13 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   };
 
   /** Writes bytes [start, end] of a file, with backpressure and the body faults. */
-  const pump = async (res: ServerResponse, abs: string, start: number, end: number, o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined }): Promise<void> => {
+  const pump = async (
+    res: ServerResponse,
+    abs: string,
+    start: number,
+    end: number,
+    o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined },
+  ): Promise<void> => {
     const fh = await open(abs, 'r');
     const buf = Buffer.allocUnsafe(o.trickle ? 16 * 1024 : 256 * 1024);
     let pos = start;
@@ -250,19 +307,31 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     }
   };
 
-  const authOk = (req: IncomingMessage, repo: string | undefined): { ok: true } | { ok: false; status: number; code: string | undefined; message: string } => {
+  const authOk = (
+    req: IncomingMessage,
+    repo: string | undefined,
+  ): { ok: true } | { ok: false; status: number; code: string | undefined; message: string } => {
     const h = req.headers.authorization;
     const token = h?.startsWith('Bearer ') ? h.slice(7) : undefined;
-    if (token !== undefined && !valid.has(token)) return { ok: false, status: 401, code: undefined, message: 'Invalid credentials in Authorization header' };
+    if (token !== undefined && !valid.has(token))
+      return { ok: false, status: 401, code: undefined, message: 'Invalid credentials in Authorization header' };
     const needs = o.requiredToken !== undefined || (repo !== undefined && privateRepos.has(repo));
     if (needs && token === undefined) {
-      return { ok: false, status: 401, code: 'RepoNotFound', message: `Repository Not Found for url: ${hubUrl}${req.url}.\nPlease make sure you specified the correct \`repo_id\` and \`repo_type\`.\nIf you are trying to access a private or gated repo, make sure you are authenticated.` };
+      return {
+        ok: false,
+        status: 401,
+        code: 'RepoNotFound',
+        message: `Repository Not Found for url: ${hubUrl}${req.url}.\nPlease make sure you specified the correct \`repo_id\` and \`repo_type\`.\nIf you are trying to access a private or gated repo, make sure you are authenticated.`,
+      };
     }
     return { ok: true };
   };
 
   const entry = (f: EmulatorFile): Record<string, unknown> => ({
-    type: 'file', oid: f.oid, size: f.size, path: f.path,
+    type: 'file',
+    oid: f.oid,
+    size: f.size,
+    path: f.path,
     ...(f.lfs ? { lfs: { oid: f.lfs, size: f.size, pointerSize: 134 } } : {}),
   });
 
@@ -286,7 +355,21 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       const h = req.headers.authorization;
       const token = h?.startsWith('Bearer ') ? h.slice(7) : undefined;
       if (!token || !valid.has(token)) return hubError(res, 401, undefined, 'Invalid credentials in Authorization header');
-      return json(res, 200, { type: 'user', id: '66a0000000000000000000aa', name: 'demo-user', fullname: 'Demo User', email: 'demo@example.com', emailVerified: true, isPro: false, canPay: false, avatarUrl: '', periodEnd: null, billingMode: 'postpaid', orgs: [], auth: { type: 'access_token', accessToken: { displayName: 'rlrb-test', role: 'read', createdAt: '2026-01-01T00:00:00.000Z' } } });
+      return json(res, 200, {
+        type: 'user',
+        id: '66a0000000000000000000aa',
+        name: 'demo-user',
+        fullname: 'Demo User',
+        email: 'demo@example.com',
+        emailVerified: true,
+        isPro: false,
+        canPay: false,
+        avatarUrl: '',
+        periodEnd: null,
+        billingMode: 'postpaid',
+        orgs: [],
+        auth: { type: 'access_token', accessToken: { displayName: 'rlrb-test', role: 'read', createdAt: '2026-01-01T00:00:00.000Z' } },
+      });
     }
     // /api/models/{owner}/{name}[/revision/{rev}] | /tree/{rev}[/{path}] | /paths-info/{rev}
     let m = /^\/api\/models\/([^/]+\/[^/]+)(?:\/(revision|tree|paths-info)\/([^/]+)(\/.*)?)?$/.exec(path);
@@ -294,23 +377,54 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       const repo = repos.get(m[1]!);
       const auth = authOk(req, m[1]);
       if (!auth.ok) return hubError(res, auth.status, auth.code, auth.message);
-      if (!repo) return hubError(res, 401, 'RepoNotFound', `Repository Not Found for url: ${hubUrl}${req.url}.\nPlease make sure you specified the correct \`repo_id\` and \`repo_type\`.\nIf you are trying to access a private or gated repo, make sure you are authenticated.`);
+      if (!repo)
+        return hubError(
+          res,
+          401,
+          'RepoNotFound',
+          `Repository Not Found for url: ${hubUrl}${req.url}.\nPlease make sure you specified the correct \`repo_id\` and \`repo_type\`.\nIf you are trying to access a private or gated repo, make sure you are authenticated.`,
+        );
       const kind = m[2];
       const rev = m[3] ?? 'main';
       if (rev !== 'main' && rev !== 'HEAD' && rev !== repo.commit) return hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${rev}`);
       if (kind === undefined || kind === 'revision') {
-        return json(res, 200, { _id: '66a0000000000000000000bb', id: repo.id, modelId: repo.id, author: repo.id.split('/')[0], sha: repo.commit, private: privateRepos.has(repo.id), gated: false, disabled: false, downloads: 0, likes: 0, lastModified: '2026-09-23T00:00:00.000Z', tags: ['reinforcement-learning'], pipeline_tag: 'reinforcement-learning', library_name: 'transformers', siblings: repo.files.map((f) => ({ rfilename: f.path })), createdAt: '2026-09-01T00:00:00.000Z', usedStorage: repo.files.reduce((s, f) => s + f.size, 0) });
+        return json(res, 200, {
+          _id: '66a0000000000000000000bb',
+          id: repo.id,
+          modelId: repo.id,
+          author: repo.id.split('/')[0],
+          sha: repo.commit,
+          private: privateRepos.has(repo.id),
+          gated: false,
+          disabled: false,
+          downloads: 0,
+          likes: 0,
+          lastModified: '2026-09-23T00:00:00.000Z',
+          tags: ['reinforcement-learning'],
+          pipeline_tag: 'reinforcement-learning',
+          library_name: 'transformers',
+          siblings: repo.files.map((f) => ({ rfilename: f.path })),
+          createdAt: '2026-09-01T00:00:00.000Z',
+          usedStorage: repo.files.reduce((s, f) => s + f.size, 0),
+        });
       }
       if (kind === 'paths-info') {
         let body = '';
-        req.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+        req.on('data', (c: Buffer) => {
+          body += c.toString('utf8');
+        });
         req.on('end', () => {
           let paths: string[] = [];
-          try { paths = (JSON.parse(body) as { paths?: string[] }).paths ?? []; } catch { return hubError(res, 400, 'BadRequest', 'Invalid JSON body'); }
+          try {
+            paths = (JSON.parse(body) as { paths?: string[] }).paths ?? [];
+          } catch {
+            return hubError(res, 400, 'BadRequest', 'Invalid JSON body');
+          }
           const out = paths.flatMap((p) => {
             const f = repo.files.find((x) => x.path === p);
             if (f) return [entry(f)];
-            if (repo.files.some((x) => x.path.startsWith(p + '/'))) return [{ type: 'directory', oid: createHash('sha1').update(p).digest('hex'), size: 0, path: p }];
+            if (repo.files.some((x) => x.path.startsWith(p + '/')))
+              return [{ type: 'directory', oid: createHash('sha1').update(p).digest('hex'), size: 0, path: p }];
             return [];
           });
           json(res, 200, out, { 'X-Repo-Commit': repo.commit });
@@ -321,7 +435,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       const sub = (m[4] ?? '').replace(/^\//, '');
       const recursive = url.searchParams.get('recursive') === 'true';
       const prefix = sub === '' ? '' : sub + '/';
-      if (sub !== '' && !repo.files.some((f) => f.path.startsWith(prefix))) return hubError(res, 404, 'EntryNotFound', `${sub} does not exist on "${rev}"`);
+      if (sub !== '' && !repo.files.some((f) => f.path.startsWith(prefix)))
+        return hubError(res, 404, 'EntryNotFound', `${sub} does not exist on "${rev}"`);
       const items: Record<string, unknown>[] = [];
       const dirs = new Set<string>();
       for (const f of repo.files) {
@@ -332,7 +447,10 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         for (let i = 1; i < parts.length; i++) {
           if (!recursive && i > 1) break;
           const d = prefix + parts.slice(0, i).join('/');
-          if (!dirs.has(d)) { dirs.add(d); items.push({ type: 'directory', oid: createHash('sha1').update(d).digest('hex'), size: 0, path: d }); }
+          if (!dirs.has(d)) {
+            dirs.add(d);
+            items.push({ type: 'directory', oid: createHash('sha1').update(d).digest('hex'), size: 0, path: d });
+          }
         }
         if (recursive || parts.length === 1) items.push(entry(f));
       }
@@ -362,20 +480,30 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         const expires = String(Math.floor(Date.now() / 1000) + 3600);
         const sig = createHmac('sha256', secret).update(`${f.lfs}:${expires}`).digest('hex');
         const location = `${cdnUrl}/repos/${repo.id.replace('/', '--')}/${f.lfs}?Expires=${expires}&Signature=${sig}`;
-        res.writeHead(302, { ...common, Location: location, 'X-Linked-Etag': `"${f.lfs}"`, 'X-Linked-Size': String(f.size), 'Content-Length': '0' });
+        res.writeHead(302, {
+          ...common,
+          Location: location,
+          'X-Linked-Etag': `"${f.lfs}"`,
+          'X-Linked-Size': String(f.size),
+          'Content-Length': '0',
+        });
         res.end();
         return;
       }
       return sendFile(req, res, f, common);
     }
-    hubError(res, 404, undefined, 'Sorry, we can\'t find the page you are looking for.');
+    hubError(res, 404, undefined, "Sorry, we can't find the page you are looking for.");
   }
 
   const cdn = createServer((req, res) => {
     record('cdn', req, res);
     const url = new URL(req.url ?? '/', cdnUrl);
     const m = /^\/repos\/([^/]+)\/([0-9a-f]{64})$/.exec(url.pathname);
-    if (!m) { res.writeHead(404); res.end(); return; }
+    if (!m) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     const expires = url.searchParams.get('Expires') ?? '';
     const sig = createHmac('sha256', secret).update(`${m[2]}:${expires}`).digest('hex');
     if (url.searchParams.get('Signature') !== sig || Number(expires) * 1000 < Date.now()) {
@@ -385,14 +513,20 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     }
     const repo = repos.get(m[1]!.replace('--', '/'));
     const f = repo?.files.find((x) => x.lfs === m[2]);
-    if (!f) { res.writeHead(404); res.end(); return; }
+    if (!f) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     sendFile(req, res, f, { ETag: `"${f.lfs}"`, 'Cache-Control': 'public, max-age=604800, immutable', 'X-Cache': 'Miss from emulator' });
   });
 
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {
     if (path === '/__emulator/faults' && req.method === 'POST') {
       let body = '';
-      req.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
       req.on('end', () => {
         for (const k of Object.keys(faults) as (keyof Faults)[]) delete faults[k];
         Object.assign(faults, JSON.parse(body || '{}') as Faults);
@@ -408,15 +542,20 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     json(res, 404, { error: 'unknown control route' });
   }
 
-  const listen = (s: Server, port: number): Promise<number> => new Promise((resolve, reject) => {
-    s.once('error', reject);
-    s.listen(port, '127.0.0.1', () => resolve((s.address() as AddressInfo).port));
-  });
+  const listen = (s: Server, port: number): Promise<number> =>
+    new Promise((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => resolve((s.address() as AddressInfo).port));
+    });
   const hubPort = await listen(hub, o.port ?? 0);
   const cdnPort = await listen(cdn, o.cdnPort ?? 0);
   hubUrl = `http://127.0.0.1:${hubPort}`;
   cdnUrl = `http://127.0.0.1:${cdnPort}`;
-  const closeServer = (s: Server): Promise<void> => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); });
+  const closeServer = (s: Server): Promise<void> =>
+    new Promise((r) => {
+      s.closeAllConnections();
+      s.close(() => r());
+    });
   return {
     url: hubUrl,
     cdnUrl,
@@ -424,7 +563,12 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     requests,
     files: (repo) => repos.get(repo)?.files ?? [],
     commit: (repo) => repos.get(repo)?.commit ?? '',
-    rescan: (repo) => { const r = repos.get(repo); if (r) load(r.id, r.root); },
-    close: async () => { await Promise.all([closeServer(hub), closeServer(cdn)]); },
+    rescan: (repo) => {
+      const r = repos.get(repo);
+      if (r) load(r.id, r.root);
+    },
+    close: async () => {
+      await Promise.all([closeServer(hub), closeServer(cdn)]);
+    },
   };
 }

@@ -29,7 +29,9 @@ async function until<T>(fn: () => T | Promise<T>, what: string, ms = 30_000): Pr
 /** Runs a command that may prompt; closes any prompt it opens; it must not throw. */
 async function runCommand(id: string, ...args: unknown[]): Promise<unknown> {
   const p = Promise.resolve(vscode.commands.executeCommand(id, ...args));
-  const closer = setInterval(() => { void vscode.commands.executeCommand('workbench.action.closeQuickOpen'); }, 400);
+  const closer = setInterval(() => {
+    void vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  }, 400);
   try {
     return await p;
   } finally {
@@ -62,7 +64,13 @@ export async function run(): Promise<void> {
     'rlRunBrowser.signIn': ['hf_demo_token_for_the_emulator'],
   };
   // commands that would leave the workbench (a browser tab, the OS file manager) run last or not at all
-  const skip = new Set(['rlRunBrowser.openOnHub', 'rlRunBrowser.revealDownload', 'rlRunBrowser.signOut', 'rlRunBrowser.unfollowRepo', 'rlRunBrowser.followRepo']);
+  const skip = new Set([
+    'rlRunBrowser.openOnHub',
+    'rlRunBrowser.revealDownload',
+    'rlRunBrowser.signOut',
+    'rlRunBrowser.unfollowRepo',
+    'rlRunBrowser.followRepo',
+  ]);
   for (const id of ids) {
     if (skip.has(id)) continue;
     try {
@@ -74,7 +82,10 @@ export async function run(): Promise<void> {
   }
   check(existsSync(join(dest, 'hf', 'iter_0000044', 'config.json')), 'downloadWeights put iter_0000044 in place');
   check(existsSync(join(dest, 'logs-copy', 'logs', 'ws_metrics.jsonl')), 'downloadLogs fetched the logs');
-  check((await vscode.env.clipboard.readText()).includes(`npx rlrb download ${REPO} --kind resume --iteration 39`), 'the download command was copied');
+  check(
+    (await vscode.env.clipboard.readText()).includes(`npx rlrb download ${REPO} --kind resume --iteration 39`),
+    'the download command was copied',
+  );
 
   // sign-in stored the token (checked with whoami first); a bad token is refused
   check(await api.hasStoredToken(), 'SecretStorage holds the token after sign-in');
@@ -86,12 +97,18 @@ export async function run(): Promise<void> {
   const cfg = vscode.workspace.getConfiguration('rlRunBrowser');
   await cfg.update('tau', 10, vscode.ConfigurationTarget.Global);
   await until(() => api.settingsTau() === 10, 'the tau setting to be read');
-  const after = await until(() => { const r = api.report(root); return r && r.trajectories === before.trajectories && r.cMismatches > 0 ? r : undefined; }, 'the report at tau 10');
+  const after = await until(() => {
+    const r = api.report(root);
+    return r && r.trajectories === before.trajectories && r.cMismatches > 0 ? r : undefined;
+  }, 'the report at tau 10');
   check(after.cMismatches > 0, `tau 10 gives ${after.cMismatches} c mismatches`);
   await cfg.update('tau', undefined, vscode.ConfigurationTarget.Global);
   await until(() => api.settingsTau() === 20, 'tau back to 20');
   // following and unfollowing a repo
   await cfg.update('repos', [REPO, 'acme/other'], vscode.ConfigurationTarget.Global);
   await runCommand('rlRunBrowser.unfollowRepo', { kind: 'repo', repo: 'acme/other' });
-  check(JSON.stringify(vscode.workspace.getConfiguration('rlRunBrowser').get('repos')) === JSON.stringify([REPO]), 'unfollow removes the repo from the setting');
+  check(
+    JSON.stringify(vscode.workspace.getConfiguration('rlRunBrowser').get('repos')) === JSON.stringify([REPO]),
+    'unfollow removes the repo from the setting',
+  );
 }

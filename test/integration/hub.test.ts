@@ -21,7 +21,14 @@ let repoDir: string;
 /** A repo with the run layout and deterministic contents, a few bigger files among them. */
 function makeRepo(dir: string): void {
   let seed = 7;
-  const bytes = (n: number): Buffer => { const b = Buffer.alloc(n); for (let i = 0; i < n; i++) { seed = (seed * 1103515245 + 12345) >>> 0; b[i] = seed >>> 24; } return b; };
+  const bytes = (n: number): Buffer => {
+    const b = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      b[i] = seed >>> 24;
+    }
+    return b;
+  };
   for (const n of [10, 20]) {
     const d = join(dir, 'resume', `iter_${String(n).padStart(7, '0')}`);
     mkdirSync(d, { recursive: true });
@@ -42,16 +49,30 @@ function makeRepo(dir: string): void {
 before(async () => {
   repoDir = tempDir('rlrb-repo-');
   makeRepo(repoDir);
-  emu = await startHubEmulator({ repos: { [REPO]: repoDir, 'acme/private': repoDir }, pageSize: 5, validTokens: [TOKEN], privateRepos: ['acme/private'] });
+  emu = await startHubEmulator({
+    repos: { [REPO]: repoDir, 'acme/private': repoDir },
+    pageSize: 5,
+    validTokens: [TOKEN],
+    privateRepos: ['acme/private'],
+  });
 });
-after(async () => { await emu.close(); });
+after(async () => {
+  await emu.close();
+});
 
 const conn = (extra: Record<string, unknown> = {}): { endpoint: string; token?: string } => ({ endpoint: emu.url, ...extra });
-const resetFaults = (): void => { for (const k of Object.keys(emu.faults)) delete (emu.faults as Record<string, unknown>)[k]; };
+const resetFaults = (): void => {
+  for (const k of Object.keys(emu.faults)) delete (emu.faults as Record<string, unknown>)[k];
+};
 
 function sameTree(a: string, b: string): void {
   const files = readdirSync(b);
-  assert.deepEqual(readdirSync(a).filter((f) => f !== STATE_DIR).sort(), files.sort());
+  assert.deepEqual(
+    readdirSync(a)
+      .filter((f) => f !== STATE_DIR)
+      .sort(),
+    files.sort(),
+  );
   for (const f of files) assert.ok(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), `${f} differs`);
 }
 
@@ -61,14 +82,29 @@ test('the listing follows pagination to the end and shapes iterations, sizes and
   const treeCalls = emu.requests.slice(before).filter((r) => r.url.includes('/tree/'));
   assert.ok(treeCalls.length > 3, `pagination: ${treeCalls.length} pages`);
   assert.equal(l.files.length, emu.files(REPO).length);
-  assert.deepEqual(l.resume.map((i) => i.iteration), [10, 20]);
-  assert.deepEqual(l.hf.map((i) => i.iteration), [20]);
+  assert.deepEqual(
+    l.resume.map((i) => i.iteration),
+    [10, 20],
+  );
+  assert.deepEqual(
+    l.hf.map((i) => i.iteration),
+    [20],
+  );
   assert.equal(l.latest, 20, 'a trailing newline is accepted');
   assert.ok(l.resume[1]!.isLatest && !l.resume[0]!.isLatest);
   assert.equal(l.resume[0]!.files.length, 11);
-  assert.equal(l.resume[0]!.bytes, emu.files(REPO).filter((f) => f.path.startsWith('resume/iter_0000010/')).reduce((s, f) => s + f.size, 0));
+  assert.equal(
+    l.resume[0]!.bytes,
+    emu
+      .files(REPO)
+      .filter((f) => f.path.startsWith('resume/iter_0000010/'))
+      .reduce((s, f) => s + f.size, 0),
+  );
   assert.equal(l.commit, emu.commit(REPO));
-  assert.ok(l.resume[0]!.files.every((f) => f.path.endsWith('.json') || f.lfsSha256), 'LFS hashes listed');
+  assert.ok(
+    l.resume[0]!.files.every((f) => f.path.endsWith('.json') || f.lfsSha256),
+    'LFS hashes listed',
+  );
 });
 
 test('a resume download is byte-identical and writes the latest file last', async () => {
@@ -76,7 +112,12 @@ test('a resume download is byte-identical and writes the latest file last', asyn
   const l = await listRun(REPO, 'main', conn());
   const plan = planDownload(l, 'resume', 'latest', dest);
   let latestSeenBeforeEnd = false;
-  const res = await runDownload(plan, { ...conn(), onProgress: (p) => { if (p.event !== 'done' && existsSync(join(dest, 'latest_checkpointed_iteration.txt'))) latestSeenBeforeEnd = true; } });
+  const res = await runDownload(plan, {
+    ...conn(),
+    onProgress: (p) => {
+      if (p.event !== 'done' && existsSync(join(dest, 'latest_checkpointed_iteration.txt'))) latestSeenBeforeEnd = true;
+    },
+  });
   assert.equal(res.files, 11);
   assert.ok(!latestSeenBeforeEnd, 'the latest file appeared only at the end');
   sameTree(join(dest, 'iter_0000020'), join(repoDir, 'resume', 'iter_0000020'));
@@ -100,11 +141,26 @@ for (const [name, faults] of [
     const l = await listRun(REPO, 'main', conn());
     const events: string[] = [];
     // flushes to disk in the background every 16 KB, so that links drop with one in flight
-    await runDownload(planDownload(l, 'resume', 10, dest), { ...conn(), backoffMs: 20, flushEveryBytes: 16_384, onProgress: (p) => { if (p.event) events.push(p.event); } });
+    await runDownload(planDownload(l, 'resume', 10, dest), {
+      ...conn(),
+      backoffMs: 20,
+      flushEveryBytes: 16_384,
+      onProgress: (p) => {
+        if (p.event) events.push(p.event);
+      },
+    });
     resetFaults();
     sameTree(join(dest, 'iter_0000010'), join(repoDir, 'resume', 'iter_0000010'));
-    if (name === 'corrupted bytes') assert.ok(events.some((e) => e.includes('checksum mismatch')), events.join('\n'));
-    if (name !== 'a slow trickle') assert.ok(events.some((e) => e.includes('retrying') || e.includes('mismatch')), events.join('\n'));
+    if (name === 'corrupted bytes')
+      assert.ok(
+        events.some((e) => e.includes('checksum mismatch')),
+        events.join('\n'),
+      );
+    if (name !== 'a slow trickle')
+      assert.ok(
+        events.some((e) => e.includes('retrying') || e.includes('mismatch')),
+        events.join('\n'),
+      );
   });
 }
 
@@ -115,9 +171,18 @@ test('fault: 429 honours Retry-After', async () => {
   emu.faults.rateLimit = { count: 1, retryAfter: 1 };
   const t0 = Date.now();
   const events: string[] = [];
-  await runDownload(planDownload(l, 'hf', 20, dest), { ...conn(), concurrency: 1, onProgress: (p) => { if (p.event) events.push(p.event); } });
+  await runDownload(planDownload(l, 'hf', 20, dest), {
+    ...conn(),
+    concurrency: 1,
+    onProgress: (p) => {
+      if (p.event) events.push(p.event);
+    },
+  });
   assert.ok(Date.now() - t0 >= 1000, 'waited as asked');
-  assert.ok(events.some((e) => /rate-limited.*wait 1 s/.test(e)), events.join('\n'));
+  assert.ok(
+    events.some((e) => /rate-limited.*wait 1 s/.test(e)),
+    events.join('\n'),
+  );
   sameTree(join(dest, 'iter_0000020'), join(repoDir, 'hf', 'iter_0000020'));
 });
 
@@ -134,10 +199,14 @@ test('a file that keeps failing fails the download with its name and reason; not
   resetFaults();
   assert.ok(!existsSync(join(dest, 'iter_0000020', '__3_1.distcp')), 'no corrupt file in place');
   assert.ok(!existsSync(join(dest, 'latest_checkpointed_iteration.txt')), 'latest never names an unfinished iteration');
-  for (const f of readdirSync(join(dest, 'iter_0000020'))) assert.ok(readFileSync(join(dest, 'iter_0000020', f)).equals(readFileSync(join(repoDir, 'resume', 'iter_0000020', f))), f);
+  for (const f of readdirSync(join(dest, 'iter_0000020')))
+    assert.ok(readFileSync(join(dest, 'iter_0000020', f)).equals(readFileSync(join(repoDir, 'resume', 'iter_0000020', f))), f);
   Object.assign(emu.faults, { serverErrors: 1000, pathContains: 'common.pt' });
   const dest2 = tempDir();
-  await assert.rejects(runDownload(planDownload(l, 'resume', 20, dest2), { ...conn(), backoffMs: 1, retries: 2 }), /common\.pt: the Hub failed with HTTP 5\d\d.*after 2 retries/);
+  await assert.rejects(
+    runDownload(planDownload(l, 'resume', 20, dest2), { ...conn(), backoffMs: 1, retries: 2 }),
+    /common\.pt: the Hub failed with HTTP 5\d\d.*after 2 retries/,
+  );
   resetFaults();
   assert.ok(!existsSync(join(dest2, 'latest_checkpointed_iteration.txt')));
   // a file whose size changed on the Hub since the listing: named once, not retried
@@ -146,7 +215,10 @@ test('a file that keeps failing fails the download with its name and reason; not
   first.size += 1;
   await assert.rejects(runDownload(stale, conn()), (e: unknown) => {
     assert.ok(e instanceof DownloadError);
-    assert.equal((e as Error).message, `${first.path}: the Hub now says ${first.size - 1} bytes, the listing said ${first.size}; refresh and try again`);
+    assert.equal(
+      (e as Error).message,
+      `${first.path}: the Hub now says ${first.size - 1} bytes, the listing said ${first.size}; refresh and try again`,
+    );
     return true;
   });
 });
@@ -183,7 +255,19 @@ test('cancel, then run again: it completes and fetches no completed byte twice',
   emu.faults.trickleBytesPerSecond = 400_000;
   const ac = new AbortController();
   let fetched1 = 0;
-  await assert.rejects(runDownload(plan, { ...conn(), signal: ac.signal, concurrency: 2, flushEveryBytes: 16_384, onProgress: (p) => { fetched1 = p.bytesDone; if (p.bytesDone > total / 3) ac.abort(); } }), (e: unknown) => e instanceof HubError && e.kind === 'cancelled');
+  await assert.rejects(
+    runDownload(plan, {
+      ...conn(),
+      signal: ac.signal,
+      concurrency: 2,
+      flushEveryBytes: 16_384,
+      onProgress: (p) => {
+        fetched1 = p.bytesDone;
+        if (p.bytesDone > total / 3) ac.abort();
+      },
+    }),
+    (e: unknown) => e instanceof HubError && e.kind === 'cancelled',
+  );
   resetFaults();
   assert.ok(fetched1 > 0 && fetched1 < total);
   assert.ok(!existsSync(join(dest, 'latest_checkpointed_iteration.txt')));
@@ -197,7 +281,11 @@ test('cancel, then run again: it completes and fetches no completed byte twice',
   const res = await runDownload(plan, conn());
   assert.equal(res.bytesFetched, total - done - partial, 'no byte on disk is fetched again');
   const second = emu.requests.slice(startReq).filter((r) => r.method === 'GET' && r.range !== 'bytes=0-0');
-  if (partial > 0) assert.ok(second.some((r) => r.range !== undefined && !r.range.startsWith('bytes=0-')), 'a partial file resumed with a range');
+  if (partial > 0)
+    assert.ok(
+      second.some((r) => r.range !== undefined && !r.range.startsWith('bytes=0-')),
+      'a partial file resumed with a range',
+    );
   sameTree(join(dest, 'iter_0000020'), join(repoDir, 'resume', 'iter_0000020'));
   assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '20');
 });
@@ -215,10 +303,16 @@ test('a destination that names another iteration as latest needs permission', as
 
 test('listed paths that would land outside the destination are refused before anything is written', async () => {
   const dest = tempDir();
-  const bad = shapeListing('x/y', 'main', 'c0ffee', [
-    { path: 'resume/iter_0000001/ok.bin', size: 1, oid: 'a' },
-    { path: 'resume/iter_0000001/../../../evil.sh', size: 1, oid: 'b' },
-  ], 1);
+  const bad = shapeListing(
+    'x/y',
+    'main',
+    'c0ffee',
+    [
+      { path: 'resume/iter_0000001/ok.bin', size: 1, oid: 'a' },
+      { path: 'resume/iter_0000001/../../../evil.sh', size: 1, oid: 'b' },
+    ],
+    1,
+  );
   const plan = planDownload(bad, 'resume', 1, dest);
   await assert.rejects(runDownload(plan, conn()), /refusing .*evil\.sh.*outside/);
   assert.deepEqual(readdirSync(dest), []);
@@ -248,14 +342,35 @@ test('one download per destination; a lock left by a dead process is taken over'
 
 test('the token reaches the endpoint, never the CDN origin; clear errors for private, bad token, revision, rate limit, offline', async () => {
   resetFaults();
-  await assert.rejects(listRun('acme/private', 'main', conn()), (e: unknown) => e instanceof HubError && e.kind === 'not-found' && /private: sign in/.test(e.message));
-  await assert.rejects(listRun('acme/private', 'main', conn({ token: 'hf_wrongwrongwrong' })), (e: unknown) => e instanceof HubError && e.kind === 'bad-token');
+  await assert.rejects(
+    listRun('acme/private', 'main', conn()),
+    (e: unknown) => e instanceof HubError && e.kind === 'not-found' && /private: sign in/.test(e.message),
+  );
+  await assert.rejects(
+    listRun('acme/private', 'main', conn({ token: 'hf_wrongwrongwrong' })),
+    (e: unknown) => e instanceof HubError && e.kind === 'bad-token',
+  );
   await assert.rejects(listRun('acme/nope', 'main', conn()), (e: unknown) => e instanceof HubError && e.kind === 'not-found');
-  await assert.rejects(listRun(REPO, 'v9', conn()), (e: unknown) => e instanceof HubError && e.kind === 'revision-not-found' && e.message.includes('"v9"'));
+  await assert.rejects(
+    listRun(REPO, 'v9', conn()),
+    (e: unknown) => e instanceof HubError && e.kind === 'revision-not-found' && e.message.includes('"v9"'),
+  );
   emu.faults.rateLimit = { count: 1, retryAfter: 42 };
-  await assert.rejects(listRun(REPO, 'main', conn()), (e: unknown) => e instanceof HubError && e.kind === 'rate-limited' && e.retryAfterSeconds === 42 && /wait 42 s/.test(e.message));
-  const closedPort = await new Promise<number>((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as AddressInfo).port; s.close(() => res(p)); }); });
-  await assert.rejects(listRun(REPO, 'main', { endpoint: `http://127.0.0.1:${closedPort}` }), (e: unknown) => e instanceof HubError && e.kind === 'offline' && /ECONNREFUSED/.test(e.message));
+  await assert.rejects(
+    listRun(REPO, 'main', conn()),
+    (e: unknown) => e instanceof HubError && e.kind === 'rate-limited' && e.retryAfterSeconds === 42 && /wait 42 s/.test(e.message),
+  );
+  const closedPort = await new Promise<number>((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => res(p));
+    });
+  });
+  await assert.rejects(
+    listRun(REPO, 'main', { endpoint: `http://127.0.0.1:${closedPort}` }),
+    (e: unknown) => e instanceof HubError && e.kind === 'offline' && /ECONNREFUSED/.test(e.message),
+  );
 
   const start = emu.requests.length;
   const dest = tempDir();
@@ -265,7 +380,10 @@ test('the token reaches the endpoint, never the CDN origin; clear errors for pri
   assert.ok(seen.filter((r) => r.origin === 'hub').every((r) => r.authorization === `Bearer ${TOKEN}`));
   const cdn = seen.filter((r) => r.origin === 'cdn');
   assert.ok(cdn.length > 0);
-  assert.ok(cdn.every((r) => r.authorization === undefined), 'no Authorization on the CDN origin');
+  assert.ok(
+    cdn.every((r) => r.authorization === undefined),
+    'no Authorization on the CDN origin',
+  );
 });
 
 /** Runs the CLI without blocking this process, which serves the emulator. */
@@ -274,8 +392,12 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: numbe
     const p = spawn('node', [resolve('dist/cli.js'), ...args], { env });
     let stdout = '';
     let stderr = '';
-    p.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    p.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    p.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    p.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     p.on('close', (code) => res({ status: code ?? -1, stdout, stderr }));
   });
 }
@@ -295,7 +417,10 @@ test('the CLI lists and downloads, never prints the token, and a second run afte
   const dest = tempDir();
   emu.faults.dropAfterBytes = 20_000;
   emu.faults.dropCount = 3;
-  const dl = await runCli(['download', 'acme/private', '--kind', 'resume', '--iteration', 'latest', '--dest', dest, '--endpoint', emu.url], env);
+  const dl = await runCli(
+    ['download', 'acme/private', '--kind', 'resume', '--iteration', 'latest', '--dest', dest, '--endpoint', emu.url],
+    env,
+  );
   resetFaults();
   assert.equal(dl.status, 0, dl.stderr);
   assert.ok(!dl.stdout.includes(TOKEN) && !dl.stderr.includes(TOKEN));
@@ -303,7 +428,10 @@ test('the CLI lists and downloads, never prints the token, and a second run afte
   const again = await runCli(['download', 'acme/private', '--kind', 'resume', '--dest', dest, '--endpoint', emu.url], env);
   assert.equal(again.status, 0);
   assert.match(again.stdout, /0 B fetched, 11 already complete/);
-  const conflict = await runCli(['download', 'acme/private', '--kind', 'resume', '--iteration', '10', '--dest', dest, '--endpoint', emu.url], env);
+  const conflict = await runCli(
+    ['download', 'acme/private', '--kind', 'resume', '--iteration', '10', '--dest', dest, '--endpoint', emu.url],
+    env,
+  );
   assert.equal(conflict.status, 1);
   assert.match(conflict.stderr, /--set-latest/);
   assert.equal((await runCli(['download', 'acme/private', '--kind', 'weights', '--dest', dest], env)).status, 2);
@@ -318,6 +446,10 @@ test('endpoint and token resolution order', async () => {
   writeFileSync(join(home, 'token'), 'hf_fromfile\n');
   assert.deepEqual(await resolveToken('hf_stored', { HF_TOKEN: 'hf_env', HF_HOME: home }), { token: 'hf_stored', source: 'stored' });
   assert.deepEqual(await resolveToken(undefined, { HF_TOKEN: 'hf_env', HF_HOME: home }), { token: 'hf_env', source: 'HF_TOKEN' });
-  assert.deepEqual(await resolveToken(undefined, { HF_HOME: home }), { token: 'hf_fromfile', source: 'token file', file: join(home, 'token') });
+  assert.deepEqual(await resolveToken(undefined, { HF_HOME: home }), {
+    token: 'hf_fromfile',
+    source: 'token file',
+    file: join(home, 'token'),
+  });
   assert.deepEqual(await resolveToken(undefined, { HF_HOME: join(home, 'none') }), { token: undefined, source: 'none' });
 });

@@ -20,8 +20,30 @@ test('report --json prints exactly the keys of section 4 plus the listed extras'
   const r = rlrb('report', log, '--json');
   assert.equal(r.code, 0, r.err);
   const o = JSON.parse(r.out) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(o).sort(), ['aTMismatches', 'auroc', 'cMismatches', 'creditedTurns', 'executedIsArgmaxRate', 'fallbackRate', 'gate', 'iterations', 'labeledTurns', 'meanC', 'rmsBetaCOverRmsA', 'signFlipRate', 'skippedLines', 'trajectories', 'warnings'].sort());
-  assert.deepEqual(Object.keys(o['gate'] as object).sort(), ['firstHalfMeanDiff', 'groups', 'iterations', 'iterationsPositive', 'meanDiff', 'p', 'secondHalfMeanDiff', 'signTestP', 't'].sort());
+  assert.deepEqual(
+    Object.keys(o).sort(),
+    [
+      'aTMismatches',
+      'auroc',
+      'cMismatches',
+      'creditedTurns',
+      'executedIsArgmaxRate',
+      'fallbackRate',
+      'gate',
+      'iterations',
+      'labeledTurns',
+      'meanC',
+      'rmsBetaCOverRmsA',
+      'signFlipRate',
+      'skippedLines',
+      'trajectories',
+      'warnings',
+    ].sort(),
+  );
+  assert.deepEqual(
+    Object.keys(o['gate'] as object).sort(),
+    ['firstHalfMeanDiff', 'groups', 'iterations', 'iterationsPositive', 'meanDiff', 'p', 'secondHalfMeanDiff', 'signTestP', 't'].sort(),
+  );
   assert.equal(o['skippedLines'], 1);
   assert.equal(o['trajectories'], 5);
   assert.ok((o['warnings'] as string[]).some((w) => w.includes('line 6')));
@@ -37,7 +59,15 @@ test('report flags change the figures; a readable table without --json', () => {
 });
 
 test('bad usage and unreadable files exit 2 with one line', () => {
-  for (const args of [['report'], ['report', '/no/such/run'], ['report', log, '--beta', 'abc'], ['report', log, '--key-case', 'maybe'], ['frobnicate'], ['show', log, '--iteration', '0'], ['report', log, '--map', '/no/such/map.json']]) {
+  for (const args of [
+    ['report'],
+    ['report', '/no/such/run'],
+    ['report', log, '--beta', 'abc'],
+    ['report', log, '--key-case', 'maybe'],
+    ['frobnicate'],
+    ['show', log, '--iteration', '0'],
+    ['report', log, '--map', '/no/such/map.json'],
+  ]) {
     const r = rlrb(...args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
     assert.equal(r.err.trim().split('\n').length, 1, r.err);

@@ -9,7 +9,10 @@ test('d_k = scores[0] - scores[k], mean over k, divided by tau', () => {
   // d = 10, -10, 0 (same), 5 -> mean 1.25 -> c = 0.0625
   const r = recomputeCredit({ scores: [10, 0, 20, 10, 5], same: [true, false, false, true, false], done: F }, P);
   assert.equal(r.c, 0.0625);
-  assert.deepEqual(r.terms.map((t) => t.d), [10, -10, 0, 5]);
+  assert.deepEqual(
+    r.terms.map((t) => t.d),
+    [10, -10, 0, 5],
+  );
   assert.equal(r.compared, 4);
 });
 

@@ -44,7 +44,9 @@ test('the demo run is deterministic, complete, and lands near the card', async (
   assert.equal(readFileSync(join(repo, 'resume', 'latest_checkpointed_iteration.txt'), 'utf8'), String(DEMO_LATEST));
   for (const n of DEMO_RESUME_ITERATIONS) {
     const files = readdirSync(join(repo, 'resume', `iter_${String(n).padStart(7, '0')}`));
-    assert.ok(files.includes('__7_1.distcp') && files.includes('.metadata') && files.includes('common.pt') && files.includes('metadata.json'));
+    assert.ok(
+      files.includes('__7_1.distcp') && files.includes('.metadata') && files.includes('common.pt') && files.includes('metadata.json'),
+    );
   }
   assert.ok(existsSync(join(repo, 'hf', 'iter_0000039', 'model-00002-of-00002.safetensors')));
 });

@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
 import { shapeListing } from '../../src/core/hub/model';
-import { hubRepoChildren, hubFolderChildren, hubIterationNode, hubRepoNode, summarizeIterations, iterationNodes, groupNodes, trajectoryNodes, runChildren } from '../../src/core/treeModel';
+import {
+  hubRepoChildren,
+  hubFolderChildren,
+  hubIterationNode,
+  hubRepoNode,
+  summarizeIterations,
+  iterationNodes,
+  groupNodes,
+  trajectoryNodes,
+  runChildren,
+} from '../../src/core/treeModel';
 import { CreditIndex } from '../../src/core/creditIndex';
 import { parseOpenTrajectoriesArgs, parseRunArg } from '../../src/commandArgs';
 import { readSettings } from '../../src/settings';
@@ -26,16 +36,27 @@ test('Hub tree: repo -> resume/hf/logs -> iterations (newest first, latest starr
   assert.equal(repo.label, 'o/r');
   assert.match(repo.description!, /2 resume · 1 hf/);
   const kids = hubRepoChildren('o/r', l, undefined);
-  assert.deepEqual(kids.map((k) => k.label), ['resume', 'hf', 'logs']);
+  assert.deepEqual(
+    kids.map((k) => k.label),
+    ['resume', 'hf', 'logs'],
+  );
   assert.match(kids[0]!.description!, /2 iterations · 4\.01 KB/);
-  const its = hubFolderChildren('o/r', l, 'resume', (it) => (it.iteration === 19 ? { state: 'partial', percent: 42 } : { state: 'complete' }));
-  assert.deepEqual(its.map((n) => n.label), ['iter_0000039 ★', 'iter_0000019']);
+  const its = hubFolderChildren('o/r', l, 'resume', (it) =>
+    it.iteration === 19 ? { state: 'partial', percent: 42 } : { state: 'complete' },
+  );
+  assert.deepEqual(
+    its.map((n) => n.label),
+    ['iter_0000039 ★', 'iter_0000019'],
+  );
   assert.match(its[0]!.description!, /3\.00 KB · 1 files · downloaded/);
   assert.match(its[1]!.description!, /partial 42%/);
   assert.equal(its[0]!.contextValue, 'hubIteration+resume+latest+complete');
   assert.equal(its[0]!.id, 'hub:o/r:resume:39');
   const logs = hubFolderChildren('o/r', l, 'logs', () => ({ state: 'absent' }));
-  assert.deepEqual(logs.map((n) => n.label), ['ws_metrics.jsonl']);
+  assert.deepEqual(
+    logs.map((n) => n.label),
+    ['ws_metrics.jsonl'],
+  );
   const err = hubRepoChildren('o/r', undefined, 'repository o/r not found');
   assert.equal(err[0]!.label, 'repository o/r not found');
   assert.equal(hubIterationNode('o/r', l.resume[0]!, { state: 'absent' }).icon, 'cloud');
@@ -46,17 +67,32 @@ test('Local runs tree: run -> Metrics, Run report, Iterations -> groups -> traje
   writeFileSync(p, jsonl(HAND_LOG));
   const idx = new CreditIndex(p);
   await idx.update();
-  assert.deepEqual(runChildren('/r', true, true).map((n) => n.label), ['Metrics', 'Run report', 'Iterations']);
-  assert.deepEqual(runChildren('/r', false, true).map((n) => n.label), ['Metrics']);
+  assert.deepEqual(
+    runChildren('/r', true, true).map((n) => n.label),
+    ['Metrics', 'Run report', 'Iterations'],
+  );
+  assert.deepEqual(
+    runChildren('/r', false, true).map((n) => n.label),
+    ['Metrics'],
+  );
   const its = summarizeIterations(idx);
   const nodes = iterationNodes('/r', its);
-  assert.deepEqual(nodes.map((n) => n.label), ['iteration 0', 'iteration 1']);
+  assert.deepEqual(
+    nodes.map((n) => n.label),
+    ['iteration 0', 'iteration 1'],
+  );
   assert.match(nodes[0]!.description!, /3 traj · reward \+0\.333 · 2 labeled/);
-  assert.deepEqual(nodes[0]!.command, { id: 'rlRunBrowser.openTrajectories', args: [{ root: '/r', filter: { iterationMin: 0, iterationMax: 0 } }] });
+  assert.deepEqual(nodes[0]!.command, {
+    id: 'rlRunBrowser.openTrajectories',
+    args: [{ root: '/r', filter: { iterationMin: 0, iterationMax: 0 } }],
+  });
   const groups = groupNodes('/r', idx, its.get(0)!);
   assert.equal(groups[0]!.description, 'rewards 1 0 0');
   const trajs = trajectoryNodes('/r', idx, 0, 0, its.get(0)!.groups.get(0)!);
-  assert.deepEqual(trajs.map((t) => t.label), ['rollout 0 ●', 'rollout 1 ●', 'rollout 2']);
+  assert.deepEqual(
+    trajs.map((t) => t.label),
+    ['rollout 0 ●', 'rollout 1 ●', 'rollout 2'],
+  );
   assert.match(trajs[0]!.description!, /R 1 · A 1 · c̄ \+0\.531/);
   assert.equal(trajs[2]!.id, 'run:/r:it:0:g:0:r:2');
   assert.deepEqual(trajs[1]!.command!.args, [{ root: '/r', iteration: 0, group: 0, rollout: 1 }]);
@@ -67,8 +103,19 @@ test('command arguments: a run from anything, trajectories with iteration/group/
   assert.equal(parseRunArg({ root: '/b' }), '/b');
   assert.equal(parseRunArg({ fsPath: '/c' }), '/c');
   assert.equal(parseRunArg(42), undefined);
-  assert.deepEqual(parseOpenTrajectoriesArgs({ root: '/r', iteration: 3, group: 2, rollout: 1 }), { root: '/r', filter: { iterationMin: 3, iterationMax: 3, group: 2 }, select: { iteration: 3, group: 2, rollout: 1 } });
-  assert.deepEqual(parseOpenTrajectoriesArgs({ iteration: 5, filter: { flags: 1, reward: 'nope', text: 'click' }, sort: [{ key: 'meanC', descending: true }, 7] }), { filter: { flags: 1, text: 'click', iterationMin: 5, iterationMax: 5 }, sort: [{ key: 'meanC', descending: true }] });
+  assert.deepEqual(parseOpenTrajectoriesArgs({ root: '/r', iteration: 3, group: 2, rollout: 1 }), {
+    root: '/r',
+    filter: { iterationMin: 3, iterationMax: 3, group: 2 },
+    select: { iteration: 3, group: 2, rollout: 1 },
+  });
+  assert.deepEqual(
+    parseOpenTrajectoriesArgs({
+      iteration: 5,
+      filter: { flags: 1, reward: 'nope', text: 'click' },
+      sort: [{ key: 'meanC', descending: true }, 7],
+    }),
+    { filter: { flags: 1, text: 'click', iterationMin: 5, iterationMax: 5 }, sort: [{ key: 'meanC', descending: true }] },
+  );
   assert.deepEqual(parseOpenTrajectoriesArgs(undefined), {});
 });
 
@@ -80,7 +127,15 @@ test('settings: defaults, ranges and bad values reported by name', () => {
   assert.deepEqual(d.index.match, { clickTolerance: 20, keyCaseInsensitive: true });
   assert.equal(d.autoRefreshHubMinutes, 0);
   assert.deepEqual(d.problems, []);
-  const vals: Record<string, unknown> = { repos: ['a/b', 'not a repo'], tau: -1, downloadConcurrency: 99, fieldMapping: { reward: 'outcome_x', bogus: 'y' }, keyCaseInsensitive: false, autoRefreshHub: true, beta: 0.25 };
+  const vals: Record<string, unknown> = {
+    repos: ['a/b', 'not a repo'],
+    tau: -1,
+    downloadConcurrency: 99,
+    fieldMapping: { reward: 'outcome_x', bogus: 'y' },
+    keyCaseInsensitive: false,
+    autoRefreshHub: true,
+    beta: 0.25,
+  };
   const s = readSettings(<T>(k: string) => vals[k] as T);
   assert.deepEqual(s.repos, ['a/b']);
   assert.equal(s.index.credit.tau, 20);
@@ -89,5 +144,9 @@ test('settings: defaults, ranges and bad values reported by name', () => {
   assert.deepEqual(s.index.mapping, { reward: 'outcome_x' });
   assert.equal(s.index.match.keyCaseInsensitive, false);
   assert.equal(s.autoRefreshHubMinutes, 10);
-  for (const name of ['rlRunBrowser.repos', 'rlRunBrowser.tau', 'rlRunBrowser.downloadConcurrency', 'rlRunBrowser.fieldMapping']) assert.ok(s.problems.some((p) => p.includes(name)), name);
+  for (const name of ['rlRunBrowser.repos', 'rlRunBrowser.tau', 'rlRunBrowser.downloadConcurrency', 'rlRunBrowser.fieldMapping'])
+    assert.ok(
+      s.problems.some((p) => p.includes(name)),
+      name,
+    );
 });

@@ -17,16 +17,40 @@ function logFile(text: string | Buffer): string {
   return p;
 }
 
-const T = (it: number, g = 0, r = 0, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ iteration: it, group: g, rollout: r, reward: 0, A: 0, turns: [{ action: 'wait()', A_t: 0 }], ...extra });
+const T = (it: number, g = 0, r = 0, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  iteration: it,
+  group: g,
+  rollout: r,
+  reward: 0,
+  A: 0,
+  turns: [{ action: 'wait()', A_t: 0 }],
+  ...extra,
+});
 
 test('blank lines, a BOM, CRLF endings and bad lines: each bad line skipped and reported by number', async () => {
-  const lines = [JSON.stringify(T(0)), '', '   ', '{"iteration": 1, "group": 0', '[1, 2]', 'null', JSON.stringify(T(1)), '"text"', JSON.stringify(T(2))];
+  const lines = [
+    JSON.stringify(T(0)),
+    '',
+    '   ',
+    '{"iteration": 1, "group": 0',
+    '[1, 2]',
+    'null',
+    JSON.stringify(T(1)),
+    '"text"',
+    JSON.stringify(T(2)),
+  ];
   const p = logFile(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n') + '\r\n')]));
   const idx = new CreditIndex(p);
   await idx.update();
   assert.equal(idx.size, 3);
-  assert.deepEqual([0, 1, 2].map((i) => idx.row(i).iteration), [0, 1, 2]);
-  assert.deepEqual(idx.skippedLines.map((s) => s.line), [4, 5, 6, 8]);
+  assert.deepEqual(
+    [0, 1, 2].map((i) => idx.row(i).iteration),
+    [0, 1, 2],
+  );
+  assert.deepEqual(
+    idx.skippedLines.map((s) => s.line),
+    [4, 5, 6, 8],
+  );
   assert.match(idx.skippedLines[0]!.message, /not JSON/);
   assert.match(idx.skippedLines[1]!.message, /not a JSON object/);
   assert.equal(idx.row(1).line, 7);
@@ -36,7 +60,8 @@ test('blank lines, a BOM, CRLF endings and bad lines: each bad line skipped and 
 });
 
 test('what Python json writes: NaN, Infinity, escapes, non-ASCII; unknown fields are kept', async () => {
-  const line = '{"iteration": 3, "group": 1, "rollout": 2, "reward": NaN, "A": -Infinity, "note": "caf\\u00e9 \\"q\\"", "turns": [{"action": "write(message=\\"\\u6771\\u4eac\\")", "scores": [1.5, NaN, Infinity, -2e1], "A_t": 0, "extra_turn": [1, {"x": null}]}], "meta": {"a": [true, false]}}';
+  const line =
+    '{"iteration": 3, "group": 1, "rollout": 2, "reward": NaN, "A": -Infinity, "note": "caf\\u00e9 \\"q\\"", "turns": [{"action": "write(message=\\"\\u6771\\u4eac\\")", "scores": [1.5, NaN, Infinity, -2e1], "A_t": 0, "extra_turn": [1, {"x": null}]}], "meta": {"a": [true, false]}}';
   const p = logFile(line + '\n');
   const idx = new CreditIndex(p);
   await idx.update();
@@ -54,7 +79,10 @@ test('what Python json writes: NaN, Infinity, escapes, non-ASCII; unknown fields
   assert.deepEqual(v.turns[0]!.extras['extra_turn'], [1, { x: null }]);
   const check = idx.schemaCheck();
   assert.deepEqual(check.unknownTrajectoryKeys.map((k) => k.name).sort(), ['meta', 'note']);
-  assert.deepEqual(check.unknownTurnKeys.map((k) => k.name), ['extra_turn']);
+  assert.deepEqual(
+    check.unknownTurnKeys.map((k) => k.name),
+    ['extra_turn'],
+  );
 });
 
 test('the schema check names missing fields and the aliases used', async () => {
@@ -67,7 +95,10 @@ test('the schema check names missing fields and the aliases used', async () => {
   const it = check.fields.find((f) => f.field === 'iteration')!;
   assert.deepEqual(it.foundAs, [{ name: 'step', count: 1, alias: true }]);
   const report = computeReport(idx).report;
-  assert.ok(report.warnings.some((w) => /expected fields not found: .*A/.test(w)), report.warnings.join('\n'));
+  assert.ok(
+    report.warnings.some((w) => /expected fields not found: .*A/.test(w)),
+    report.warnings.join('\n'),
+  );
 });
 
 test('fast and slow readers agree on every summary of the hand log and of odd spacing', async () => {
@@ -118,7 +149,10 @@ test('follow: appended lines are read incrementally; a partial last line is pick
   assert.equal(idx.size, 5);
   appendFileSync(p, '\n' + JSON.stringify(T(5)) + '\n');
   await idx.update();
-  assert.deepEqual(Array.from({ length: idx.size }, (_, i) => idx.row(i).iteration), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    Array.from({ length: idx.size }, (_, i) => idx.row(i).iteration),
+    [0, 1, 2, 3, 4, 5],
+  );
   assert.ok(events.every((e) => e.kind === 'append'));
   assert.equal(events.reduce((s, e) => s + e.count, 0) >= 6, true);
 });
@@ -142,19 +176,25 @@ test('follow: a truncated or replaced file is indexed again', async () => {
   renameSync(other, p);
   const r2 = await idx.update();
   assert.equal(r2.kind, 'reset');
-  assert.deepEqual(Array.from({ length: idx.size }, (_, i) => idx.row(i).iteration), [7, 8, 9, 10, 11]);
+  assert.deepEqual(
+    Array.from({ length: idx.size }, (_, i) => idx.row(i).iteration),
+    [7, 8, 9, 10, 11],
+  );
 });
 
 test('metrics: every numeric field is a series; a repeated iteration keeps the later row and is reported', async () => {
   const dir = tempDir();
   const p = join(dir, 'ws_metrics.jsonl');
-  writeFileSync(p, [
-    '{"iteration": 0, "ws/c_mean": 0.1, "train/loss": 1, "note": "x"}',
-    '{"iteration": 1, "ws/c_mean": NaN, "train/loss": 2}',
-    '{"iteration": 2, "ws/c_mean": 0.3}',
-    'garbage',
-    '{"rollout_id": 1, "ws/c_mean": 0.25, "train/loss": 5}',
-  ].join('\n') + '\n');
+  writeFileSync(
+    p,
+    [
+      '{"iteration": 0, "ws/c_mean": 0.1, "train/loss": 1, "note": "x"}',
+      '{"iteration": 1, "ws/c_mean": NaN, "train/loss": 2}',
+      '{"iteration": 2, "ws/c_mean": 0.3}',
+      'garbage',
+      '{"rollout_id": 1, "ws/c_mean": 0.25, "train/loss": 5}',
+    ].join('\n') + '\n',
+  );
   const m = new MetricsIndex(p);
   await m.update();
   const t = m.getTable();
@@ -166,7 +206,10 @@ test('metrics: every numeric field is a series; a repeated iteration keeps the l
   assert.equal(loss.values[1], 5);
   assert.ok(!t.series.some((s) => s.name === 'note'));
   assert.deepEqual(m.duplicates(), [{ iteration: 1, lines: [2, 5] }]);
-  assert.deepEqual(m.skippedLines.map((s) => s.line), [4]);
+  assert.deepEqual(
+    m.skippedLines.map((s) => s.line),
+    [4],
+  );
   assert.equal(t.series[0]!.name, 'ws/c_mean', 'ws/ metrics first');
 });
 
@@ -209,15 +252,43 @@ test('queries: filters, several sort keys in order, ties kept in file order, pag
   const dir = tempDir();
   mkdirSync(join(dir, 'logs'));
   // reward and A chosen so that the second key decides among equal first keys
-  const recs = [T(0, 0, 0, { reward: 1, A: 0.5 }), T(0, 0, 1, { reward: 0, A: -0.5 }), T(0, 1, 0, { reward: 1, A: 0.9 }), T(1, 0, 0, { reward: 0, A: -0.1 }), T(1, 0, 1, { reward: 1, A: 0.5 }), T(1, 1, 0, { reward: 0, A: -0.5 })];
+  const recs = [
+    T(0, 0, 0, { reward: 1, A: 0.5 }),
+    T(0, 0, 1, { reward: 0, A: -0.5 }),
+    T(0, 1, 0, { reward: 1, A: 0.9 }),
+    T(1, 0, 0, { reward: 0, A: -0.1 }),
+    T(1, 0, 1, { reward: 1, A: 0.5 }),
+    T(1, 1, 0, { reward: 0, A: -0.5 }),
+  ];
   writeFileSync(join(dir, 'logs', 'ws_credit_log.jsonl'), jsonl(recs));
   const run = (await Run.open(dir))!;
   await run.update();
   const idx = run.credit!;
   const keys = (rows: Int32Array): string[] => page(idx, rows, 0, 100).map((r) => `${r.iteration}/${r.group}/${r.rollout}`);
-  assert.deepEqual(keys(queryRows(idx, { filter: {}, sort: [] })), ['0/0/0', '0/0/1', '0/1/0', '1/0/0', '1/0/1', '1/1/0'], 'no sort: file order');
-  assert.deepEqual(keys(queryRows(idx, { filter: {}, sort: [{ key: 'reward', descending: true }, { key: 'A' }] })), ['0/0/0', '1/0/1', '0/1/0', '0/0/1', '1/1/0', '1/0/0']);
-  assert.deepEqual(keys(queryRows(idx, { filter: {}, sort: [{ key: 'A' }] })), ['0/0/1', '1/1/0', '1/0/0', '0/0/0', '1/0/1', '0/1/0'], 'ties in file order');
-  assert.deepEqual(keys(queryRows(idx, { filter: { iterationMin: 1, reward: 'failure' }, sort: [{ key: 'A', descending: true }] })), ['1/0/0', '1/1/0']);
-  assert.deepEqual(page(idx, queryRows(idx, { filter: {}, sort: [] }), 4, 10).map((r) => r.rollout), [1, 0]);
+  assert.deepEqual(
+    keys(queryRows(idx, { filter: {}, sort: [] })),
+    ['0/0/0', '0/0/1', '0/1/0', '1/0/0', '1/0/1', '1/1/0'],
+    'no sort: file order',
+  );
+  assert.deepEqual(keys(queryRows(idx, { filter: {}, sort: [{ key: 'reward', descending: true }, { key: 'A' }] })), [
+    '0/0/0',
+    '1/0/1',
+    '0/1/0',
+    '0/0/1',
+    '1/1/0',
+    '1/0/0',
+  ]);
+  assert.deepEqual(
+    keys(queryRows(idx, { filter: {}, sort: [{ key: 'A' }] })),
+    ['0/0/1', '1/1/0', '1/0/0', '0/0/0', '1/0/1', '0/1/0'],
+    'ties in file order',
+  );
+  assert.deepEqual(keys(queryRows(idx, { filter: { iterationMin: 1, reward: 'failure' }, sort: [{ key: 'A', descending: true }] })), [
+    '1/0/0',
+    '1/1/0',
+  ]);
+  assert.deepEqual(
+    page(idx, queryRows(idx, { filter: {}, sort: [] }), 4, 10).map((r) => r.rollout),
+    [1, 0],
+  );
 });

@@ -61,7 +61,9 @@ test('every figure of section 4 on a hand-worked log', async () => {
 });
 
 test('a figure with no data is null', async () => {
-  const { report: r } = await reportOf(jsonl([{ iteration: 0, group: 0, rollout: 0, reward: 1, A: 0, turns: [{ action: 'wait()', A_t: 0 }] }]));
+  const { report: r } = await reportOf(
+    jsonl([{ iteration: 0, group: 0, rollout: 0, reward: 1, A: 0, turns: [{ action: 'wait()', A_t: 0 }] }]),
+  );
   assert.equal(r.signFlipRate, null);
   assert.equal(r.fallbackRate, null);
   assert.equal(r.executedIsArgmaxRate, null);
@@ -78,10 +80,24 @@ test('aliases and a user mapping give the same report as the reference names', a
   const renamed = HAND_LOG.map((t) => {
     const { iteration, group, rollout, reward, A, labeled, turns, ...rest } = t as Record<string, unknown>;
     return {
-      ...rest, rollout_id: iteration, group_idx: group, sample_idx: rollout, score: reward, advantage: A, is_labeled: labeled,
+      ...rest,
+      rollout_id: iteration,
+      group_idx: group,
+      sample_idx: rollout,
+      score: reward,
+      advantage: A,
+      is_labeled: labeled,
       steps: (turns as Record<string, unknown>[]).map((u) => {
         const { action, scores, same, c, A_t, masked, ...urest } = u;
-        return { ...urest, executed_action: action, rm_scores: scores, same_flags: same, credit: c, adjusted_advantage: A_t, ...(masked !== undefined ? { credit_masked: masked } : {}) };
+        return {
+          ...urest,
+          executed_action: action,
+          rm_scores: scores,
+          same_flags: same,
+          credit: c,
+          adjusted_advantage: A_t,
+          ...(masked !== undefined ? { credit_masked: masked } : {}),
+        };
       }),
     };
   });
@@ -89,11 +105,17 @@ test('aliases and a user mapping give the same report as the reference names', a
   const alias = (await reportOf(jsonl(renamed))).report;
   const noPaths = (r: typeof ref): unknown => ({ ...r, warnings: r.warnings.map((w) => w.replace(/^\/\S+: /, '')) });
   assert.deepEqual(noPaths(alias), noPaths(ref));
-  const mapped = HAND_LOG.map((t) => { const { reward, ...rest } = t as Record<string, unknown>; return { ...rest, judge_outcome: reward }; });
+  const mapped = HAND_LOG.map((t) => {
+    const { reward, ...rest } = t as Record<string, unknown>;
+    return { ...rest, judge_outcome: reward };
+  });
   const withMap = (await reportOf(jsonl(mapped), { ...DEFAULT_INDEX_OPTIONS, mapping: { reward: 'judge_outcome' } })).report;
   assert.deepEqual(noPaths(withMap), noPaths(ref));
   const without = (await reportOf(jsonl(mapped))).report;
-  assert.ok(without.warnings.some((w) => w.includes('reward')), without.warnings.join('\n'));
+  assert.ok(
+    without.warnings.some((w) => w.includes('reward')),
+    without.warnings.join('\n'),
+  );
 });
 
 test('beta and tau change the recomputation', async () => {

@@ -10,11 +10,25 @@ import { Flag } from '../../src/core/trajectory';
 
 test('messages from a webview are validated; anything else is dropped', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
-  assert.deepEqual(parseWebviewMessage({ type: 'metrics/openPoint', metric: 'ws/c_mean', iteration: 12 }), { type: 'metrics/openPoint', metric: 'ws/c_mean', iteration: 12 });
+  assert.deepEqual(parseWebviewMessage({ type: 'metrics/openPoint', metric: 'ws/c_mean', iteration: 12 }), {
+    type: 'metrics/openPoint',
+    metric: 'ws/c_mean',
+    iteration: 12,
+  });
   assert.equal(parseWebviewMessage({ type: 'metrics/openPoint', metric: 'x', iteration: 1.5 }), undefined);
   assert.equal(parseWebviewMessage({ type: 'trajectories/query', query: { filter: {}, sort: [] }, offset: 0, limit: 100000 }), undefined);
-  assert.equal(parseWebviewMessage({ type: 'trajectories/query', query: { filter: { reward: 'maybe' }, sort: [] }, offset: 0, limit: 10 }), undefined);
-  assert.ok(parseWebviewMessage({ type: 'trajectories/query', query: { filter: { iterationMin: 3, text: 'click', flags: 1 }, sort: [{ key: 'meanC', descending: true }] }, offset: 200, limit: 200 }));
+  assert.equal(
+    parseWebviewMessage({ type: 'trajectories/query', query: { filter: { reward: 'maybe' }, sort: [] }, offset: 0, limit: 10 }),
+    undefined,
+  );
+  assert.ok(
+    parseWebviewMessage({
+      type: 'trajectories/query',
+      query: { filter: { iterationMin: 3, text: 'click', flags: 1 }, sort: [{ key: 'meanC', descending: true }] },
+      offset: 200,
+      limit: 200,
+    }),
+  );
   assert.equal(parseWebviewMessage({ type: 'trajectories/open', row: -1 }), undefined);
   assert.equal(parseWebviewMessage({ type: 'eval', code: 'x' }), undefined);
   assert.equal(parseWebviewMessage('ready'), undefined);
@@ -24,11 +38,20 @@ test('messages from a webview are validated; anything else is dropped', () => {
 });
 
 test('the HTML builder: strict CSP, a fresh nonce on every script, state that cannot close its script', () => {
-  const parts = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', scriptUri: 'https://x/dist/webview/metrics.js', styleUris: ['https://x/media/webview.css'], title: '<b>t</b>', initialState: { kind: 'metrics', root: '</script><script>alert(1)</script>' } };
+  const parts = {
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    scriptUri: 'https://x/dist/webview/metrics.js',
+    styleUris: ['https://x/media/webview.css'],
+    title: '<b>t</b>',
+    initialState: { kind: 'metrics', root: '</script><script>alert(1)</script>' },
+  };
   const a = buildHtml(parts);
   const b = buildHtml(parts);
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(a)![1]!.replace(/&#39;/g, "'");
-  assert.match(csp, /^default-src 'none'; script-src 'nonce-[A-Za-z0-9]{16,}'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net; font-src /);
+  assert.match(
+    csp,
+    /^default-src 'none'; script-src 'nonce-[A-Za-z0-9]{16,}'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net; font-src /,
+  );
   assert.ok(!/unsafe-inline|unsafe-eval/.test(csp));
   const nonce = /nonce-([A-Za-z0-9]+)/.exec(csp)![1];
   const scripts = a.match(/<script\b[^>]*>/g)!;
@@ -62,7 +85,10 @@ test('decimation keeps the extremes, the ends and the gaps', () => {
   assert.equal(d.x[0], 0);
   assert.equal(d.x[d.x.length - 1], n - 1);
   assert.ok(d.y.includes(Math.sin(12345 / 500) + 10), 'the spike survives');
-  assert.ok(d.y.some((v) => Number.isNaN(v)), 'the gap survives');
+  assert.ok(
+    d.y.some((v) => Number.isNaN(v)),
+    'the gap survives',
+  );
   const short = decimate([1, 2, 3], [1, NaN, 3], 400);
   assert.deepEqual(short.x, [1, 2, 3]);
 });
@@ -70,7 +96,13 @@ test('decimation keeps the extremes, the ends and the gaps', () => {
 test('smoothing: debiased EMA; gaps stay gaps; weight 0 is the raw series', () => {
   assert.deepEqual(smooth([1, 2, 3], 0), [1, 2, 3]);
   // debiased: a constant stays exactly constant (the ratio form gave 0.39999999999999997)
-  for (const [v, w] of [[2, 0.9], [0.4, 0.6], [0.1, 0.99], [20, 0.3]] as const) assert.deepEqual(smooth(new Array(45).fill(v), w), new Array(45).fill(v), `${v} at ${w}`);
+  for (const [v, w] of [
+    [2, 0.9],
+    [0.4, 0.6],
+    [0.1, 0.99],
+    [20, 0.3],
+  ] as const)
+    assert.deepEqual(smooth(new Array(45).fill(v), w), new Array(45).fill(v), `${v} at ${w}`);
   const g = smooth([1, NaN, 3], 0.5);
   assert.ok(Number.isNaN(g[1]!));
   assert.ok(Math.abs(g[2]! - (0.5 * 0.5 * 1 + 0.5 * 3) / (1 - 0.25)) < 1e-12);

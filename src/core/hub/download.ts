@@ -48,14 +48,23 @@ const MAX_BACKGROUND_SYNCS = 1;
 export const DEST_LATEST = 'latest_checkpointed_iteration.txt';
 
 export class DownloadError extends Error {
-  constructor(message: string, readonly file?: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly file?: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'DownloadError';
   }
 }
 
 /** The resume, hf or logs preset over a listing. */
-export function planDownload(listing: RunListing, kind: DownloadKind, iteration: number | 'latest' | undefined, dest: string): DownloadPlan {
+export function planDownload(
+  listing: RunListing,
+  kind: DownloadKind,
+  iteration: number | 'latest' | undefined,
+  dest: string,
+): DownloadPlan {
   if (kind === 'logs') {
     if (listing.logs.length === 0) throw new DownloadError(`${listing.repo} has no files under logs/`);
     return { repo: listing.repo, commit: listing.commit, kind, iteration: null, dest, items: listing.logs.map((f) => item(f, f.path)) };
@@ -79,7 +88,15 @@ export function planDownload(listing: RunListing, kind: DownloadKind, iteration:
     throw new DownloadError(`${listing.repo} has no ${kind}/${iterDirName(n)} (iterations: ${have})`);
   }
   const items = it.files.map((f) => item(f, `${iterDirName(n)}/${f.path.slice(it.dir.length + 1)}`));
-  return { repo: listing.repo, commit: listing.commit, kind, iteration: n, dest, items, ...(kind === 'resume' ? { latestFile: { target: DEST_LATEST, value: n } } : {}) };
+  return {
+    repo: listing.repo,
+    commit: listing.commit,
+    kind,
+    iteration: n,
+    dest,
+    items,
+    ...(kind === 'resume' ? { latestFile: { target: DEST_LATEST, value: n } } : {}),
+  };
 }
 
 function item(f: HubFile, target: string): DownloadItem {
@@ -93,7 +110,8 @@ export function safeTarget(dest: string, target: string): string {
   }
   const abs = resolve(dest, target);
   const rel = relative(resolve(dest), abs);
-  if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep)[0] === STATE_DIR) throw new DownloadError(`refusing "${target}": it would land outside ${dest}`, target);
+  if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep)[0] === STATE_DIR)
+    throw new DownloadError(`refusing "${target}": it would land outside ${dest}`, target);
   return abs;
 }
 
@@ -170,7 +188,11 @@ async function hashFile(path: string, h: Hash, end?: number): Promise<void> {
 }
 
 async function fileSize(p: string): Promise<number | undefined> {
-  try { return (await stat(p)).size; } catch { return undefined; }
+  try {
+    return (await stat(p)).size;
+  } catch {
+    return undefined;
+  }
 }
 
 // ---- the lock
@@ -186,21 +208,38 @@ async function takeLock(stateDir: string): Promise<() => Promise<void>> {
       const fh = await open(path, 'wx');
       await fh.writeFile(JSON.stringify(me));
       await fh.close();
-      const beat = setInterval(() => { void writeFile(path, JSON.stringify(me)).catch(() => undefined); }, STALE_MS / 4);
+      const beat = setInterval(() => {
+        void writeFile(path, JSON.stringify(me)).catch(() => undefined);
+      }, STALE_MS / 4);
       beat.unref();
-      return async () => { clearInterval(beat); await rm(path, { force: true }); };
+      return async () => {
+        clearInterval(beat);
+        await rm(path, { force: true });
+      };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       // someone holds it: is it alive?
       let holder: { pid?: number; host?: string } = {};
-      try { holder = JSON.parse(await readFile(path, 'utf8')) as typeof holder; } catch { /* unreadable: judged by age */ }
+      try {
+        holder = JSON.parse(await readFile(path, 'utf8')) as typeof holder;
+      } catch {
+        /* unreadable: judged by age */
+      }
       const st = await stat(path).catch(() => undefined);
       const age = st ? Date.now() - st.mtimeMs : Infinity;
       let alive = age < STALE_MS;
       if (holder.host === hostname() && typeof holder.pid === 'number') {
-        try { process.kill(holder.pid, 0); alive = true; } catch (err) { alive = (err as NodeJS.ErrnoException).code === 'EPERM'; }
+        try {
+          process.kill(holder.pid, 0);
+          alive = true;
+        } catch (err) {
+          alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+        }
       }
-      if (alive) throw new DownloadError(`another download into this folder is running (pid ${holder.pid ?? '?'} on ${holder.host ?? '?'}); wait for it or cancel it`);
+      if (alive)
+        throw new DownloadError(
+          `another download into this folder is running (pid ${holder.pid ?? '?'} on ${holder.host ?? '?'}); wait for it or cancel it`,
+        );
       await rm(path, { force: true });
     }
   }
@@ -209,10 +248,18 @@ async function takeLock(stateDir: string): Promise<() => Promise<void>> {
 
 // ---- the download
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> => new Promise((res, rej) => {
-  const t = setTimeout(res, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); rej(new HubError('cancelled', 'cancelled')); }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((res, rej) => {
+    const t = setTimeout(res, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        rej(new HubError('cancelled', 'cancelled'));
+      },
+      { once: true },
+    );
+  });
 
 /** Runs a plan; resolves when every file is in place and verified, and the latest file written. */
 export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promise<DownloadResult> {
@@ -222,7 +269,9 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
   if (plan.latestFile && o.latestConflict !== 'overwrite') {
     const cur = await currentLatest(dest);
     if (cur !== null && cur !== plan.latestFile.value) {
-      throw new DownloadError(`${join(dest, DEST_LATEST)} names iteration ${cur}; downloading ${plan.latestFile.value} would change what the launcher resumes from (allow it to overwrite: --set-latest)`);
+      throw new DownloadError(
+        `${join(dest, DEST_LATEST)} names iteration ${cur}; downloading ${plan.latestFile.value} would change what the launcher resumes from (allow it to overwrite: --set-latest)`,
+      );
     }
   }
   const stateDir = join(dest, STATE_DIR);
@@ -235,10 +284,20 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
   }
 }
 
-async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, stateDir: string, targets: { it: DownloadItem; abs: string }[]): Promise<DownloadResult> {
+async function runLocked(
+  plan: DownloadPlan,
+  o: DownloadOptions,
+  dest: string,
+  stateDir: string,
+  targets: { it: DownloadItem; abs: string }[],
+): Promise<DownloadResult> {
   const verifiedPath = join(stateDir, 'verified.json');
   let verified: Verified = {};
-  try { verified = JSON.parse(await readFile(verifiedPath, 'utf8')) as Verified; } catch { verified = {}; }
+  try {
+    verified = JSON.parse(await readFile(verifiedPath, 'utf8')) as Verified;
+  } catch {
+    verified = {};
+  }
   // one write at a time: workers finish together
   let saving: Promise<void> = Promise.resolve();
   const saveVerified = (): Promise<void> => {
@@ -265,7 +324,16 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     while (samples.length > 2 && now - samples[0]!.t > 5000) samples.shift();
     const first = samples[0]!;
     const rate = now > first.t ? ((bytesFetched - first.b) * 1000) / (now - first.t) : 0;
-    o.onProgress?.({ bytesDone, bytesTotal, rate, etaSeconds: rate > 0 ? (bytesTotal - bytesDone) / rate : null, filesDone, filesTotal: plan.items.length, current: [...current], ...(event ? { event } : {}) });
+    o.onProgress?.({
+      bytesDone,
+      bytesTotal,
+      rate,
+      etaSeconds: rate > 0 ? (bytesTotal - bytesDone) / rate : null,
+      filesDone,
+      filesTotal: plan.items.length,
+      current: [...current],
+      ...(event ? { event } : {}),
+    });
   };
 
   // what is already complete and verified
@@ -275,7 +343,10 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     const rec = verified[t.it.target];
     if (size === t.it.size) {
       const st = await stat(t.abs);
-      if (rec && rec.oid === (t.it.lfsSha256 ?? t.it.oid) && rec.size === size && rec.mtimeMs === st.mtimeMs) { done(t.it, 'already complete'); continue; }
+      if (rec && rec.oid === (t.it.lfsSha256 ?? t.it.oid) && rec.size === size && rec.mtimeMs === st.mtimeMs) {
+        done(t.it, 'already complete');
+        continue;
+      }
       // there but not known: verify it
       const h = newHasher(t.it);
       await hashFile(t.abs, h);
@@ -302,7 +373,10 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
   try {
     const fs = await statfs(dest);
     const free = fs.bavail * fs.bsize;
-    if (needed > free) throw new DownloadError(`not enough disk space in ${dest}: ${(needed / 1e9).toFixed(2)} GB needed, ${(free / 1e9).toFixed(2)} GB free`);
+    if (needed > free)
+      throw new DownloadError(
+        `not enough disk space in ${dest}: ${(needed / 1e9).toFixed(2)} GB needed, ${(free / 1e9).toFixed(2)} GB free`,
+      );
   } catch (e) {
     if (e instanceof DownloadError) throw e;
   }
@@ -320,7 +394,11 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     try {
       // r+: Windows flushes only a handle opened for writing
       const fh = await open(part, 'r+');
-      try { await fh.sync(); } finally { await fh.close(); }
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
       await mkdir(dirname(abs), { recursive: true });
       await rename(part, abs);
       verified[it.target] = { oid: it.lfsSha256 ?? it.oid, size: it.size, mtimeMs: (await stat(abs)).mtimeMs };
@@ -358,19 +436,36 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     for (;;) {
       if (o.signal?.aborted) throw new HubError('cancelled', 'cancelled');
       let have = (await fileSize(part)) ?? 0;
-      if (have > it.size) { await rm(part, { force: true }); bytesDone -= Math.min(have, it.size); have = 0; }
+      if (have > it.size) {
+        await rm(part, { force: true });
+        bytesDone -= Math.min(have, it.size);
+        have = 0;
+      }
       const hasher = newHasher(it);
       await hashFile(part, hasher, have);
       try {
         if (have < it.size) fetchedHere += await fetchRange(it, part, have, hasher);
       } catch (e) {
-        const he = e instanceof DownloadError ? e : toHubError(e, { endpoint: o.endpoint, repo: plan.repo, revision: plan.commit, path: it.path, token: o.token, tokenSource: o.tokenSource });
+        const he =
+          e instanceof DownloadError
+            ? e
+            : toHubError(e, {
+                endpoint: o.endpoint,
+                repo: plan.repo,
+                revision: plan.commit,
+                path: it.path,
+                token: o.token,
+                tokenSource: o.tokenSource,
+              });
         if (he instanceof HubError && he.kind === 'cancelled') throw he;
         if (o.signal?.aborted) throw new HubError('cancelled', 'cancelled');
         // ours already name the file
         if (he instanceof DownloadError) throw he;
         if (he instanceof HubError && he.retriable && ++failures <= retries) {
-          const wait = he.kind === 'rate-limited' && he.retryAfterSeconds !== undefined ? he.retryAfterSeconds * 1000 : (o.backoffMs ?? 500) * 2 ** (failures - 1);
+          const wait =
+            he.kind === 'rate-limited' && he.retryAfterSeconds !== undefined
+              ? he.retryAfterSeconds * 1000
+              : (o.backoffMs ?? 500) * 2 ** (failures - 1);
           emit(`${it.target}: ${he.message}; retrying in ${(wait / 1000).toFixed(1)} s (${failures}/${retries})`);
           await sleep(Math.min(wait, 60_000), o.signal);
           continue;
@@ -382,8 +477,14 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
         // a wrong byte somewhere: never keep it; start this file again once
         await rm(part, { force: true });
         bytesDone -= it.size;
-        if (++mismatches <= 1) { emit(`${it.target}: checksum mismatch, fetching it again from the start`); continue; }
-        throw new DownloadError(`${it.path}: checksum mismatch twice (expected ${expectedDigest(it).algo} ${expectedDigest(it).hex}, got ${got}); nothing was put in place`, it.path);
+        if (++mismatches <= 1) {
+          emit(`${it.target}: checksum mismatch, fetching it again from the start`);
+          continue;
+        }
+        throw new DownloadError(
+          `${it.path}: checksum mismatch twice (expected ${expectedDigest(it).algo} ${expectedDigest(it).hex}, got ${got}); nothing was put in place`,
+          it.path,
+        );
       }
       return fetchedHere;
     }
@@ -399,10 +500,25 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     try {
       const info = await fileDownloadInfo({ repo, path: it.path, revision: plan.commit, hubUrl: o.endpoint, fetch: hf.fetch, ...creds });
       if (!info) throw new HubError('entry-not-found', `${it.path} is no longer in ${plan.repo} at ${plan.commit.slice(0, 8)}`);
-      if (info.size !== it.size) throw new DownloadError(`${it.path}: the Hub now says ${info.size} bytes, the listing said ${it.size}; refresh and try again`, it.path);
-      blob = await downloadFile({ repo, path: it.path, revision: plan.commit, hubUrl: o.endpoint, fetch: hf.fetch, xet: false, downloadInfo: { ...info, xet: undefined }, ...creds });
+      if (info.size !== it.size)
+        throw new DownloadError(
+          `${it.path}: the Hub now says ${info.size} bytes, the listing said ${it.size}; refresh and try again`,
+          it.path,
+        );
+      blob = await downloadFile({
+        repo,
+        path: it.path,
+        revision: plan.commit,
+        hubUrl: o.endpoint,
+        fetch: hf.fetch,
+        xet: false,
+        downloadInfo: { ...info, xet: undefined },
+        ...creds,
+      });
     } catch (e) {
-      throw e instanceof DownloadError || e instanceof HubError ? e : toHubError(e, { endpoint: o.endpoint, repo: plan.repo, revision: plan.commit, path: it.path, token: o.token, hubFetch: hf });
+      throw e instanceof DownloadError || e instanceof HubError
+        ? e
+        : toHubError(e, { endpoint: o.endpoint, repo: plan.repo, revision: plan.commit, path: it.path, token: o.token, hubFetch: hf });
     }
     if (!blob) throw new HubError('entry-not-found', `${it.path} not found`);
     const fh = await open(part, 'a');
@@ -428,13 +544,23 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
           unsynced = 0;
           backgroundSyncs++;
           // kept: after a failed flush, Linux may report the next fsync as a success
-          syncing = fh.datasync().catch((e: Error) => { syncError ??= e; }).finally(() => { backgroundSyncs--; syncing = undefined; });
+          syncing = fh
+            .datasync()
+            .catch((e: Error) => {
+              syncError ??= e;
+            })
+            .finally(() => {
+              backgroundSyncs--;
+              syncing = undefined;
+            });
         }
       });
     };
     try {
       const reader = blob.slice(have, it.size).stream().getReader();
-      const onAbort = (): void => { void reader.cancel().catch(() => undefined); };
+      const onAbort = (): void => {
+        void reader.cancel().catch(() => undefined);
+      };
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {
         for (;;) {
@@ -444,12 +570,25 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
           } catch (e) {
             // the library's stream fails with a bare message; the status, if any, is in hubFetch
             const status = hf.lastStatus();
-            const err = status !== undefined && status >= 400 ? Object.assign(new Error(String(e)), { statusCode: status }) : typeof e === 'string' ? new Error(`connection lost: ${e}`) : e;
-            throw toHubError(err, { endpoint: o.endpoint, repo: plan.repo, revision: plan.commit, path: it.path, token: o.token, hubFetch: hf });
+            const err =
+              status !== undefined && status >= 400
+                ? Object.assign(new Error(String(e)), { statusCode: status })
+                : typeof e === 'string'
+                  ? new Error(`connection lost: ${e}`)
+                  : e;
+            throw toHubError(err, {
+              endpoint: o.endpoint,
+              repo: plan.repo,
+              revision: plan.commit,
+              path: it.path,
+              token: o.token,
+              hubFetch: hf,
+            });
           }
           if (r.done) break;
           const chunk = r.value;
-          if (have + received + chunk.length > it.size) throw new HubError('server', `${it.path}: the server sent more bytes than the file has`);
+          if (have + received + chunk.length > it.size)
+            throw new HubError('server', `${it.path}: the server sent more bytes than the file has`);
           received += chunk.length;
           pending.push(chunk);
           pendingLen += chunk.length;
@@ -492,7 +631,12 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
     for (const d of new Set(targets.map((t) => dirname(t.abs)))) await syncDir(d);
     const target = safeTarget(dest, plan.latestFile.target);
     const fh = await open(target + '.tmp', 'w');
-    try { await fh.writeFile(String(plan.latestFile.value)); await fh.sync(); } finally { await fh.close(); }
+    try {
+      await fh.writeFile(String(plan.latestFile.value));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
     await rename(target + '.tmp', target);
     await syncDir(dirname(target));
     latestWritten = true;
@@ -505,7 +649,11 @@ async function runLocked(plan: DownloadPlan, o: DownloadOptions, dest: string, s
 async function syncDir(dir: string): Promise<void> {
   try {
     const fh = await open(dir, 'r');
-    try { await fh.sync(); } finally { await fh.close(); }
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
   } catch {
     // some platforms (Windows) cannot open or fsync a directory: the rename is what we have
   }
@@ -516,14 +664,20 @@ function partialPath(stateDir: string, it: DownloadItem): string {
 }
 
 /** Completion of an iteration already in a destination, for the tree: bytes verified or partial. */
-export async function localCompletion(dest: string, plan: Pick<DownloadPlan, 'items'>): Promise<{ complete: boolean; bytes: number; total: number }> {
+export async function localCompletion(
+  dest: string,
+  plan: Pick<DownloadPlan, 'items'>,
+): Promise<{ complete: boolean; bytes: number; total: number }> {
   let bytes = 0;
   const total = plan.items.reduce((s, i) => s + i.size, 0);
   let complete = true;
   for (const it of plan.items) {
     const abs = safeTarget(resolve(dest), it.target);
     const size = await fileSize(abs);
-    if (size === it.size) { bytes += size; continue; }
+    if (size === it.size) {
+      bytes += size;
+      continue;
+    }
     complete = false;
     bytes += Math.min(it.size, (await fileSize(partialPath(join(resolve(dest), STATE_DIR), it))) ?? 0);
   }

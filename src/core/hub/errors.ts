@@ -2,10 +2,16 @@
 import type { HubFetch } from './hubFetch';
 import { redact } from './config';
 
-export type HubErrorKind = 'not-found' | 'bad-token' | 'revision-not-found' | 'entry-not-found' | 'rate-limited' | 'offline' | 'server' | 'cancelled' | 'other';
+export type HubErrorKind =
+  'not-found' | 'bad-token' | 'revision-not-found' | 'entry-not-found' | 'rate-limited' | 'offline' | 'server' | 'cancelled' | 'other';
 
 export class HubError extends Error {
-  constructor(readonly kind: HubErrorKind, message: string, readonly retryAfterSeconds?: number, readonly status?: number) {
+  constructor(
+    readonly kind: HubErrorKind,
+    message: string,
+    readonly retryAfterSeconds?: number,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'HubError';
   }
@@ -24,7 +30,20 @@ interface ApiErrorLike {
   code?: string;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENETUNREACH', 'EHOSTUNREACH']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
 
 function networkCode(e: unknown): string | undefined {
   let cur: unknown = e;
@@ -39,7 +58,10 @@ function networkCode(e: unknown): string | undefined {
 }
 
 /** Turns whatever a Hub call threw into a HubError with a message for people. */
-export function toHubError(e: unknown, ctx: { endpoint: string; repo: string; revision?: string; path?: string; token?: string; tokenSource?: string; hubFetch?: HubFetch }): HubError {
+export function toHubError(
+  e: unknown,
+  ctx: { endpoint: string; repo: string; revision?: string; path?: string; token?: string; tokenSource?: string; hubFetch?: HubFetch },
+): HubError {
   if (e instanceof HubError) return e;
   const err = e as ApiErrorLike;
   if (err?.name === 'AbortError') return new HubError('cancelled', 'cancelled');
@@ -48,25 +70,44 @@ export function toHubError(e: unknown, ctx: { endpoint: string; repo: string; re
   const what = ctx.path ? `${ctx.repo}/${ctx.path}` : ctx.repo;
   if (status === undefined) {
     const net = networkCode(e);
-    if (net === 'connection lost') return new HubError('offline', `the connection to ${ctx.endpoint} dropped${ctx.path ? ` while fetching ${ctx.path}` : ''}`);
+    if (net === 'connection lost')
+      return new HubError('offline', `the connection to ${ctx.endpoint} dropped${ctx.path ? ` while fetching ${ctx.path}` : ''}`);
     if (net) return new HubError('offline', `cannot reach ${ctx.endpoint} (${net}); check the network or the endpoint setting`);
     return new HubError('other', redact(`${what}: ${err?.message ?? String(e)}`, ctx.token));
   }
   if (status === 429) {
     const wait = ctx.hubFetch?.lastRetryAfter();
-    return new HubError('rate-limited', `the Hub rate-limited this client${wait !== undefined ? `; it asks to wait ${Math.ceil(wait)} s` : ''}`, wait, status);
+    return new HubError(
+      'rate-limited',
+      `the Hub rate-limited this client${wait !== undefined ? `; it asks to wait ${Math.ceil(wait)} s` : ''}`,
+      wait,
+      status,
+    );
   }
   if (status === 401 && code !== 'RepoNotFound' && code !== 'GatedRepo') {
-    return new HubError('bad-token', `the Hub rejected the token${ctx.tokenSource ? ` (from ${ctx.tokenSource})` : ''}: sign in again or set HF_TOKEN`, undefined, status);
+    return new HubError(
+      'bad-token',
+      `the Hub rejected the token${ctx.tokenSource ? ` (from ${ctx.tokenSource})` : ''}: sign in again or set HF_TOKEN`,
+      undefined,
+      status,
+    );
   }
   if (code === 'RepoNotFound' || ((status === 401 || status === 404) && code === undefined && !ctx.path)) {
-    return new HubError('not-found', ctx.token
-      ? `repository ${ctx.repo} not found at ${ctx.endpoint}, or the token cannot read it`
-      : `repository ${ctx.repo} not found at ${ctx.endpoint}, or it is private: sign in to Hugging Face or set HF_TOKEN`, undefined, status);
+    return new HubError(
+      'not-found',
+      ctx.token
+        ? `repository ${ctx.repo} not found at ${ctx.endpoint}, or the token cannot read it`
+        : `repository ${ctx.repo} not found at ${ctx.endpoint}, or it is private: sign in to Hugging Face or set HF_TOKEN`,
+      undefined,
+      status,
+    );
   }
-  if (code === 'GatedRepo' || status === 403) return new HubError('not-found', `${ctx.repo} is gated or forbidden for this token`, undefined, status);
-  if (code === 'RevisionNotFound') return new HubError('revision-not-found', `revision "${ctx.revision ?? 'main'}" not found in ${ctx.repo}`, undefined, status);
-  if (code === 'EntryNotFound' || status === 404) return new HubError('entry-not-found', `${what} not found at revision ${ctx.revision ?? 'main'}`, undefined, status);
+  if (code === 'GatedRepo' || status === 403)
+    return new HubError('not-found', `${ctx.repo} is gated or forbidden for this token`, undefined, status);
+  if (code === 'RevisionNotFound')
+    return new HubError('revision-not-found', `revision "${ctx.revision ?? 'main'}" not found in ${ctx.repo}`, undefined, status);
+  if (code === 'EntryNotFound' || status === 404)
+    return new HubError('entry-not-found', `${what} not found at revision ${ctx.revision ?? 'main'}`, undefined, status);
   if (status >= 500) return new HubError('server', `the Hub failed with HTTP ${status} on ${what}`, undefined, status);
   return new HubError('other', redact(`${what}: HTTP ${status}: ${err.message ?? ''}`.trim(), ctx.token), undefined, status);
 }

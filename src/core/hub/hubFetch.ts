@@ -42,7 +42,10 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
       if (hop >= MAX_REDIRECTS) throw new Error(`too many redirects at ${url.origin}`);
       await res.body?.cancel();
       url = new URL(loc, url);
-      if (res.status === 303) { method = 'GET'; body = undefined; }
+      if (res.status === 303) {
+        method = 'GET';
+        body = undefined;
+      }
     }
   };
   return { fetch: hubFetch as typeof fetch, lastRetryAfter: () => retryAfter, lastErrorCode: () => errorCode, lastStatus: () => status };

@@ -64,7 +64,14 @@ export function parseLatest(text: string): number | null {
 }
 
 /** Groups a flat file listing into the run's shape (pure; tested directly). */
-export function shapeListing(repo: string, revision: string, commit: string, files: HubFile[], latest: number | null, warnings: string[] = []): RunListing {
+export function shapeListing(
+  repo: string,
+  revision: string,
+  commit: string,
+  files: HubFile[],
+  latest: number | null,
+  warnings: string[] = [],
+): RunListing {
   const iters = new Map<string, IterationInfo>();
   const logs: HubFile[] = [];
   for (const f of files) {
@@ -74,17 +81,33 @@ export function shapeListing(repo: string, revision: string, commit: string, fil
       const n = Number(m[2]);
       const key = `${kind}:${n}`;
       let it = iters.get(key);
-      if (!it) { it = { kind, iteration: n, dir: `${kind}/iter_${m[2]}`, files: [], bytes: 0, isLatest: kind === 'resume' && n === latest }; iters.set(key, it); }
+      if (!it) {
+        it = { kind, iteration: n, dir: `${kind}/iter_${m[2]}`, files: [], bytes: 0, isLatest: kind === 'resume' && n === latest };
+        iters.set(key, it);
+      }
       it.files.push(f);
       it.bytes += f.size;
     } else if (f.path.startsWith('logs/')) {
       logs.push(f);
     }
   }
-  const list = (k: CheckpointKind): IterationInfo[] => [...iters.values()].filter((i) => i.kind === k).sort((a, b) => a.iteration - b.iteration);
+  const list = (k: CheckpointKind): IterationInfo[] =>
+    [...iters.values()].filter((i) => i.kind === k).sort((a, b) => a.iteration - b.iteration);
   const resume = list('resume');
-  if (latest !== null && !resume.some((i) => i.iteration === latest)) warnings.push(`${LATEST_FILE} names iteration ${latest}, which has no folder under resume/`);
-  return { repo, revision, commit, resume, hf: list('hf'), latest, logs, files, totalBytes: files.reduce((s, f) => s + f.size, 0), warnings };
+  if (latest !== null && !resume.some((i) => i.iteration === latest))
+    warnings.push(`${LATEST_FILE} names iteration ${latest}, which has no folder under resume/`);
+  return {
+    repo,
+    revision,
+    commit,
+    resume,
+    hf: list('hf'),
+    latest,
+    logs,
+    files,
+    totalBytes: files.reduce((s, f) => s + f.size, 0),
+    warnings,
+  };
 }
 
 /** Lists a run repo at a revision: one recursive listing, pagination followed to the end. */
@@ -101,9 +124,22 @@ export async function listRun(repo: string, revision: string, c: HubConnection):
   }
   const files: HubFile[] = [];
   try {
-    for await (const e of listFiles({ repo: { type: 'model', name: repo }, revision: commit, recursive: true, hubUrl: c.endpoint, fetch: hf.fetch, ...creds })) {
+    for await (const e of listFiles({
+      repo: { type: 'model', name: repo },
+      revision: commit,
+      recursive: true,
+      hubUrl: c.endpoint,
+      fetch: hf.fetch,
+      ...creds,
+    })) {
       if (e.type !== 'file') continue;
-      files.push({ path: e.path, size: e.size, oid: e.oid ?? '', ...(e.lfs ? { lfsSha256: e.lfs.oid } : {}), ...(e.xetHash ? { xetHash: e.xetHash } : {}) });
+      files.push({
+        path: e.path,
+        size: e.size,
+        oid: e.oid ?? '',
+        ...(e.lfs ? { lfsSha256: e.lfs.oid } : {}),
+        ...(e.xetHash ? { xetHash: e.xetHash } : {}),
+      });
     }
   } catch (e) {
     throw toHubError(e, ctx);
@@ -112,7 +148,15 @@ export async function listRun(repo: string, revision: string, c: HubConnection):
   let latest: number | null = null;
   if (files.some((f) => f.path === LATEST_FILE)) {
     try {
-      const blob = await downloadFile({ repo: { type: 'model', name: repo }, path: LATEST_FILE, revision: commit, hubUrl: c.endpoint, fetch: hf.fetch, xet: false, ...creds });
+      const blob = await downloadFile({
+        repo: { type: 'model', name: repo },
+        path: LATEST_FILE,
+        revision: commit,
+        hubUrl: c.endpoint,
+        fetch: hf.fetch,
+        xet: false,
+        ...creds,
+      });
       const text = blob ? await blob.text() : '';
       latest = parseLatest(text);
       if (latest === null) warnings.push(`${LATEST_FILE} does not hold a whole number: ${JSON.stringify(text.slice(0, 40))}`);
