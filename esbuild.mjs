@@ -21,10 +21,10 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 
 const targets = {
   extension: () =>
-    existsSync('src/extension.ts') &&
+    existsSync('src/extension/extension.ts') &&
     esbuild.build({
       ...common,
-      entryPoints: ['src/extension.ts'],
+      entryPoints: ['src/extension/extension.ts'],
       outfile: 'dist/extension.js',
       platform: 'node',
       format: 'cjs',
@@ -33,7 +33,7 @@ const targets = {
   cli: async () => {
     await esbuild.build({
       ...common,
-      entryPoints: ['src/cli.ts'],
+      entryPoints: ['src/cli/main.ts'],
       outfile: 'dist/cli.js',
       platform: 'node',
       format: 'cjs',

@@ -6,9 +6,9 @@ import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { writeDemo } from '../src/core/demo';
-import { CreditIndex } from '../src/core/creditIndex';
-import { queryRows, page } from '../src/core/query';
+import { writeDemo } from '../src/core/demo/demo';
+import { CreditIndex } from '../src/core/log/creditIndex';
+import { queryRows, page } from '../src/core/run/query';
 import { appendResults, mbps, peakRssMb } from './common';
 
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_BYTES'] ?? 1e9);

@@ -9,8 +9,8 @@ import { mkdtempSync, writeFileSync, copyFileSync, readdirSync, rmSync } from 'n
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
-import { seriesViews, rowView } from '../src/core/views';
-import type { MetricsTable } from '../src/core/metricsIndex';
+import { seriesViews, rowView } from '../src/extension/panels/views';
+import type { MetricsTable } from '../src/core/log/metricsIndex';
 import type { HostMessage, PanelState } from '../src/shared/protocol';
 import { appendResults } from './common';
 

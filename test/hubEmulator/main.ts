@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { startHubEmulator } from './server';
-import { DEMO_REPO, writeDemo } from '../../src/core/demo';
+import { DEMO_REPO, writeDemo } from '../../src/core/demo/demo';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { mkdtempSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { RlRunBrowserApi } from '../../src/extension';
+import type { RlRunBrowserApi } from '../../src/extension/extension';
 
 const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 

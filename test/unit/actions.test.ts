@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAction, sameAction, isDoneAction } from '../../src/core/actions';
+import { parseAction, sameAction, isDoneAction } from '../../src/core/credit/actions';
 
 test('parses keyword, positional, list, string and bare values', () => {
   const a = parseAction('click(point_2d=[412, 88])')!;

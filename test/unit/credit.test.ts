@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { recomputeCredit, executedIsArgmax, isSignFlip } from '../../src/core/credit';
+import { recomputeCredit, executedIsArgmax, isSignFlip } from '../../src/core/credit/credit';
 
 const P = { beta: 0.4, tau: 20 };
 const F = [false, false, false, false, false];

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers';
-import { writeDemo, DEMO_LATEST, DEMO_RESUME_ITERATIONS } from '../../src/core/demo';
-import { Run } from '../../src/core/run';
-import { CreditIndex } from '../../src/core/creditIndex';
-import { normaliseRecord } from '../../src/core/trajectory';
-import { buildSchemaTables } from '../../src/core/schema';
-import { parseTolerant } from '../../src/core/tolerantJson';
+import { writeDemo, DEMO_LATEST, DEMO_RESUME_ITERATIONS } from '../../src/core/demo/demo';
+import { Run } from '../../src/core/run/run';
+import { CreditIndex } from '../../src/core/log/creditIndex';
+import { normaliseRecord } from '../../src/core/record/trajectory';
+import { buildSchemaTables } from '../../src/core/record/schema';
+import { parseTolerant } from '../../src/core/log/tolerantJson';
 
 test('the demo run is deterministic, complete, and lands near the card', async () => {
   const a = tempDir();
@@ -59,7 +59,7 @@ test('fast and slow readers agree on the whole demo', async () => {
   const tables = buildSchemaTables();
   const lines = readFileSync(res.creditLog, 'utf8').split('\n').filter(Boolean);
   assert.equal(lines.length, idx.size);
-  const { summarize } = await import('../../src/core/trajectory');
+  const { summarize } = await import('../../src/core/record/trajectory');
   for (let i = 0; i < lines.length; i += 7) {
     const core = normaliseRecord(parseTolerant(lines[i]!) as Record<string, unknown>, tables).core;
     const s = summarize(core, idx.options.credit, idx.options.match);

@@ -15,10 +15,10 @@ import {
   groupNodes,
   trajectoryNodes,
   runChildren,
-} from '../../src/core/treeModel';
-import { CreditIndex } from '../../src/core/creditIndex';
-import { parseOpenTrajectoriesArgs, parseRunArg } from '../../src/commandArgs';
-import { readSettings } from '../../src/settings';
+} from '../../src/extension/trees/treeModel';
+import { CreditIndex } from '../../src/core/log/creditIndex';
+import { parseOpenTrajectoriesArgs, parseRunArg } from '../../src/extension/commandArgs';
+import { readSettings } from '../../src/extension/settings';
 
 const files = [
   { path: 'resume/iter_0000019/__0_0.distcp', size: 1000, oid: 'a', lfsSha256: 'x'.repeat(64) },

@@ -4,11 +4,11 @@ import { writeFileSync, appendFileSync, mkdirSync, truncateSync, renameSync } fr
 import { join } from 'node:path';
 import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
-import { CreditIndex } from '../../src/core/creditIndex';
-import { MetricsIndex } from '../../src/core/metricsIndex';
-import { computeReport } from '../../src/core/report';
-import { locateRun } from '../../src/core/runLocator';
-import type { IndexChange } from '../../src/core/creditIndex';
+import { CreditIndex } from '../../src/core/log/creditIndex';
+import { MetricsIndex } from '../../src/core/log/metricsIndex';
+import { computeReport } from '../../src/core/report/report';
+import { locateRun } from '../../src/core/run/runLocator';
+import type { IndexChange } from '../../src/core/log/creditIndex';
 
 function logFile(text: string | Buffer): string {
   const dir = tempDir();
@@ -228,7 +228,7 @@ test('a run is found from its folder, its logs folder, or one file', async () =>
 });
 
 test('the run report is cached, and recomputed when the log grows or a bad line arrives', async () => {
-  const { Run } = await import('../../src/core/run');
+  const { Run } = await import('../../src/core/run/run');
   const dir = tempDir();
   mkdirSync(join(dir, 'logs'));
   const p = join(dir, 'logs', 'ws_credit_log.jsonl');
@@ -247,8 +247,8 @@ test('the run report is cached, and recomputed when the log grows or a bad line 
 });
 
 test('queries: filters, several sort keys in order, ties kept in file order, pages', async () => {
-  const { Run } = await import('../../src/core/run');
-  const { queryRows, page } = await import('../../src/core/query');
+  const { Run } = await import('../../src/core/run/run');
+  const { queryRows, page } = await import('../../src/core/run/query');
   const dir = tempDir();
   mkdirSync(join(dir, 'logs'));
   // reward and A chosen so that the second key decides among equal first keys

@@ -4,9 +4,9 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, jsonl, close } from '../helpers';
 import { HAND_LOG } from '../fixtures';
-import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../../src/core/creditIndex';
-import { computeReport } from '../../src/core/report';
-import { auroc, twoSidedP } from '../../src/core/stats';
+import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../../src/core/log/creditIndex';
+import { computeReport } from '../../src/core/report/report';
+import { auroc, twoSidedP } from '../../src/core/report/stats';
 
 async function reportOf(text: string, opts = DEFAULT_INDEX_OPTIONS): Promise<ReturnType<typeof computeReport>> {
   const dir = tempDir();

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseWebviewMessage } from '../../src/shared/protocol';
-import { buildHtml, scriptJson } from '../../src/html';
-import { jumpFor } from '../../src/core/jumpTable';
-import { decimate } from '../../src/core/decimate';
+import { buildHtml, scriptJson } from '../../src/extension/panels/html';
+import { jumpFor } from '../../src/extension/panels/jumpTable';
+import { decimate } from '../../src/extension/panels/decimate';
 import { smooth } from '../../src/shared/smoothing';
 import { flatRange, tickDecimals, tickLabel } from '../../src/shared/ticks';
-import { Flag } from '../../src/core/trajectory';
+import { Flag } from '../../src/core/record/trajectory';
 
 test('messages from a webview are validated; anything else is dropped', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });

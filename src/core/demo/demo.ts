@@ -5,12 +5,12 @@
  */
 import { mkdirSync, openSync, writeSync, closeSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recomputeCredit, DEFAULT_CREDIT } from './credit';
-import { sameAction, DEFAULT_MATCH } from './actions';
-import { summarize } from './trajectory';
-import type { TrajectoryCore, TurnCore } from './trajectory';
-import { mean } from './stats';
-import { iterDirName } from './hub/model';
+import { recomputeCredit, DEFAULT_CREDIT } from '../credit/credit';
+import { sameAction, DEFAULT_MATCH } from '../credit/actions';
+import { summarize } from '../record/trajectory';
+import type { TrajectoryCore, TurnCore } from '../record/trajectory';
+import { mean } from '../report/stats';
+import { iterDirName } from '../hub/model';
 
 export const DEMO_REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 export const DEMO_ITERATIONS = 45;

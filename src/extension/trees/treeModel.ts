@@ -2,10 +2,10 @@
  * The trees as pure data: what children, labels, descriptions and menus a Hub listing
  * or a local run gives. The VS Code providers only adapt these nodes.
  */
-import type { IterationInfo, RunListing, HubFile, CheckpointKind } from './hub/model';
-import type { CreditIndex } from './creditIndex';
-import { formatBytes, formatFigure } from './format';
-import { Flag } from './trajectory';
+import type { IterationInfo, RunListing, HubFile, CheckpointKind } from '../../core/hub/model';
+import type { CreditIndex } from '../../core/log/creditIndex';
+import { formatBytes, formatFigure } from '../../shared/format';
+import { Flag } from '../../core/record/trajectory';
 
 export interface TreeNode {
   id: string;

@@ -1,5 +1,5 @@
 /** Parsing of command arguments, so that a webview, a link or a test can call commands. */
-import type { FilterView, SortView } from './shared/protocol';
+import type { FilterView, SortView } from '../shared/protocol';
 
 export interface OpenTrajectoriesArgs {
   root?: string;

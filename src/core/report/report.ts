@@ -1,8 +1,8 @@
 /** The run report of run-format.md section 4, from the index alone. */
-import type { CreditIndex } from './creditIndex';
-import type { MetricsTable } from './metricsIndex';
+import type { CreditIndex } from '../log/creditIndex';
+import type { MetricsTable } from '../log/metricsIndex';
 import { auroc, mean, sampleSd, twoSidedP } from './stats';
-import { Flag } from './trajectory';
+import { Flag } from '../record/trajectory';
 
 export interface GateReport {
   groups: number;

@@ -4,11 +4,11 @@
  * summary of section 4 figures.
  */
 import type { KeyTable, SchemaObserver, SchemaTables, TrajectoryField, TurnField } from './schema';
-import { numberOf } from './tolerantJson';
-import { executedIsArgmax, EPS, isSignFlip, recomputeCredit } from './credit';
-import type { CreditParams } from './credit';
-import { ActionMatcher } from './actions';
-import type { MatchOptions } from './actions';
+import { numberOf } from '../log/tolerantJson';
+import { executedIsArgmax, EPS, isSignFlip, recomputeCredit } from '../credit/credit';
+import type { CreditParams } from '../credit/credit';
+import { ActionMatcher } from '../credit/actions';
+import type { MatchOptions } from '../credit/actions';
 
 export interface TurnCore {
   scores: (number | null)[] | null;

@@ -1,7 +1,7 @@
 /** Filtering, sorting and paging over the index; never re-reads the log except for text search. */
-import type { CreditIndex, TrajectoryRow } from './creditIndex';
-import type { FilterView } from '../shared/protocol';
-import { Flag } from './trajectory';
+import type { CreditIndex, TrajectoryRow } from '../log/creditIndex';
+import type { FilterView } from '../../shared/protocol';
+import { Flag } from '../record/trajectory';
 
 export type SortKey =
   | 'iteration'

@@ -1,11 +1,11 @@
 /** A run: its location, its credit-log index and its metrics, loaded together. */
-import { CreditIndex, DEFAULT_INDEX_OPTIONS } from './creditIndex';
-import type { IndexOptions } from './creditIndex';
-import { MetricsIndex } from './metricsIndex';
+import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../log/creditIndex';
+import type { IndexOptions } from '../log/creditIndex';
+import { MetricsIndex } from '../log/metricsIndex';
 import { locateRun } from './runLocator';
 import type { RunLocation } from './runLocator';
-import { computeReport, trainingCurve } from './report';
-import type { CurveRow, FullReport } from './report';
+import { computeReport, trainingCurve } from '../report/report';
+import type { CurveRow, FullReport } from '../report/report';
 
 export class Run {
   readonly credit: CreditIndex | undefined;

@@ -1,8 +1,8 @@
 /** The followed Hub repos: their listings, the token (SecretStorage), the endpoint. */
 import * as vscode from 'vscode';
-import { listRun, whoAmIName } from './core/hub/model';
-import type { HubConnection, RunListing } from './core/hub/model';
-import { resolveEndpoint, resolveToken } from './core/hub/config';
+import { listRun, whoAmIName } from '../core/hub/model';
+import type { HubConnection, RunListing } from '../core/hub/model';
+import { resolveEndpoint, resolveToken } from '../core/hub/config';
 
 const TOKEN_KEY = 'rlRunBrowser.hfToken';
 

@@ -1,16 +1,16 @@
 /** `rlrb`: the command line over src/core. Exit 0 on success, 1 on failure, 2 on bad usage. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { writeDemo } from './core/demo';
-import { Run } from './core/run';
-import { DEFAULT_INDEX_OPTIONS } from './core/creditIndex';
-import type { IndexOptions } from './core/creditIndex';
-import { validateMapping } from './core/schema';
-import { reportLines } from './core/targets';
-import type { TrajectoryView } from './core/trajectory';
-import { recomputeCredit } from './core/credit';
-import { runHubCommand, runDownloadCommand } from './cliHub';
-import { formatFigure } from './core/format';
+import { writeDemo } from '../core/demo/demo';
+import { Run } from '../core/run/run';
+import { DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
+import type { IndexOptions } from '../core/log/creditIndex';
+import { validateMapping } from '../core/record/schema';
+import { reportLines } from '../core/report/targets';
+import type { TrajectoryView } from '../core/record/trajectory';
+import { recomputeCredit } from '../core/credit/credit';
+import { runHubCommand, runDownloadCommand } from './hub';
+import { formatFigure } from '../shared/format';
 
 export class UsageError extends Error {}
 

@@ -7,17 +7,17 @@ import { RunService } from './runs';
 import { HubService } from './hub';
 import { DownloadManager } from './downloads';
 import type { DownloadRequest } from './downloads';
-import { HubTreeProvider, RunTreeProvider, defaultDest } from './trees';
-import type { HubNode, RunNode } from './core/treeModel';
-import { PanelManager } from './panels';
-import type { QueryView } from './shared/protocol';
-import { repoWebUrl } from './core/hub/model';
+import { HubTreeProvider, RunTreeProvider, defaultDest } from './trees/trees';
+import type { HubNode, RunNode } from './trees/treeModel';
+import { PanelManager } from './panels/panels';
+import type { QueryView } from '../shared/protocol';
+import { repoWebUrl } from '../core/hub/model';
 import { parseOpenTrajectoriesArgs, parseRunArg } from './commandArgs';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
 export interface RlRunBrowserApi {
   runRoots(): string[];
-  report(root: string): import('./core/report').RunReport | undefined;
+  report(root: string): import('../core/report/report').RunReport | undefined;
   hasStoredToken(): Promise<boolean>;
   settingsTau(): number;
 }

@@ -1,7 +1,7 @@
-/** Tree providers: thin adapters over the pure models of core/treeModel.ts. */
+/** Tree providers: thin adapters over the pure models of treeModel.ts. */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { HubNode, LocalState, RunNode, TreeNode } from './core/treeModel';
+import type { HubNode, LocalState, RunNode, TreeNode } from './treeModel';
 import {
   hubRepoNode,
   hubRepoChildren,
@@ -12,11 +12,11 @@ import {
   iterationNodes,
   groupNodes,
   trajectoryNodes,
-} from './core/treeModel';
-import type { HubService } from './hub';
-import type { RunService } from './runs';
-import type { IterationInfo } from './core/hub/model';
-import { localCompletion, planDownload } from './core/hub/download';
+} from './treeModel';
+import type { HubService } from '../hub';
+import type { RunService } from '../runs';
+import type { IterationInfo } from '../../core/hub/model';
+import { localCompletion, planDownload } from '../../core/hub/download';
 
 function toItem(n: TreeNode): vscode.TreeItem {
   const item = new vscode.TreeItem(

@@ -1,7 +1,7 @@
 /** The extension's settings, read and checked in one place. */
-import type { IndexOptions } from './core/creditIndex';
-import { validateMapping } from './core/schema';
-import { DEMO_REPO } from './core/demo';
+import type { IndexOptions } from '../core/log/creditIndex';
+import { validateMapping } from '../core/record/schema';
+import { DEMO_REPO } from '../core/demo/demo';
 
 export interface Settings {
   repos: string[];

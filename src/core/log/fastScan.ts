@@ -4,11 +4,11 @@
  * object tree. Anything it does not expect makes it throw; the caller then falls
  * back to `JSON.parse` and `normaliseRecord`, which define the semantics.
  */
-import type { KeyTable, SchemaObserver, SchemaTables, TrajectoryField, TurnField } from './schema';
-import { MISSING_ITERATION } from './trajectory';
-import type { TrajectoryCore, TurnCore } from './trajectory';
-import { ActionMatcher } from './actions';
-import type { MatchOptions } from './actions';
+import type { KeyTable, SchemaObserver, SchemaTables, TrajectoryField, TurnField } from '../record/schema';
+import { MISSING_ITERATION } from '../record/trajectory';
+import type { TrajectoryCore, TurnCore } from '../record/trajectory';
+import { ActionMatcher } from '../credit/actions';
+import type { MatchOptions } from '../credit/actions';
 
 class ScanError extends Error {}
 

@@ -3,15 +3,15 @@
  * ask for pages and get decimated series and one trajectory at a time.
  */
 import * as vscode from 'vscode';
-import type { HostMessage, PanelKind, PanelState, QueryView, WebviewMessage } from './shared/protocol';
-import { parseWebviewMessage } from './shared/protocol';
+import type { HostMessage, PanelKind, PanelState, QueryView, WebviewMessage } from '../../shared/protocol';
+import { parseWebviewMessage } from '../../shared/protocol';
 import { buildHtml } from './html';
-import type { RunService, LiveRun } from './runs';
-import { queryRows, page, textSearch } from './core/query';
-import type { QuerySpec, SortKey } from './core/query';
-import { SORT_KEYS } from './core/query';
-import { rowView, seriesViews, detailView, reportView } from './core/views';
-import { jumpFor } from './core/jumpTable';
+import type { RunService, LiveRun } from '../runs';
+import { queryRows, page, textSearch } from '../../core/run/query';
+import type { QuerySpec, SortKey } from '../../core/run/query';
+import { SORT_KEYS } from '../../core/run/query';
+import { rowView, seriesViews, detailView, reportView } from './views';
+import { jumpFor } from './jumpTable';
 
 const TITLES: Record<PanelKind, string> = { metrics: 'Metrics', trajectories: 'Trajectories', report: 'Run report' };
 

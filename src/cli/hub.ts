@@ -1,14 +1,14 @@
 /** `rlrb hub ls` and `rlrb download`. */
 import { resolve } from 'node:path';
-import type { ParsedArgs } from './cli';
-import { UsageError, numberFlag, stringFlag } from './cli';
-import { resolveEndpoint, resolveToken } from './core/hub/config';
-import { listRun } from './core/hub/model';
-import type { HubConnection } from './core/hub/model';
-import { planDownload, runDownload, DownloadError } from './core/hub/download';
-import type { DownloadKind, DownloadProgress } from './core/hub/download';
-import { HubError } from './core/hub/errors';
-import { formatBytes, formatDuration } from './core/format';
+import type { ParsedArgs } from './main';
+import { UsageError, numberFlag, stringFlag } from './main';
+import { resolveEndpoint, resolveToken } from '../core/hub/config';
+import { listRun } from '../core/hub/model';
+import type { HubConnection } from '../core/hub/model';
+import { planDownload, runDownload, DownloadError } from '../core/hub/download';
+import type { DownloadKind, DownloadProgress } from '../core/hub/download';
+import { HubError } from '../core/hub/errors';
+import { formatBytes, formatDuration } from '../shared/format';
 
 async function connection(a: ParsedArgs, signal?: AbortSignal): Promise<HubConnection> {
   let endpoint: string;

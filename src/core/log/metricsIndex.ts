@@ -5,8 +5,8 @@
  */
 import { JsonlFile } from './jsonlFile';
 import type { LineSink, UpdateResult } from './jsonlFile';
-import { METRICS_ITERATION_ALIASES } from './schema';
-import type { FieldMapping } from './schema';
+import { METRICS_ITERATION_ALIASES } from '../record/schema';
+import type { FieldMapping } from '../record/schema';
 import { numberOf, parseTolerant } from './tolerantJson';
 import { Emitter } from './events';
 

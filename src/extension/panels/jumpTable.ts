@@ -2,8 +2,8 @@
  * From a point on a metric's chart to the trajectories behind it: which filter and sort
  * the trajectory browser opens with. One small table; the first matching row wins.
  */
-import type { QuerySpec } from './query';
-import { Flag } from './trajectory';
+import type { QuerySpec } from '../../core/run/query';
+import { Flag } from '../../core/record/trajectory';
 
 export interface Jump {
   /** a few words for the browser's header */

@@ -3,11 +3,11 @@
  * item while any runs, errors with a retry action, and an offer to resume after reload.
  */
 import * as vscode from 'vscode';
-import { planDownload, runDownload, currentLatest, DownloadError } from './core/hub/download';
-import type { DownloadKind } from './core/hub/download';
-import { HubError } from './core/hub/errors';
+import { planDownload, runDownload, currentLatest, DownloadError } from '../core/hub/download';
+import type { DownloadKind } from '../core/hub/download';
+import { HubError } from '../core/hub/errors';
 import type { HubService } from './hub';
-import { formatBytes, formatDuration } from './core/format';
+import { formatBytes, formatDuration } from '../shared/format';
 
 export interface DownloadRequest {
   repo: string;

@@ -6,15 +6,15 @@
 import { FastScanner } from './fastScan';
 import { JsonlFile, readRange } from './jsonlFile';
 import type { LineSink, ReadProgress, UpdateResult } from './jsonlFile';
-import { buildSchemaTables, schemaCheck, SchemaObserver } from './schema';
-import type { FieldMapping, SchemaCheck, SchemaTables } from './schema';
-import { normaliseRecord, summarize, Flag } from './trajectory';
-import type { TrajectoryCore, TrajectoryView } from './trajectory';
+import { buildSchemaTables, schemaCheck, SchemaObserver } from '../record/schema';
+import type { FieldMapping, SchemaCheck, SchemaTables } from '../record/schema';
+import { normaliseRecord, summarize, Flag } from '../record/trajectory';
+import type { TrajectoryCore, TrajectoryView } from '../record/trajectory';
 import { parseTolerant } from './tolerantJson';
-import type { CreditParams } from './credit';
-import { DEFAULT_CREDIT } from './credit';
-import type { MatchOptions } from './actions';
-import { DEFAULT_MATCH } from './actions';
+import type { CreditParams } from '../credit/credit';
+import { DEFAULT_CREDIT } from '../credit/credit';
+import type { MatchOptions } from '../credit/actions';
+import { DEFAULT_MATCH } from '../credit/actions';
 import { Emitter } from './events';
 
 export interface IndexOptions {

@@ -2,13 +2,13 @@
 import * as vscode from 'vscode';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Run } from './core/run';
-import { locateRun } from './core/runLocator';
-import type { IndexOptions } from './core/creditIndex';
-import { followFile } from './core/watch';
-import { summarizeIterations } from './core/treeModel';
-import type { IterationSummary } from './core/treeModel';
-import type { Disposable } from './core/events';
+import { Run } from '../core/run/run';
+import { locateRun } from '../core/run/runLocator';
+import type { IndexOptions } from '../core/log/creditIndex';
+import { followFile } from '../core/log/watch';
+import { summarizeIterations } from './trees/treeModel';
+import type { IterationSummary } from './trees/treeModel';
+import type { Disposable } from '../core/log/events';
 
 export interface LiveRun {
   run: Run;

@@ -1,15 +1,15 @@
 /** Builds the webviews' plain view models from the engine's objects (pure; no vscode). */
-import type { CreditIndex, TrajectoryRow } from './creditIndex';
-import type { MetricsTable } from './metricsIndex';
-import { metricPrefix } from './metricsIndex';
-import type { TrajectoryView } from './trajectory';
-import { recomputeCredit, executedIsArgmax } from './credit';
-import type { CreditParams } from './credit';
+import type { CreditIndex, TrajectoryRow } from '../../core/log/creditIndex';
+import type { MetricsTable } from '../../core/log/metricsIndex';
+import { metricPrefix } from '../../core/log/metricsIndex';
+import type { TrajectoryView } from '../../core/record/trajectory';
+import { recomputeCredit, executedIsArgmax } from '../../core/credit/credit';
+import type { CreditParams } from '../../core/credit/credit';
 import { decimate } from './decimate';
-import { METRIC_TARGETS, reportLines } from './targets';
-import type { FullReport, CurveRow } from './report';
-import type { SchemaCheck } from './schema';
-import type { RowView, SeriesView, TrajectoryDetailView, ReportView } from '../shared/protocol';
+import { METRIC_TARGETS, reportLines } from '../../core/report/targets';
+import type { FullReport, CurveRow } from '../../core/report/report';
+import type { SchemaCheck } from '../../core/record/schema';
+import type { RowView, SeriesView, TrajectoryDetailView, ReportView } from '../../shared/protocol';
 
 const fin = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
