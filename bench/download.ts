@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   makeRepo();
   const emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${repoDir}`], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((res) =>
-    emu.stdout!.on('data', (c: Buffer) => {
+    emu.stdout.on('data', (c: Buffer) => {
       const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString());
       if (m) res(m[1]!);
     }),
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     // interleaved rounds: this VM's speed drifts by 30 % from minute to minute
     for (let round = 0; round < ROUNDS; round++) {
       spawnSync('sync');
-      let t = performance.now();
+      const t = performance.now();
       const queue = [...NAMES];
       await Promise.all(
         Array.from({ length: 4 }, async () => {

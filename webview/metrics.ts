@@ -42,7 +42,7 @@ const search = h('vscode-textfield' as 'input', {
   'aria-label': 'Filter metrics by name',
   id: 'metric-search',
 });
-(search as HTMLInputElement).value = state.search ?? '';
+search.value = state.search ?? '';
 const slider = h('input', { type: 'range', min: 0, max: 0.99, step: 0.01, 'aria-label': 'Smoothing', id: 'smoothing' });
 slider.value = String(state.smoothing);
 const sliderLabel = h('span', { class: 'muted' }, state.smoothing.toFixed(2));
@@ -51,7 +51,7 @@ const body = h('div', { id: 'charts-root' });
 app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), info), body);
 
 search.addEventListener('input', () => {
-  state.search = (search as HTMLInputElement).value;
+  state.search = search.value;
   saveState(state);
   render();
 });

@@ -3,7 +3,7 @@
  * by turn, and the group view. Every log string is set as text, never as markup.
  */
 import { h, initialState, useControls, onMessage, post, saveState, fmt } from './common';
-import type { RowView, TrajectoryDetailView, TurnDetailView, QueryView, PanelState, PageMessage } from '../src/shared/protocol';
+import type { RowView, TrajectoryDetailView, TurnDetailView, QueryView, PanelState } from '../src/shared/protocol';
 
 const ROW_H = 22;
 const PAGE = 200;
@@ -18,7 +18,7 @@ let selRow = state.selectedRow ?? -1;
 let detail: TrajectoryDetailView | undefined;
 let focusTurn = 0;
 let groupView = false;
-let pendingOffsets = new Set<number>();
+const pendingOffsets = new Set<number>();
 
 const app = document.getElementById('app')!;
 const header = h('div', { class: 'muted', id: 'jump-label' });
@@ -75,12 +75,12 @@ const text = h('vscode-textfield' as 'input', {
   'aria-label': 'Search actions and instruction',
   id: 'f-text',
 });
-(text as HTMLInputElement).value = query.filter.text ?? '';
+text.value = query.filter.text ?? '';
 let textTimer: number | undefined;
 text.addEventListener('input', () => {
   window.clearTimeout(textTimer);
   textTimer = window.setTimeout(() => {
-    const v = (text as HTMLInputElement).value.trim();
+    const v = text.value.trim();
     if (v) query.filter.text = v;
     else delete query.filter.text;
     refetch();
@@ -444,7 +444,7 @@ function renderDetail(d: TrajectoryDetailView): void {
 onMessage((m) => {
   switch (m.type) {
     case 'trajectories/page': {
-      const p = m as PageMessage;
+      const p = m;
       if (JSON.stringify(p.query) !== JSON.stringify(query)) {
         // the host navigated (a jump from a chart): take its query
         query = p.query;
@@ -497,7 +497,7 @@ function syncControls(): void {
   (document.getElementById('f-labeled') as HTMLInputElement).checked = query.filter.labeledOnly === true;
   (document.getElementById('f-flip') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & FLAG.SignFlip) !== 0;
   (document.getElementById('f-fallback') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & FLAG.Fallback) !== 0;
-  (text as HTMLInputElement).value = query.filter.text ?? '';
+  text.value = query.filter.text ?? '';
   renderHead();
 }
 

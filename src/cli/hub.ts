@@ -6,7 +6,7 @@ import { resolveEndpoint, resolveToken } from '../core/hub/config';
 import { listRun } from '../core/hub/model';
 import type { HubConnection } from '../core/hub/model';
 import { planDownload, runDownload, DownloadError } from '../core/hub/download';
-import type { DownloadKind, DownloadProgress } from '../core/hub/download';
+import type { DownloadProgress } from '../core/hub/download';
 import { HubError } from '../core/hub/errors';
 import { formatBytes, formatDuration } from '../shared/format';
 
@@ -111,7 +111,7 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   const tty = process.stderr.isTTY === true;
   try {
     const listing = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
-    const plan = planDownload(listing, kind as DownloadKind, iteration, resolve(dest));
+    const plan = planDownload(listing, kind, iteration, resolve(dest));
     process.stderr.write(
       `downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`,
     );

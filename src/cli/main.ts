@@ -90,7 +90,7 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
       throw new UsageError(`${mapFile}: not JSON: ${(e as Error).message}`);
     }
     const v = validateMapping(obj, mapFile);
-    if (v.problems.length > 0) throw new UsageError(v.problems[0]!);
+    if (v.problems.length > 0) throw new UsageError(v.problems[0]);
     mapping = v.mapping;
   }
   return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
@@ -224,7 +224,7 @@ export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: s
   return out.join('\n') + '\n';
 }
 
-async function cmdDemo(a: ParsedArgs): Promise<number> {
+function cmdDemo(a: ParsedArgs): number {
   const dir = a.positional[1];
   if (!dir) throw new UsageError('usage: rlrb demo <dir> [--trajectories N] [--seed S]');
   const n = numberFlag(a, 'trajectories', { int: true, min: 1 });
@@ -268,7 +268,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'show':
         return await cmdShow(a);
       case 'demo':
-        return await cmdDemo(a);
+        return cmdDemo(a);
       case 'hub':
         return await runHubCommand(a);
       case 'download':

@@ -13,11 +13,12 @@ import { PanelManager } from './panels/panels';
 import type { QueryView } from '../shared/protocol';
 import { repoWebUrl } from '../core/hub/model';
 import { parseOpenTrajectoriesArgs, parseRunArg } from './commandArgs';
+import type { RunReport } from '../core/report/report';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
 export interface RlRunBrowserApi {
   runRoots(): string[];
-  report(root: string): import('../core/report/report').RunReport | undefined;
+  report(root: string): RunReport | undefined;
   hasStoredToken(): Promise<boolean>;
   settingsTau(): number;
 }

@@ -35,7 +35,7 @@ export function readSettings(get: <T>(key: string) => T | undefined): Settings {
       problems.push(`${SECTION}.${key} must be a list of strings`);
       return dflt;
     }
-    return v as string[];
+    return v;
   };
   const repos = strList('repos', [DEMO_REPO]).filter((r) => {
     const ok = /^[\w.-]+\/[\w.-]+$/.test(r);

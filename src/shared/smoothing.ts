@@ -6,7 +6,7 @@
  * for a run of 0.4, and a chart scaled to that noise drew a constant as a zigzag.
  */
 export function smooth(values: readonly number[], weight: number): number[] {
-  const out: number[] = new Array(values.length);
+  const out = new Array<number>(values.length);
   let s = 0;
   let n = 0;
   for (let i = 0; i < values.length; i++) {

@@ -202,7 +202,7 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   // is transparent: a line's edge pixels keep its colour with partial alpha)
   type BluePixels = { blue: string; hits: number; others: number; near: number; rows: number; height: number };
   const scanBlue = (canvases: string): Promise<BluePixels> =>
-    wv.locator('body').evaluate(`((sel) => {
+    wv.locator('body').evaluate<BluePixels, undefined>(`((sel) => {
     const e = document.createElement('i');
     e.style.color = getComputedStyle(document.body).getPropertyValue('--vscode-charts-blue').trim();
     document.body.append(e);
@@ -222,7 +222,7 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
       }
     }
     return { blue, hits, others, near, rows: ys.size, height };
-  })(${JSON.stringify(canvases)})`) as Promise<BluePixels>;
+  })(${JSON.stringify(canvases)})`);
   const linePixels = (): Promise<BluePixels> => scanBlue('canvas');
   const dark = await linePixels();
   assert.ok(dark.hits > 20, `the line is drawn in the dark theme's blue ${dark.blue} (${dark.hits} pixels)`);

@@ -473,7 +473,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       if (!repo) return hubError(res, 401, 'RepoNotFound', `Repository Not Found for url: ${hubUrl}${req.url}.`);
       const rev = m[3]!;
       if (rev !== 'main' && rev !== repo.commit) return hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${rev}`);
-      const f = repo.files.find((x) => x.path === m![4]);
+      const f = repo.files.find((x) => x.path === m[4]);
       if (!f) return hubError(res, 404, 'EntryNotFound', `${m[4]} does not exist on "${rev}"`);
       const common = { 'X-Repo-Commit': repo.commit, ETag: `"${f.lfs ?? f.oid}"` };
       if (f.lfs && m[2] === 'resolve') {

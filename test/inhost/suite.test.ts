@@ -20,7 +20,7 @@ async function until<T>(fn: () => T | Promise<T>, what: string, ms = 30_000): Pr
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -78,7 +78,7 @@ test('a figure with no data is null', async () => {
 
 test('aliases and a user mapping give the same report as the reference names', async () => {
   const renamed = HAND_LOG.map((t) => {
-    const { iteration, group, rollout, reward, A, labeled, turns, ...rest } = t as Record<string, unknown>;
+    const { iteration, group, rollout, reward, A, labeled, turns, ...rest } = t;
     return {
       ...rest,
       rollout_id: iteration,
@@ -106,7 +106,7 @@ test('aliases and a user mapping give the same report as the reference names', a
   const noPaths = (r: typeof ref): unknown => ({ ...r, warnings: r.warnings.map((w) => w.replace(/^\/\S+: /, '')) });
   assert.deepEqual(noPaths(alias), noPaths(ref));
   const mapped = HAND_LOG.map((t) => {
-    const { reward, ...rest } = t as Record<string, unknown>;
+    const { reward, ...rest } = t;
     return { ...rest, judge_outcome: reward };
   });
   const withMap = (await reportOf(jsonl(mapped), { ...DEFAULT_INDEX_OPTIONS, mapping: { reward: 'judge_outcome' } })).report;

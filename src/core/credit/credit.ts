@@ -58,7 +58,7 @@ export function recomputeCredit(t: TurnCreditInput, p: CreditParams): CreditResu
       terms.push({ k, d: null, dropped: 'no-score' });
       continue;
     }
-    const d = (s0 as number) - sk;
+    const d = s0 - sk;
     terms.push({ k, d, dropped: null });
     sum += d;
     n++;

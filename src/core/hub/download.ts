@@ -557,7 +557,7 @@ async function runLocked(
       });
     };
     try {
-      const reader = blob.slice(have, it.size).stream().getReader();
+      const reader: ReadableStreamDefaultReader<Uint8Array> = blob.slice(have, it.size).stream().getReader();
       const onAbort = (): void => {
         void reader.cancel().catch(() => undefined);
       };

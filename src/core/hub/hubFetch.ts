@@ -48,5 +48,5 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
       }
     }
   };
-  return { fetch: hubFetch as typeof fetch, lastRetryAfter: () => retryAfter, lastErrorCode: () => errorCode, lastStatus: () => status };
+  return { fetch: hubFetch, lastRetryAfter: () => retryAfter, lastErrorCode: () => errorCode, lastStatus: () => status };
 }

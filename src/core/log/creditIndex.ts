@@ -264,7 +264,7 @@ export class CreditIndex implements LineSink {
 
   private grow(): void {
     const next = allocColumns(this.cols.offset.length * 2);
-    for (const k of Object.keys(COLUMN_TYPES) as (keyof Columns)[]) (next[k] as Float64Array).set(this.cols[k] as Float64Array);
+    for (const k of Object.keys(COLUMN_TYPES) as (keyof Columns)[]) (next[k] as Float64Array).set(this.cols[k]);
     this.cols = next;
   }
 

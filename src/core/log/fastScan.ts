@@ -102,7 +102,7 @@ export class FastScanner {
   private kEscaped = false;
   private readonly topSlot: Map<TrajectoryField, number>;
   private readonly turnSlot: Map<TurnField, number>;
-  private readonly turnChosen: (KeyEntry<TurnField> | undefined)[] = new Array(TURN_SLOTS.length).fill(undefined);
+  private readonly turnChosen: (KeyEntry<TurnField> | undefined)[] = Array.from({ length: TURN_SLOTS.length }, () => undefined);
   private readonly unknownTop = new Map<string, number>();
   private readonly unknownTurn = new Map<string, number>();
   private records = 0;
@@ -126,7 +126,7 @@ export class FastScanner {
     this.b = buf;
     this.p = start;
     this.end = end;
-    const chosen: (KeyEntry<TrajectoryField> | undefined)[] = new Array(TOP_SLOTS.length);
+    const chosen = new Array<KeyEntry<TrajectoryField> | undefined>(TOP_SLOTS.length);
     const t: TrajectoryCore = {
       iteration: MISSING_ITERATION,
       group: -1,

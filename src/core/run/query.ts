@@ -1,6 +1,5 @@
 /** Filtering, sorting and paging over the index; never re-reads the log except for text search. */
 import type { CreditIndex, TrajectoryRow } from '../log/creditIndex';
-import type { FilterView } from '../../shared/protocol';
 import { Flag } from '../record/trajectory';
 
 export type SortKey =
@@ -32,8 +31,21 @@ export const SORT_KEYS: readonly SortKey[] = [
   'flags',
 ];
 
-/** The table's filter; the webviews send the same shape (see the protocol). */
-export type TrajectoryFilter = FilterView;
+/** The table's filter: every field that is set must hold (the presenters translate the wire's filter into this). */
+export interface TrajectoryFilter {
+  iterationMin?: number;
+  iterationMax?: number;
+  group?: number;
+  rollout?: number;
+  reward?: 'success' | 'failure' | 'format';
+  labeledOnly?: boolean;
+  /** every bit set here must be set on the row (`Flag`) */
+  flags?: number;
+  /** only rows of the gate's mixed-group pairs */
+  gate?: boolean;
+  /** case-insensitive text in the record */
+  text?: string;
+}
 
 export interface TrajectorySort {
   key: SortKey;

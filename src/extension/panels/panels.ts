@@ -110,7 +110,7 @@ export class Panel implements vscode.Disposable {
         break;
       case 'metrics/openPoint': {
         const j = jumpFor(m.metric, m.iteration);
-        await this.mgr.openTrajectories(this.state.root, j.spec as QueryView, j.label);
+        await this.mgr.openTrajectories(this.state.root, j.spec, j.label);
         break;
       }
       case 'trajectories/query':
@@ -128,7 +128,7 @@ export class Panel implements vscode.Disposable {
         await this.mgr.openTrajectories(
           this.state.root,
           m.gate
-            ? (jumpFor('ws/gate_mean_diff', m.iteration).spec as QueryView)
+            ? jumpFor('ws/gate_mean_diff', m.iteration).spec
             : { filter: { iterationMin: m.iteration, iterationMax: m.iteration }, sort: [{ key: 'reward' }] },
           m.gate ? jumpFor('ws/gate_mean_diff', m.iteration).label : `iteration ${m.iteration}`,
         );
@@ -345,11 +345,11 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
     // the webview's own state, else what the host remembered (the webview may not have saved it before the reload)
     const remembered = this.ctx.workspaceState.get<PanelState>(`panel:${kind}`);
     const s = valid(state)
-      ? ({
+      ? {
           ...remembered,
           ...state,
           ...(kind === 'trajectories' && remembered?.root === state.root && remembered.selected ? { selected: remembered.selected } : {}),
-        } as PanelState)
+        }
       : valid(remembered)
         ? remembered
         : undefined;

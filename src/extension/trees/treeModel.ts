@@ -272,7 +272,7 @@ export function groupNodes(root: string, index: CreditIndex, s: IterationSummary
       group: g,
       id: `run:${root}:it:${s.iteration}:g:${g}`,
       label: `group ${g}`,
-      description: `rewards ${rows.map((r) => formatFigure(c.reward[r]!, 0).replace('+', '')).join(' ')}`,
+      description: `rewards ${rows.map((r) => formatFigure(c.reward[r], 0).replace('+', '')).join(' ')}`,
       icon: 'symbol-array',
       contextValue: 'runGroup',
       collapsible: true,

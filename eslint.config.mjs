@@ -1,0 +1,75 @@
+// Lint rules: typescript-eslint's recommended and type-aware sets, and the import rules
+// that keep the architecture (core never sees VS Code or the webview wire; the webview
+// never sees VS Code).
+import tseslint from 'typescript-eslint';
+
+const restrict = (patterns) => ['error', { patterns }];
+const vscodeBan = { group: ['vscode'], message: 'Only src/extension talks to VS Code.' };
+const wireBan = {
+  group: ['**/shared/protocol', '**/shared/protocol.ts'],
+  message: 'src/core has its own types; presenters in src/extension translate to the wire.',
+};
+const upBan = { group: ['**/extension/**', '**/cli/**'], message: 'src/core never imports the layers above it.' };
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/**', 'dist/**', 'build/**', '.cache/**', '.demo/**', 'test-results/**', 'bench/data/**', '*.mjs', 'scripts/**'],
+  },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: [] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/explicit-function-return-type': [
+        'error',
+        { allowExpressions: true, allowTypedFunctionExpressions: true, allowHigherOrderFunctions: true },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          ignoreVoid: true,
+          allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true }],
+      // an async function without await is a fine way to say "returns a promise"
+      '@typescript-eslint/require-await': 'off',
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' }],
+    },
+  },
+  { files: ['src/core/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict([vscodeBan, wireBan, upBan]) } },
+  { files: ['webview/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict([vscodeBan]) } },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        vscodeBan,
+        { group: ['**/core/**', '**/extension/**', '**/cli/**'], message: 'src/shared stands alone.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        vscodeBan,
+        { group: ['**/extension/**'], message: 'The CLI stands on src/core.' },
+      ]),
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/explicit-function-return-type': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+);
