@@ -1,7 +1,7 @@
 /** `rlrb hub ls` and `rlrb download`. */
 import { resolve } from 'node:path';
-import type { ParsedArgs } from './main';
-import { UsageError, numberFlag, stringFlag } from './main';
+import type { FlagSpec, ParsedArgs } from './args';
+import { UsageError, numberFlag, stringFlag } from './args';
 import { resolveEndpoint, resolveToken } from '../core/hub/config';
 import { listRun } from '../core/hub/model';
 import type { HubConnection } from '../core/hub/model';
@@ -9,6 +9,17 @@ import { planDownload, runDownload, DownloadError } from '../core/hub/download';
 import type { DownloadProgress } from '../core/hub/download';
 import { HubError } from '../core/hub/errors';
 import { formatBytes, formatDuration } from '../shared/format';
+
+export const HUB_FLAGS: FlagSpec = { endpoint: 'string', revision: 'string', json: 'boolean' };
+export const DOWNLOAD_FLAGS: FlagSpec = {
+  kind: 'string',
+  iteration: 'string',
+  dest: 'string',
+  endpoint: 'string',
+  revision: 'string',
+  concurrency: 'string',
+  'set-latest': 'boolean',
+};
 
 async function connection(a: ParsedArgs, signal?: AbortSignal): Promise<HubConnection> {
   let endpoint: string;

@@ -1,100 +1,16 @@
 /** `rlrb`: the command line over src/core. Exit 0 on success, 1 on failure, 2 on bad usage. */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeDemo } from '../core/demo/demo';
 import { Run } from '../core/run/run';
-import { DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
 import type { IndexOptions } from '../core/log/creditIndex';
-import { validateMapping } from '../core/record/schema';
 import { reportLines } from '../core/report/targets';
 import type { TrajectoryView } from '../core/record/trajectory';
 import { recomputeCredit } from '../core/credit/credit';
-import { runHubCommand, runDownloadCommand } from './hub';
+import { runHubCommand, runDownloadCommand, HUB_FLAGS, DOWNLOAD_FLAGS } from './hub';
 import { formatFigure } from '../shared/format';
-
-export class UsageError extends Error {}
-
-export interface ParsedArgs {
-  positional: string[];
-  flags: Map<string, string | true>;
-}
-
-const BOOLEAN_FLAGS = new Set(['json', 'set-latest', 'help', 'no-hub-repo', 'quiet']);
-
-export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-      if (eq > 0) flags.set(name, a.slice(eq + 1));
-      else if (BOOLEAN_FLAGS.has(name)) flags.set(name, true);
-      else {
-        const v = argv[i + 1];
-        if (v === undefined || v.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-        flags.set(name, v);
-        i++;
-      }
-    } else if (a === '-h') flags.set('help', true);
-    else positional.push(a);
-  }
-  return { positional, flags };
-}
-
-export function numberFlag(a: ParsedArgs, name: string, opts: { int?: boolean; min?: number } = {}): number | undefined {
-  const v = a.flags.get(name);
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (
-    v === true ||
-    v.trim() === '' ||
-    !Number.isFinite(n) ||
-    (opts.int && !Number.isInteger(n)) ||
-    (opts.min !== undefined && n < opts.min)
-  ) {
-    throw new UsageError(
-      `--${name} must be ${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` >= ${opts.min}` : ''}, not "${String(v)}"`,
-    );
-  }
-  return n;
-}
-
-export function stringFlag(a: ParsedArgs, name: string): string | undefined {
-  const v = a.flags.get(name);
-  if (v === true) throw new UsageError(`--${name} needs a value`);
-  return v;
-}
-
-export function indexOptions(a: ParsedArgs): IndexOptions {
-  const beta = numberFlag(a, 'beta') ?? DEFAULT_INDEX_OPTIONS.credit.beta;
-  const tau = numberFlag(a, 'tau') ?? DEFAULT_INDEX_OPTIONS.credit.tau;
-  if (tau <= 0) throw new UsageError('--tau must be > 0');
-  const clickTolerance = numberFlag(a, 'click-tol', { min: 0 }) ?? DEFAULT_INDEX_OPTIONS.match.clickTolerance;
-  const kc = stringFlag(a, 'key-case');
-  if (kc !== undefined && kc !== 'on' && kc !== 'off') throw new UsageError(`--key-case takes on or off, not "${kc}"`);
-  let mapping = {};
-  const mapFile = stringFlag(a, 'map');
-  if (mapFile !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(mapFile, 'utf8');
-    } catch (e) {
-      throw new UsageError(`cannot read the mapping file ${mapFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    let obj: unknown;
-    try {
-      obj = JSON.parse(text);
-    } catch (e) {
-      throw new UsageError(`${mapFile}: not JSON: ${(e as Error).message}`);
-    }
-    const v = validateMapping(obj, mapFile);
-    if (v.problems.length > 0) throw new UsageError(v.problems[0]);
-    mapping = v.mapping;
-  }
-  return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
-}
+import { UsageError, commandName, numberFlag, parseArgs } from './args';
+import type { FlagSpec, ParsedArgs } from './args';
+import { INDEX_FLAGS, indexOptions } from './indexOptions';
 
 const fmt = formatFigure;
 
@@ -254,28 +170,37 @@ const HELP = `rlrb: RL Run Browser on the command line
 Exit codes: 0 success (warnings included), 1 failure, 2 bad usage or an unreadable file.
 `;
 
+interface Command {
+  flags: FlagSpec;
+  run(a: ParsedArgs): number | Promise<number>;
+}
+
+/** Every command with its flags; a new command is one entry here (and a line in HELP). */
+const COMMANDS: Readonly<Record<string, Command>> = {
+  report: { flags: { json: 'boolean', ...INDEX_FLAGS }, run: cmdReport },
+  show: { flags: { iteration: 'string', group: 'string', rollout: 'string', json: 'boolean', ...INDEX_FLAGS }, run: cmdShow },
+  demo: { flags: { trajectories: 'string', seed: 'string', 'no-hub-repo': 'boolean' }, run: cmdDemo },
+  hub: { flags: HUB_FLAGS, run: runHubCommand },
+  download: { flags: DOWNLOAD_FLAGS, run: runDownloadCommand },
+};
+
 export async function main(argv: readonly string[]): Promise<number> {
   try {
-    const a = parseArgs(argv);
-    const cmd = a.positional[0];
-    if (!cmd || a.flags.has('help') || cmd === 'help') {
+    const cmd = commandName(argv);
+    const command = cmd !== undefined && Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+    if (cmd === undefined || cmd === 'help') {
+      const a = parseArgs(argv, {});
+      const asked = cmd === 'help' || a.flags.has('help');
       process.stdout.write(HELP);
-      return cmd || a.flags.has('help') ? 0 : 2;
+      return asked ? 0 : 2;
     }
-    switch (cmd) {
-      case 'report':
-        return await cmdReport(a);
-      case 'show':
-        return await cmdShow(a);
-      case 'demo':
-        return cmdDemo(a);
-      case 'hub':
-        return await runHubCommand(a);
-      case 'download':
-        return await runDownloadCommand(a);
-      default:
-        throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
+    if (!command) throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
+    const a = parseArgs(argv, command.flags, `rlrb ${cmd}`);
+    if (a.flags.has('help')) {
+      process.stdout.write(HELP);
+      return 0;
     }
+    return await command.run(a);
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`rlrb: ${e.message}\n`);

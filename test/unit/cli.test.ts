@@ -99,3 +99,17 @@ test('a field mapping file is read and checked', () => {
   writeFileSync(map, JSON.stringify({ reward: 'reward' }));
   assert.equal(rlrb('report', log, '--map', map, '--json').code, 0);
 });
+
+test('an unknown flag exits 2 naming it (--tua is not --tau); a negative number is still a value', () => {
+  const r = rlrb('report', log, '--tua', '10');
+  assert.equal(r.code, 2, r.out);
+  assert.equal(r.err.trim().split('\n').length, 1, r.err);
+  assert.match(r.err, /^rlrb: .*--tua/);
+  const s = rlrb('show', log, '--iteration', '1', '--group', '0', '--rollout', '1', '--dest', 'x');
+  assert.equal(s.code, 2);
+  assert.match(s.err, /--dest/);
+  const neg = rlrb('report', log, '--json', '--beta', '-0.4');
+  assert.equal(neg.code, 0, neg.err);
+  const eq = rlrb('report', log, '--json', '--tau=10');
+  assert.equal((JSON.parse(eq.out) as { cMismatches: number }).cMismatches, 3);
+});

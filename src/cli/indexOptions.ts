@@ -1,0 +1,39 @@
+/** The index options (beta, tau, matching, field mapping) from a command's flags. */
+import { readFileSync } from 'node:fs';
+import { DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
+import type { IndexOptions } from '../core/log/creditIndex';
+import { validateMapping } from '../core/record/schema';
+import { UsageError, numberFlag, stringFlag } from './args';
+import type { FlagSpec, ParsedArgs } from './args';
+
+/** The flags `indexOptions` reads. */
+export const INDEX_FLAGS: FlagSpec = { beta: 'string', tau: 'string', 'click-tol': 'string', 'key-case': 'string', map: 'string' };
+
+export function indexOptions(a: ParsedArgs): IndexOptions {
+  const beta = numberFlag(a, 'beta') ?? DEFAULT_INDEX_OPTIONS.credit.beta;
+  const tau = numberFlag(a, 'tau') ?? DEFAULT_INDEX_OPTIONS.credit.tau;
+  if (tau <= 0) throw new UsageError('--tau must be > 0');
+  const clickTolerance = numberFlag(a, 'click-tol', { min: 0 }) ?? DEFAULT_INDEX_OPTIONS.match.clickTolerance;
+  const kc = stringFlag(a, 'key-case');
+  if (kc !== undefined && kc !== 'on' && kc !== 'off') throw new UsageError(`--key-case takes on or off, not "${kc}"`);
+  let mapping = {};
+  const mapFile = stringFlag(a, 'map');
+  if (mapFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(mapFile, 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read the mapping file ${mapFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    let obj: unknown;
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`${mapFile}: not JSON: ${(e as Error).message}`);
+    }
+    const v = validateMapping(obj, mapFile);
+    if (v.problems.length > 0) throw new UsageError(v.problems[0]);
+    mapping = v.mapping;
+  }
+  return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
+}
