@@ -47,15 +47,38 @@ function parse(
   argv: string[],
 ): ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true; tokens: true }>> {
   try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+    return parseArgs({ args: joinValues(argv), options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const name = /'(-[^' ]+)/.exec(err.message)?.[1] ?? '';
+    const name = /'(-[^' <]+)/.exec(err.message)?.[1] ?? '';
     if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`export: unknown flag ${name} (rlrb export --help lists them)`);
     if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
-      throw new UsageError(`export: ${name} needs a value (a value that starts with - goes as ${name}=VALUE)`);
-    throw new UsageError(`export: ${err.message}`);
+      throw new UsageError(
+        OPTIONS[name.replace(/^-+/, '') as keyof typeof OPTIONS]?.type === 'boolean'
+          ? `export: ${name} takes no value`
+          : `export: ${name} needs a value`,
+      );
+    throw new UsageError(`export: ${err.message.split('\n')[0]}`);
   }
+}
+
+/**
+ * `--name value` becomes `--name=value` for a flag that takes a value, unless the value starts
+ * with `--`, so that a value with one leading dash (`--group -1`) reaches the value check, as in
+ * the other commands.
+ */
+function joinValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    const spec = a.startsWith('--') && !a.includes('=') ? OPTIONS[a.slice(2) as keyof typeof OPTIONS] : undefined;
+    if (spec?.type === 'string' && next !== undefined && !next.startsWith('--')) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 /** Each flag but --flag at most once: a second value would silently win. */
