@@ -252,6 +252,28 @@ function defineTests(): void {
     });
   });
 
+  test('a log replaced or rewritten under the export fails it with the file named, never with wrong bytes', async () => {
+    const { path, lines } = crlfLog(tempDir());
+    const idx = await indexOf(path);
+    let first = true;
+    const replacing: ExportSink = {
+      write: async () => {
+        if (!first) return;
+        first = false;
+        writeFileSync(path, lines.slice(0, 2).join('\n') + '\n');
+        await idx.update();
+      },
+    };
+    await assert.rejects(exportRows(idx, await selectRows(idx, {}), 'jsonl', replacing, { chunk: 1 }), /replaced during the export/);
+    const again = await indexOf(path);
+    const size = readFileSync(path).length;
+    writeFileSync(path, 'x'.repeat(size));
+    await assert.rejects(
+      exportRows(again, [1], 'jsonl', new CollectSink()),
+      (e: Error) => e.message === `${path}:2: the record changed on disk; index it again`,
+    );
+  });
+
   test('rlrb export: JSONL to stdout and CSV to --out with the browser filters; nothing left behind', () => {
     const dir = tempDir();
     const { path, lines } = crlfLog(dir);

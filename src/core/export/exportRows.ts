@@ -61,13 +61,47 @@ function recordText(index: CreditIndex, tables: SchemaTables, row: number, bytes
   return { taskId: v.taskId, instruction: v.instruction };
 }
 
-/** Writes `rows` of `index` (any order; written in file order) to `sink`. Rejects with an AbortError on cancel. */
+const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0d;
+
+/** The bytes still start with `{` and end with `}` (whitespace aside): a cheap check that the file has not moved under the index. */
+function looksLikeObject(bytes: Buffer): boolean {
+  let a = 0;
+  let z = bytes.length - 1;
+  while (a < z && isSpace(bytes[a])) a++;
+  while (z > a && isSpace(bytes[z])) z--;
+  return bytes[a] === 0x7b && bytes[z] === 0x7d;
+}
+
+/**
+ * Writes `rows` of `index` (any order; written in file order) to `sink`. Rejects with an
+ * AbortError on cancel, and with an error naming the log when the log is replaced meanwhile
+ * (the rows would no longer name its records).
+ */
 export async function exportRows(
   index: CreditIndex,
   rows: ArrayLike<number>,
   format: ExportFormat,
   sink: ExportSink,
   opts: ExportOptions = {},
+): Promise<ExportResult> {
+  let replaced = false;
+  const sub = index.onDidChange((c) => {
+    if (c.kind === 'reset') replaced = true;
+  });
+  try {
+    return await writeAll(index, rows, format, sink, opts, () => replaced);
+  } finally {
+    sub.dispose();
+  }
+}
+
+async function writeAll(
+  index: CreditIndex,
+  rows: ArrayLike<number>,
+  format: ExportFormat,
+  sink: ExportSink,
+  opts: ExportOptions,
+  replaced: () => boolean,
 ): Promise<ExportResult> {
   const src = rangeSource(index);
   const ids = inFileOrder(rows, src);
@@ -84,8 +118,10 @@ export async function exportRows(
   });
   for await (const { id, bytes } of reader) {
     opts.signal?.throwIfAborted();
+    if (replaced()) throw new Error(`${index.path}: the log was replaced during the export; export again`);
     if (tables) await out.write(csvRow(index.row(id), recordText(index, tables, id, bytes)));
     else {
+      if (!looksLikeObject(bytes)) throw new Error(`${index.path}:${index.columns.line[id]}: the record changed on disk; index it again`);
       await out.write(bytes);
       await out.write(NEWLINE);
     }
