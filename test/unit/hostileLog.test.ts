@@ -227,3 +227,14 @@ test('a line over the size limit is skipped by number without being read whole; 
   );
   await everyRowReadsBack(idx);
 });
+
+test('a record that JSON.parse refuses when opened names its line (escapes inside skipped strings are checked only then)', async () => {
+  const idx = await index([rec(0), rec(1, ', "note": "bad \\x escape"')].join('\n') + '\n');
+  const row = idx.find(1, 0, 0);
+  if (row >= 0) await assert.rejects(idx.read(row), /ws_credit_log\.jsonl:2: not JSON/);
+  else
+    assert.deepEqual(
+      idx.skippedLines.map((s) => s.line),
+      [2],
+    );
+});

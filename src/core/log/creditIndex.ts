@@ -311,7 +311,13 @@ export class CreditIndex implements LineSink {
   async read(i: number): Promise<TrajectoryView> {
     if (i < 0 || i >= this.n) throw new RangeError(`no trajectory at row ${i}`);
     const bytes = await readRange(this.path, this.cols.offset[i]!, this.cols.length[i]!);
-    const obj = parseTolerant(bytes.toString('utf8'));
+    let obj: unknown;
+    try {
+      obj = parseTolerant(bytes.toString('utf8'));
+    } catch (e) {
+      // the fast reader does not check escapes inside the strings it skips (\x, \u12): such a line ends here
+      throw new Error(`${this.path}:${this.cols.line[i]}: not JSON: ${(e as Error).message}`);
+    }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
       throw new Error(`${this.path}:${this.cols.line[i]}: the record changed on disk`);
     return normaliseRecord(obj as Record<string, unknown>, this.tables).view;
