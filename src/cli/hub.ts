@@ -9,6 +9,7 @@ import { planDownload, runDownload, DownloadError } from '../core/hub/download';
 import type { DownloadProgress } from '../core/hub/download';
 import { HubError } from '../core/hub/errors';
 import { formatBytes, formatDuration } from '../shared/format';
+import { safeLine, safeText, writeErr, writeJson, writeOut } from './safeText';
 
 export const HUB_FLAGS: FlagSpec = { endpoint: 'string', revision: 'string', json: 'boolean' };
 export const DOWNLOAD_FLAGS: FlagSpec = {
@@ -53,23 +54,17 @@ export async function runHubCommand(a: ParsedArgs): Promise<number> {
         bytes: i.bytes,
         latest: i.isLatest,
       });
-      process.stdout.write(
-        JSON.stringify(
-          {
-            repo: l.repo,
-            revision: l.revision,
-            commit: l.commit,
-            latest: l.latest,
-            resume: l.resume.map(iter),
-            hf: l.hf.map(iter),
-            logs: l.logs.map((f) => ({ path: f.path, bytes: f.size })),
-            totalBytes: l.totalBytes,
-            warnings: l.warnings,
-          },
-          null,
-          2,
-        ) + '\n',
-      );
+      writeJson({
+        repo: l.repo,
+        revision: l.revision,
+        commit: l.commit,
+        latest: l.latest,
+        resume: l.resume.map(iter),
+        hf: l.hf.map(iter),
+        logs: l.logs.map((f) => ({ path: f.path, bytes: f.size })),
+        totalBytes: l.totalBytes,
+        warnings: l.warnings,
+      });
       return 0;
     }
     const out: string[] = [`${l.repo} @ ${l.commit.slice(0, 12)} (${formatBytes(l.totalBytes)}) at ${c.endpoint}`];
@@ -77,19 +72,19 @@ export async function runHubCommand(a: ParsedArgs): Promise<number> {
       out.push(`${kind}/`);
       for (const i of l[kind])
         out.push(
-          `  ${i.isLatest ? '*' : ' '} ${i.dir.slice(kind.length + 1)}  ${String(i.files.length).padStart(3)} files  ${formatBytes(i.bytes).padStart(9)}`,
+          `  ${i.isLatest ? '*' : ' '} ${safeLine(i.dir.slice(kind.length + 1))}  ${String(i.files.length).padStart(3)} files  ${formatBytes(i.bytes).padStart(9)}`,
         );
       if (l[kind].length === 0) out.push('    (none)');
     }
     out.push('logs/');
-    for (const f of l.logs) out.push(`    ${f.path.slice(5)}  ${formatBytes(f.size)}`);
+    for (const f of l.logs) out.push(`    ${safeLine(f.path.slice(5))}  ${formatBytes(f.size)}`);
     if (l.latest !== null) out.push(`* latest_checkpointed_iteration.txt = ${l.latest}`);
-    for (const w of l.warnings) out.push(`warning: ${w}`);
-    process.stdout.write(out.join('\n') + '\n');
+    for (const w of l.warnings) out.push(`warning: ${safeLine(w)}`);
+    writeOut(out.join('\n') + '\n');
     return 0;
   } catch (e) {
     if (e instanceof HubError) {
-      process.stderr.write(`rlrb: ${e.message}\n`);
+      writeErr(`rlrb: ${safeLine(e.message)}\n`);
       return 1;
     }
     throw e;
@@ -123,7 +118,7 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   try {
     const listing = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
     const plan = planDownload(listing, kind, iteration, resolve(dest));
-    process.stderr.write(
+    writeErr(
       `downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`,
     );
     const res = await runDownload(plan, {
@@ -137,14 +132,14 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
           process.stderr.write(
             `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
           );
-          if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${p.event}\n`);
+          if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${safeText(p.event)}\n`);
         } else if (p.event && p.event !== 'done') {
-          process.stderr.write(`${p.event}\n`);
+          writeErr(`${p.event}\n`);
         }
       },
     });
     if (tty) process.stderr.write('\n');
-    process.stdout.write(
+    writeOut(
       `done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`,
     );
     return 0;
@@ -155,7 +150,7 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       return 130;
     }
     if (e instanceof HubError || e instanceof DownloadError) {
-      process.stderr.write(`rlrb: ${e.message}\n`);
+      writeErr(`rlrb: ${safeLine(e.message)}\n`);
       return 1;
     }
     throw e;

@@ -6,11 +6,15 @@ import type { IndexOptions } from '../core/log/creditIndex';
 import { reportLines } from '../core/report/targets';
 import type { TrajectoryView } from '../core/record/trajectory';
 import { recomputeCredit } from '../core/credit/credit';
+import { turnMarks } from '../core/credit/turnMarks';
+import type { TurnMarks } from '../core/credit/turnMarks';
 import { runHubCommand, runDownloadCommand, HUB_FLAGS, DOWNLOAD_FLAGS } from './hub';
 import { formatFigure } from '../shared/format';
 import { UsageError, commandName, numberFlag, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
 import { INDEX_FLAGS, indexOptions } from './indexOptions';
+import { safeLine, writeErr, writeJson, writeOut } from './safeText';
+import { LogEncodingError } from '../core/log/jsonlFile';
 
 const fmt = formatFigure;
 
@@ -27,12 +31,15 @@ async function openRun(path: string, opts: IndexOptions, needCredit: boolean): P
   try {
     await run.update();
   } catch (e) {
+    if (e instanceof LogEncodingError) throw new UsageError(e.message);
     const err = e as NodeJS.ErrnoException;
     throw new UsageError(`cannot read ${err.path ?? path}: ${err.code ?? err.message}`);
   } finally {
     sub?.dispose();
     if (tty) process.stderr.write('\r\x1b[K');
   }
+  if (run.metricsError !== undefined)
+    writeErr(`rlrb: warning: ${run.metrics?.path}: cannot be read (${run.metricsError}); going on with the credit log alone\n`);
   return run;
 }
 
@@ -45,7 +52,7 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   const run = await openRun(path, indexOptions(a), true);
   const full = run.report()!;
   if (a.flags.has('json')) {
-    process.stdout.write(JSON.stringify(full.report, null, 2) + '\n');
+    writeJson(full.report);
     return 0;
   }
   const r = full.report;
@@ -67,9 +74,9 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   if (r.warnings.length > 0) {
     out.push('');
     out.push('Warnings:');
-    for (const w of r.warnings) out.push(`  - ${w}`);
+    for (const w of r.warnings) out.push(`  - ${safeLine(w)}`);
   }
-  process.stdout.write(out.join('\n') + '\n');
+  writeOut(out.join('\n') + '\n');
   return 0;
 }
 
@@ -97,16 +104,32 @@ async function cmdShow(a: ParsedArgs): Promise<number> {
   const idx = run.credit!;
   const row = idx.find(it, g, ro);
   if (row < 0) {
-    process.stderr.write(`rlrb: no trajectory with iteration ${it}, group ${g}, rollout ${ro} in ${idx.path}\n`);
+    writeErr(`rlrb: no trajectory with iteration ${it}, group ${g}, rollout ${ro} in ${idx.path}\n`);
     return 1;
   }
   const t = await idx.read(row);
   if (a.flags.has('json')) {
-    process.stdout.write(JSON.stringify({ ...t, line: idx.columns.line[row] }, null, 2) + '\n');
+    writeJson(trajectoryJson(t, opts, idx.columns.line[row]));
     return 0;
   }
-  process.stdout.write(renderTrajectory(t, opts, `${idx.path}:${idx.columns.line[row]}`));
+  writeOut(renderTrajectory(t, opts, `${idx.path}:${idx.columns.line[row]}`));
   return 0;
+}
+
+/** The marks of a turn in the text of `rlrb show`, in this order. */
+const MARK_LABELS: readonly [keyof Omit<TurnMarks, 'recomputedC'>, string][] = [
+  ['signFlip', 'sign flip'],
+  ['fallback', 'fallback'],
+  ['clipped', 'c clipped at +-1'],
+  ['cMismatch', 'c mismatch'],
+  ['aTMismatch', 'A_t mismatch'],
+  ['executedIsArgmax', 'executed is argmax'],
+  ['masked', 'masked'],
+];
+
+/** `rlrb show --json`: the record as read, each turn with its marks (`TurnMarks`) beside its fields. */
+export function trajectoryJson(t: TrajectoryView, opts: IndexOptions, line: number | undefined): unknown {
+  return { ...t, turns: t.turns.map((u) => ({ ...u, ...turnMarks(u, t.A, opts.credit, opts.match) })), line };
 }
 
 export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: string): string {
@@ -116,6 +139,7 @@ export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: s
   if (t.instruction) out.push(`instruction: ${JSON.stringify(t.instruction)}`);
   out.push(`reward ${t.reward}  A ${fmt(t.A)}  ${t.labeled ? 'labeled' : 'unlabeled'}  ${t.turns.length} turns`);
   for (const turn of t.turns) {
+    const mk = turnMarks(turn, t.A, opts.credit, opts.match);
     out.push('');
     out.push(`turn ${turn.index}: ${JSON.stringify(turn.action)}`);
     if (turn.scores && turn.scores.length >= 2) {
@@ -129,13 +153,21 @@ export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: s
           `  [${k}] ${s === null ? '   null' : s.toFixed(3).padStart(8)}${d}  ${marks}  ${turn.candidates?.[k] !== undefined ? JSON.stringify(turn.candidates[k]) : ''}`.trimEnd(),
         );
       });
-      const state = turn.masked ? 'masked (terminal done)' : turn.fallback ? 'fallback' : `recomputed ${fmt(rc.c)}`;
+      const state = mk.masked
+        ? 'masked (terminal done)'
+        : mk.fallback
+          ? 'fallback'
+          : mk.cMismatch
+            ? `recomputed ${fmt(mk.recomputedC)}: differs`
+            : 'recomputed: agrees';
       out.push(
         `  c ${turn.c === undefined ? 'absent' : fmt(turn.c)}  (${state})  A -> A_t: ${fmt(t.A)} -> ${turn.At === undefined ? 'absent' : fmt(turn.At)}`,
       );
     } else {
       out.push(`  A_t ${turn.At === undefined ? 'absent' : fmt(turn.At)}`);
     }
+    const marks = MARK_LABELS.filter(([k]) => mk[k]).map(([, label]) => label);
+    out.push(`  marks: ${marks.length > 0 ? marks.join(', ') : 'none'}`);
   }
   return out.join('\n') + '\n';
 }
@@ -153,7 +185,7 @@ function cmdDemo(a: ParsedArgs): number {
     onProgress: tty ? (d, t) => process.stderr.write(`\rwriting ${d} / ${t} trajectories`) : undefined,
   });
   if (tty) process.stderr.write('\r\x1b[K');
-  process.stdout.write(
+  writeOut(
     `wrote ${res.trajectories} trajectories over ${res.iterations} iterations (${(res.bytes / 1e6).toFixed(1)} MB)\n  ${res.creditLog}\n  ${res.metricsLog}\n${res.hubRepo ? `  fake Hub repo: ${res.hubRepo}\n` : ''}`,
   );
   return 0;
@@ -203,10 +235,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await command.run(a);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`rlrb: ${e.message}\n`);
+      writeErr(`rlrb: ${safeLine(e.message)}\n`);
       return 2;
     }
-    process.stderr.write(`rlrb: ${(e as Error).message}\n`);
+    writeErr(`rlrb: ${safeLine((e as Error).message)}\n`);
     return 1;
   }
 }
@@ -217,7 +249,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`rlrb: ${String(e)}\n`);
+      writeErr(`rlrb: ${safeLine(String(e))}\n`);
       process.exitCode = 1;
     },
   );

@@ -113,3 +113,66 @@ test('an unknown flag exits 2 naming it (--tua is not --tau); a negative number 
   const eq = rlrb('report', log, '--json', '--tau=10');
   assert.equal((JSON.parse(eq.out) as { cMismatches: number }).cMismatches, 3);
 });
+
+test('a UTF-16 log exits 2 saying what it is', () => {
+  const p = join(tempDir(), 'ws_credit_log.jsonl');
+  writeFileSync(p, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(jsonl(HAND_LOG), 'utf16le')]));
+  const r = rlrb('report', p);
+  assert.equal(r.code, 2, r.out);
+  assert.equal(r.err.trim().split('\n').length, 1, r.err);
+  assert.match(r.err, /UTF-16/);
+});
+
+test('terminal controls from a log (ESC, BEL, C1, bidi) are written escaped, in text and JSON', () => {
+  const p = join(tempDir(), 'ws_credit_log.jsonl');
+  const evil = { ...HAND_LOG[2]!, instruction: 'x\u009b31m\u202eevil', turns: [{ action: 'wait()\u001b]52;c;AAAA\u0007', A_t: -1 }] };
+  writeFileSync(p, jsonl([evil]) + 'oops \u001b]0;title\u0007 {\n');
+  const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;
+  const rep = rlrb('report', p);
+  assert.equal(rep.code, 0, rep.err);
+  assert.match(rep.out, /line 2/);
+  assert.doesNotMatch(rep.out, unsafe);
+  for (const json of [[], ['--json']]) {
+    const s = rlrb('show', p, '--iteration', '0', '--group', '0', '--rollout', '2', ...json);
+    assert.equal(s.code, 0, s.err);
+    assert.doesNotMatch(s.out, unsafe);
+    assert.match(s.out, /\\u202e|\\u009b/);
+  }
+  const j = JSON.parse(rlrb('show', p, '--iteration', '0', '--group', '0', '--rollout', '2', '--json').out) as { instruction: string };
+  assert.equal(j.instruction, evil.instruction);
+});
+
+test('an unreadable metrics log is a warning on stderr: report and show go on with the credit log', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'ws_credit_log.jsonl'), jsonl(HAND_LOG));
+  writeFileSync(join(dir, 'ws_metrics.jsonl'), Buffer.from('{"iteration": 0}\n', 'utf16le'));
+  const r = rlrb('report', dir, '--json');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /warning: .*ws_metrics\.jsonl/);
+  assert.equal((JSON.parse(r.out) as { trajectories: number }).trajectories, 5);
+  const s = rlrb('show', dir, '--iteration', '1', '--group', '0', '--rollout', '1');
+  assert.equal(s.code, 0, s.err);
+});
+
+test('show --json gives each turn its marks and recomputedC; the text names them', () => {
+  const r = rlrb('show', log, '--iteration', '1', '--group', '0', '--rollout', '1', '--json');
+  const t = JSON.parse(r.out) as { turns: Record<string, unknown>[] };
+  const keys = ['signFlip', 'fallback', 'clipped', 'cMismatch', 'aTMismatch', 'executedIsArgmax', 'masked', 'recomputedC'];
+  const pick = (o: Record<string, unknown>) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+  assert.deepEqual(pick(t.turns[0]!), {
+    signFlip: true,
+    fallback: false,
+    clipped: true,
+    cMismatch: false,
+    aTMismatch: false,
+    executedIsArgmax: true,
+    masked: false,
+    recomputedC: 1,
+  });
+  assert.equal(t.turns[1]!['aTMismatch'], true);
+  const text = rlrb('show', log, '--iteration', '1', '--group', '0', '--rollout', '1').out;
+  assert.match(text, /marks: sign flip, c clipped at \+-1, executed is argmax/);
+  assert.match(text, /marks: A_t mismatch, executed is argmax/);
+  const masked = rlrb('show', log, '--iteration', '0', '--group', '0', '--rollout', '0', '--json').out;
+  assert.equal((JSON.parse(masked) as { turns: { recomputedC: number | null }[] }).turns[2]!.recomputedC, null);
+});

@@ -3,9 +3,9 @@
  * summary in typed columns, so that filtering, sorting, paging and the run report
  * need no re-read, and one trajectory is read back by its offset when opened.
  */
-import { FastScanner } from './fastScan';
+import { FastScanner, MAX_DEPTH } from './fastScan';
 import { JsonlFile, readRange } from './jsonlFile';
-import type { LineSink, ReadProgress, UpdateResult } from './jsonlFile';
+import type { LineSink, ReadLimits, ReadProgress, UpdateResult } from './jsonlFile';
 import { buildSchemaTables, schemaCheck, SchemaObserver } from '../record/schema';
 import type { FieldMapping, SchemaCheck, SchemaTables } from '../record/schema';
 import { normaliseRecord, summarize, Flag } from '../record/trajectory';
@@ -26,7 +26,6 @@ export interface IndexOptions {
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = { credit: DEFAULT_CREDIT, match: DEFAULT_MATCH, mapping: {} };
 
 type F64 = Float64Array;
-type I32 = Int32Array;
 type U16 = Uint16Array;
 
 /** Column names of the summary; each is a typed array indexed by row. */
@@ -34,9 +33,10 @@ export interface Columns {
   offset: F64;
   length: Uint32Array;
   line: Uint32Array;
-  iteration: I32;
-  group: I32;
-  rollout: I32;
+  /** whole numbers up to 2^53 - 1, held exactly */
+  iteration: F64;
+  group: F64;
+  rollout: F64;
   reward: F64;
   A: F64;
   turns: U16;
@@ -60,9 +60,9 @@ const COLUMN_TYPES: { [K in keyof Columns]: new (n: number) => Columns[K] } = {
   offset: Float64Array,
   length: Uint32Array,
   line: Uint32Array,
-  iteration: Int32Array,
-  group: Int32Array,
-  rollout: Int32Array,
+  iteration: Float64Array,
+  group: Float64Array,
+  rollout: Float64Array,
   reward: Float64Array,
   A: Float64Array,
   turns: Uint16Array,
@@ -141,10 +141,11 @@ export class CreditIndex implements LineSink {
   constructor(
     readonly path: string,
     readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS,
+    limits?: ReadLimits,
   ) {
     this.tables = buildSchemaTables(options.mapping);
     this.scanner = new FastScanner(this.tables, options.match);
-    this.file = new JsonlFile(path, this);
+    this.file = new JsonlFile(path, this, limits);
   }
 
   get size(): number {
@@ -217,18 +218,32 @@ export class CreditIndex implements LineSink {
     try {
       core = this.scanner.scan(buf, start, end);
     } catch {
-      let obj: unknown;
-      try {
-        obj = parseTolerant(buf.toString('utf8', start, end));
-      } catch (e) {
-        return `not JSON: ${(e as Error).message}`;
-      }
-      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return 'not a JSON object';
-      core = normaliseRecord(obj as Record<string, unknown>, this.tables, this.observer).core;
+      const r = this.exact(buf, start, end, lineNo);
+      if (typeof r === 'string') return r;
+      core = r;
       this.slowPathRows++;
     }
     this.push(core, fileOffset, end - start, lineNo);
     return undefined;
+  }
+
+  /** The slow path, which defines the semantics: JSON.parse and normaliseRecord; a string is why the line is skipped. */
+  private exact(buf: Buffer, start: number, end: number, lineNo: number): TrajectoryCore | string {
+    const depth = nestingDepth(buf, start, end);
+    if (depth > MAX_DEPTH) return `nested deeper than ${MAX_DEPTH} levels (${depth})`;
+    let obj: unknown;
+    try {
+      obj = parseTolerant(buf.toString('utf8', start, end));
+    } catch (e) {
+      return `not JSON: ${(e as Error).message}`;
+    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return 'not a JSON object';
+    // a record that cannot be placed leaves no trace in the schema check: read it against a scratch observer first
+    const probe = normaliseRecord(obj as Record<string, unknown>, this.tables);
+    if (probe.refused !== undefined) return probe.refused;
+    const n = normaliseRecord(obj as Record<string, unknown>, this.tables, this.observer);
+    for (const name of n.wrongTypes) this.observer.seeWrongType(name, lineNo);
+    return n.core;
   }
 
   private push(t: TrajectoryCore, offset: number, length: number, line: number): void {
@@ -296,7 +311,13 @@ export class CreditIndex implements LineSink {
   async read(i: number): Promise<TrajectoryView> {
     if (i < 0 || i >= this.n) throw new RangeError(`no trajectory at row ${i}`);
     const bytes = await readRange(this.path, this.cols.offset[i]!, this.cols.length[i]!);
-    const obj = parseTolerant(bytes.toString('utf8'));
+    let obj: unknown;
+    try {
+      obj = parseTolerant(bytes.toString('utf8'));
+    } catch (e) {
+      // the fast reader does not check escapes inside the strings it skips (\x, \u12): such a line ends here
+      throw new Error(`${this.path}:${this.cols.line[i]}: not JSON: ${(e as Error).message}`);
+    }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
       throw new Error(`${this.path}:${this.cols.line[i]}: the record changed on disk`);
     return normaliseRecord(obj as Record<string, unknown>, this.tables).view;
@@ -331,4 +352,19 @@ export class CreditIndex implements LineSink {
     for (let i = 0; i < this.n; i++) set.add(it[i]!);
     return [...set].sort((a, b) => a - b);
   }
+}
+
+/** Deepest nesting of arrays and objects in a line, outside strings; linear, no recursion. */
+export function nestingDepth(buf: Buffer, start: number, end: number): number {
+  let depth = 0;
+  let max = 0;
+  for (let p = start; p < end; p++) {
+    const c = buf[p];
+    if (c === 0x22) {
+      for (p++; p < end && buf[p] !== 0x22; p++) if (buf[p] === 0x5c) p++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
 }

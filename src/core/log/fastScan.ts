@@ -12,6 +12,9 @@ import type { MatchOptions } from '../credit/actions';
 
 class ScanError extends Error {}
 
+/** Deepest nesting of arrays and objects a record may have (deeper lines are refused, in both readers). */
+export const MAX_DEPTH = 512;
+
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
 interface KeyEntry<F> {
@@ -108,6 +111,8 @@ export class FastScanner {
   private records = 0;
   private turns = 0;
   private b: Buffer = Buffer.alloc(0);
+  /** open brackets of a skipped structure; its length bounds the depth the fast path reads */
+  private readonly stack = new Uint8Array(MAX_DEPTH - 8);
   private p = 0;
   private end = 0;
 
@@ -123,6 +128,7 @@ export class FastScanner {
 
   /** Reads the record in buf[start, end); throws when the text is not what it expects. */
   scan(buf: Buffer, start: number, end: number): TrajectoryCore {
+    checkText(buf, start, end);
     this.b = buf;
     this.p = start;
     this.end = end;
@@ -172,6 +178,10 @@ export class FastScanner {
               case 'rollout':
                 t.rollout = this.intOr(-1);
                 break;
+              case 'task_id':
+              case 'instruction':
+                this.stringOrNull();
+                break;
               case 'reward':
                 t.reward = this.numOrNaN();
                 break;
@@ -179,7 +189,7 @@ export class FastScanner {
                 t.A = this.numOrNaN();
                 break;
               case 'labeled':
-                t.labeled = this.boolish();
+                t.labeled = this.bool();
                 break;
               case 'turns':
                 t.turns = this.turnsArray();
@@ -298,6 +308,9 @@ export class FastScanner {
         else {
           chosen[slot] = e;
           switch (e.field) {
+            case 'action':
+              this.stringOrNull();
+              break;
             case 'scores':
               t.scores = this.numArray();
               break;
@@ -319,10 +332,10 @@ export class FastScanner {
               break;
             }
             case 'masked':
-              t.masked = this.boolish() === true;
+              t.masked = this.bool() === true;
               break;
             case 'fallback':
-              t.fallback = this.boolish() === true;
+              t.fallback = this.bool() === true;
               break;
             default:
               this.skipValue();
@@ -343,7 +356,7 @@ export class FastScanner {
 
   private numArray(): (number | null)[] | null {
     if (this.peek() !== LS) {
-      this.skipValue();
+      this.literal('null');
       return null;
     }
     this.p++;
@@ -367,7 +380,7 @@ export class FastScanner {
 
   private boolArray(): boolean[] | null {
     if (this.peek() !== LS) {
-      this.skipValue();
+      this.literal('null');
       return null;
     }
     this.p++;
@@ -379,7 +392,7 @@ export class FastScanner {
     }
     for (;;) {
       this.ws();
-      out.push(this.boolish() === true);
+      out.push(this.bool(false) === true);
       this.ws();
       const ch = this.next();
       if (ch === COMMA) continue;
@@ -395,7 +408,7 @@ export class FastScanner {
    */
   private candidatesSame(): boolean[] | null {
     if (this.peek() !== LS) {
-      this.skipValue();
+      this.literal('null');
       return null;
     }
     this.p++;
@@ -455,8 +468,8 @@ export class FastScanner {
     return text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text;
   }
 
-  /** true/false, 1/0, or anything else as undefined (skipped) */
-  private boolish(): boolean | undefined {
+  /** true or false (null, where allowed, as undefined); any other value is a wrong type the slow path reports */
+  private bool(allowNull = true): boolean | undefined {
     const b = this.b;
     const ch = b[this.p];
     if (ch === 0x74 && b[this.p + 1] === 0x72 && b[this.p + 2] === 0x75 && b[this.p + 3] === 0x65) {
@@ -467,26 +480,30 @@ export class FastScanner {
       this.p += 5;
       return false;
     }
-    if (ch === 0x6e) {
+    if (ch === 0x6e && allowNull) {
       this.literal('null');
       return undefined;
     }
-    if (ch === 0x31 || ch === 0x30) {
-      const v = this.numOrNull();
-      return v === 1 ? true : v === 0 ? false : undefined;
-    }
-    this.skipValue();
-    return undefined;
+    throw new ScanError('not a boolean');
   }
 
+  /** A whole number from 0 to 2^53 - 1; null is `dflt` (absent); anything else goes to the slow path, which refuses the line. */
   private intOr(dflt: number): number {
     const v = this.numOrNull();
-    return v === null || !Number.isFinite(v) ? dflt : v;
+    if (v === null) return dflt;
+    if (!Number.isSafeInteger(v) || v < 0) throw new ScanError('not a whole number');
+    return v;
   }
 
   private numOrNaN(): number {
     const v = this.numOrNull();
     return v === null ? NaN : v;
+  }
+
+  /** A string or null, skipped; anything else goes to the slow path. */
+  private stringOrNull(): void {
+    if (this.peek() === Q) this.p = this.stringEnd(this.p) + 1;
+    else this.literal('null');
   }
 
   /** A number, null, a Python non-finite token; other values are skipped as null. */
@@ -516,16 +533,8 @@ export class FastScanner {
       this.literal('Infinity');
       return -Infinity;
     }
-    if (ch === 0x74) {
-      this.literal('true');
-      return 1;
-    }
-    if (ch === 0x66) {
-      this.literal('false');
-      return 0;
-    }
-    // a string or a structure where a number belongs: the slow path decides
-    if (ch === Q || ch === LB || ch === LS) throw new ScanError('not a number');
+    // a boolean, a string or a structure where a number belongs: the slow path decides
+    if (ch === 0x74 || ch === 0x66 || ch === Q || ch === LB || ch === LS) throw new ScanError('not a number');
     if (ch === undefined || !((ch >= 0x30 && ch <= 0x39) || ch === 0x2d)) throw new ScanError('unexpected character');
     // integer fast path
     let neg = false;
@@ -542,7 +551,7 @@ export class FastScanner {
       digits++;
       c = b[p]!;
     }
-    if (digits === 0) throw new ScanError('bad number');
+    if (digits === 0 || (digits > 1 && b[p - digits] === 0x30)) throw new ScanError('bad number');
     if (c !== 0x2e && c !== 0x65 && c !== 0x45 && digits < 16) {
       this.p = p;
       return neg ? -v : v;
@@ -633,37 +642,63 @@ export class FastScanner {
     }
   }
 
+  /** Skips one value, checking it as `JSON.parse` would (strings aside, see `checkText`). */
   private skipValue(): void {
-    const b = this.b;
-    const ch = b[this.p];
+    const ch = this.b[this.p];
     if (ch === Q) {
       this.p = this.stringEnd(this.p) + 1;
       return;
     }
-    if (ch === LB || ch === LS) {
-      let depth = 0;
-      let p = this.p;
-      while (p < this.end) {
-        const c = b[p]!;
-        if (c === Q) {
-          p = this.stringEnd(p) + 1;
-          continue;
-        }
-        if (c === LB || c === LS) depth++;
-        else if (c === RB || c === RS) {
-          depth--;
-          if (depth === 0) {
-            this.p = p + 1;
-            return;
-          }
-        }
-        p++;
-      }
-      throw new ScanError('unterminated value');
-    }
+    if (ch === LB || ch === LS) return this.skipStructure();
     if (ch === 0x74) return this.literal('true');
     if (ch === 0x66) return this.literal('false');
     this.numOrNull();
+  }
+
+  /** An array or object, without recursion; deeper than MAX_DEPTH goes to the slow path, which refuses it. */
+  private skipStructure(): void {
+    const open = this.stack;
+    let depth = 0;
+    for (;;) {
+      // at the start of a value
+      const ch = this.b[this.p];
+      if (ch === LB || ch === LS) {
+        if (depth >= open.length) throw new ScanError('nested too deep');
+        open[depth++] = ch;
+        this.p++;
+        this.ws();
+        const close = ch === LB ? RB : RS;
+        if (this.peek() === close) {
+          this.p++;
+          depth--;
+        } else {
+          if (ch === LB) this.member();
+          continue;
+        }
+      } else this.skipValue();
+      // after a value: commas and closing brackets
+      for (;;) {
+        if (depth === 0) return;
+        this.ws();
+        const c = this.next();
+        const top = open[depth - 1];
+        if (c === COMMA) {
+          this.ws();
+          if (top === LB) this.member();
+          break;
+        }
+        if ((top === LB && c === RB) || (top === LS && c === RS)) depth--;
+        else throw new ScanError('expected , or a closing bracket');
+      }
+    }
+  }
+
+  /** `"key" :` inside a skipped object. */
+  private member(): void {
+    this.key();
+    this.ws();
+    this.expect(COLON);
+    this.ws();
   }
 
   private ws(): void {
@@ -691,6 +726,44 @@ export class FastScanner {
     if (this.b[this.p] !== ch || this.p >= this.end) throw new ScanError(`expected ${String.fromCharCode(ch)}`);
     this.p++;
   }
+}
+
+/**
+ * Raw control characters (bytes below 0x20), which `JSON.parse` refuses inside strings:
+ * a line that holds one goes to the slow path, which refuses it or, for a tab or CR
+ * between tokens, reads it. Four bytes at a time: a word x holds a byte below 0x20
+ * iff (x - 0x20202020) & ~x & 0x80808080 is not 0.
+ */
+function checkText(b: Buffer, start: number, end: number): void {
+  const u = wordsOf(b);
+  const off = b.byteOffset;
+  let p = start;
+  const head = Math.min(end, start + ((4 - ((off + start) & 3)) & 3));
+  for (; p < head; p++) if (b[p]! < 0x20) throw new ScanError('control character');
+  let w = (off + p) >> 2;
+  const wEnd = (off + end) >> 2;
+  let acc = 0;
+  for (; w + 4 <= wEnd; w += 4) {
+    const w0 = u[w]!,
+      w1 = u[w + 1]!,
+      w2 = u[w + 2]!,
+      w3 = u[w + 3]!;
+    acc |= ((w0 - 0x20202020) & ~w0) | ((w1 - 0x20202020) & ~w1) | ((w2 - 0x20202020) & ~w2) | ((w3 - 0x20202020) & ~w3);
+  }
+  for (; w < wEnd; w++) acc |= (u[w]! - 0x20202020) & ~u[w]!;
+  if ((acc & 0x80808080) !== 0) throw new ScanError('control character');
+  for (p = Math.max(p, (wEnd << 2) - off); p < end; p++) if (b[p]! < 0x20) throw new ScanError('control character');
+}
+
+let wordsBuffer: ArrayBufferLike | undefined;
+let wordsView: Int32Array<ArrayBufferLike> = new Int32Array(0);
+/** The buffer's memory as 32-bit words from its ArrayBuffer's start (one view a buffer, kept). */
+function wordsOf(b: Buffer): Int32Array {
+  if (b.buffer !== wordsBuffer) {
+    wordsBuffer = b.buffer;
+    wordsView = new Int32Array(b.buffer, 0, b.buffer.byteLength >> 2);
+  }
+  return wordsView;
 }
 
 /** End of the tool name at the start of an action's bytes (ASCII identifier characters and dots). */

@@ -39,9 +39,30 @@ export interface ReadProgress {
   bytesTotal: number;
 }
 
+export interface ReadLimits {
+  /** a longer line is skipped by number, unread (default 64 MB) */
+  maxLineBytes?: number;
+}
+
 const CHUNK = 4 * 1024 * 1024;
 const HEAD = 256;
 const MAX_SKIPPED_KEPT = 1000;
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** The text of a file that is not UTF-8 JSON lines at all (e.g. UTF-16): the whole file is refused, naming what it is. */
+export class LogEncodingError extends Error {}
+
+/** What a file's first bytes say about its encoding, when it is one the reader cannot read; undefined otherwise. */
+export function foreignEncoding(head: Buffer): string | undefined {
+  const [a, b, c, d] = head;
+  if (a === 0xff && b === 0xfe)
+    return c === 0 && d === 0 ? 'UTF-32 (little-endian byte order mark FF FE 00 00)' : 'UTF-16 (byte order mark FF FE)';
+  if (a === 0xfe && b === 0xff) return 'UTF-16 (byte order mark FE FF)';
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return 'UTF-32 (byte order mark 00 00 FE FF)';
+  if (head.length >= 4 && a !== 0 && b === 0 && c !== 0 && d === 0) return 'UTF-16 little-endian (every other byte is NUL)';
+  if (head.length >= 4 && a === 0 && b !== 0 && c === 0 && d !== 0) return 'UTF-16 big-endian (every other byte is NUL)';
+  return undefined;
+}
 
 export class JsonlFile {
   /** bytes up to and including the last newline read */
@@ -56,10 +77,15 @@ export class JsonlFile {
   /** true while the last line of the file has no newline */
   pendingTail = false;
 
+  private readonly maxLine: number;
+
   constructor(
     readonly path: string,
     private readonly sink: LineSink,
-  ) {}
+    limits: ReadLimits = {},
+  ) {
+    this.maxLine = limits.maxLineBytes ?? MAX_LINE_BYTES;
+  }
 
   get bytesRead(): number {
     return this.committed;
@@ -107,6 +133,9 @@ export class JsonlFile {
         kind = 'reset';
       }
       this.identity = { dev: st.dev, ino: st.ino, head };
+      const foreign = this.committed === 0 ? foreignEncoding(head) : undefined;
+      if (foreign !== undefined)
+        throw new LogEncodingError(`${this.path} is ${foreign}, not UTF-8: convert it first (e.g. iconv -f UTF-16 -t UTF-8)`);
       if (this.tailMark !== undefined) {
         this.sink.rollback(this.tailMark);
         this.tailMark = undefined;
@@ -137,6 +166,8 @@ export class JsonlFile {
       }
     }
     let readPos = pos;
+    /** file offset of an over-long line being skipped unread, while its end is not found */
+    let skipping: number | undefined;
     // the next chunk is read while this one is parsed
     const next = Buffer.allocUnsafe(CHUNK);
     const startRead = (at: number): Promise<number> => fh.read(next, 0, Math.min(CHUNK, size - at), at).then((r) => r.bytesRead);
@@ -156,28 +187,55 @@ export class JsonlFile {
       const filled = carry + bytesRead;
       const buf = this.buf;
       let lineStart = 0;
+      // the carried bytes hold no newline: search after them
+      let from = carry;
+      if (skipping !== undefined) {
+        const nl = buf.indexOf(0x0a, 0);
+        if (nl < 0 || nl >= filled) {
+          pos += filled;
+          carry = 0;
+          onProgress?.({ bytesDone: readPos, bytesTotal: size });
+          continue;
+        }
+        this.lines++;
+        this.skip(this.lines, `longer than ${this.maxLine} bytes (${pos + nl - skipping} bytes): skipped unread`);
+        lineStart = nl + 1;
+        from = lineStart;
+        skipping = undefined;
+      }
       for (;;) {
-        const nl = buf.indexOf(0x0a, lineStart);
+        const nl = buf.indexOf(0x0a, from);
         if (nl < 0 || nl >= filled) break;
         this.handle(buf, lineStart, nl, pos + lineStart);
         lineStart = nl + 1;
+        from = lineStart;
       }
       pos += lineStart;
       this.committed = pos;
       carry = filled - lineStart;
-      if (carry > 0 && lineStart > 0) buf.copy(buf, 0, lineStart, filled);
+      if (carry > this.maxLine) {
+        // no end in sight: drop the bytes, find the end, skip the line
+        skipping = pos;
+        pos += carry;
+        carry = 0;
+      } else if (carry > 0 && lineStart > 0) buf.copy(buf, 0, lineStart, filled);
       this.sink.chunkDone?.();
       onProgress?.({ bytesDone: readPos, bytesTotal: size });
       await new Promise<void>((r) => setImmediate(r));
     }
-    // the last line has no newline yet: offer it provisionally
-    this.pendingTail = carry > 0 && !isBlank(this.buf, 0, carry);
+    // the last line has no newline yet: offer it provisionally (an over-long one is skipped once complete)
+    this.pendingTail = skipping === undefined && carry > 0 && !isBlank(this.buf, 0, carry);
     if (this.pendingTail) {
       const mark = this.sink.mark();
       const skippedBefore = this.skippedCount;
       const keptBefore = this.skipped.length;
       this.lines++;
-      const err = this.sink.line(this.buf, 0, trimCr(this.buf, 0, carry), pos, this.lines);
+      let err: string | undefined;
+      try {
+        err = this.sink.line(this.buf, 0, trimCr(this.buf, 0, carry), pos, this.lines);
+      } catch (e) {
+        err = (e as Error).message;
+      }
       if (err !== undefined) {
         // not complete yet: not an error, it is read again when the file grows
         this.sink.rollback(mark);
@@ -195,12 +253,22 @@ export class JsonlFile {
   private handle(buf: Buffer, start: number, nl: number, fileOffset: number): void {
     this.lines++;
     const end = trimCr(buf, start, nl);
+    if (end - start > this.maxLine)
+      return this.skip(this.lines, `longer than ${this.maxLine} bytes (${end - start} bytes): skipped unread`);
     if (isBlank(buf, start, end)) return;
-    const err = this.sink.line(buf, start, end, fileOffset, this.lines);
-    if (err !== undefined) {
-      this.skippedCount++;
-      if (this.skipped.length < MAX_SKIPPED_KEPT) this.skipped.push({ line: this.lines, message: err });
+    let err: string | undefined;
+    try {
+      err = this.sink.line(buf, start, end, fileOffset, this.lines);
+    } catch (e) {
+      // whatever a line does to its reader, it costs that line only
+      err = `cannot be read: ${(e as Error).message}`;
     }
+    if (err !== undefined) this.skip(this.lines, err);
+  }
+
+  private skip(line: number, message: string): void {
+    this.skippedCount++;
+    if (this.skipped.length < MAX_SKIPPED_KEPT) this.skipped.push({ line, message });
   }
 }
 

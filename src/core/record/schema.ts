@@ -107,14 +107,28 @@ export function validateMapping(value: unknown, source: string): { mapping: Fiel
   return { mapping, problems };
 }
 
+const MAX_LINES_KEPT = 5;
+
 /** Accumulates which names were met for each reference field, for the schema check. */
 export class SchemaObserver {
   readonly trajectoryNames = new Map<TrajectoryField, Map<string, number>>();
   readonly turnNames = new Map<TurnField, Map<string, number>>();
   readonly unknownTrajectoryKeys = new Map<string, number>();
   readonly unknownTurnKeys = new Map<string, number>();
+  /** reference name (`reward`, `turn.masked`) -> records holding a value of the wrong type, and the first of their lines */
+  readonly wrongTypes = new Map<string, { count: number; lines: number[] }>();
   records = 0;
   turns = 0;
+
+  seeWrongType(name: string, line: number): void {
+    let w = this.wrongTypes.get(name);
+    if (!w) {
+      w = { count: 0, lines: [] };
+      this.wrongTypes.set(name, w);
+    }
+    w.count++;
+    if (w.lines.length < MAX_LINES_KEPT) w.lines.push(line);
+  }
 
   seeTrajectory(field: TrajectoryField, name: string): void {
     bump(this.trajectoryNames, field, name);
@@ -131,6 +145,7 @@ export class SchemaObserver {
     this.turnNames.clear();
     this.unknownTrajectoryKeys.clear();
     this.unknownTurnKeys.clear();
+    this.wrongTypes.clear();
     this.records = 0;
     this.turns = 0;
   }
@@ -153,6 +168,10 @@ export interface FieldCheck {
   foundAs: { name: string; count: number; alias: boolean }[];
   /** records (or turns) that lacked it */
   missing: number;
+  /** records that held a value of the wrong type for it (read as missing) */
+  wrongType: number;
+  /** the first lines of those records */
+  wrongTypeLines: number[];
 }
 
 export interface SchemaCheck {
@@ -182,7 +201,16 @@ export function schemaCheck(obs: SchemaObserver): SchemaCheck {
       const met = seen.get(field);
       const foundAs = met ? [...met].map(([name, count]) => ({ name, count, alias: name !== field })) : [];
       const count = foundAs.reduce((s, x) => s + x.count, 0);
-      fields.push({ field, level, required: req.includes(field), foundAs, missing: Math.max(0, total - count) });
+      const wrong = obs.wrongTypes.get(level === 'turn' ? `turn.${field}` : field);
+      fields.push({
+        field,
+        level,
+        required: req.includes(field),
+        foundAs,
+        missing: Math.max(0, total - count),
+        wrongType: wrong?.count ?? 0,
+        wrongTypeLines: wrong?.lines ?? [],
+      });
       if (foundAs.length === 0 && total > 0)
         (req.includes(field) ? notFound : optionalNotFound).push(level === 'turn' ? `turn.${field}` : field);
     }

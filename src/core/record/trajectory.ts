@@ -5,10 +5,9 @@
  */
 import type { KeyTable, SchemaObserver, SchemaTables, TrajectoryField, TurnField } from './schema';
 import { numberOf } from '../log/tolerantJson';
-import { executedIsArgmax, EPS, isSignFlip, recomputeCredit } from '../credit/credit';
 import type { CreditParams } from '../credit/credit';
-import { ActionMatcher } from '../credit/actions';
 import type { MatchOptions } from '../credit/actions';
+import { classifyTurn, newTurnClass } from '../credit/turnMarks';
 
 export interface TurnCore {
   scores: (number | null)[] | null;
@@ -96,12 +95,7 @@ export interface TrajectorySummary {
   flags: number;
 }
 
-/** Same-action flags from candidate texts (index 0 is the executed action); null without texts. */
-export function recomputeSame(candidates: readonly string[] | null, m: MatchOptions): boolean[] | null {
-  if (!candidates || candidates.length < 2) return null;
-  const matcher = new ActionMatcher(candidates[0]!, m);
-  return candidates.map((cand, k) => k === 0 || matcher.matches(cand));
-}
+const scratch = newTurnClass();
 
 /** Computes the per-trajectory figures of section 4. */
 export function summarize(t: TrajectoryCore, p: CreditParams, m: MatchOptions): TrajectorySummary {
@@ -125,59 +119,32 @@ export function summarize(t: TrajectoryCore, p: CreditParams, m: MatchOptions): 
   const A = t.A;
   let labeled = t.labeled === true;
   for (const turn of t.turns) {
-    const c = turn.c;
-    if (turn.At !== undefined && Number.isFinite(A)) {
-      const expected = typeof c === 'number' && Number.isFinite(c) ? A + p.beta * c : A;
-      if (!(Math.abs(turn.At - expected) <= EPS)) s.aTMismatches++;
-    }
     if (turn.done)
       for (let k = 1; k < turn.done.length; k++)
         if (turn.done[k]) {
           s.flags |= Flag.DoneCandidate;
           break;
         }
-    const scores = turn.scores;
-    if (!scores || scores.length < 2) continue;
+    const k = classifyTurn(turn, A, p, m, scratch);
+    if (k.aTMismatch) s.aTMismatches++;
+    if (!k.labeled) continue;
     s.labeledTurns++;
     labeled = true;
-    let same = turn.same;
-    const recomputed = turn.sameRecomputed ?? recomputeSame(turn.candidates, m);
-    if (recomputed) {
-      if (same) {
-        for (let k = 1; k < recomputed.length && k < same.length; k++)
-          if (same[k] !== recomputed[k]) {
-            s.sameMismatches++;
-            break;
-          }
-      } else {
-        same = recomputed;
-      }
-    }
-    if (turn.masked) {
-      s.maskedTurns++;
-      continue;
-    }
-    if (turn.fallback) {
-      s.fallbackTurns++;
-      continue;
-    }
+    if (k.sameMismatch) s.sameMismatches++;
+    if (k.masked) s.maskedTurns++;
+    if (k.fallback) s.fallbackTurns++;
+    if (!k.credited) continue;
     s.creditedTurns++;
-    if (executedIsArgmax(scores)) s.argmaxTurns++;
-    const At = turn.At ?? (typeof c === 'number' ? A + p.beta * c : undefined);
-    if (A !== 0 && Number.isFinite(A) && At !== undefined) {
-      s.flipBase++;
-      if (isSignFlip(A, At)) s.signFlips++;
-    }
-    if (typeof c === 'number' && Number.isFinite(c)) {
+    if (k.executedIsArgmax) s.argmaxTurns++;
+    if (k.flipCounted) s.flipBase++;
+    if (k.signFlip) s.signFlips++;
+    if (k.cCounted) {
+      const c = turn.c as number;
       s.cCount++;
       s.sumC += c;
       s.sumC2 += c * c;
-      const r = recomputeCredit({ scores, same, done: turn.done }, p).c;
-      if (!(Math.abs(r - c) <= EPS)) s.cMismatches++;
-    } else {
-      // a credited turn without a usable logged c cannot match its recomputation
-      s.cMismatches++;
     }
+    if (k.cMismatch) s.cMismatches++;
   }
   if (labeled) s.flags |= Flag.Labeled;
   if (s.signFlips > 0) s.flags |= Flag.SignFlip;
@@ -201,7 +168,8 @@ function pick<F extends string>(
   unknown: (name: string) => void,
 ): { values: Map<F, unknown>; extras: Record<string, unknown> } {
   const values = new Map<F, unknown>();
-  const extras: Record<string, unknown> = {};
+  // no prototype: a field named __proto__ or constructor is data like any other
+  const extras = Object.create(null) as Record<string, unknown>;
   const priority = new Map<F, number>();
   for (const [key, v] of Object.entries(obj)) {
     const field = table.byName.get(key);
@@ -225,34 +193,99 @@ function pick<F extends string>(
   return { values, extras };
 }
 
-function intOf(v: unknown): number | undefined {
-  const n = numberOf(v);
-  if (n !== undefined && Number.isFinite(n)) return n;
-  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
-  return undefined;
-}
+/**
+ * The value rules both readers share. Numbers are JSON numbers (or Python's NaN and
+ * Infinity); booleans are `true` and `false` only; null is "not given" wherever it is
+ * allowed. Anything else is a wrong type: read as missing and reported by field.
+ */
+class FieldReader {
+  /** reference names (`reward`, `turn.masked`) that held a value of the wrong type */
+  readonly wrongTypes: string[] = [];
+  /** set when the record cannot be placed: its iteration, group or rollout is not a whole number >= 0 (digits in a string are read) */
+  refused: string | undefined;
 
-function numOrNullArray(v: unknown): (number | null)[] | null {
-  if (!Array.isArray(v)) return null;
-  return v.map((x) => {
-    const n = numberOf(x);
-    return n === undefined || !Number.isFinite(n) ? null : n;
-  });
-}
+  private wrong(name: string): void {
+    if (!this.wrongTypes.includes(name)) this.wrongTypes.push(name);
+  }
 
-function boolArray(v: unknown): boolean[] | null {
-  if (!Array.isArray(v)) return null;
-  return v.map((x) => x === true || x === 1);
-}
+  id(v: unknown, name: string, missing: number): number {
+    if (v === undefined || v === null) return missing;
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+    // digits in a string name the trajectory just as well: read, and flagged as a wrong type
+    if (typeof v === 'string' && /^\d{1,15}$/.test(v)) {
+      this.wrong(name);
+      return Number(v);
+    }
+    const shown = typeof v === 'string' && !v.startsWith('\u0000') ? JSON.stringify(v) : String(numberOf(v) ?? JSON.stringify(v));
+    this.refused ??= `${name} ${shown.slice(0, 40)} is not a whole number from 0 to 2^53 - 1`;
+    return missing;
+  }
 
-function strArray(v: unknown): string[] | null {
-  if (!Array.isArray(v)) return null;
-  return v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
-}
+  num(v: unknown, name: string): number {
+    if (v === undefined || v === null) return NaN;
+    const n = typeof v === 'boolean' ? undefined : numberOf(v);
+    if (n === undefined) this.wrong(name);
+    return n ?? NaN;
+  }
 
-function str(v: unknown): string | null {
-  if (v === undefined || v === null) return null;
-  return typeof v === 'string' ? v : JSON.stringify(v);
+  /** c: null stays null (logged as null); a wrong type reads as null */
+  numOrNull(v: unknown, name: string): number | null {
+    if (v === null) return null;
+    const n = typeof v === 'boolean' ? undefined : numberOf(v);
+    if (n === undefined) this.wrong(name);
+    return n ?? null;
+  }
+
+  bool(v: unknown, name: string): boolean | undefined {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v === 'boolean') return v;
+    this.wrong(name);
+    return undefined;
+  }
+
+  array(v: unknown, name: string): unknown[] | null {
+    if (v === undefined || v === null) return null;
+    if (Array.isArray(v)) return v as unknown[];
+    this.wrong(name);
+    return null;
+  }
+
+  scores(v: unknown, name: string): (number | null)[] | null {
+    return (
+      this.array(v, name)?.map((x) => {
+        if (x === null) return null;
+        const n = typeof x === 'boolean' ? undefined : numberOf(x);
+        if (n === undefined) this.wrong(name);
+        return n === undefined || !Number.isFinite(n) ? null : n;
+      }) ?? null
+    );
+  }
+
+  /** elements must be true or false; null among them is a wrong type too */
+  bools(v: unknown, name: string): boolean[] | null {
+    return (
+      this.array(v, name)?.map((x) => {
+        if (x === null) this.wrong(name);
+        return this.bool(x, name) === true;
+      }) ?? null
+    );
+  }
+
+  strings(v: unknown, name: string): string[] | null {
+    return (
+      this.array(v, name)?.map((x) => {
+        if (x === null) this.wrong(name);
+        return this.str(x, name) ?? 'null';
+      }) ?? null
+    );
+  }
+
+  str(v: unknown, name: string): string | null {
+    if (v === undefined || v === null) return null;
+    if (typeof v === 'string') return v;
+    this.wrong(name);
+    return JSON.stringify(v);
+  }
 }
 
 const REQUIRED_TOP: readonly TrajectoryField[] = ['iteration', 'group', 'rollout', 'reward', 'A', 'turns'];
@@ -262,7 +295,7 @@ export function normaliseRecord(
   obj: Record<string, unknown>,
   tables: SchemaTables,
   obs?: SchemaObserver,
-): { core: TrajectoryCore; view: TrajectoryView } {
+): { core: TrajectoryCore; view: TrajectoryView; wrongTypes: string[]; refused: string | undefined } {
   const top = pick(
     obj,
     tables.trajectory,
@@ -270,10 +303,13 @@ export function normaliseRecord(
     (n) => obs?.seeUnknown('trajectory', n),
   );
   const v = top.values;
+  const r = new FieldReader();
   const missingFields: string[] = REQUIRED_TOP.filter((f) => !v.has(f));
-  const rawTurns = Array.isArray(v.get('turns')) ? (v.get('turns') as unknown[]) : [];
+  const rawTurns = r.array(v.get('turns'), 'turns') ?? [];
   const turns: TurnView[] = rawTurns.map((rt, index) => {
-    const o = rt !== null && typeof rt === 'object' && !Array.isArray(rt) ? (rt as Record<string, unknown>) : { action: rt };
+    const isObject = rt !== null && typeof rt === 'object' && !Array.isArray(rt);
+    if (!isObject) r.array(rt, 'turns');
+    const o = isObject ? (rt as Record<string, unknown>) : { action: rt };
     const t = pick<TurnField>(
       o,
       tables.turn,
@@ -281,20 +317,18 @@ export function normaliseRecord(
       (n) => obs?.seeUnknown('turn', n),
     );
     const tv = t.values;
-    const cRaw = tv.get('c');
-    const cNum = numberOf(cRaw);
-    const AtNum = numberOf(tv.get('A_t'));
+    const At = tv.get('A_t');
     return {
       index,
-      action: str(tv.get('action')),
-      candidates: strArray(tv.get('candidates')),
-      scores: numOrNullArray(tv.get('scores')),
-      same: boolArray(tv.get('same')),
-      done: boolArray(tv.get('done')),
-      c: tv.has('c') ? (cNum === undefined ? null : cNum) : undefined,
-      At: AtNum,
-      masked: tv.get('masked') === true,
-      fallback: tv.get('fallback') === true,
+      action: r.str(tv.get('action'), 'turn.action'),
+      candidates: r.strings(tv.get('candidates'), 'turn.candidates'),
+      scores: r.scores(tv.get('scores'), 'turn.scores'),
+      same: r.bools(tv.get('same'), 'turn.same'),
+      done: r.bools(tv.get('done'), 'turn.done'),
+      c: tv.has('c') ? r.numOrNull(tv.get('c'), 'turn.c') : undefined,
+      At: At === null || At === undefined ? undefined : (r.numOrNull(At, 'turn.A_t') ?? undefined),
+      masked: r.bool(tv.get('masked'), 'turn.masked') === true,
+      fallback: r.bool(tv.get('fallback'), 'turn.fallback') === true,
       extras: t.extras,
     };
   });
@@ -302,16 +336,16 @@ export function normaliseRecord(
     obs.records++;
     obs.turns += turns.length;
   }
-  const labeledRaw = v.get('labeled');
+  const labeled = r.bool(v.get('labeled'), 'labeled');
   const view: TrajectoryView = {
-    iteration: intOf(v.get('iteration')) ?? MISSING_ITERATION,
-    group: intOf(v.get('group')) ?? -1,
-    rollout: intOf(v.get('rollout')) ?? -1,
-    taskId: str(v.get('task_id')),
-    instruction: str(v.get('instruction')),
-    reward: numberOf(v.get('reward')) ?? NaN,
-    A: numberOf(v.get('A')) ?? NaN,
-    labeled: labeledRaw === true || labeledRaw === 1 || turns.some((t) => (t.scores?.length ?? 0) >= 2),
+    iteration: r.id(v.get('iteration'), 'iteration', MISSING_ITERATION),
+    group: r.id(v.get('group'), 'group', -1),
+    rollout: r.id(v.get('rollout'), 'rollout', -1),
+    taskId: r.str(v.get('task_id'), 'task_id'),
+    instruction: r.str(v.get('instruction'), 'instruction'),
+    reward: r.num(v.get('reward'), 'reward'),
+    A: r.num(v.get('A'), 'A'),
+    labeled: labeled === true || turns.some((t) => (t.scores?.length ?? 0) >= 2),
     turns,
     extras: top.extras,
     missingFields,
@@ -322,9 +356,9 @@ export function normaliseRecord(
     rollout: view.rollout,
     reward: view.reward,
     A: view.A,
-    labeled: labeledRaw === undefined ? undefined : labeledRaw === true || labeledRaw === 1,
+    labeled,
     turns,
     missing: missingFields.length,
   };
-  return { core, view };
+  return { core, view, wrongTypes: r.wrongTypes, refused: r.refused };
 }

@@ -74,6 +74,8 @@ interface Acc {
   argmax: number;
   cCount: number;
   sumC: number;
+  /** credited turns with a finite logged c in trajectories with a finite A: the dose's turns */
+  doseN: number;
   sumBc2: number;
   sumA2: number;
   cMis: number;
@@ -95,6 +97,7 @@ const newAcc = (): Acc => ({
   argmax: 0,
   cCount: 0,
   sumC: 0,
+  doseN: 0,
   sumBc2: 0,
   sumA2: 0,
   cMis: 0,
@@ -106,8 +109,8 @@ const newAcc = (): Acc => ({
 const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
 
 function rms(acc: Acc): number | null {
-  if (acc.cCount === 0 || acc.sumA2 === 0) return null;
-  return Math.sqrt(acc.sumBc2 / acc.cCount) / Math.sqrt(acc.sumA2 / acc.cCount);
+  if (acc.doseN === 0 || acc.sumA2 === 0) return null;
+  return Math.sqrt(acc.sumBc2 / acc.doseN) / Math.sqrt(acc.sumA2 / acc.doseN);
 }
 
 export interface FullReport {
@@ -148,8 +151,12 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = []):
       a.argmax += c.argmaxTurns[i]!;
       a.cCount += c.cCount[i]!;
       a.sumC += c.sumC[i]!;
-      a.sumBc2 += beta * beta * c.sumC2[i]!;
-      if (Number.isFinite(c.A[i]!)) a.sumA2 += c.A[i]! * c.A[i]! * c.cCount[i]!;
+      // the dose: both sides over the same turns, those of trajectories whose A is finite
+      if (Number.isFinite(c.A[i]!)) {
+        a.doseN += c.cCount[i]!;
+        a.sumBc2 += beta * beta * c.sumC2[i]!;
+        a.sumA2 += c.A[i]! * c.A[i]! * c.cCount[i]!;
+      }
       a.cMis += c.cMismatches[i]!;
       a.aMis += c.aTMismatches[i]!;
       a.sameMis += c.sameMismatches[i]!;
@@ -242,6 +249,14 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = []):
         `${index.path}: ${f.level === 'turn' ? 'turn.' : ''}${f.field} is missing from ${f.missing} ${f.level === 'turn' ? 'turn' : 'record'}(s)`,
       );
   }
+  for (const f of check.fields) {
+    if (f.wrongType === 0) continue;
+    const name = f.level === 'turn' ? `turn.${f.field}` : f.field;
+    const lines = `line${f.wrongTypeLines.length > 1 ? 's' : ''} ${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''}`;
+    warnings.push(
+      `${index.path}: ${name} holds a value of the wrong type (${WANTED[f.field] ?? 'see run-format.md'}) in ${f.wrongType} record(s), read as missing: ${lines}`,
+    );
+  }
   if (total.cMis > 0) warnings.push(`${total.cMis} credited turn(s) whose logged c differs from the recomputed credit by more than 1e-6`);
   if (total.aMis > 0) warnings.push(`${total.aMis} turn(s) whose logged A_t differs from A + beta*c by more than 1e-6`);
   if (total.sameMis > 0)
@@ -293,6 +308,28 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = []):
   };
   return { report, perIteration, gateGroups, sameMismatches: total.sameMis };
 }
+
+/** What each field must hold, for the wrong-type warning. */
+const WANTED: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
+  iteration: 'a whole number',
+  group: 'a whole number',
+  rollout: 'a whole number',
+  task_id: 'a string',
+  instruction: 'a string',
+  reward: 'a number',
+  A: 'a number',
+  labeled: 'true or false',
+  turns: 'an array of objects',
+  action: 'a string',
+  candidates: 'an array of strings',
+  scores: 'an array of numbers or null',
+  same: 'an array of true/false',
+  done: 'an array of true/false',
+  c: 'a number or null',
+  A_t: 'a number',
+  masked: 'true or false; only true is true',
+  fallback: 'true or false; only true is true',
+});
 
 function countDuplicateTrajectories(index: CreditIndex): number {
   const c = index.columns;

@@ -122,11 +122,15 @@ export interface MetricTarget {
   kind: 'eq' | 'lt' | 'abs' | 'gt';
 }
 
-export const METRIC_TARGETS: Readonly<Record<string, MetricTarget>> = {
-  'ws/sign_flip_rate': { value: 0, label: 'exactly 0', kind: 'eq' },
-  'ws/fallback_rate': { value: 0.05, label: '< 0.05', kind: 'lt' },
-  'ws/executed_is_argmax': { value: 0.2, label: '0.200 chance', kind: 'eq' },
-  'ws/tau_running': { value: 20, label: 'frozen at 20', kind: 'eq' },
-  'ws/c_mean': { value: 0.03, label: '|mean c| < 0.03', kind: 'abs' },
-  'ws/gate_mean_diff': { value: 0, label: '> 0', kind: 'gt' },
-};
+/** By metric name; no prototype, so that a metric named `__proto__` or `constructor` has no target. */
+export const METRIC_TARGETS: Readonly<Record<string, MetricTarget | undefined>> = Object.assign(
+  Object.create(null) as Record<string, MetricTarget>,
+  {
+    'ws/sign_flip_rate': { value: 0, label: 'exactly 0', kind: 'eq' },
+    'ws/fallback_rate': { value: 0.05, label: '< 0.05', kind: 'lt' },
+    'ws/executed_is_argmax': { value: 0.2, label: '0.200 chance', kind: 'eq' },
+    'ws/tau_running': { value: 20, label: 'frozen at 20', kind: 'eq' },
+    'ws/c_mean': { value: 0.03, label: '|mean c| < 0.03', kind: 'abs' },
+    'ws/gate_mean_diff': { value: 0, label: '> 0', kind: 'gt' },
+  },
+);

@@ -24,8 +24,26 @@ export class Run {
     return loc ? new Run(loc, options) : undefined;
   }
 
+  /** Why the metrics log could not be read at the last update, when it could not. */
+  metricsError: string | undefined;
+
+  /**
+   * Reads what is new in both logs. With a credit log, a metrics log that cannot be
+   * read is a warning (`metricsError`), never a failure: the report and the detail
+   * need only the credit log.
+   */
   async update(signal?: AbortSignal): Promise<void> {
-    await Promise.all([this.credit?.update(signal), this.metrics?.update(signal)]);
+    const metrics = this.metrics?.update(signal).then(
+      () => {
+        this.metricsError = undefined;
+      },
+      (e: unknown) => {
+        if (!this.credit || signal?.aborted) throw e;
+        const err = e as NodeJS.ErrnoException;
+        this.metricsError = err.code ?? err.message;
+      },
+    );
+    await Promise.all([this.credit?.update(signal), metrics]);
   }
 
   /** Warnings about the metrics log, for the report. */
@@ -33,6 +51,8 @@ export class Run {
     const m = this.metrics;
     if (!m) return [];
     const w: string[] = [];
+    if (this.metricsError !== undefined)
+      w.push(`${m.path}: cannot be read (${this.metricsError}); the figures come from the credit log alone`);
     if (m.skippedCount > 0)
       w.push(
         `${m.path}: skipped ${m.skippedCount} line(s): ${m.skippedLines
@@ -56,7 +76,7 @@ export class Run {
   /** The report; computed again only when either log has changed since. */
   report(): (FullReport & { curve: CurveRow[] }) | undefined {
     if (!this.credit) return undefined;
-    const key = `${this.credit.version}:${this.credit.skippedCount}:${this.credit.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}`;
+    const key = `${this.credit.version}:${this.credit.skippedCount}:${this.credit.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}:${this.metricsError}`;
     if (this.cached?.key === key) return this.cached.value;
     const full = computeReport(this.credit, this.metricsWarnings());
     const value = { ...full, curve: trainingCurve(this.metrics?.getTable(), full.perIteration) };
