@@ -10,6 +10,7 @@ import { reportLines } from '../core/report/targets';
 import type { TrajectoryView } from '../core/record/trajectory';
 import { recomputeCredit } from '../core/credit/credit';
 import { runHubCommand, runDownloadCommand } from './hub';
+import { cmdCompare, COMPARE_USAGE } from './compare';
 import { formatFigure } from '../shared/format';
 
 export class UsageError extends Error {}
@@ -248,6 +249,7 @@ const HELP = `rlrb: RL Run Browser on the command line
   rlrb demo <dir> [--trajectories N] [--seed S] [--no-hub-repo]
   rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]
   rlrb show <log> --iteration I --group G --rollout R [--json]
+  ${COMPARE_USAGE}
   rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]
   rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--set-latest]
 
@@ -273,6 +275,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runHubCommand(a);
       case 'download':
         return await runDownloadCommand(a);
+      case 'compare':
+        return await cmdCompare(argv.filter((_, i) => i !== argv.indexOf(cmd)));
       default:
         throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
     }
