@@ -151,7 +151,7 @@ test('t and p are null when the task differences have sd 0 or there is one task'
 
 test('the top-field reader: top level only, aliases by priority, values as the normaliser shows them', () => {
   const r = new TopFieldReader(buildSchemaTables());
-  const read = (s: string): { iteration: number; task: string | null } => r.read(Buffer.from(s), 0, Buffer.byteLength(s));
+  const read = (s: string): { iteration: number; task: string | null } => r.fields(Buffer.from(s), 0, Buffer.byteLength(s));
   assert.deepEqual(read('{"iteration":1,"turns":[{"task_id":"inner","x":{"id":"deep"}}],"instruction":"outer"}'), {
     iteration: 1,
     task: 'outer',
@@ -164,7 +164,7 @@ test('the top-field reader: top level only, aliases by priority, values as the n
   assert.deepEqual(read('{"iteration":-2,"instruction":"x \\\\"}'), { iteration: -2, task: 'x \\' });
   const mapped = new TopFieldReader(buildSchemaTables({ task_id: 'problem', iteration: 'it' }));
   const s = '{"iteration":1,"it":4,"task_id":"a","problem":"p9"}';
-  assert.deepEqual(mapped.read(Buffer.from(s), 0, s.length), { iteration: 4, task: 'p9' });
+  assert.deepEqual(mapped.fields(Buffer.from(s), 0, s.length), { iteration: 4, task: 'p9' });
 });
 
 test('the top-field reader agrees with the record normaliser on the demo logs', () => {
@@ -178,7 +178,7 @@ test('the top-field reader agrees with the record normaliser on the demo logs', 
     for (const line of lines) {
       const v = normaliseRecord(parseTolerant(line) as Record<string, unknown>, tables).view;
       const b = Buffer.from(line);
-      assert.deepEqual(r.read(b, 0, b.length), { iteration: v.iteration, task: v.taskId ?? v.instruction });
+      assert.deepEqual(r.fields(b, 0, b.length), { iteration: v.iteration, task: v.taskId ?? v.instruction });
     }
   }
 });

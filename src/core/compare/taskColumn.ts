@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises';
 import type { CreditIndex } from '../log/creditIndex';
 import type { Disposable } from '../log/events';
 import { buildSchemaTables } from '../record/schema';
-import { TopFieldReader } from './topFields';
+import { TaskKind, TopFieldReader } from './topFields';
 
 const CHUNK = 4 * 1024 * 1024;
 
@@ -21,6 +21,9 @@ export class TaskColumn {
   /** the distinct task keys, by id */
   readonly tasks: string[] = [];
   private readonly ids = new Map<string, number>();
+  /** task ids by a hash of their bytes, and those bytes */
+  private readonly byHash = new Map<number, number[]>();
+  private readonly taskBytes: (Buffer | undefined)[] = [];
   private n = 0;
   /** the index was re-read since the last update */
   private stale = false;
@@ -55,6 +58,8 @@ export class TaskColumn {
       this.n = 0;
       this.tasks.length = 0;
       this.ids.clear();
+      this.byHash.clear();
+      this.taskBytes.length = 0;
     } else if (this.provisional && this.n > 0) {
       // the index takes a provisional last line back and reads it again once complete
       this.n--;
@@ -74,11 +79,12 @@ export class TaskColumn {
         let j = i;
         while (j < total && c.offset[j]! + c.length[j]! <= limit) {
           const s = c.offset[j]! - base;
-          this.set(j, this.reader.read(this.buf, s, s + c.length[j]!));
+          this.reader.read(this.buf, s, s + c.length[j]!);
+          this.set(j);
           j++;
         }
         // the file shrank under us: the rows left are unreadable until the index reads it again
-        if (j === i) for (; j < total; j++) this.set(j, { iteration: NaN, task: null });
+        if (j === i) for (; j < total; j++) this.unreadable(j);
         i = j;
       }
     } finally {
@@ -88,19 +94,49 @@ export class TaskColumn {
     this.provisional = idx.pendingTail;
   }
 
-  private set(row: number, f: { iteration: number; task: string | null }): void {
-    this.iteration[row] = f.iteration;
-    if (f.task === null) {
-      this.task[row] = -1;
-      return;
-    }
-    let id = this.ids.get(f.task);
+  private set(row: number): void {
+    const r = this.reader;
+    this.iteration[row] = r.iteration;
+    this.task[row] =
+      r.taskKind === TaskKind.Bytes
+        ? this.internBytes(this.buf, r.taskStart, r.taskEnd)
+        : r.taskKind === TaskKind.Text
+          ? this.intern(r.taskText!)
+          : -1;
+  }
+
+  private unreadable(row: number): void {
+    this.iteration[row] = NaN;
+    this.task[row] = -1;
+  }
+
+  private intern(task: string): number {
+    let id = this.ids.get(task);
     if (id === undefined) {
       id = this.tasks.length;
-      this.tasks.push(f.task);
-      this.ids.set(f.task, id);
+      this.tasks.push(task);
+      this.ids.set(task, id);
     }
-    this.task[row] = id;
+    return id;
+  }
+
+  /** A task key by its UTF-8 bytes, without making a string unless the key is new. */
+  private internBytes(b: Buffer, s: number, e: number): number {
+    let h = e - s;
+    for (let i = s; i < e; i++) h = (Math.imul(h, 31) + b[i]!) | 0;
+    const list = this.byHash.get(h);
+    if (list)
+      outer: for (const id of list) {
+        const k = this.taskBytes[id]!;
+        if (k.length !== e - s) continue;
+        for (let i = 0; i < k.length; i++) if (k[i] !== b[s + i]) continue outer;
+        return id;
+      }
+    const id = this.intern(b.toString('utf8', s, e));
+    this.taskBytes[id] = Buffer.from(b.subarray(s, e));
+    if (list) list.push(id);
+    else this.byHash.set(h, [id]);
+    return id;
   }
 
   private reserve(n: number): void {

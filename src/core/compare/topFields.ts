@@ -52,27 +52,62 @@ export function taskKey(v: unknown): string | null {
   return s === '' ? null : s;
 }
 
+/** How the last record's task key was found. */
+export const enum TaskKind {
+  None = 0,
+  /** a string without escapes: its bytes are `buf[taskStart, taskEnd)` */
+  Bytes = 1,
+  /** any other value: `taskText` */
+  Text = 2,
+}
+
 export class TopFieldReader {
-  private readonly names: Name[] = [];
+  /** names of the wanted fields, by their length in bytes */
+  private readonly byLength: (Name[] | undefined)[] = [];
   private b: Buffer = Buffer.alloc(0);
   private p = 0;
   private end = 0;
+  private readonly rank = new Float64Array(3);
+  private readonly vs = new Int32Array(3);
+  private readonly ve = new Int32Array(3);
+  /** the last record's fields, set by `read` */
+  iteration = NaN;
+  taskKind: TaskKind = TaskKind.None;
+  taskStart = 0;
+  taskEnd = 0;
+  taskText: string | null = null;
 
   constructor(private readonly tables: SchemaTables) {
     const t = tables.trajectory;
     for (const [name, field] of t.byName) {
       const slot = WANTED.indexOf(field as Wanted);
-      if (slot >= 0) this.names.push({ slot, rank: t.names.get(field)!.indexOf(name), bytes: Buffer.from(name, 'utf8') });
+      if (slot < 0) continue;
+      const bytes = Buffer.from(name, 'utf8');
+      (this.byLength[bytes.length] ??= []).push({ slot, rank: t.names.get(field)!.indexOf(name), bytes });
     }
   }
 
-  /** Reads buf[start, end); falls back to `JSON.parse` on anything the byte reader does not expect. */
-  read(buf: Buffer, start: number, end: number): TopFields {
+  /** Reads buf[start, end) into the fields above; falls back to \`JSON.parse\` on anything the byte reader does not expect. */
+  read(buf: Buffer, start: number, end: number): void {
     try {
-      return this.scan(buf, start, end);
+      this.scan(buf, start, end);
     } catch {
-      return this.slow(buf.toString('utf8', start, end));
+      const f = this.slow(buf.toString('utf8', start, end));
+      this.iteration = f.iteration;
+      this.setText(f.task);
     }
+  }
+
+  /** The same, as a value (for tests and single records). */
+  fields(buf: Buffer, start: number, end: number): TopFields {
+    this.read(buf, start, end);
+    const task = this.taskKind === TaskKind.Bytes ? buf.toString('utf8', this.taskStart, this.taskEnd) : this.taskText;
+    return { iteration: this.iteration, task };
+  }
+
+  private setText(task: string | null): void {
+    this.taskKind = task === null ? TaskKind.None : TaskKind.Text;
+    this.taskText = task;
   }
 
   private slow(text: string): TopFields {
@@ -92,16 +127,12 @@ export class TopFieldReader {
     return { iteration: wholeIteration(first('iteration')), task: taskKey(first('task_id')) ?? taskKey(first('instruction')) };
   }
 
-  private scan(buf: Buffer, start: number, end: number): TopFields {
+  private scan(buf: Buffer, start: number, end: number): void {
     this.b = buf;
     this.p = start;
     this.end = end;
-    const rank = [Infinity, Infinity, Infinity];
-    const values: [number, number][] = [
-      [0, 0],
-      [0, 0],
-      [0, 0],
-    ];
+    const rank = this.rank;
+    rank.fill(Infinity);
     this.ws();
     if (buf[this.p] !== LB) throw new ScanError('not an object');
     this.p++;
@@ -112,7 +143,6 @@ export class TopFieldReader {
         if (buf[this.p] !== Q) throw new ScanError('expected a key');
         const ks = this.p + 1;
         const ke = this.stringEnd(this.p);
-        for (let i = ks; i < ke; i++) if (buf[i] === BS) throw new ScanError('escaped key');
         this.p = ke + 1;
         this.ws();
         if (buf[this.p] !== COLON) throw new ScanError('expected :');
@@ -121,10 +151,14 @@ export class TopFieldReader {
         const vs = this.p;
         this.skipValue();
         const name = this.lookup(ks, ke);
-        if (name && name.rank < rank[name.slot]!) {
+        if (name === undefined) {
+          // an escaped key may spell a wanted name: the slow path decides
+          for (let i = ks; i < ke; i++) if (buf[i] === BS) throw new ScanError('escaped key');
+        } else if (name.rank < rank[name.slot]!) {
           rank[name.slot] = name.rank;
-          values[name.slot] = [vs, this.p];
-          if (rank[0] === 0 && rank[1] === 0 && !this.noKey(values[1]![0], values[1]![1])) break;
+          this.vs[name.slot] = vs;
+          this.ve[name.slot] = this.p;
+          if (rank[0] === 0 && rank[1] === 0 && !this.noKey(vs, this.p)) break;
         }
         this.ws();
         const ch = buf[this.p++];
@@ -133,11 +167,11 @@ export class TopFieldReader {
         throw new ScanError('expected , or }');
       }
     }
-    const iteration = rank[0] === Infinity ? NaN : this.iterationAt(values[0]![0], values[0]![1]);
-    const task =
-      (rank[1] === Infinity ? null : this.keyAt(values[1]![0], values[1]![1])) ??
-      (rank[2] === Infinity ? null : this.keyAt(values[2]![0], values[2]![1]));
-    return { iteration, task };
+    this.iteration = rank[0] === Infinity ? NaN : this.iterationAt(this.vs[0]!, this.ve[0]!);
+    this.taskKind = TaskKind.None;
+    this.taskText = null;
+    if (rank[1] !== Infinity) this.keyAt(this.vs[1]!, this.ve[1]!);
+    if (this.taskKind === TaskKind.None && rank[2] !== Infinity) this.keyAt(this.vs[2]!, this.ve[2]!);
   }
 
   /** `""` or `null`: a task_id that names no task, so the instruction is still wanted */
@@ -147,11 +181,11 @@ export class TopFieldReader {
   }
 
   private lookup(ks: number, ke: number): Name | undefined {
+    const list = this.byLength[ke - ks];
+    if (list === undefined) return undefined;
     const b = this.b;
-    const len = ke - ks;
-    outer: for (const n of this.names) {
-      if (n.bytes.length !== len) continue;
-      for (let i = 0; i < len; i++) if (n.bytes[i] !== b[ks + i]) continue outer;
+    outer: for (const n of list) {
+      for (let i = 0; i < n.bytes.length; i++) if (n.bytes[i] !== b[ks + i]) continue outer;
       return n;
     }
     return undefined;
@@ -174,13 +208,27 @@ export class TopFieldReader {
     return wholeIteration(this.parsed(s, e));
   }
 
-  private keyAt(s: number, e: number): string | null {
+  /** Sets the task fields from the value at [s, e), unless it names no task. */
+  private keyAt(s: number, e: number): void {
     const b = this.b;
     if (b[s] === Q) {
-      const text = b.toString('utf8', s + 1, e - 1);
-      if (!text.includes('\\')) return text === '' ? null : text;
+      let escaped = false;
+      for (let i = s + 1; i < e - 1; i++)
+        if (b[i] === BS) {
+          escaped = true;
+          break;
+        }
+      if (!escaped) {
+        if (e - s > 2) {
+          this.taskKind = TaskKind.Bytes;
+          this.taskStart = s + 1;
+          this.taskEnd = e - 1;
+        }
+        return;
+      }
     }
-    return taskKey(this.parsed(s, e));
+    const k = taskKey(this.parsed(s, e));
+    if (k !== null) this.setText(k);
   }
 
   private parsed(s: number, e: number): unknown {
