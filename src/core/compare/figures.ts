@@ -138,6 +138,11 @@ function perTask(r: CompareRows, window: Set<number>): { n: Int32Array; succ: In
 const signTest = (pos: number, neg: number): number | null =>
   pos + neg > 0 ? twoSidedP(Math.abs(pos - neg) / Math.sqrt(pos + neg)) : null;
 
+/**
+ * Section 6 over two runs' rows. A run holds an iteration when it has at least one
+ * counted trajectory there (whole-number iteration, finite reward), so every iteration
+ * of the window has a success fraction on both sides.
+ */
 export function compareRows(a: CompareRows, b: CompareRows, w: CompareWindow = {}): Comparison {
   const pa = perIteration(a);
   const pb = perIteration(b);
