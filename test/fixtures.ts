@@ -98,3 +98,48 @@ export const HAND_LOG: readonly Record<string, unknown>[] = [
     ],
   },
 ];
+
+/**
+ * Two small credit logs whose comparison (run-format.md section 6) was worked out by
+ * hand in test/unit/compare.test.ts. Raw lines, to control key order, aliases and
+ * Python's NaN. A has one labeled turn; B is a plain GRPO run (no labeled turn).
+ */
+export const COMPARE_A_LINES: readonly string[] = [
+  '{"iteration":0,"group":0,"rollout":0,"task_id":"t1","instruction":"buy shoes","reward":1,"A":1,"labeled":true,"turns":[{"action":"click(point_2d=[1, 1])","scores":[10,0,20,10,5],"same":[true,false,false,true,false],"done":[false,false,false,false,false],"c":0.0625,"A_t":1.025}]}',
+  '{"iteration":0,"group":0,"rollout":1,"task_id":"t1","reward":0,"A":-1,"turns":[{"action":"wait()","A_t":-1}]}',
+  '{"iteration":0,"group":1,"rollout":0,"task_id":"t2","reward":1,"A":0,"turns":[]}',
+  // no task_id: paired by its instruction
+  '{"iteration":0,"group":2,"rollout":0,"instruction":"walk the dog","reward":1,"A":0,"turns":[]}',
+  '{"iteration":1,"group":0,"rollout":0,"task_id":"t1","reward":1,"A":0,"turns":[]}',
+  '{"iteration":1,"group":1,"rollout":0,"task_id":"t2","reward":-1,"A":0,"turns":[]}',
+  // t3: seen by A only
+  '{"iteration":1,"group":2,"rollout":0,"task_id":"t3","reward":1,"A":0,"turns":[]}',
+  // neither task_id nor instruction: counted, not paired
+  '{"iteration":1,"group":3,"rollout":0,"reward":0,"A":0,"turns":[]}',
+  '{"iteration":2,"group":0,"rollout":0,"task_id":"t2","reward":0,"A":0,"turns":[]}',
+  // reward not finite: not counted
+  '{"iteration":2,"group":1,"rollout":0,"task_id":"t1","reward":NaN,"A":0,"turns":[]}',
+  // iteration 3: not in B, outside the window
+  '{"iteration":3,"group":0,"rollout":0,"task_id":"t1","reward":1,"A":0,"turns":[]}',
+  // not a whole iteration: not counted
+  '{"iteration":1.5,"group":9,"rollout":0,"task_id":"t1","reward":1,"A":0,"turns":[]}',
+  '{"iteration":5,"group":0,"rollout":0,"task_id":"t5","reward":1,"A":0,"turns":[]}',
+  'not json',
+];
+
+export const COMPARE_B_LINES: readonly string[] = [
+  '{"iteration":0,"group":0,"rollout":0,"task_id":"t1","reward":0,"A":0,"turns":[{"action":"wait()"}]}',
+  '{"iteration":0,"group":1,"rollout":0,"task_id":"t2","reward":1,"A":0,"turns":[{"action":"go_back()"}]}',
+  '{"iteration":0,"group":2,"rollout":0,"goal":"walk the dog","reward":0,"A":0,"turns":[]}',
+  '{"iteration":1,"group":0,"rollout":0,"task_id":"t1","reward":1,"A":0,"turns":[]}',
+  // an escaped key is still task_id
+  '{"iteration":1,"group":1,"rollout":0,"task\\u005fid":"t2","reward":0,"A":0,"turns":[]}',
+  // t4: seen by B only; its task_id comes after the turns
+  '{"iteration":1,"group":2,"rollout":0,"reward":1,"A":0,"turns":[{"action":"click(point_2d=[5, 5])"}],"task_id":"t4"}',
+  '{"iteration":2,"group":0,"rollout":0,"task_id":"t2","reward":1,"A":0,"turns":[]}',
+  // aliases: step for iteration, task for task_id
+  '{"step":2,"group":1,"rollout":0,"task":"t1","reward":0,"A":0,"turns":[]}',
+  // iteration 4: not in A
+  '{"iteration":4,"group":0,"rollout":0,"task_id":"t1","reward":1,"A":0,"turns":[]}',
+  '{"iteration":5,"group":0,"rollout":0,"task_id":"t5","reward":1,"A":0,"turns":[]}',
+];

@@ -9,6 +9,8 @@ import { recomputeCredit } from '../core/credit/credit';
 import { turnMarks } from '../core/credit/turnMarks';
 import type { TurnMarks } from '../core/credit/turnMarks';
 import { runHubCommand, runDownloadCommand, HUB_FLAGS, DOWNLOAD_FLAGS } from './hub';
+import { cmdCompare, COMPARE_USAGE } from './compare';
+import { cmdExport, EXPORT_USAGE } from './export';
 import { formatFigure } from '../shared/format';
 import { UsageError, commandName, numberFlag, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
@@ -196,6 +198,8 @@ const HELP = `rlrb: RL Run Browser on the command line
   rlrb demo <dir> [--trajectories N] [--seed S] [--no-hub-repo]
   rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]
   rlrb show <log> --iteration I --group G --rollout R [--json]
+  ${COMPARE_USAGE}
+  ${EXPORT_USAGE.replace(/^usage: /, '')}
   rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]
   rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--set-latest]
 
@@ -216,6 +220,12 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   download: { flags: DOWNLOAD_FLAGS, run: runDownloadCommand },
 };
 
+/** Commands that parse their own flags (strictly, with util.parseArgs): repeatable flags, their own usage. */
+const SELF_PARSING: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
+  compare: cmdCompare,
+  export: cmdExport,
+};
+
 export async function main(argv: readonly string[]): Promise<number> {
   try {
     const cmd = commandName(argv);
@@ -226,6 +236,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(HELP);
       return asked ? 0 : 2;
     }
+    const own = cmd !== undefined && Object.hasOwn(SELF_PARSING, cmd) ? SELF_PARSING[cmd] : undefined;
+    if (own) return await own(argv.filter((_, i) => i !== argv.indexOf(cmd ?? '')));
     if (!command) throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
     const a = parseArgs(argv, command.flags, `rlrb ${cmd}`);
     if (a.flags.has('help')) {

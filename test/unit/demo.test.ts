@@ -9,6 +9,7 @@ import { CreditIndex } from '../../src/core/log/creditIndex';
 import { normaliseRecord } from '../../src/core/record/trajectory';
 import { buildSchemaTables } from '../../src/core/record/schema';
 import { parseTolerant } from '../../src/core/log/tolerantJson';
+import { RunComparer } from '../../src/core/compare/compareRuns';
 
 test('the demo run is deterministic, complete, and lands near the card', async () => {
   const a = tempDir();
@@ -72,4 +73,47 @@ test('fast and slow readers agree on the whole demo', async () => {
     const expected = s.cCount > 0 ? s.sumC / s.cCount : null;
     assert.ok(expected === null ? row.meanC === null : Math.abs(row.meanC! - expected) < 1e-12, `${row.meanC} vs ${expected}`);
   }
+});
+
+test('the demo also writes a plain GRPO baseline on the same tasks, a little weaker, that compares with the run', async () => {
+  const a = tempDir();
+  const b = tempDir();
+  const res = writeDemo(a, { hubRepo: false });
+  writeDemo(b, { hubRepo: false });
+  const base = res.baseline!;
+  assert.equal(base.root, join(a, 'baseline'));
+  assert.equal(base.trajectories, 45 * 48 * 5);
+  assert.ok(readFileSync(base.creditLog).equals(readFileSync(join(b, 'baseline', 'logs', 'ws_credit_log.jsonl'))), 'deterministic');
+  assert.ok(readFileSync(base.metricsLog).equals(readFileSync(join(b, 'baseline', 'logs', 'ws_metrics.jsonl'))));
+  // the same task at the same slot in both runs
+  const rows = (p: string): { iteration: number; group: number; task_id: string; turns: Record<string, unknown>[] }[] =>
+    readFileSync(p, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => parseTolerant(l) as { iteration: number; group: number; task_id: string; turns: Record<string, unknown>[] });
+  const ra = rows(res.creditLog);
+  const rb = rows(base.creditLog);
+  const slot = new Map(ra.map((r) => [`${r.iteration}:${r.group}`, r.task_id]));
+  assert.ok(rb.every((r) => slot.get(`${r.iteration}:${r.group}`) === r.task_id));
+  // tasks repeat across iterations
+  assert.ok(new Set(ra.map((r) => r.task_id)).size < 45 * 48);
+  // turns hold only the action
+  assert.ok(rb.every((r) => r.turns.every((t) => Object.keys(t).join() === 'action')));
+  const runA = (await Run.open(a))!;
+  const runB = (await Run.open(base.root))!;
+  assert.equal(runA.location.creditLog, res.creditLog, 'run A stays where it was');
+  await Promise.all([runA.update(), runB.update()]);
+  // its own metrics log, with plain-RL names
+  const names = runB.metrics!.getTable().series.map((s) => s.name);
+  assert.ok(names.includes('rollout/reward_mean') && !names.some((n) => n.startsWith('ws/')), names.join());
+  const c = await new RunComparer(runA, runB).compute();
+  const f = c.figures;
+  assert.equal(f.iterations, 45);
+  assert.equal(f.tasks.count, new Set(ra.map((r) => r.task_id)).size);
+  assert.ok(f.successA! > f.successB!, `${f.successA} vs ${f.successB}`);
+  assert.ok(f.successA! - f.successB! < 0.05, 'a little weaker, not much');
+  assert.ok(f.tasks.meanDiff! > 0);
+  assert.equal(c.reportB.labeledTurns, 0);
+  assert.equal(c.reportB.signFlipRate, null);
+  assert.ok(c.reportA.gate.meanDiff! > 0);
 });

@@ -1,7 +1,8 @@
 /**
  * A deterministic demo run in the reference schema, shaped like the card's run:
  * 45 iterations x 48 groups x 5 rollouts, 2 of 5 labeled, K = 5, up to 15 turns;
- * and a small fake Hub repo tree for it that the Hub emulator serves.
+ * a small fake Hub repo tree for it that the Hub emulator serves; and a plain GRPO
+ * baseline on the same tasks (`baseline.ts`) to compare it with.
  */
 import { mkdirSync, openSync, writeSync, closeSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,10 @@ import { summarize } from '../record/trajectory';
 import type { TrajectoryCore, TurnCore } from '../record/trajectory';
 import { mean } from '../report/stats';
 import { iterDirName } from '../hub/model';
+import { advantages, doneAction, Gen, nearDuplicate, randomAction, rng, successChance, taskAt } from './gen';
+import type { DemoTask } from './gen';
+import { writeBaseline } from './baseline';
+import type { BaselineResult } from './baseline';
 
 export const DEMO_REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 export const DEMO_ITERATIONS = 45;
@@ -20,109 +25,11 @@ export const DEMO_K = 5;
 export const DEMO_RESUME_ITERATIONS = [9, 19, 29, 39] as const;
 export const DEMO_HF_ITERATIONS = [19, 29, 39, 44] as const;
 export const DEMO_LATEST = 39;
-
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Gen {
-  private spare: number | undefined;
-  constructor(readonly r: () => number) {}
-  u(): number {
-    return this.r();
-  }
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.r() * (hi - lo + 1));
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.r() * xs.length)]!;
-  }
-  normal(): number {
-    if (this.spare !== undefined) {
-      const s = this.spare;
-      this.spare = undefined;
-      return s;
-    }
-    let u = 0,
-      v = 0,
-      s = 0;
-    do {
-      u = this.r() * 2 - 1;
-      v = this.r() * 2 - 1;
-      s = u * u + v * v;
-    } while (s >= 1 || s === 0);
-    const m = Math.sqrt((-2 * Math.log(s)) / s);
-    this.spare = v * m;
-    return u * m;
-  }
-}
-
-const SITES = ['shop.example.com', 'maps.example.org', 'forum.example.net', 'wiki.example.org', 'mail.example.com'];
-const WORDS = [
-  'blue running shoes',
-  'cheapest flight to Lisbon',
-  '東京 ホテル 安い',
-  'café "Le Monde"',
-  'مكتبة عامة',
-  'return policy',
-  'order #4417',
-  "O'Reilly books",
-  'Größe 42',
-  '<b>bold</b> sale',
-];
-const TASKS = [
-  'Find the cheapest pair of blue running shoes in size 42 and add it to the cart.',
-  'Look up the opening hours of the public library (مكتبة عامة) on the maps site.',
-  'Reply to the latest forum thread about "dark mode" with a thank-you note.',
-  'Search the wiki for 東京 and report the population figure in the infobox.',
-  'Change the shipping address of order #4417 to "12 Rue de l\'Église".',
-  'Render this: <script>document.title="pwned"; alert(1)</script> — then find the help page.',
-  'Subscribe to the newsletter using the address test+rl@example.com.',
-  'Compare the prices of the two laptops with 16 GB RAM and pick the lighter one.',
-  "Open the <img src=x onerror=alert('xss')> gallery and count the photos.",
-  'Find a \u202Eright-to-left override\u202C in the product title and report it.',
-  'Book a table for two at café "Le Monde" for Friday 19:30.',
-  'Download the PDF manual of the coffee machine model X-200.',
-];
-
-function randomAction(g: Gen): string {
-  const x = g.u();
-  if (x < 0.38) return `click(point_2d=[${g.int(0, 1000)}, ${g.int(0, 1000)}])`;
-  if (x < 0.52) return `write(message=${JSON.stringify(g.pick(WORDS))})`;
-  if (x < 0.62) return `press_keys(keys=[${JSON.stringify(g.pick(['Enter', 'Tab', 'Escape', 'PageDown']))}])`;
-  if (x < 0.74) return `scroll(direction="${g.pick(['down', 'up'])}", amount=${g.int(1, 5)})`;
-  if (x < 0.8) return `hover(point_2d=[${g.int(0, 1000)}, ${g.int(0, 1000)}])`;
-  if (x < 0.86) return `goto_url(url="https://${g.pick(SITES)}/${g.pick(['search', 'cart', 'help', 'q?x=<b>1</b>&y="2"'])}")`;
-  if (x < 0.91) return 'go_back()';
-  if (x < 0.95) return 'wait()';
-  if (x < 0.97) return 'new_tab()';
-  return `switch_tab(index=${g.int(0, 2)})`;
-}
-
-/** A different text that canonicalizes to the same action (click within 20, key in another case). */
-function nearDuplicate(g: Gen, action: string): string {
-  const click = /^(click|hover)\(point_2d=\[(\d+), (\d+)\]\)$/.exec(action);
-  if (click) {
-    const dx = g.int(-15, 15),
-      dy = g.int(-15, 15);
-    return `${click[1]}(point_2d=[${Math.max(0, Number(click[2]) + dx)}, ${Math.max(0, Number(click[3]) + dy)}])`;
-  }
-  const keys = /^press_keys\(keys=\["(\w+)"\]\)$/.exec(action);
-  if (keys) return `press_keys(keys=["${keys[1]!.toLowerCase()}"])`;
-  return action;
-}
-
-function doneAction(g: Gen): string {
-  return `done(response=${JSON.stringify(g.pick(['Task complete.', 'The price is €49.99', 'Population: 13 960 000', 'I could not find it.', '<i>done</i> "quoted"']))})`;
-}
+export const DEMO_SEED = 20260923;
+/** the baseline run's folder inside the demo folder */
+export const DEMO_BASELINE_DIR = 'baseline';
+/** what training adds to the success chance over the run (the baseline gains less) */
+const DEMO_GAIN = 0.074;
 
 type DemoTurn = TurnCore & { action: string };
 
@@ -138,6 +45,8 @@ export interface DemoOptions {
   seed?: number;
   /** write the fake Hub repo tree (default true) */
   hubRepo?: boolean;
+  /** write the plain GRPO baseline run into `<dir>/baseline/` (default true) */
+  baseline?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -145,6 +54,8 @@ export interface DemoResult {
   creditLog: string;
   metricsLog: string;
   hubRepo: string | undefined;
+  /** the plain GRPO run on the same tasks, unless disabled */
+  baseline: BaselineResult | undefined;
   trajectories: number;
   iterations: number;
   bytes: number;
@@ -152,11 +63,12 @@ export interface DemoResult {
 
 const PER_ITERATION = DEMO_GROUPS * DEMO_ROLLOUTS;
 
-/** Writes the demo run into `dir`: `logs/` and, unless disabled, `.hub-repo/`. */
+/** Writes the demo run into `dir`: `logs/` and, unless disabled, `.hub-repo/` and the baseline run `baseline/logs/`. */
 export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
   const total = o.trajectories ?? DEMO_ITERATIONS * PER_ITERATION;
   const iterations = Math.ceil(total / PER_ITERATION);
-  const g = new Gen(rng(o.seed ?? 20260923));
+  const seed = o.seed ?? DEMO_SEED;
+  const g = new Gen(rng(seed));
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const creditLog = join(dir, 'logs', 'ws_credit_log.jsonl');
   const metricsLog = join(dir, 'logs', 'ws_metrics.jsonl');
@@ -173,16 +85,13 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
     pending = [];
     pendingLen = 0;
   };
-  // task difficulty per group slot
   try {
     for (let it = 0; it < iterations && written < total; it++) {
       const progress = iterations > 1 ? it / (DEMO_ITERATIONS - 1) : 0;
       const itTrajs: DemoTrajectory[] = [];
       for (let grp = 0; grp < DEMO_GROUPS && written < total; grp++) {
-        const taskNo = (it * 7 + grp * 13) % 997;
-        const instruction = TASKS[taskNo % TASKS.length]!;
-        const difficulty = g.u();
-        const pSucc = Math.min(0.95, Math.max(0.02, (0.43 + 0.074 * Math.min(1, progress)) * (0.4 + 1.2 * (1 - difficulty))));
+        const task = taskAt(seed, it, grp);
+        const pSucc = successChance(task.difficulty, progress, DEMO_GAIN);
         const rewards: number[] = Array.from({ length: DEMO_ROLLOUTS }, () => (g.u() < pSucc ? 1 : 0));
         const labeledSet = new Set<number>();
         while (labeledSet.size < 2) labeledSet.add(g.int(0, DEMO_ROLLOUTS - 1));
@@ -191,11 +100,9 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
           const k = [0, 1, 2, 3, 4].filter((i) => !labeledSet.has(i))[g.int(0, 2)]!;
           rewards[k] = -1;
         }
-        const m = rewards.reduce((s, x) => s + x, 0) / DEMO_ROLLOUTS;
-        const sd = Math.sqrt(rewards.reduce((s, x) => s + (x - m) * (x - m), 0) / (DEMO_ROLLOUTS - 1));
+        const adv = advantages(rewards);
         for (let ro = 0; ro < DEMO_ROLLOUTS && written < total; ro++) {
-          const A = sd > 0 ? (rewards[ro]! - m) / sd : 0;
-          const t = makeTrajectory(g, it, grp, ro, taskNo, instruction, rewards[ro]!, A, labeledSet.has(ro));
+          const t = makeTrajectory(g, it, grp, ro, task, rewards[ro]!, adv[ro]!, labeledSet.has(ro));
           itTrajs.push(t);
           const line = serialise(t) + '\n';
           pending.push(line);
@@ -217,7 +124,17 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
     hubRepo = join(dir, '.hub-repo');
     writeHubRepo(hubRepo, g, creditLog, metricsLog);
   }
-  return { creditLog, metricsLog, hubRepo, trajectories: written, iterations, bytes };
+  const baseline =
+    o.baseline === false
+      ? undefined
+      : writeBaseline(join(dir, DEMO_BASELINE_DIR), {
+          trajectories: total,
+          seed,
+          iterations: DEMO_ITERATIONS,
+          groups: DEMO_GROUPS,
+          rollouts: DEMO_ROLLOUTS,
+        });
+  return { creditLog, metricsLog, hubRepo, baseline, trajectories: written, iterations, bytes };
 }
 
 function makeTrajectory(
@@ -225,8 +142,7 @@ function makeTrajectory(
   it: number,
   grp: number,
   ro: number,
-  taskNo: number,
-  instruction: string,
+  task: DemoTask,
   reward: number,
   A: number,
   labeled: boolean,
@@ -288,8 +204,8 @@ function makeTrajectory(
     iteration: it,
     group: grp,
     rollout: ro,
-    task_id: `owrl-${String(taskNo).padStart(4, '0')}`,
-    instruction,
+    task_id: task.taskId,
+    instruction: task.instruction,
     reward,
     A,
     labeled,

@@ -1,0 +1,91 @@
+/**
+ * Two runs compared: the figures of section 6, each run's section-4 report and its
+ * training curve (first 10 against last 10 iterations), and warnings that say what the
+ * figures leave out. Keeps each run's task column, so computing again after either log
+ * grew reads only the new rows.
+ */
+import type { Run } from '../run/run';
+import type { CurveRow, RunReport } from '../report/report';
+import { TaskColumn } from './taskColumn';
+import { compareRows } from './figures';
+import type { Comparison, CompareCounts, CompareWindow, ComparisonFigures } from './figures';
+
+export interface RunComparison extends Comparison {
+  warnings: string[];
+  reportA: RunReport;
+  reportB: RunReport;
+  curveA: CurveRow[];
+  curveB: CurveRow[];
+}
+
+/** What `rlrb compare --json` prints: the keys of section 6, plus `warnings`, `reportA`, `reportB`. */
+export type ComparisonJson = ComparisonFigures & { warnings: string[]; reportA: RunReport; reportB: RunReport };
+
+export function comparisonJson(c: RunComparison): ComparisonJson {
+  return { ...c.figures, warnings: c.warnings, reportA: c.reportA, reportB: c.reportB };
+}
+
+export class RunComparer {
+  private readonly columnA: TaskColumn;
+  private readonly columnB: TaskColumn;
+
+  /** Both runs need a credit log; read them (`run.update()`) before `compute`. */
+  constructor(
+    readonly a: Run,
+    readonly b: Run,
+  ) {
+    if (!a.credit || !b.credit) throw new Error(`${(a.credit ? b : a).location.root}: no credit log to compare`);
+    this.columnA = new TaskColumn(a.credit);
+    this.columnB = new TaskColumn(b.credit);
+  }
+
+  dispose(): void {
+    this.columnA.dispose();
+    this.columnB.dispose();
+  }
+
+  async compute(window: CompareWindow = {}): Promise<RunComparison> {
+    await Promise.all([this.columnA.update(), this.columnB.update()]);
+    const fa = this.a.report()!;
+    const fb = this.b.report()!;
+    const rows = (col: TaskColumn): Parameters<typeof compareRows>[0] => ({
+      size: col.size,
+      iteration: col.iteration,
+      reward: col.index.columns.reward,
+      task: col.task,
+      tasks: col.tasks,
+    });
+    const cmp = compareRows(rows(this.columnA), rows(this.columnB), window);
+    return {
+      ...cmp,
+      warnings: this.warnings(cmp.figures, cmp.counts, fa.report, fb.report, window),
+      reportA: fa.report,
+      reportB: fb.report,
+      curveA: fa.curve,
+      curveB: fb.curve,
+    };
+  }
+
+  private warnings(f: ComparisonFigures, c: CompareCounts, ra: RunReport, rb: RunReport, w: CompareWindow): string[] {
+    const out: string[] = [];
+    const sides = [
+      { name: 'A', run: this.a, report: ra, notCounted: c.notCountedA, unkeyed: c.unkeyedA },
+      { name: 'B', run: this.b, report: rb, notCounted: c.notCountedB, unkeyed: c.unkeyedB },
+    ];
+    if (f.iterations === 0) {
+      const cut = w.from !== undefined || w.to !== undefined ? ` in [${w.from ?? '…'}, ${w.to ?? '…'}]` : '';
+      out.push(`the runs share no iteration${cut}: nothing to compare`);
+    }
+    for (const s of sides) {
+      const where = `run ${s.name} (${s.run.credit!.path})`;
+      if (s.report.labeledTurns === 0)
+        out.push(`${where}: no labeled turn (a plain GRPO run?): its figures that need labeled turns are null`);
+      if (s.notCounted > 0)
+        out.push(`${where}: ${s.notCounted} trajectory(ies) not counted: the iteration is not a whole number or the reward not finite`);
+      if (s.unkeyed > 0) out.push(`${where}: ${s.unkeyed} trajectory(ies) of the window have neither task_id nor instruction: not paired`);
+    }
+    if (c.onlyA > 0 || c.onlyB > 0)
+      out.push(`${c.onlyA} task(s) of the window seen by run A only and ${c.onlyB} by run B only: not paired`);
+    return out;
+  }
+}
