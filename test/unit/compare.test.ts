@@ -37,7 +37,7 @@ const P_2_1 = 0.563702861650773;
 test('the whole window, by hand: iterations 0, 1, 2 and 5; ties; tasks in one run only; missing task ids', async () => {
   const c = await new RunComparer(await opened(dirA), await opened(dirB)).compute();
   const f = c.figures;
-  // A counts 10 (the NaN reward and iteration 1.5 are not counted, iteration 3 is not in B); B counts 9 (iteration 4 is not in A)
+  // A counts 10 (the NaN reward is not counted, the iteration 1.5 line is skipped, iteration 3 is not in B); B counts 9 (iteration 4 is not in A)
   assert.equal(f.iterations, 4);
   assert.equal(f.trajectoriesA, 10);
   assert.equal(f.trajectoriesB, 9);
@@ -72,10 +72,11 @@ test('the whole window, by hand: iterations 0, 1, 2 and 5; ties; tasks in one ru
   assert.deepEqual(byTask.get('t3'), { task: 't3', trajectoriesA: 1, trajectoriesB: 0, successA: 1, successB: null, diff: null });
   assert.deepEqual(byTask.get('t4'), { task: 't4', trajectoriesA: 0, trajectoriesB: 1, successA: null, successB: 1, diff: null });
   assert.equal(byTask.get('walk the dog')?.diff, 1);
-  assert.deepEqual(c.counts, { notCountedA: 2, notCountedB: 0, unkeyedA: 1, unkeyedB: 0, onlyA: 1, onlyB: 1 });
+  // the NaN reward is not counted; the iteration 1.5 line is not even a trajectory: the index skips it by line number
+  assert.deepEqual(c.counts, { notCountedA: 1, notCountedB: 0, unkeyedA: 1, unkeyedB: 0, onlyA: 1, onlyB: 1 });
   assert.ok(c.warnings.some((w) => w.startsWith('run B') && w.includes('no labeled turn')));
   assert.ok(!c.warnings.some((w) => w.startsWith('run A') && w.includes('no labeled turn')));
-  assert.ok(c.warnings.some((w) => w.includes('2 trajectory(ies) not counted')));
+  assert.ok(c.warnings.some((w) => w.includes('1 trajectory(ies) not counted')));
   assert.ok(c.warnings.some((w) => w.includes('1 trajectory(ies) of the window have neither task_id nor instruction')));
   assert.ok(c.warnings.some((w) => w.includes('1 task(s) of the window seen by run A only and 1 by run B only')));
   // B has no labeled turn: its section-4 figures that need them are null, never an error
@@ -84,7 +85,7 @@ test('the whole window, by hand: iterations 0, 1, 2 and 5; ties; tasks in one ru
   for (const k of ['signFlipRate', 'fallbackRate', 'executedIsArgmaxRate', 'meanC', 'rmsBetaCOverRmsA', 'auroc'] as const)
     assert.equal(c.reportB[k], null, k);
   assert.equal(c.reportB.gate.meanDiff, null);
-  assert.equal(c.reportA.skippedLines, 1);
+  assert.equal(c.reportA.skippedLines, 2); // "not json" and the iteration 1.5 line
 });
 
 test('a window cut to [1, 2]', async () => {
