@@ -1,4 +1,4 @@
-/** Browser-side helpers shared by the panels: the VS Code API, state, DOM, colours. */
+/** Browser-side helpers shared by the panels: the VS Code API, state, DOM, colours (numbers: src/shared/format). */
 import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/protocol';
 
 interface VsCodeApi {
@@ -82,13 +82,6 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   for (const c of children)
     if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'object' ? c : document.createTextNode(String(c)));
   return el;
-}
-
-export function fmt(v: number | null | undefined, digits = 4): string {
-  if (v === null || v === undefined || Number.isNaN(v)) return '—';
-  if (Number.isInteger(v)) return String(v);
-  if (v !== 0 && Math.abs(v) < 10 ** -digits) return v.toExponential(2);
-  return (v >= 0 ? '+' : '') + v.toFixed(digits);
 }
 
 /** A theme colour, read from the page (canvas cannot read CSS variables). */

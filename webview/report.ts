@@ -1,6 +1,7 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
-import { h, initialState, onMessage, onThemeChange, post, saveState, themeColor, fmt } from './common';
+import { h, initialState, onMessage, onThemeChange, post, saveState, themeColor } from './common';
+import { formatFigure } from '../src/shared/format';
 import type { ReportView } from '../src/shared/protocol';
 
 Chart.register(BarController, BarElement, LinearScale, CategoryScale, Tooltip);
@@ -34,7 +35,7 @@ function render(r: ReportView): void {
         'tr',
         { 'data-key': l.key },
         h('td', {}, l.label),
-        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, fmt(l.value, 4)),
+        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, formatFigure(l.value, 4)),
         h('td', {}, l.target),
         h('td', { class: 'muted' }, l.card),
         h('td', { class: `mark-${l.mark}` }, MARK[l.mark] ?? ''),
@@ -51,8 +52,8 @@ function render(r: ReportView): void {
         'tr',
         {},
         h('td', {}, c.name),
-        h('td', { class: 'num' }, fmt(c.first, 3)),
-        h('td', { class: 'num' }, fmt(c.last, 3)),
+        h('td', { class: 'num' }, formatFigure(c.first, 3)),
+        h('td', { class: 'num' }, formatFigure(c.last, 3)),
         h('td', { class: 'muted' }, c.source),
       ),
     );
@@ -143,7 +144,7 @@ function render(r: ReportView): void {
       scales: { x: { ticks: { color: text }, grid: { color: grid } }, y: { ticks: { color: text }, grid: { color: grid } } },
       plugins: {
         legend: { display: false },
-        tooltip: { callbacks: { label: (i) => `mean diff ${fmt(i.parsed.y, 4)} over ${data[i.dataIndex]!.groups} groups` } },
+        tooltip: { callbacks: { label: (i) => `mean diff ${formatFigure(i.parsed.y, 4)} over ${data[i.dataIndex]!.groups} groups` } },
       },
       onClick: (_e, els) => {
         const el = els[0];
