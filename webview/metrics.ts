@@ -1,11 +1,14 @@
 /** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
-import { h, initialState, useControls, onMessage, onThemeChange, post, saveState, themeColor } from './common';
+import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel } from './common';
 import { formatFigure } from '../src/shared/format';
 import { smooth } from '../src/shared/smoothing';
 import { flatRange, tickLabel } from '../src/shared/ticks';
-import type { SeriesView, PanelState } from '../src/shared/protocol';
+import type { PanelState } from '../src/shared/protocol';
+import type { MetricsHostMessage, MetricsWebviewMessage, SeriesView } from '../src/shared/protocol/metrics';
+
+const { post, onMessage } = channel<MetricsWebviewMessage, MetricsHostMessage>();
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
 

@@ -1,8 +1,10 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
-import { h, initialState, onMessage, onThemeChange, post, saveState, themeColor } from './common';
+import { h, initialState, onThemeChange, saveState, themeColor, channel } from './common';
 import { formatFigure } from '../src/shared/format';
-import type { ReportView } from '../src/shared/protocol';
+import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../src/shared/protocol/report';
+
+const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
 
 Chart.register(BarController, BarElement, LinearScale, CategoryScale, Tooltip);
 const state = initialState();

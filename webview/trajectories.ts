@@ -2,9 +2,18 @@
  * The trajectory browser: a virtualized table paged from the host, a detail pane turn
  * by turn, and the group view. Every log string is set as text, never as markup.
  */
-import { h, initialState, useControls, onMessage, post, saveState } from './common';
+import { h, initialState, useControls, saveState, channel } from './common';
 import { formatFigure, formatPlain } from '../src/shared/format';
-import type { RowView, TrajectoryDetailView, TurnDetailView, QueryView, PanelState } from '../src/shared/protocol';
+import type { QueryView, PanelState, SortKeyView } from '../src/shared/protocol';
+import type {
+  RowView,
+  TrajectoriesHostMessage,
+  TrajectoriesWebviewMessage,
+  TrajectoryDetailView,
+  TurnDetailView,
+} from '../src/shared/protocol/trajectories';
+
+const { post, onMessage } = channel<TrajectoriesWebviewMessage, TrajectoriesHostMessage>();
 
 const ROW_H = 22;
 const PAGE = 200;
@@ -88,7 +97,7 @@ text.addEventListener('input', () => {
   }, 350);
 });
 
-const cols: { key: string; label: string; cls?: string; get: (r: RowView) => string }[] = [
+const cols: { key: SortKeyView; label: string; cls?: string; get: (r: RowView) => string }[] = [
   { key: 'iteration', label: 'iter', get: (r) => String(r.iteration) },
   { key: 'group', label: 'group', get: (r) => String(r.group) },
   { key: 'rollout', label: 'roll', get: (r) => String(r.rollout) },

@@ -3,15 +3,29 @@
  * ask for pages and get decimated series and one trajectory at a time.
  */
 import * as vscode from 'vscode';
-import type { HostMessage, PanelKind, PanelState, QueryView, WebviewMessage } from '../../shared/protocol';
-import { parseWebviewMessage } from '../../shared/protocol';
+import type { PanelKind, PanelState, QueryView } from '../../shared/protocol';
+import type { MetricsHostMessage, MetricsWebviewMessage } from '../../shared/protocol/metrics';
+import { parseMetricsMessage } from '../../shared/protocol/metrics';
+import type { TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
+import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
+import type { ReportHostMessage, ReportWebviewMessage } from '../../shared/protocol/report';
+import { parseReportMessage } from '../../shared/protocol/report';
 import { buildHtml } from './html';
 import type { RunService, LiveRun } from '../runs';
 import { queryRows, page, textSearch } from '../../core/run/query';
-import type { QuerySpec, SortKey } from '../../core/run/query';
+import type { QuerySpec } from '../../core/run/query';
 import { SORT_KEYS } from '../../core/run/query';
 import { rowView, seriesViews, detailView, reportView } from './views';
 import { jumpFor } from './jumpTable';
+
+type HostMessage = MetricsHostMessage | TrajectoriesHostMessage | ReportHostMessage;
+type WebviewMessage = MetricsWebviewMessage | TrajectoriesWebviewMessage | ReportWebviewMessage;
+/** Each kind of panel accepts only its own messages. */
+const PARSE: Record<PanelKind, (v: unknown) => WebviewMessage | undefined> = {
+  metrics: parseMetricsMessage,
+  trajectories: parseTrajectoriesMessage,
+  report: parseReportMessage,
+};
 
 const TITLES: Record<PanelKind, string> = { metrics: 'Metrics', trajectories: 'Trajectories', report: 'Run report' };
 
@@ -20,7 +34,7 @@ function toSpec(q: QueryView): QuerySpec {
     filter: { ...q.filter },
     sort: q.sort
       .filter((s) => (SORT_KEYS as readonly string[]).includes(s.key))
-      .map((s) => ({ key: s.key as SortKey, ...(s.descending ? { descending: true } : {}) })),
+      .map((s) => ({ key: s.key, ...(s.descending ? { descending: true } : {}) })),
   };
 }
 
@@ -45,7 +59,7 @@ export class Panel implements vscode.Disposable {
     panel.webview.html = mgr.html(panel.webview, state);
     this.subs.push(
       panel.webview.onDidReceiveMessage((m: unknown) => {
-        const msg = parseWebviewMessage(m);
+        const msg = PARSE[state.kind](m);
         if (msg) void this.onMessage(msg);
       }),
     );

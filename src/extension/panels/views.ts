@@ -9,7 +9,9 @@ import { decimate } from './decimate';
 import { METRIC_TARGETS, reportLines } from '../../core/report/targets';
 import type { FullReport, CurveRow } from '../../core/report/report';
 import type { SchemaCheck } from '../../core/record/schema';
-import type { RowView, SeriesView, TrajectoryDetailView, ReportView } from '../../shared/protocol';
+import type { SeriesView } from '../../shared/protocol/metrics';
+import type { RowView, TrajectoryDetailView } from '../../shared/protocol/trajectories';
+import type { ReportView } from '../../shared/protocol/report';
 
 const fin = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
