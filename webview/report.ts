@@ -17,7 +17,7 @@ const MARK: Record<string, string> = { pass: '✓ pass', near: '≈ near', fail:
 
 function render(r: ReportView): void {
   chart?.destroy();
-  const f = r.figures as Record<string, number | null>;
+  const f = r.figures;
   const lines = h(
     'table',
     { class: 'grid', id: 'report-table' },
@@ -98,13 +98,13 @@ function render(r: ReportView): void {
     h(
       'p',
       { class: 'muted' },
-      `${f['trajectories']} trajectories over ${f['iterations']} iterations · ${f['labeledTurns']} labeled turns, ${f['creditedTurns']} credited · β ${r.beta}, τ ${r.tau}`,
+      `${f.trajectories} trajectories over ${f.iterations} iterations · ${f.labeledTurns} labeled turns, ${f.creditedTurns} credited · β ${r.beta}, τ ${r.tau}`,
     ),
     lines,
     h(
       'p',
       { class: 'muted' },
-      `gate: ${(r.figures['gate'] as Record<string, number>)['groups']} mixed groups, ${(r.figures['gate'] as Record<string, number>)['iterationsPositive']}/${(r.figures['gate'] as Record<string, number>)['iterations']} iterations positive`,
+      `gate: ${f.gate.groups} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
     ),
     h('h2', {}, 'Gate per iteration'),
     h('div', { class: 'gate-box' }, canvas),
@@ -130,14 +130,12 @@ function render(r: ReportView): void {
   const neg = themeColor('--vscode-charts-red', '#f14c4c');
   const text = themeColor('--vscode-descriptionForeground', '#999');
   const grid = themeColor('--vscode-panel-border', '#80808040');
-  const data = r.gatePerIteration.filter((g) => g.meanDiff !== null);
+  const data = r.gatePerIteration.flatMap((g) => (g.meanDiff === null ? [] : [{ ...g, meanDiff: g.meanDiff }]));
   chart = new Chart(canvas, {
     type: 'bar',
     data: {
       labels: data.map((g) => String(g.iteration)),
-      datasets: [
-        { label: 'mean diff', data: data.map((g) => g.meanDiff!), backgroundColor: data.map((g) => (g.meanDiff! > 0 ? pos : neg)) },
-      ],
+      datasets: [{ label: 'mean diff', data: data.map((g) => g.meanDiff), backgroundColor: data.map((g) => (g.meanDiff > 0 ? pos : neg)) }],
     },
     options: {
       animation: false,
@@ -146,11 +144,11 @@ function render(r: ReportView): void {
       scales: { x: { ticks: { color: text }, grid: { color: grid } }, y: { ticks: { color: text }, grid: { color: grid } } },
       plugins: {
         legend: { display: false },
-        tooltip: { callbacks: { label: (i) => `mean diff ${formatFigure(i.parsed.y, 4)} over ${data[i.dataIndex]!.groups} groups` } },
+        tooltip: { callbacks: { label: (i) => `mean diff ${formatFigure(i.parsed.y, 4)} over ${data[i.dataIndex]?.groups ?? 0} groups` } },
       },
       onClick: (_e, els) => {
-        const el = els[0];
-        if (el) post({ type: 'report/openIteration', iteration: data[el.index]!.iteration, gate: true });
+        const bar = els[0] && data[els[0].index];
+        if (bar) post({ type: 'report/openIteration', iteration: bar.iteration, gate: true });
       },
     },
   });

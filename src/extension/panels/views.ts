@@ -7,11 +7,11 @@ import { recomputeCredit, executedIsArgmax } from '../../core/credit/credit';
 import type { CreditParams } from '../../core/credit/credit';
 import { decimate } from './decimate';
 import { METRIC_TARGETS, reportLines } from '../../core/report/targets';
-import type { FullReport, CurveRow } from '../../core/report/report';
+import type { FullReport, CurveRow, GateReport, RunReport } from '../../core/report/report';
 import type { SchemaCheck } from '../../core/record/schema';
 import type { SeriesView } from '../../shared/protocol/metrics';
 import type { RowView, TrajectoryDetailView } from '../../shared/protocol/trajectories';
-import type { ReportView } from '../../shared/protocol/report';
+import type { GateFiguresView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
 
 const fin = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
@@ -106,6 +106,41 @@ export function detailView(index: CreditIndex, row: number, t: TrajectoryView, p
   };
 }
 
+function gateView(g: GateReport): GateFiguresView {
+  return {
+    groups: g.groups,
+    meanDiff: g.meanDiff,
+    t: g.t,
+    p: g.p,
+    iterations: g.iterations,
+    iterationsPositive: g.iterationsPositive,
+    signTestP: g.signTestP,
+    firstHalfMeanDiff: g.firstHalfMeanDiff,
+    secondHalfMeanDiff: g.secondHalfMeanDiff,
+  };
+}
+
+/** The report's figures, field by field: the wire type says exactly what the page gets. */
+export function figuresView(r: RunReport): ReportFiguresView {
+  return {
+    signFlipRate: r.signFlipRate,
+    fallbackRate: r.fallbackRate,
+    executedIsArgmaxRate: r.executedIsArgmaxRate,
+    meanC: r.meanC,
+    rmsBetaCOverRmsA: r.rmsBetaCOverRmsA,
+    cMismatches: r.cMismatches,
+    aTMismatches: r.aTMismatches,
+    gate: gateView(r.gate),
+    auroc: r.auroc,
+    trajectories: r.trajectories,
+    iterations: r.iterations,
+    labeledTurns: r.labeledTurns,
+    creditedTurns: r.creditedTurns,
+    skippedLines: r.skippedLines,
+    warnings: [...r.warnings],
+  };
+}
+
 export function reportView(runName: string, full: FullReport & { curve: CurveRow[] }, check: SchemaCheck, index: CreditIndex): ReportView {
   const c = index.columns;
   const mismatches: ReportView['mismatches'] = [];
@@ -122,7 +157,7 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
   }
   return {
     runName,
-    figures: full.report as unknown as Record<string, unknown>,
+    figures: figuresView(full.report),
     lines: reportLines(full.report),
     curve: full.curve.map((x) => ({ name: x.name, first: x.first, last: x.last, source: x.source })),
     gatePerIteration: full.perIteration.map((p) => ({ iteration: p.iteration, meanDiff: p.gateMeanDiff, groups: p.gateGroups })),

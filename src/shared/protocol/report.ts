@@ -11,9 +11,41 @@ export interface ReportLineView {
   mark: 'pass' | 'near' | 'fail' | 'info' | 'none';
 }
 
+/** The gate of run-format.md section 4 (mirrors core's GateReport). */
+export interface GateFiguresView {
+  groups: number;
+  meanDiff: number | null;
+  t: number | null;
+  p: number | null;
+  iterations: number;
+  iterationsPositive: number;
+  signTestP: number | null;
+  firstHalfMeanDiff: number | null;
+  secondHalfMeanDiff: number | null;
+}
+
+/** Every figure of the run report, section 4 (mirrors core's RunReport, the keys of `rlrb report --json`). */
+export interface ReportFiguresView {
+  signFlipRate: number | null;
+  fallbackRate: number | null;
+  executedIsArgmaxRate: number | null;
+  meanC: number | null;
+  rmsBetaCOverRmsA: number | null;
+  cMismatches: number;
+  aTMismatches: number;
+  gate: GateFiguresView;
+  auroc: number | null;
+  trajectories: number;
+  iterations: number;
+  labeledTurns: number;
+  creditedTurns: number;
+  skippedLines: number;
+  warnings: string[];
+}
+
 export interface ReportView {
   runName: string;
-  figures: Record<string, unknown>;
+  figures: ReportFiguresView;
   lines: ReportLineView[];
   curve: { name: string; first: number | null; last: number | null; source: string }[];
   gatePerIteration: { iteration: number; meanDiff: number | null; groups: number }[];
