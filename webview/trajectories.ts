@@ -305,7 +305,7 @@ function tags(list: [boolean, string, string][]): HTMLElement[] {
   return list.filter(([on]) => on).map(([, cls, label]) => h('span', { class: `tag ${cls}` }, label));
 }
 
-function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElement {
+function renderTurn(t: TurnDetailView, A: number | null): HTMLElement {
   const el = h('div', { class: 'turn', 'data-turn': t.index, role: 'group', 'aria-label': `turn ${t.index}` });
   el.append(
     h(
@@ -368,9 +368,6 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
     fill.style.width = `${w}%`;
     cbar.append(fill);
   }
-  const mismatch = t.cRecomputed !== null && t.c !== null && Math.abs(t.cRecomputed - t.c) > 1e-6;
-  const expectedAt = A === null ? null : t.c !== null ? A + beta * t.c : A;
-  const atMismatch = expectedAt !== null && t.At !== null && Math.abs(expectedAt - t.At) > 1e-6;
   el.append(
     h(
       'div',
@@ -384,7 +381,7 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
             ' ',
             cbar,
             t.cRecomputed !== null
-              ? h('span', { class: mismatch ? 'mark-fail' : 'muted' }, ` recomputed ${formatFigure(t.cRecomputed)}`)
+              ? h('span', { class: t.cMismatch ? 'mark-fail' : 'muted' }, ` recomputed ${formatFigure(t.cRecomputed)}`)
               : '',
             ' · ',
           )
@@ -393,7 +390,7 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
       h('span', {}, formatFigure(A, 4)),
       ' → ',
       h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : formatFigure(t.At, 4)),
-      atMismatch ? h('span', { class: 'mark-fail' }, ` (expected ${formatFigure(expectedAt, 4)})`) : '',
+      t.aTMismatch ? h('span', { class: 'mark-fail' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
     ),
   );
   if (t.extras) el.append(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), h('pre', { class: 'text' }, t.extras)));
@@ -448,7 +445,7 @@ function renderDetail(d: TrajectoryDetailView): void {
     parts.push(h('div', { class: 'group-view' }, h('h3', {}, `group ${d.group}: its rollouts`), t));
   }
   if (d.extras) parts.push(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), h('pre', { class: 'text' }, d.extras)));
-  for (const t of d.turns) parts.push(renderTurn(t, d.beta, d.A));
+  for (const t of d.turns) parts.push(renderTurn(t, d.A));
   detailPane.replaceChildren(...parts);
   focusTurn = 0;
 }

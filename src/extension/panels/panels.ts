@@ -247,7 +247,7 @@ export class Panel implements vscode.Disposable {
       const t = await idx.read(row);
       this.state.selected = { iteration: t.iteration, group: t.group, rollout: t.rollout };
       this.mgr.remember(this.state);
-      this.post({ type: 'trajectories/detail', detail: detailView(idx, row, t, idx.options.credit) });
+      this.post({ type: 'trajectories/detail', detail: detailView(idx, row, t) });
     } catch (e) {
       this.post({ type: 'error', message: (e as Error).message });
     }

@@ -40,8 +40,16 @@ export interface TurnDetailView {
   candidates: CandidateView[];
   /** logged c; null when absent */
   c: number | null;
+  /** c as recomputed from the scores; null where no credit is given (unlabeled, masked, fallback) */
   cRecomputed: number | null;
+  /** logged A_t; null when absent */
   At: number | null;
+  /** A + beta*c (A without a logged c); null without a finite A */
+  expectedAt: number | null;
+  /** the logged c disagrees with the recomputation (the report's rule and tolerance) */
+  cMismatch: boolean;
+  /** the logged A_t disagrees with A + beta*c (the report's rule and tolerance) */
+  aTMismatch: boolean;
   extras: string | null;
 }
 
