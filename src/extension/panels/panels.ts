@@ -13,10 +13,9 @@ import { parseReportMessage } from '../../shared/protocol/report';
 import { buildHtml } from './html';
 import type { RunService, LiveRun } from '../runs';
 import { queryRows, page, textSearch } from '../../core/run/query';
-import type { QuerySpec } from '../../core/run/query';
-import { SORT_KEYS } from '../../core/run/query';
 import { rowView, seriesViews, detailView, reportView } from './views';
-import { jumpFor } from './jumpTable';
+import { iterationJump, jumpFor } from './jumpTable';
+import { querySpec, queryView } from './queryViews';
 
 type HostMessage = MetricsHostMessage | TrajectoriesHostMessage | ReportHostMessage;
 type WebviewMessage = MetricsWebviewMessage | TrajectoriesWebviewMessage | ReportWebviewMessage;
@@ -28,15 +27,6 @@ const PARSE: Record<PanelKind, (v: unknown) => WebviewMessage | undefined> = {
 };
 
 const TITLES: Record<PanelKind, string> = { metrics: 'Metrics', trajectories: 'Trajectories', report: 'Run report' };
-
-function toSpec(q: QueryView): QuerySpec {
-  return {
-    filter: { ...q.filter },
-    sort: q.sort
-      .filter((s) => (SORT_KEYS as readonly string[]).includes(s.key))
-      .map((s) => ({ key: s.key, ...(s.descending ? { descending: true } : {}) })),
-  };
-}
 
 export class Panel implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
@@ -124,7 +114,7 @@ export class Panel implements vscode.Disposable {
         break;
       case 'metrics/openPoint': {
         const j = jumpFor(m.metric, m.iteration);
-        await this.mgr.openTrajectories(this.state.root, j.spec, j.label);
+        await this.mgr.openTrajectories(this.state.root, queryView(j.spec), j.label);
         break;
       }
       case 'trajectories/query':
@@ -138,15 +128,11 @@ export class Panel implements vscode.Disposable {
       case 'trajectories/reveal':
         await this.mgr.revealRow(this.state.root, m.row);
         break;
-      case 'report/openIteration':
-        await this.mgr.openTrajectories(
-          this.state.root,
-          m.gate
-            ? jumpFor('ws/gate_mean_diff', m.iteration).spec
-            : { filter: { iterationMin: m.iteration, iterationMax: m.iteration }, sort: [{ key: 'reward' }] },
-          m.gate ? jumpFor('ws/gate_mean_diff', m.iteration).label : `iteration ${m.iteration}`,
-        );
+      case 'report/openIteration': {
+        const j = iterationJump(m.iteration, m.gate);
+        await this.mgr.openTrajectories(this.state.root, queryView(j.spec), j.label);
         break;
+      }
       case 'openTrajectory':
         await this.mgr.openTrajectories(this.state.root, undefined, null, { iteration: m.iteration, group: m.group, rollout: m.rollout });
         break;
@@ -203,7 +189,8 @@ export class Panel implements vscode.Disposable {
     }
     this.lastQuery = { q, offset, limit };
     let textRows: Set<number> | undefined;
-    const text = q.filter.text?.trim();
+    const spec = querySpec(q);
+    const text = spec.filter.text?.trim();
     if (text) {
       if (!this.textCache || this.textCache.text !== text || this.textCache.size !== idx.size) {
         this.post({
@@ -220,8 +207,8 @@ export class Panel implements vscode.Disposable {
       }
       textRows = this.textCache.rows;
     }
-    const gateRows = q.filter.gate ? new Set(live.run.report()?.gateGroups.flatMap((g) => g.rows) ?? []) : undefined;
-    const rows = queryRows(idx, toSpec(q), gateRows, textRows);
+    const gateRows = spec.filter.gate ? new Set(live.run.report()?.gateGroups.flatMap((g) => g.rows) ?? []) : undefined;
+    const rows = queryRows(idx, spec, gateRows, textRows);
     this.post({
       type: 'trajectories/page',
       runName: live.run.location.name,
