@@ -11,7 +11,11 @@ import { tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
 import { seriesViews, rowView } from '../src/extension/panels/views';
 import type { MetricsTable } from '../src/core/log/metricsIndex';
-import type { HostMessage, PanelState } from '../src/shared/protocol';
+import type { PanelState } from '../src/shared/protocol';
+import type { MetricsHostMessage } from '../src/shared/protocol/metrics';
+import type { TrajectoriesHostMessage } from '../src/shared/protocol/trajectories';
+
+type HostMessage = MetricsHostMessage | TrajectoriesHostMessage;
 import { appendResults } from './common';
 
 function metricsTable(iterations: number, metrics: number): MetricsTable {

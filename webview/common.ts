@@ -1,8 +1,8 @@
-/** Browser-side helpers shared by the panels: the VS Code API, state, DOM, colours. */
-import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/protocol';
+/** Browser-side helpers shared by the panels: the VS Code API, state, DOM, colours (numbers: src/shared/format). */
+import type { PanelState } from '../src/shared/protocol';
 
 interface VsCodeApi {
-  postMessage(m: WebviewMessage): void;
+  postMessage(m: unknown): void;
   getState(): unknown;
   setState(s: unknown): void;
 }
@@ -40,8 +40,21 @@ function loadControls(): void {
   );
 }
 
-export function post(m: WebviewMessage): void {
-  api.postMessage(m);
+/** The page's end of its panel's protocol (src/shared/protocol/<panel>.ts): what it sends, what it gets. */
+export interface Channel<Out, In> {
+  post: (m: Out) => void;
+  onMessage: (fn: (m: In) => void) => void;
+}
+
+export function channel<Out, In>(): Channel<Out, In> {
+  return {
+    post: (m) => api.postMessage(m),
+    onMessage: (fn) =>
+      window.addEventListener('message', (e: MessageEvent<In>) => {
+        fn(e.data);
+        loadControls();
+      }),
+  };
 }
 
 /** The state embedded in the page, or the one saved before a reload. */
@@ -54,13 +67,6 @@ export function initialState(): PanelState {
 
 export function saveState(s: PanelState): void {
   api.setState(s);
-}
-
-export function onMessage(fn: (m: HostMessage) => void): void {
-  window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
-    fn(e.data);
-    loadControls();
-  });
 }
 
 type Child = Node | string | number | null | undefined | false;
@@ -82,13 +88,6 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   for (const c of children)
     if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'object' ? c : document.createTextNode(String(c)));
   return el;
-}
-
-export function fmt(v: number | null | undefined, digits = 4): string {
-  if (v === null || v === undefined || Number.isNaN(v)) return '—';
-  if (Number.isInteger(v)) return String(v);
-  if (v !== 0 && Math.abs(v) < 10 ** -digits) return v.toExponential(2);
-  return (v >= 0 ? '+' : '') + v.toFixed(digits);
 }
 
 /** A theme colour, read from the page (canvas cannot read CSS variables). */

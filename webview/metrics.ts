@@ -1,10 +1,14 @@
 /** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
-import { h, initialState, useControls, onMessage, onThemeChange, post, saveState, themeColor, fmt } from './common';
+import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel } from './common';
+import { formatFigure } from '../src/shared/format';
 import { smooth } from '../src/shared/smoothing';
 import { flatRange, tickLabel } from '../src/shared/ticks';
-import type { SeriesView, PanelState } from '../src/shared/protocol';
+import type { PanelState } from '../src/shared/protocol';
+import type { MetricsHostMessage, MetricsWebviewMessage, SeriesView } from '../src/shared/protocol/metrics';
+
+const { post, onMessage } = channel<MetricsWebviewMessage, MetricsHostMessage>();
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
 
@@ -183,7 +187,7 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
         tooltip: {
           callbacks: {
             title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
-            label: (item) => `${item.dataset.label}: ${fmt(item.parsed.y ?? null, 4)}`,
+            label: (item) => `${item.dataset.label}: ${formatFigure(item.parsed.y ?? null, 4)}`,
           },
         },
       },
@@ -263,7 +267,7 @@ function card(s: SeriesView): HTMLElement {
     render();
   });
   const last = [...s.y].reverse().find((v) => v !== null);
-  const summary = `${s.target ? `target ${s.target.label} · ` : ''}last ${fmt(last ?? null, 4)}`;
+  const summary = `${s.target ? `target ${s.target.label} · ` : ''}last ${formatFigure(last ?? null, 4)}`;
   const canvas = h('canvas', { role: 'img', 'aria-label': `${s.name} over iterations; click a point to open its trajectories` });
   const el = h(
     'div',

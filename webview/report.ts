@@ -1,7 +1,10 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
-import { h, initialState, onMessage, onThemeChange, post, saveState, themeColor, fmt } from './common';
-import type { ReportView } from '../src/shared/protocol';
+import { h, initialState, onThemeChange, saveState, themeColor, channel } from './common';
+import { formatFigure } from '../src/shared/format';
+import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../src/shared/protocol/report';
+
+const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
 
 Chart.register(BarController, BarElement, LinearScale, CategoryScale, Tooltip);
 const state = initialState();
@@ -14,7 +17,7 @@ const MARK: Record<string, string> = { pass: '✓ pass', near: '≈ near', fail:
 
 function render(r: ReportView): void {
   chart?.destroy();
-  const f = r.figures as Record<string, number | null>;
+  const f = r.figures;
   const lines = h(
     'table',
     { class: 'grid', id: 'report-table' },
@@ -34,7 +37,7 @@ function render(r: ReportView): void {
         'tr',
         { 'data-key': l.key },
         h('td', {}, l.label),
-        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, fmt(l.value, 4)),
+        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, formatFigure(l.value, 4)),
         h('td', {}, l.target),
         h('td', { class: 'muted' }, l.card),
         h('td', { class: `mark-${l.mark}` }, MARK[l.mark] ?? ''),
@@ -51,8 +54,8 @@ function render(r: ReportView): void {
         'tr',
         {},
         h('td', {}, c.name),
-        h('td', { class: 'num' }, fmt(c.first, 3)),
-        h('td', { class: 'num' }, fmt(c.last, 3)),
+        h('td', { class: 'num' }, formatFigure(c.first, 3)),
+        h('td', { class: 'num' }, formatFigure(c.last, 3)),
         h('td', { class: 'muted' }, c.source),
       ),
     );
@@ -95,13 +98,13 @@ function render(r: ReportView): void {
     h(
       'p',
       { class: 'muted' },
-      `${f['trajectories']} trajectories over ${f['iterations']} iterations · ${f['labeledTurns']} labeled turns, ${f['creditedTurns']} credited · β ${r.beta}, τ ${r.tau}`,
+      `${f.trajectories} trajectories over ${f.iterations} iterations · ${f.labeledTurns} labeled turns, ${f.creditedTurns} credited · β ${r.beta}, τ ${r.tau}`,
     ),
     lines,
     h(
       'p',
       { class: 'muted' },
-      `gate: ${(r.figures['gate'] as Record<string, number>)['groups']} mixed groups, ${(r.figures['gate'] as Record<string, number>)['iterationsPositive']}/${(r.figures['gate'] as Record<string, number>)['iterations']} iterations positive`,
+      `gate: ${f.gate.groups} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
     ),
     h('h2', {}, 'Gate per iteration'),
     h('div', { class: 'gate-box' }, canvas),
@@ -127,14 +130,12 @@ function render(r: ReportView): void {
   const neg = themeColor('--vscode-charts-red', '#f14c4c');
   const text = themeColor('--vscode-descriptionForeground', '#999');
   const grid = themeColor('--vscode-panel-border', '#80808040');
-  const data = r.gatePerIteration.filter((g) => g.meanDiff !== null);
+  const data = r.gatePerIteration.flatMap((g) => (g.meanDiff === null ? [] : [{ ...g, meanDiff: g.meanDiff }]));
   chart = new Chart(canvas, {
     type: 'bar',
     data: {
       labels: data.map((g) => String(g.iteration)),
-      datasets: [
-        { label: 'mean diff', data: data.map((g) => g.meanDiff!), backgroundColor: data.map((g) => (g.meanDiff! > 0 ? pos : neg)) },
-      ],
+      datasets: [{ label: 'mean diff', data: data.map((g) => g.meanDiff), backgroundColor: data.map((g) => (g.meanDiff > 0 ? pos : neg)) }],
     },
     options: {
       animation: false,
@@ -143,11 +144,11 @@ function render(r: ReportView): void {
       scales: { x: { ticks: { color: text }, grid: { color: grid } }, y: { ticks: { color: text }, grid: { color: grid } } },
       plugins: {
         legend: { display: false },
-        tooltip: { callbacks: { label: (i) => `mean diff ${fmt(i.parsed.y, 4)} over ${data[i.dataIndex]!.groups} groups` } },
+        tooltip: { callbacks: { label: (i) => `mean diff ${formatFigure(i.parsed.y, 4)} over ${data[i.dataIndex]?.groups ?? 0} groups` } },
       },
       onClick: (_e, els) => {
-        const el = els[0];
-        if (el) post({ type: 'report/openIteration', iteration: data[el.index]!.iteration, gate: true });
+        const bar = els[0] && data[els[0].index];
+        if (bar) post({ type: 'report/openIteration', iteration: bar.iteration, gate: true });
       },
     },
   });

@@ -2,8 +2,18 @@
  * The trajectory browser: a virtualized table paged from the host, a detail pane turn
  * by turn, and the group view. Every log string is set as text, never as markup.
  */
-import { h, initialState, useControls, onMessage, post, saveState, fmt } from './common';
-import type { RowView, TrajectoryDetailView, TurnDetailView, QueryView, PanelState } from '../src/shared/protocol';
+import { h, initialState, useControls, saveState, channel } from './common';
+import { formatFigure, formatPlain } from '../src/shared/format';
+import type { QueryView, PanelState, SortKeyView } from '../src/shared/protocol';
+import type {
+  RowView,
+  TrajectoriesHostMessage,
+  TrajectoriesWebviewMessage,
+  TrajectoryDetailView,
+  TurnDetailView,
+} from '../src/shared/protocol/trajectories';
+
+const { post, onMessage } = channel<TrajectoriesWebviewMessage, TrajectoriesHostMessage>();
 
 const ROW_H = 22;
 const PAGE = 200;
@@ -87,15 +97,15 @@ text.addEventListener('input', () => {
   }, 350);
 });
 
-const cols: { key: string; label: string; cls?: string; get: (r: RowView) => string }[] = [
+const cols: { key: SortKeyView; label: string; cls?: string; get: (r: RowView) => string }[] = [
   { key: 'iteration', label: 'iter', get: (r) => String(r.iteration) },
   { key: 'group', label: 'group', get: (r) => String(r.group) },
   { key: 'rollout', label: 'roll', get: (r) => String(r.rollout) },
-  { key: 'reward', label: 'reward', get: (r) => fmt(r.reward, 0).replace('+', '') },
-  { key: 'A', label: 'A', get: (r) => fmt(r.A, 3) },
+  { key: 'reward', label: 'reward', get: (r) => formatPlain(r.reward, 0) },
+  { key: 'A', label: 'A', get: (r) => formatFigure(r.A, 3) },
   { key: 'labeled', label: 'lab', get: (r) => (r.labeled ? '●' : '') },
   { key: 'turns', label: 'turns', get: (r) => String(r.turns) },
-  { key: 'meanC', label: 'mean c', get: (r) => fmt(r.meanC, 3) },
+  { key: 'meanC', label: 'mean c', get: (r) => formatFigure(r.meanC, 3) },
   {
     key: 'flags',
     label: 'flags',
@@ -295,7 +305,7 @@ function tags(list: [boolean, string, string][]): HTMLElement[] {
   return list.filter(([on]) => on).map(([, cls, label]) => h('span', { class: `tag ${cls}` }, label));
 }
 
-function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElement {
+function renderTurn(t: TurnDetailView, A: number | null): HTMLElement {
   const el = h('div', { class: 'turn', 'data-turn': t.index, role: 'group', 'aria-label': `turn ${t.index}` });
   el.append(
     h(
@@ -334,7 +344,7 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
         h('span', { class: 'action', 'data-field': 'candidate' }, c.text ?? '—'),
         h('span', { 'data-field': 'score' }, c.score === null ? 'null' : c.score.toFixed(3)),
         h('div', {}, bar),
-        h('span', { 'data-field': 'd' }, c.k === 0 ? '' : c.d === null ? '—' : fmt(c.d, 2)),
+        h('span', { 'data-field': 'd' }, c.k === 0 ? '' : c.d === null ? '—' : formatFigure(c.d, 2)),
         h(
           'span',
           { class: 'tags' },
@@ -350,7 +360,7 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
     }
     el.append(grid);
   }
-  const cbar = h('span', { class: 'cbar', role: 'img', 'aria-label': `credit ${fmt(t.c)}` }, h('span', { class: 'zero' }));
+  const cbar = h('span', { class: 'cbar', role: 'img', 'aria-label': `credit ${formatFigure(t.c)}` }, h('span', { class: 'zero' }));
   if (t.c !== null) {
     const fill = h('span', { class: 'fill' });
     const w = Math.min(1, Math.abs(t.c)) * 50;
@@ -358,9 +368,6 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
     fill.style.width = `${w}%`;
     cbar.append(fill);
   }
-  const mismatch = t.cRecomputed !== null && t.c !== null && Math.abs(t.cRecomputed - t.c) > 1e-6;
-  const expectedAt = A === null ? null : t.c !== null ? A + beta * t.c : A;
-  const atMismatch = expectedAt !== null && t.At !== null && Math.abs(expectedAt - t.At) > 1e-6;
   el.append(
     h(
       'div',
@@ -370,18 +377,20 @@ function renderTurn(t: TurnDetailView, beta: number, A: number | null): HTMLElem
             'span',
             {},
             'c ',
-            h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : fmt(t.c)),
+            h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : formatFigure(t.c)),
             ' ',
             cbar,
-            t.cRecomputed !== null ? h('span', { class: mismatch ? 'mark-fail' : 'muted' }, ` recomputed ${fmt(t.cRecomputed)}`) : '',
+            t.cRecomputed !== null
+              ? h('span', { class: t.cMismatch ? 'mark-fail' : 'muted' }, ` recomputed ${formatFigure(t.cRecomputed)}`)
+              : '',
             ' · ',
           )
         : '',
       'A → A_t: ',
-      h('span', {}, fmt(A, 4)),
+      h('span', {}, formatFigure(A, 4)),
       ' → ',
-      h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : fmt(t.At, 4)),
-      atMismatch ? h('span', { class: 'mark-fail' }, ` (expected ${fmt(expectedAt, 4)})`) : '',
+      h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : formatFigure(t.At, 4)),
+      t.aTMismatch ? h('span', { class: 'mark-fail' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
     ),
   );
   if (t.extras) el.append(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), h('pre', { class: 'text' }, t.extras)));
@@ -406,8 +415,8 @@ function renderDetail(d: TrajectoryDetailView): void {
       'div',
       {},
       'reward ',
-      h('strong', { id: 'reward' }, fmt(d.reward, 0).replace('+', '')),
-      ` · A ${fmt(d.A, 4)} · ${d.labeled ? 'labeled' : 'unlabeled'} · mean c ${fmt(d.meanC, 4)} · `,
+      h('strong', { id: 'reward' }, formatPlain(d.reward, 0)),
+      ` · A ${formatFigure(d.A, 4)} · ${d.labeled ? 'labeled' : 'unlabeled'} · mean c ${formatFigure(d.meanC, 4)} · `,
       h('button', { class: 'link', id: 'toggle-group', onclick: toggleGroup }, groupView ? 'hide group (g)' : 'group view (g)'),
     ),
   );
@@ -425,10 +434,10 @@ function renderDetail(d: TrajectoryDetailView): void {
           'tr',
           { 'data-rollout': r.rollout, class: r.rollout === d.rollout ? 'sel' : '' },
           h('td', {}, link),
-          h('td', { class: 'num' }, fmt(r.reward, 0).replace('+', '')),
-          h('td', { class: 'num' }, fmt(r.A, 3)),
+          h('td', { class: 'num' }, formatPlain(r.reward, 0)),
+          h('td', { class: 'num' }, formatFigure(r.A, 3)),
           h('td', {}, r.labeled ? 'yes' : ''),
-          h('td', { class: 'num' }, fmt(r.meanC, 4)),
+          h('td', { class: 'num' }, formatFigure(r.meanC, 4)),
           h('td', { class: 'num' }, String(r.turns)),
         ),
       );
@@ -436,7 +445,7 @@ function renderDetail(d: TrajectoryDetailView): void {
     parts.push(h('div', { class: 'group-view' }, h('h3', {}, `group ${d.group}: its rollouts`), t));
   }
   if (d.extras) parts.push(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), h('pre', { class: 'text' }, d.extras)));
-  for (const t of d.turns) parts.push(renderTurn(t, d.beta, d.A));
+  for (const t of d.turns) parts.push(renderTurn(t, d.A));
   detailPane.replaceChildren(...parts);
   focusTurn = 0;
 }

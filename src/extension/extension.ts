@@ -9,7 +9,7 @@ import { DownloadManager } from './downloads';
 import type { DownloadRequest } from './downloads';
 import { HubTreeProvider, RunTreeProvider, defaultDest } from './trees/trees';
 import type { HubNode, RunNode } from './trees/treeModel';
-import { PanelManager } from './panels/panels';
+import { PanelManager } from './panels/panelManager';
 import type { QueryView } from '../shared/protocol';
 import { repoWebUrl } from '../core/hub/model';
 import { parseOpenTrajectoriesArgs, parseRunArg } from './commandArgs';

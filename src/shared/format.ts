@@ -27,3 +27,8 @@ export function formatFigure(v: number | null | undefined, digits = 4): string {
   if (v !== 0 && Math.abs(v) < 10 ** -digits) return v.toExponential(2);
   return (v >= 0 ? '+' : '') + v.toFixed(digits);
 }
+
+/** formatFigure without its plus sign (rewards, where the sign says nothing). */
+export function formatPlain(v: number | null | undefined, digits = 4): string {
+  return formatFigure(v, digits).replace(/^\+/, '');
+}

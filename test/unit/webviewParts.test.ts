@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseWebviewMessage } from '../../src/shared/protocol';
+import { parseMetricsMessage } from '../../src/shared/protocol/metrics';
+import { parseReportMessage } from '../../src/shared/protocol/report';
+import { parseTrajectoriesMessage } from '../../src/shared/protocol/trajectories';
 import { buildHtml, scriptJson } from '../../src/extension/panels/html';
 import { jumpFor } from '../../src/extension/panels/jumpTable';
 import { decimate } from '../../src/extension/panels/decimate';
@@ -9,32 +11,67 @@ import { flatRange, tickDecimals, tickLabel } from '../../src/shared/ticks';
 import { Flag } from '../../src/core/record/trajectory';
 
 test('messages from a webview are validated; anything else is dropped', () => {
-  assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
-  assert.deepEqual(parseWebviewMessage({ type: 'metrics/openPoint', metric: 'ws/c_mean', iteration: 12 }), {
+  assert.deepEqual(parseMetricsMessage({ type: 'ready' }), { type: 'ready' });
+  assert.deepEqual(parseMetricsMessage({ type: 'metrics/openPoint', metric: 'ws/c_mean', iteration: 12 }), {
     type: 'metrics/openPoint',
     metric: 'ws/c_mean',
     iteration: 12,
   });
-  assert.equal(parseWebviewMessage({ type: 'metrics/openPoint', metric: 'x', iteration: 1.5 }), undefined);
-  assert.equal(parseWebviewMessage({ type: 'trajectories/query', query: { filter: {}, sort: [] }, offset: 0, limit: 100000 }), undefined);
+  assert.equal(parseMetricsMessage({ type: 'metrics/openPoint', metric: 'x', iteration: 1.5 }), undefined);
+  assert.deepEqual(parseMetricsMessage({ type: 'metrics/width', width: 1e9 }), { type: 'metrics/width', width: 10_000 });
+  assert.equal(parseMetricsMessage({ type: 'metrics/width', width: 0 }), undefined);
   assert.equal(
-    parseWebviewMessage({ type: 'trajectories/query', query: { filter: { reward: 'maybe' }, sort: [] }, offset: 0, limit: 10 }),
+    parseTrajectoriesMessage({ type: 'trajectories/query', query: { filter: {}, sort: [] }, offset: 0, limit: 100000 }),
+    undefined,
+  );
+  assert.equal(
+    parseTrajectoriesMessage({ type: 'trajectories/query', query: { filter: { reward: 'maybe' }, sort: [] }, offset: 0, limit: 10 }),
+    undefined,
+  );
+  assert.equal(
+    parseTrajectoriesMessage({ type: 'trajectories/query', query: { filter: { text: 'x'.repeat(501) }, sort: [] }, offset: 0, limit: 10 }),
     undefined,
   );
   assert.ok(
-    parseWebviewMessage({
+    parseTrajectoriesMessage({
       type: 'trajectories/query',
       query: { filter: { iterationMin: 3, text: 'click', flags: 1 }, sort: [{ key: 'meanC', descending: true }] },
       offset: 200,
       limit: 200,
     }),
   );
-  assert.equal(parseWebviewMessage({ type: 'trajectories/open', row: -1 }), undefined);
-  assert.equal(parseWebviewMessage({ type: 'eval', code: 'x' }), undefined);
-  assert.equal(parseWebviewMessage('ready'), undefined);
-  assert.deepEqual(parseWebviewMessage({ type: 'metrics/pin', pinned: ['ws/c_mean'] }), { type: 'metrics/pin', pinned: ['ws/c_mean'] });
-  assert.equal(parseWebviewMessage({ type: 'metrics/pin', pinned: [1] }), undefined);
-  assert.equal(parseWebviewMessage(null), undefined);
+  assert.equal(
+    parseTrajectoriesMessage({ type: 'trajectories/query', query: { filter: {}, sort: [{ key: 'constructor' }] }, offset: 0, limit: 10 }),
+    undefined,
+    'a sort key that is no column',
+  );
+  assert.equal(parseTrajectoriesMessage({ type: 'trajectories/open', row: -1 }), undefined);
+  assert.equal(parseTrajectoriesMessage({ type: 'eval', code: 'x' }), undefined);
+  assert.equal(parseTrajectoriesMessage('ready'), undefined);
+  assert.deepEqual(parseMetricsMessage({ type: 'metrics/pin', pinned: ['ws/c_mean'] }), { type: 'metrics/pin', pinned: ['ws/c_mean'] });
+  assert.equal(parseMetricsMessage({ type: 'metrics/pin', pinned: [1] }), undefined);
+  assert.equal(parseMetricsMessage(null), undefined);
+  assert.deepEqual(parseReportMessage({ type: 'report/openIteration', iteration: 4, gate: true }), {
+    type: 'report/openIteration',
+    iteration: 4,
+    gate: true,
+  });
+  assert.deepEqual(parseReportMessage({ type: 'openTrajectory', iteration: 1, group: 2, rollout: 3, extra: 'x' }), {
+    type: 'openTrajectory',
+    iteration: 1,
+    group: 2,
+    rollout: 3,
+  });
+  assert.equal(parseReportMessage({ type: 'openTrajectory', iteration: 1, group: 2 }), undefined);
+});
+
+test('each panel accepts only its own messages', () => {
+  assert.equal(parseReportMessage({ type: 'trajectories/reveal', row: 1 }), undefined);
+  assert.equal(parseMetricsMessage({ type: 'openTrajectory', iteration: 1, group: 2, rollout: 3 }), undefined);
+  assert.equal(parseMetricsMessage({ type: 'report/openIteration', iteration: 4, gate: true }), undefined);
+  assert.equal(parseTrajectoriesMessage({ type: 'metrics/pin', pinned: [] }), undefined);
+  assert.ok(parseTrajectoriesMessage({ type: 'trajectories/reveal', row: 1 }));
+  assert.ok(parseTrajectoriesMessage({ type: 'openMetrics' }));
 });
 
 test('the HTML builder: strict CSP, a fresh nonce on every script, state that cannot close its script', () => {

@@ -60,3 +60,13 @@ export function jumpFor(metric: string, iteration: number): Jump {
     spec: { filter: { iterationMin: iteration, iterationMax: iteration }, sort: [{ key: 'reward', descending: true }] },
   };
 }
+
+/** From a bar of the report's gate chart (`gate`) or an iteration link: that iteration's trajectories. */
+export function iterationJump(iteration: number, gate: boolean): Jump {
+  return gate
+    ? jumpFor('ws/gate_mean_diff', iteration)
+    : {
+        label: `iteration ${iteration}`,
+        spec: { filter: { iterationMin: iteration, iterationMax: iteration }, sort: [{ key: 'reward' }] },
+      };
+}

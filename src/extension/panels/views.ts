@@ -2,14 +2,18 @@
 import type { CreditIndex, TrajectoryRow } from '../../core/log/creditIndex';
 import type { MetricsTable } from '../../core/log/metricsIndex';
 import { metricPrefix } from '../../core/log/metricsIndex';
-import type { TrajectoryView } from '../../core/record/trajectory';
+import type { TrajectoryCore, TrajectoryView, TurnView } from '../../core/record/trajectory';
+import { recomputeSame, summarize } from '../../core/record/trajectory';
+import type { MatchOptions } from '../../core/credit/actions';
 import { recomputeCredit, executedIsArgmax } from '../../core/credit/credit';
 import type { CreditParams } from '../../core/credit/credit';
 import { decimate } from './decimate';
 import { METRIC_TARGETS, reportLines } from '../../core/report/targets';
-import type { FullReport, CurveRow } from '../../core/report/report';
+import type { FullReport, CurveRow, GateReport, RunReport } from '../../core/report/report';
 import type { SchemaCheck } from '../../core/record/schema';
-import type { RowView, SeriesView, TrajectoryDetailView, ReportView } from '../../shared/protocol';
+import type { SeriesView } from '../../shared/protocol/metrics';
+import type { RowView, TrajectoryDetailView, TurnDetailView } from '../../shared/protocol/trajectories';
+import type { GateFiguresView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
 
 const fin = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
@@ -52,8 +56,60 @@ function extrasText(o: Record<string, unknown>): string | null {
   return Object.keys(o).length === 0 ? null : JSON.stringify(o, null, 1);
 }
 
-export function detailView(index: CreditIndex, row: number, t: TrajectoryView, p: CreditParams): TrajectoryDetailView {
+/** Same-action flags as the engine's summary uses them: logged, else recomputed from the candidate texts. */
+function effectiveSame(u: TurnView, m: MatchOptions): boolean[] | null {
+  return u.same ?? u.sameRecomputed ?? recomputeSame(u.candidates, m);
+}
+
+/**
+ * Whether this turn's logged c and A_t disagree with their recomputation: the engine's
+ * own per-trajectory summary run on the one turn, so the detail marks exactly the turns
+ * the report counts (same tolerance, same rules for masked, fallback and absent values).
+ */
+function turnChecks(t: TrajectoryView, u: TurnView, p: CreditParams, m: MatchOptions): { cMismatch: boolean; aTMismatch: boolean } {
+  const core: TrajectoryCore = { ...t, turns: [u], missing: 0 };
+  const s = summarize(core, p, m);
+  return { cMismatch: s.cMismatches > 0, aTMismatch: s.aTMismatches > 0 };
+}
+
+function turnView(t: TrajectoryView, u: TurnView, p: CreditParams, m: MatchOptions): TurnDetailView {
+  const scores = u.scores !== null && u.scores.length >= 2 ? u.scores : null;
+  const same = effectiveSame(u, m);
+  const rc = scores ? recomputeCredit({ scores, same, done: u.done }, p) : undefined;
+  const argmax = scores !== null && executedIsArgmax(scores);
+  const c = typeof u.c === 'number' && Number.isFinite(u.c) ? u.c : null;
+  const A = fin(t.A);
+  return {
+    index: u.index,
+    action: u.action,
+    labeled: scores !== null,
+    masked: u.masked,
+    fallback: u.fallback,
+    candidates: (scores ?? []).map((score, k) => {
+      const term = k === 0 ? undefined : rc?.terms[k - 1];
+      return {
+        k,
+        text: u.candidates?.[k] ?? (k === 0 ? u.action : null),
+        score,
+        same: k === 0 || same?.[k] === true,
+        done: u.done?.[k] === true,
+        d: term ? term.d : null,
+        dropped: term ? term.dropped : null,
+        isArgmax: k === 0 ? argmax : false,
+      };
+    }),
+    c,
+    cRecomputed: rc && !u.masked && !u.fallback ? rc.c : null,
+    At: u.At !== undefined && Number.isFinite(u.At) ? u.At : null,
+    expectedAt: A === null ? null : c !== null ? A + p.beta * c : A,
+    ...turnChecks(t, u, p, m),
+    extras: extrasText(u.extras),
+  };
+}
+
+export function detailView(index: CreditIndex, row: number, t: TrajectoryView): TrajectoryDetailView {
   const r = index.row(row);
+  const { credit: p, match: m } = index.options;
   const group5 = index.groupRows(t.iteration, t.group).map((i) => rowView(index.row(i)));
   return {
     row,
@@ -70,37 +126,42 @@ export function detailView(index: CreditIndex, row: number, t: TrajectoryView, p
     beta: p.beta,
     extras: extrasText(t.extras),
     group5,
-    turns: t.turns.map((u) => {
-      const labeled = (u.scores?.length ?? 0) >= 2;
-      const rc = labeled ? recomputeCredit({ scores: u.scores!, same: u.same, done: u.done }, p) : undefined;
-      const argmax = labeled && executedIsArgmax(u.scores!);
-      const K = labeled ? u.scores!.length : 0;
-      return {
-        index: u.index,
-        action: u.action,
-        labeled,
-        masked: u.masked,
-        fallback: u.fallback,
-        candidates: Array.from({ length: K }, (_, k) => {
-          const term = k === 0 ? undefined : rc!.terms[k - 1];
-          const s = u.scores![k] ?? null;
-          return {
-            k,
-            text: u.candidates?.[k] ?? (k === 0 ? u.action : null),
-            score: s,
-            same: k === 0 || u.same?.[k] === true,
-            done: u.done?.[k] === true,
-            d: term ? term.d : null,
-            dropped: term ? term.dropped : null,
-            isArgmax: k === 0 ? argmax : false,
-          };
-        }),
-        c: typeof u.c === 'number' && Number.isFinite(u.c) ? u.c : null,
-        cRecomputed: labeled && !u.masked && !u.fallback ? rc!.c : null,
-        At: u.At !== undefined && Number.isFinite(u.At) ? u.At : null,
-        extras: extrasText(u.extras),
-      };
-    }),
+    turns: t.turns.map((u) => turnView(t, u, p, m)),
+  };
+}
+
+function gateView(g: GateReport): GateFiguresView {
+  return {
+    groups: g.groups,
+    meanDiff: g.meanDiff,
+    t: g.t,
+    p: g.p,
+    iterations: g.iterations,
+    iterationsPositive: g.iterationsPositive,
+    signTestP: g.signTestP,
+    firstHalfMeanDiff: g.firstHalfMeanDiff,
+    secondHalfMeanDiff: g.secondHalfMeanDiff,
+  };
+}
+
+/** The report's figures, field by field: the wire type says exactly what the page gets. */
+export function figuresView(r: RunReport): ReportFiguresView {
+  return {
+    signFlipRate: r.signFlipRate,
+    fallbackRate: r.fallbackRate,
+    executedIsArgmaxRate: r.executedIsArgmaxRate,
+    meanC: r.meanC,
+    rmsBetaCOverRmsA: r.rmsBetaCOverRmsA,
+    cMismatches: r.cMismatches,
+    aTMismatches: r.aTMismatches,
+    gate: gateView(r.gate),
+    auroc: r.auroc,
+    trajectories: r.trajectories,
+    iterations: r.iterations,
+    labeledTurns: r.labeledTurns,
+    creditedTurns: r.creditedTurns,
+    skippedLines: r.skippedLines,
+    warnings: [...r.warnings],
   };
 }
 
@@ -120,7 +181,7 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
   }
   return {
     runName,
-    figures: full.report as unknown as Record<string, unknown>,
+    figures: figuresView(full.report),
     lines: reportLines(full.report),
     curve: full.curve.map((x) => ({ name: x.name, first: x.first, last: x.last, source: x.source })),
     gatePerIteration: full.perIteration.map((p) => ({ iteration: p.iteration, meanDiff: p.gateMeanDiff, groups: p.gateGroups })),

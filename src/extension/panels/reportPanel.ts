@@ -1,0 +1,49 @@
+/** The run report: the figures of section 4 with their marks, and jumps to the iterations and trajectories behind them. */
+import type * as vscode from 'vscode';
+import type { PanelState } from '../../shared/protocol';
+import type { ReportHostMessage, ReportWebviewMessage } from '../../shared/protocol/report';
+import { parseReportMessage } from '../../shared/protocol/report';
+import type { OpenPanel, PanelDeps } from './panelHost';
+import { PanelHost } from './panelHost';
+import { reportView } from './views';
+import { iterationJump } from './jumpTable';
+import { queryView } from './queryViews';
+
+export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessage> {
+  constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
+    super(panel, state, deps, parseReportMessage, onDispose);
+  }
+
+  protected async onMessage(m: ReportWebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'report/openIteration': {
+        const j = iterationJump(m.iteration, m.gate);
+        await this.deps.navigate.openTrajectories(this.root, queryView(j.spec), j.label);
+        break;
+      }
+      case 'openTrajectory':
+        await this.deps.navigate.openTrajectories(this.root, undefined, null, {
+          iteration: m.iteration,
+          group: m.group,
+          rollout: m.rollout,
+        });
+        break;
+      case 'ready': // answered by PanelHost
+        break;
+    }
+  }
+
+  protected async push(): Promise<void> {
+    const live = this.live();
+    if (!live) {
+      this.post({ type: 'error', message: `The run ${this.root} is not open (no log found there).` });
+      return;
+    }
+    const full = live.run.report();
+    if (!full || !live.run.credit) {
+      this.post({ type: 'error', message: `${live.run.location.name} has no credit log.` });
+      return;
+    }
+    this.post({ type: 'report/data', report: reportView(live.run.location.name, full, live.run.credit.schemaCheck(), live.run.credit) });
+  }
+}

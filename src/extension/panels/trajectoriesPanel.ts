@@ -1,0 +1,137 @@
+/**
+ * The trajectory browser: the table in pages for the page's query, one trajectory at a
+ * time for the detail, and navigation from other panels (a jump sets query and label).
+ */
+import type * as vscode from 'vscode';
+import type { PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
+import type { TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
+import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
+import { queryRows, page, textSearch } from '../../core/run/query';
+import type { OpenPanel, PanelDeps } from './panelHost';
+import { PanelHost } from './panelHost';
+import { rowView, detailView } from './views';
+import { querySpec } from './queryViews';
+
+export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
+  private textCache: { text: string; size: number; rows: Set<number> } | undefined;
+  private lastQuery: { q: QueryView; offset: number; limit: number } | undefined;
+
+  constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
+    super(panel, state, deps, parseTrajectoriesMessage, onDispose);
+  }
+
+  /** Shows the browser at a query and, optionally, a trajectory. */
+  navigate(query: QueryView | undefined, label: string | null, select?: TrajectoryKey): void {
+    if (query) this.state.query = query;
+    this.state.label = label;
+    if (select) this.state.selected = select;
+    this.remember();
+    this.panel.reveal(undefined, false);
+    if (this.ready) void this.push(true);
+  }
+
+  protected async onMessage(m: TrajectoriesWebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'trajectories/query':
+        this.state.query = m.query;
+        this.remember();
+        await this.sendPage(m.query, m.offset, m.limit);
+        break;
+      case 'trajectories/open':
+        await this.sendDetail(m.row);
+        break;
+      case 'trajectories/reveal':
+        await this.deps.navigate.revealRow(this.root, m.row);
+        break;
+      case 'openTrajectory':
+        await this.deps.navigate.openTrajectories(this.root, undefined, null, {
+          iteration: m.iteration,
+          group: m.group,
+          rollout: m.rollout,
+        });
+        break;
+      case 'openMetrics':
+        await this.deps.navigate.open('metrics', this.root);
+        break;
+      case 'ready': // answered by PanelHost
+        break;
+    }
+  }
+
+  protected async push(initial: boolean): Promise<void> {
+    const live = this.live();
+    if (!live) {
+      this.post({ type: 'error', message: `The run ${this.root} is not open (no log found there).` });
+      return;
+    }
+    const q = this.state.query ?? { filter: {}, sort: [] };
+    const lq = this.lastQuery;
+    await this.sendPage(q, lq && !initial ? lq.offset : 0, lq?.limit ?? 200);
+    const sel = this.state.selected;
+    if (initial && sel && live.run.credit) {
+      const row = live.run.credit.find(sel.iteration, sel.group, sel.rollout);
+      if (row >= 0) await this.sendDetail(row);
+    }
+  }
+
+  private async sendPage(q: QueryView, offset: number, limit: number): Promise<void> {
+    const live = this.live();
+    const idx = live?.run.credit;
+    if (!live || !idx) {
+      this.post({ type: 'error', message: 'This run has no credit log.' });
+      return;
+    }
+    this.lastQuery = { q, offset, limit };
+    const spec = querySpec(q);
+    let textRows: Set<number> | undefined;
+    const text = spec.filter.text?.trim();
+    if (text) {
+      if (!this.textCache || this.textCache.text !== text || this.textCache.size !== idx.size) {
+        this.post({
+          type: 'trajectories/page',
+          runName: live.run.location.name,
+          query: q,
+          total: 0,
+          offset: 0,
+          rows: [],
+          label: this.state.label ?? null,
+          searching: true,
+        });
+        this.textCache = { text, size: idx.size, rows: await textSearch(idx, text) };
+      }
+      textRows = this.textCache.rows;
+    }
+    const gateRows = spec.filter.gate ? new Set(live.run.report()?.gateGroups.flatMap((g) => g.rows) ?? []) : undefined;
+    const rows = queryRows(idx, spec, gateRows, textRows);
+    this.post({
+      type: 'trajectories/page',
+      runName: live.run.location.name,
+      query: q,
+      total: rows.length,
+      offset,
+      rows: page(idx, rows, offset, limit).map(rowView),
+      label: this.state.label ?? null,
+      searching: false,
+    });
+    const selected = this.state.selected;
+    if (selected) {
+      const sel = idx.find(selected.iteration, selected.group, selected.rollout);
+      const at = rows.indexOf(sel);
+      if (sel >= 0) this.post({ type: 'trajectories/select', row: sel, index: at });
+    }
+  }
+
+  private async sendDetail(row: number): Promise<void> {
+    const live = this.live();
+    const idx = live?.run.credit;
+    if (!live || !idx || row >= idx.size) return;
+    try {
+      const t = await idx.read(row);
+      this.state.selected = { iteration: t.iteration, group: t.group, rollout: t.rollout };
+      this.remember();
+      this.post({ type: 'trajectories/detail', detail: detailView(idx, row, t) });
+    } catch (e) {
+      this.post({ type: 'error', message: (e as Error).message });
+    }
+  }
+}

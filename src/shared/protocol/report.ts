@@ -1,0 +1,102 @@
+/** The run report's messages: one union per direction, checked on arrival. */
+import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage } from '../protocol';
+import { isInt, parseOpenTrajectory, rawMessage } from '../protocol';
+
+export interface ReportLineView {
+  key: string;
+  label: string;
+  value: number | null;
+  card: string;
+  target: string;
+  mark: 'pass' | 'near' | 'fail' | 'info' | 'none';
+}
+
+/** The gate of run-format.md section 4 (mirrors core's GateReport). */
+export interface GateFiguresView {
+  groups: number;
+  meanDiff: number | null;
+  t: number | null;
+  p: number | null;
+  iterations: number;
+  iterationsPositive: number;
+  signTestP: number | null;
+  firstHalfMeanDiff: number | null;
+  secondHalfMeanDiff: number | null;
+}
+
+/** Every figure of the run report, section 4 (mirrors core's RunReport, the keys of `rlrb report --json`). */
+export interface ReportFiguresView {
+  signFlipRate: number | null;
+  fallbackRate: number | null;
+  executedIsArgmaxRate: number | null;
+  meanC: number | null;
+  rmsBetaCOverRmsA: number | null;
+  cMismatches: number;
+  aTMismatches: number;
+  gate: GateFiguresView;
+  auroc: number | null;
+  trajectories: number;
+  iterations: number;
+  labeledTurns: number;
+  creditedTurns: number;
+  skippedLines: number;
+  warnings: string[];
+}
+
+export interface ReportView {
+  runName: string;
+  figures: ReportFiguresView;
+  lines: ReportLineView[];
+  curve: { name: string; first: number | null; last: number | null; source: string }[];
+  gatePerIteration: { iteration: number; meanDiff: number | null; groups: number }[];
+  schema: { field: string; level: string; required: boolean; foundAs: string; missing: number }[];
+  notFound: string[];
+  unknownKeys: string[];
+  skipped: { line: number; message: string }[];
+  skippedCount: number;
+  mismatches: { row: number; iteration: number; group: number; rollout: number; c: number; aT: number }[];
+  warnings: string[];
+  beta: number;
+  tau: number;
+}
+
+// ---- host -> webview
+
+export interface ReportDataMessage {
+  type: 'report/data';
+  report: ReportView;
+}
+
+export type ReportHostMessage = ReportDataMessage | ErrorMessage;
+
+// ---- webview -> host
+
+/** A bar of the gate chart: open that iteration's trajectories (its gate pairs when `gate`). */
+export interface OpenIterationMessage {
+  type: 'report/openIteration';
+  iteration: number;
+  gate: boolean;
+}
+
+export type ReportWebviewMessage = ReadyMessage | OpenIterationMessage | OpenTrajectoryMessage;
+
+function parse(m: RawMessage): ReportWebviewMessage | undefined {
+  switch (m.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'report/openIteration':
+      return isInt(m['iteration']) && typeof m['gate'] === 'boolean'
+        ? { type: 'report/openIteration', iteration: m['iteration'], gate: m['gate'] }
+        : undefined;
+    case 'openTrajectory':
+      return parseOpenTrajectory(m);
+    default:
+      return undefined;
+  }
+}
+
+/** A message from the report, checked; anything else is dropped. */
+export function parseReportMessage(v: unknown): ReportWebviewMessage | undefined {
+  const m = rawMessage(v);
+  return m && parse(m);
+}

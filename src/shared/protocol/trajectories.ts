@@ -1,0 +1,148 @@
+/** The trajectory browser's messages: one union per direction, checked on arrival. */
+import type { ErrorMessage, OpenTrajectoryMessage, QueryView, RawMessage, ReadyMessage } from '../protocol';
+import { isInt, isQuery, isRow, parseOpenTrajectory, rawMessage } from '../protocol';
+
+export interface RowView {
+  row: number;
+  iteration: number;
+  group: number;
+  rollout: number;
+  reward: number | null;
+  A: number | null;
+  labeled: boolean;
+  turns: number;
+  labeledTurns: number;
+  meanC: number | null;
+  signFlips: number;
+  argmaxTurns: number;
+  fallbackTurns: number;
+  flags: number;
+}
+
+export interface CandidateView {
+  k: number;
+  text: string | null;
+  score: number | null;
+  same: boolean;
+  done: boolean;
+  /** d_k as recomputed; null when dropped */
+  d: number | null;
+  dropped: 'done' | 'no-score' | null;
+  isArgmax: boolean;
+}
+
+export interface TurnDetailView {
+  index: number;
+  action: string | null;
+  labeled: boolean;
+  masked: boolean;
+  fallback: boolean;
+  candidates: CandidateView[];
+  /** logged c; null when absent */
+  c: number | null;
+  /** c as recomputed from the scores; null where no credit is given (unlabeled, masked, fallback) */
+  cRecomputed: number | null;
+  /** logged A_t; null when absent */
+  At: number | null;
+  /** A + beta*c (A without a logged c); null without a finite A */
+  expectedAt: number | null;
+  /** the logged c disagrees with the recomputation (the report's rule and tolerance) */
+  cMismatch: boolean;
+  /** the logged A_t disagrees with A + beta*c (the report's rule and tolerance) */
+  aTMismatch: boolean;
+  extras: string | null;
+}
+
+export interface TrajectoryDetailView {
+  row: number;
+  line: number;
+  iteration: number;
+  group: number;
+  rollout: number;
+  taskId: string | null;
+  instruction: string | null;
+  reward: number | null;
+  A: number | null;
+  labeled: boolean;
+  meanC: number | null;
+  beta: number;
+  turns: TurnDetailView[];
+  extras: string | null;
+  group5: RowView[];
+}
+
+// ---- host -> webview
+
+/** One page of the table, for the query it answers. */
+export interface PageMessage {
+  type: 'trajectories/page';
+  runName: string;
+  query: QueryView;
+  total: number;
+  offset: number;
+  rows: RowView[];
+  label: string | null;
+  searching: boolean;
+}
+export interface DetailMessage {
+  type: 'trajectories/detail';
+  detail: TrajectoryDetailView;
+}
+/** The remembered trajectory: its row, and its place in the current table (-1: not in it). */
+export interface SelectMessage {
+  type: 'trajectories/select';
+  row: number;
+  index: number;
+}
+
+export type TrajectoriesHostMessage = PageMessage | DetailMessage | SelectMessage | ErrorMessage;
+
+// ---- webview -> host
+
+export interface QueryMessage {
+  type: 'trajectories/query';
+  query: QueryView;
+  offset: number;
+  limit: number;
+}
+export interface OpenRowMessage {
+  type: 'trajectories/open';
+  row: number;
+}
+export interface RevealMessage {
+  type: 'trajectories/reveal';
+  row: number;
+}
+export interface OpenMetricsMessage {
+  type: 'openMetrics';
+}
+
+export type TrajectoriesWebviewMessage =
+  ReadyMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenTrajectoryMessage | OpenMetricsMessage;
+
+function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
+  switch (m.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'openMetrics':
+      return { type: 'openMetrics' };
+    case 'trajectories/query':
+      return isQuery(m['query']) && isRow(m['offset']) && isInt(m['limit']) && m['limit'] > 0 && m['limit'] <= 1000
+        ? { type: 'trajectories/query', query: m['query'], offset: m['offset'], limit: m['limit'] }
+        : undefined;
+    case 'trajectories/open':
+      return isRow(m['row']) ? { type: 'trajectories/open', row: m['row'] } : undefined;
+    case 'trajectories/reveal':
+      return isRow(m['row']) ? { type: 'trajectories/reveal', row: m['row'] } : undefined;
+    case 'openTrajectory':
+      return parseOpenTrajectory(m);
+    default:
+      return undefined;
+  }
+}
+
+/** A message from the browser, checked; anything else is dropped. */
+export function parseTrajectoriesMessage(v: unknown): TrajectoriesWebviewMessage | undefined {
+  const m = rawMessage(v);
+  return m && parse(m);
+}

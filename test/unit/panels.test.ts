@@ -1,0 +1,167 @@
+/**
+ * The panel classes over a stand-in for the `vscode` module: each kind answers `ready`
+ * with its data, accepts only its own messages, jumps between panels, and the manager
+ * restores a panel from its saved state. (The real VS Code runs them in the e2e suite.)
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import Module from 'node:module';
+import { join } from 'node:path';
+import { tempDir } from '../helpers';
+import { writeDemo } from '../../src/core/demo/demo';
+import { Run } from '../../src/core/run/run';
+
+interface FakePanel {
+  viewType: string;
+  title: string;
+  posted: { type: string; [k: string]: unknown }[];
+  send: (m: unknown) => Promise<void>;
+  revealed: number;
+  disposed: boolean;
+  webview: { html: string };
+}
+
+const created: FakePanel[] = [];
+
+function fakePanel(viewType: string): FakePanel & Record<string, unknown> {
+  const onMessage: ((m: unknown) => void)[] = [];
+  const onDispose: (() => void)[] = [];
+  const p = {
+    viewType,
+    title: '',
+    iconPath: undefined,
+    posted: [] as FakePanel['posted'],
+    revealed: 0,
+    disposed: false,
+    webview: {
+      html: '',
+      options: {},
+      cspSource: 'vscode-resource:',
+      asWebviewUri: (u: { path: string }) => ({ toString: () => `vscode-resource:${u.path}` }),
+      onDidReceiveMessage: (fn: (m: unknown) => void) => (
+        onMessage.push(fn),
+        { dispose: () => onMessage.splice(onMessage.indexOf(fn), 1) }
+      ),
+      postMessage: async (m: FakePanel['posted'][number]) => (p.posted.push(m), true),
+    },
+    onDidDispose: (fn: () => void) => (onDispose.push(fn), { dispose: () => undefined }),
+    reveal: () => void p.revealed++,
+    dispose: () => {
+      p.disposed = true;
+      for (const fn of onDispose) fn();
+    },
+    send: async (m: unknown) => {
+      for (const fn of [...onMessage]) fn(m);
+      await new Promise((r) => setTimeout(r, 20));
+    },
+  };
+  return p;
+}
+
+const fakeVscode = {
+  Uri: { joinPath: (u: { path: string }, ...parts: string[]) => ({ path: join(u.path, ...parts) }) },
+  ViewColumn: { Active: -1 },
+  window: {
+    createWebviewPanel: (viewType: string) => {
+      const p = fakePanel(viewType);
+      created.push(p);
+      return p;
+    },
+  },
+};
+
+// the panel code is loaded after `vscode` resolves to the stand-in
+const load = Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown };
+const realLoad = load._load;
+load._load = (req: string, ...rest: unknown[]) => (req === 'vscode' ? fakeVscode : realLoad(req, ...rest));
+
+async function setup() {
+  const { PanelManager } = await import('../../src/extension/panels/panelManager');
+  const dir = join(tempDir(), 'run');
+  writeDemo(dir, { trajectories: 480, hubRepo: false });
+  const run = (await Run.open(dir))!;
+  await run.update();
+  const root = run.location.root;
+  const memento = new Map<string, unknown>();
+  const ctx = {
+    extensionUri: { path: '/ext' },
+    workspaceState: {
+      get: (k: string, d?: unknown) => (memento.has(k) ? memento.get(k) : d),
+      update: async (k: string, v: unknown) => void memento.set(k, v),
+    },
+  };
+  const live = { run, progress: undefined, iterations: () => new Map() };
+  const runs = {
+    get: (r: string) => (r === root ? live : undefined),
+    onDidChange: () => ({ dispose: () => undefined }),
+    scan: async () => undefined,
+    add: async () => live,
+  };
+  const revealed: number[] = [];
+  const mgr = new PanelManager(ctx as never, runs as never, async (_r, row) => void revealed.push(row));
+  return { mgr, root, memento, revealed, PanelManager };
+}
+
+const last = (p: FakePanel, type: string) => [...p.posted].reverse().find((m) => m.type === type);
+
+test('each panel answers ready with its data and only its own messages; jumps open the browser', async () => {
+  const { mgr, root, revealed } = await setup();
+  created.length = 0;
+  await mgr.open('metrics', root);
+  const metrics = created[0]!;
+  assert.equal(metrics.viewType, 'rlRunBrowser.metrics');
+  assert.match(metrics.webview.html, /metrics\.js/);
+  await metrics.send({ type: 'metrics/width', width: 300 });
+  await metrics.send({ type: 'ready' });
+  const data = last(metrics, 'metrics/data') as { series: { x: number[] }[] } | undefined;
+  assert.ok(data && data.series.length > 0);
+  await metrics.send({ type: 'trajectories/reveal', row: 1 });
+  assert.deepEqual(revealed, [], "the dashboard does not take the browser's messages");
+
+  await metrics.send({ type: 'metrics/openPoint', metric: 'ws/sign_flip_rate', iteration: 1 });
+  const browser = created[1]!;
+  assert.equal(browser.viewType, 'rlRunBrowser.trajectories');
+  await browser.send({ type: 'ready' });
+  const pageMsg = last(browser, 'trajectories/page') as { query: { filter: { flags?: number } }; label: string; total: number } | undefined;
+  assert.ok(pageMsg);
+  assert.equal(pageMsg.query.filter.flags, 1);
+  assert.match(pageMsg.label, /sign_flip_rate @ 1/);
+
+  await browser.send({ type: 'trajectories/open', row: 3 });
+  const detail = last(browser, 'trajectories/detail') as { detail: { row: number; turns: { cMismatch: boolean }[] } } | undefined;
+  assert.equal(detail?.detail.row, 3);
+  assert.equal(typeof detail?.detail.turns[0]?.cMismatch, 'boolean');
+  await browser.send({ type: 'trajectories/reveal', row: 3 });
+  assert.deepEqual(revealed, [3]);
+
+  await mgr.open('report', root);
+  const report = created[2]!;
+  await report.send({ type: 'ready' });
+  const r = last(report, 'report/data') as { report: { figures: { trajectories: number } } } | undefined;
+  assert.equal(r?.report.figures.trajectories, 480);
+  const before = browser.posted.length;
+  await report.send({ type: 'report/openIteration', iteration: 2, gate: false });
+  assert.equal(created.length, 3, 'the open browser is reused');
+  const jumped = browser.posted.slice(before).find((m) => m.type === 'trajectories/page') as { label: string } | undefined;
+  assert.equal(jumped?.label, 'iteration 2');
+
+  await mgr.open('metrics', root);
+  assert.equal(created.length, 3, 'one dashboard per run');
+  assert.ok(metrics.revealed > 0);
+  mgr.dispose();
+  assert.ok(created.every((p) => p.disposed));
+});
+
+test('the serializer restores a panel from its saved state, and drops one it cannot place', async () => {
+  const { mgr, root } = await setup();
+  const restored = fakePanel('rlRunBrowser.trajectories');
+  await mgr.deserializeWebviewPanel(restored as never, { kind: 'trajectories', root, query: { filter: { group: 2 }, sort: [] } });
+  assert.ok(!restored.disposed);
+  await restored.send({ type: 'ready' });
+  const pageMsg = last(restored, 'trajectories/page') as { query: { filter: { group?: number } } } | undefined;
+  assert.equal(pageMsg?.query.filter.group, 2);
+  const bad = fakePanel('rlRunBrowser.report');
+  await mgr.deserializeWebviewPanel(bad as never, { kind: 'metrics', root });
+  assert.ok(bad.disposed, 'a state of another kind is refused');
+  mgr.dispose();
+});

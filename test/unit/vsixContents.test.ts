@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Vsce from '@vscode/vsce';
+
+// vsce is loaded at run time, not bundled into the test (it is a large CommonJS tool)
+const vsce = createRequire(join(process.cwd(), 'package.json'))('@vscode/vsce') as typeof Vsce;
+
+test('the VSIX holds the bundles but no source map, even when a development build left maps in dist', async () => {
+  const dir = join('dist', 'webview');
+  const probe = join(dir, 'vsix-probe.js.map');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(probe, '{}');
+  try {
+    const files = await vsce.listFiles({ cwd: process.cwd(), packageManager: vsce.PackageManager.None });
+    assert.deepEqual(
+      files.filter((f) => f.endsWith('.map')),
+      [],
+    );
+    const bundles = readdirSync(dir).filter((f) => f.endsWith('.js'));
+    for (const b of bundles) assert.ok(files.includes(`dist/webview/${b}`), `${b} is packed`);
+    assert.ok(files.includes('package.json'));
+  } finally {
+    rmSync(probe, { force: true });
+  }
+});
