@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     mkdirSync(dir, { recursive: true });
     console.log(`generating a ${(TARGET_BYTES / 1e9).toFixed(2)} GB credit log in ${dir} ...`);
     // about 2.1 KB a trajectory on average
-    writeDemo(dir, { trajectories: Math.ceil(TARGET_BYTES / 2130), hubRepo: false });
+    writeDemo(dir, { trajectories: Math.ceil(TARGET_BYTES / 2130), hubRepo: false, baseline: false });
   }
   const size = statSync(log).size;
   const baseRss = peakRssMb();

@@ -176,7 +176,7 @@ export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: s
 
 function cmdDemo(a: ParsedArgs): number {
   const dir = a.positional[1];
-  if (!dir) throw new UsageError('usage: rlrb demo <dir> [--trajectories N] [--seed S]');
+  if (!dir) throw new UsageError('usage: rlrb demo <dir> [--trajectories N] [--seed S] [--no-hub-repo] [--no-baseline]');
   const n = numberFlag(a, 'trajectories', { int: true, min: 1 });
   const seed = numberFlag(a, 'seed', { int: true });
   const tty = process.stderr.isTTY === true;
@@ -184,18 +184,19 @@ function cmdDemo(a: ParsedArgs): number {
     ...(n !== undefined ? { trajectories: n } : {}),
     ...(seed !== undefined ? { seed } : {}),
     hubRepo: !a.flags.has('no-hub-repo'),
+    baseline: !a.flags.has('no-baseline'),
     onProgress: tty ? (d, t) => process.stderr.write(`\rwriting ${d} / ${t} trajectories`) : undefined,
   });
   if (tty) process.stderr.write('\r\x1b[K');
   writeOut(
-    `wrote ${res.trajectories} trajectories over ${res.iterations} iterations (${(res.bytes / 1e6).toFixed(1)} MB)\n  ${res.creditLog}\n  ${res.metricsLog}\n${res.hubRepo ? `  fake Hub repo: ${res.hubRepo}\n` : ''}`,
+    `wrote ${res.trajectories} trajectories over ${res.iterations} iterations (${(res.bytes / 1e6).toFixed(1)} MB)\n  ${res.creditLog}\n  ${res.metricsLog}\n${res.hubRepo ? `  fake Hub repo: ${res.hubRepo}\n` : ''}${res.baseline ? `  plain GRPO baseline: ${res.baseline.root}\n` : ''}`,
   );
   return 0;
 }
 
 const HELP = `rlrb: RL Run Browser on the command line
 
-  rlrb demo <dir> [--trajectories N] [--seed S] [--no-hub-repo]
+  rlrb demo <dir> [--trajectories N] [--seed S] [--no-hub-repo] [--no-baseline]
   rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]
   rlrb show <log> --iteration I --group G --rollout R [--json]
   ${COMPARE_USAGE}
@@ -215,7 +216,7 @@ interface Command {
 const COMMANDS: Readonly<Record<string, Command>> = {
   report: { flags: { json: 'boolean', ...INDEX_FLAGS }, run: cmdReport },
   show: { flags: { iteration: 'string', group: 'string', rollout: 'string', json: 'boolean', ...INDEX_FLAGS }, run: cmdShow },
-  demo: { flags: { trajectories: 'string', seed: 'string', 'no-hub-repo': 'boolean' }, run: cmdDemo },
+  demo: { flags: { trajectories: 'string', seed: 'string', 'no-hub-repo': 'boolean', 'no-baseline': 'boolean' }, run: cmdDemo },
   hub: { flags: HUB_FLAGS, run: runHubCommand },
   download: { flags: DOWNLOAD_FLAGS, run: runDownloadCommand },
 };
