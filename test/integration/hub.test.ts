@@ -327,7 +327,9 @@ test('one download per destination; a lock left by a dead process is taken over'
   const plan = planDownload(l, 'hf', 20, dest);
   emu.faults.trickleBytesPerSecond = 40_000;
   const first = runDownload(plan, conn());
-  while (!existsSync(join(dest, STATE_DIR, 'lock.json'))) await new Promise((r) => setTimeout(r, 10));
+  const locked = (): boolean =>
+    existsSync(join(dest, STATE_DIR)) && readdirSync(join(dest, STATE_DIR)).some((f) => /^lock\.\d+\.json$/.test(f));
+  while (!locked()) await new Promise((r) => setTimeout(r, 10));
   try {
     await assert.rejects(runDownload(plan, conn()), /another download into this folder is running/);
   } finally {
