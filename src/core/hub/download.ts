@@ -15,7 +15,8 @@ import { iterDirName, LATEST_FILE, parseLatest } from './model';
 import type { DownloadItem, DownloadJob, DownloadKind, DownloadOptions, DownloadPlan, DownloadResult } from './download/types';
 import { DEST_LATEST, DownloadError, STATE_DIR } from './download/types';
 import { expectedDigest, fileSize, hashFile, newHasher } from './download/digest';
-import { partialPath, safeTarget } from './download/paths';
+import { partialPath, refuseSymlinks, safeTarget } from './download/paths';
+import { isSha1, isSha256, shown } from './treeEntry';
 import { ProgressMeter } from './download/progress';
 import { VerifiedStore } from './download/verified';
 import { takeLock } from './download/lock';
@@ -41,6 +42,7 @@ export function planDownload(
 ): DownloadPlan {
   if (kind === 'logs') {
     if (listing.logs.length === 0) throw new DownloadError(`${listing.repo} has no files under logs/`);
+    refuseIfRefused(listing, 'logs');
     return { repo: listing.repo, commit: listing.commit, kind, iteration: null, dest, items: listing.logs.map((f) => item(f, f.path)) };
   }
   let n: number;
@@ -61,6 +63,7 @@ export function planDownload(
     const have = (kind === 'resume' ? listing.resume : listing.hf).map((i) => i.iteration).join(', ') || 'none';
     throw new DownloadError(`${listing.repo} has no ${kind}/${iterDirName(n)} (iterations: ${have})`);
   }
+  refuseIfRefused(listing, it.dir);
   const items = it.files.map((f) => item(f, `${iterDirName(n)}/${f.path.slice(it.dir.length + 1)}`));
   return {
     repo: listing.repo,
@@ -73,8 +76,24 @@ export function planDownload(
   };
 }
 
+/** A folder with an entry the listing refused would be downloaded incomplete: refused whole, naming the entry. */
+function refuseIfRefused(listing: RunListing, dir: string): void {
+  const bad = (listing.refused ?? []).find((r) => r.path.startsWith(`${dir}/`) || r.path.startsWith('tree entry #'));
+  if (bad) throw new DownloadError(`refusing to download ${dir}: the Hub listed ${shown(bad.path)}, and ${bad.reason}`, bad.path);
+}
+
 function item(f: HubFile, target: string): DownloadItem {
   return { path: f.path, target, size: f.size, oid: f.oid, ...(f.lfsSha256 ? { lfsSha256: f.lfsSha256 } : {}) };
+}
+
+/** Hashes name partials and are compared with digests: anything but 40/64 lowercase hex is refused. */
+function checkItem(it: DownloadItem): void {
+  const refuse = (why: string): never => {
+    throw new DownloadError(`refusing ${shown(it.path)}: ${why}`, it.path);
+  };
+  if (!Number.isSafeInteger(it.size) || it.size < 0) refuse(`its size ${shown(it.size)} is not a whole number of bytes`);
+  if (it.lfsSha256 !== undefined && !isSha256(it.lfsSha256)) refuse(`its lfs.oid ${shown(it.lfsSha256)} is not 64 lowercase hex digits`);
+  if (it.lfsSha256 === undefined && !isSha1(it.oid)) refuse(`its oid ${shown(it.oid)} is not 40 lowercase hex digits`);
 }
 
 /** What the destination's latest file names now, if anything. */
@@ -90,7 +109,9 @@ export async function currentLatest(dest: string): Promise<number | null> {
 export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promise<DownloadResult> {
   const dest = resolve(plan.dest);
   const targets = plan.items.map((it) => ({ it, abs: safeTarget(dest, it.target) }));
+  for (const it of plan.items) checkItem(it);
   await mkdir(dest, { recursive: true });
+  for (const t of targets) await refuseSymlinks(dest, t.abs);
   if (plan.latestFile && o.latestConflict !== 'overwrite') {
     const cur = await currentLatest(dest);
     if (cur !== null && cur !== plan.latestFile.value) {
@@ -100,6 +121,7 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
     }
   }
   const stateDir = join(dest, STATE_DIR);
+  for (const t of targets) await refuseSymlinks(dest, partialPath(stateDir, t.it));
   await mkdir(stateDir, { recursive: true });
   const release = await takeLock(stateDir);
   try {
@@ -168,7 +190,10 @@ async function runLocked(
   }
   let latestWritten = false;
   if (plan.latestFile) {
-    await writeLatest(safeTarget(dest, plan.latestFile.target), plan.latestFile.value, new Set(targets.map((t) => dirname(t.abs))));
+    const latest = safeTarget(dest, plan.latestFile.target);
+    await refuseSymlinks(dest, latest + '.tmp');
+    await refuseSymlinks(dest, latest);
+    await writeLatest(latest, plan.latestFile.value, new Set(targets.map((t) => dirname(t.abs))));
     latestWritten = true;
   }
   meter.emit('done', true);

@@ -73,6 +73,13 @@ export class PartialWriter {
     await this.syncing;
   }
 
+  /** Empties the partial, to write the file again from byte 0. */
+  async restart(): Promise<void> {
+    await this.drain();
+    await this.fh.truncate(0);
+    this.written = 0;
+  }
+
   close(): Promise<void> {
     return this.fh.close();
   }

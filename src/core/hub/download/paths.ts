@@ -1,4 +1,5 @@
 /** Where a download's files land, and where their partials wait. */
+import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DownloadItem } from './types';
 import { DownloadError, STATE_DIR } from './types';
@@ -15,7 +16,30 @@ export function safeTarget(dest: string, target: string): string {
   return abs;
 }
 
-/** The partial a file's bytes gather in before it is verified and renamed into place. */
+/**
+ * The partial a file's bytes gather in before it is verified and renamed into place:
+ * named after its target (safe by then), so two files with the same bytes never share one.
+ */
 export function partialPath(stateDir: string, it: DownloadItem): string {
-  return join(stateDir, 'partial', `${it.lfsSha256 ?? it.oid}.part`);
+  return join(stateDir, 'partial', `${it.target}.part`);
+}
+
+/**
+ * Refuses a path under `dest` that goes through a symbolic link already there (each
+ * component is checked with lstat; `dest` itself may be one, the user chose it), so that
+ * nothing is written outside the destination.
+ */
+export async function refuseSymlinks(dest: string, abs: string): Promise<void> {
+  const rel = relative(dest, abs);
+  let cur = dest;
+  for (const part of rel.split(sep)) {
+    cur = join(cur, part);
+    let st;
+    try {
+      st = await lstat(cur);
+    } catch {
+      return; // not there yet: nothing below it is either
+    }
+    if (st.isSymbolicLink()) throw new DownloadError(`refusing to write through ${cur}: it is a symbolic link`, cur);
+  }
 }

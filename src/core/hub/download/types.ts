@@ -68,6 +68,11 @@ export interface DownloadOptions extends HubConnection {
    * iteration's bytes at the end.
    */
   flushEveryBytes?: number;
+  /**
+   * A transfer that delivers no byte for this long (ms, default 30000) is dropped and
+   * resumed from the bytes on disk, like any dropped link.
+   */
+  stallTimeoutMs?: number;
 }
 
 export interface DownloadResult {
