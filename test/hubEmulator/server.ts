@@ -1,9 +1,13 @@
 /**
  * A Hub emulator: serves folders as model repos with the Hub's real routes, headers and
  * error shapes, so that the real `@huggingface/hub` client talks to it over HTTP on
- * 127.0.0.1. LFS files resolve with a 302 to a content-addressed route on a second
- * origin (the "CDN"), as on huggingface.co. Faults can be injected for tests.
- * Not shipped in the VSIX.
+ * 127.0.0.1. LFS files resolve with a 302 to a second origin. In Xet mode (the default,
+ * as on huggingface.co since 2025) that origin stands for the Xet bridge
+ * (cas-bridge.xethub.hf.co): the resolve route answers a probe that accepts
+ * `application/vnd.xet-fileinfo+json` with the Xet headers, a plain GET with a 302 to a
+ * signed bridge URL that expires (then 403 AccessDenied, XML), and the tree lists both
+ * `lfs.oid` and `xetHash`. Without Xet mode the second origin is a content-addressed CDN.
+ * Faults can be injected for tests. Not shipped in the VSIX.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -21,6 +25,8 @@ export interface EmulatorFile {
   oid: string;
   /** sha256 when stored with LFS */
   lfs: string | undefined;
+  /** the Xet content hash of an LFS file (here derived from its sha256) */
+  xetHash: string | undefined;
 }
 
 export interface Faults {
@@ -29,14 +35,42 @@ export interface Faults {
   dropCount?: number;
   /** answer the next N file requests with 500/502/503 */
   serverErrors?: number;
-  /** answer the next N requests (any route) with 429 and this Retry-After (seconds) */
-  rateLimit?: { count: number; retryAfter: number };
+  /**
+   * answer the next N requests (any route) with 429: `Retry-After` when `retryAfter` is set,
+   * the IETF `RateLimit: "resolvers";r=0;t=N` header when `reset` is
+   */
+  rateLimit?: { count: number; retryAfter?: number; reset?: number };
   /** flip one byte in the next N file bodies */
   corrupt?: number;
   /** throttle file bodies to this many bytes a second */
   trickleBytesPerSecond?: number;
   /** apply file faults only to paths containing this */
   pathContains?: string;
+  /** send this many body bytes, then nothing more (the connection stays open), for the next `count` file bodies */
+  stall?: { afterBytes: number; count: number };
+  /** answer the next N ranged file requests with 200 and the whole file, as CDNs sometimes do */
+  ignoreRange?: number;
+  /** answer the next N ranged file requests (from a byte > 0) with 206 for a range that starts one byte early */
+  wrongContentRange?: number;
+  /** the next N redirects to the bridge carry a URL that has already expired */
+  expiredRedirects?: number;
+  /** the next N resolve requests answer 400 with the Authorization header they carried in the message */
+  echoAuthorization?: number;
+  /** fields merged into the tree entry of a path (any JSON, to play a hostile Hub) */
+  treeOverride?: Record<string, Record<string, unknown>>;
+  /** pad every tree page with this many spaces */
+  treePadBytes?: number;
+  /** tree pages name themselves as the next page */
+  treeLinkLoop?: boolean;
+  /** tree pages always name a next page, empty ones past the end */
+  treeEndless?: boolean;
+}
+
+export interface EmulatorSettings {
+  /** the Hub is Xet-backed (see above) */
+  xet: boolean;
+  /** how long a signed bridge URL stays valid */
+  bridgeTtlSeconds: number;
 }
 
 export interface SeenRequest {
@@ -61,12 +95,16 @@ export interface EmulatorOptions {
   cdnPort?: number;
   /** repos that are private: without a valid token they answer 401 */
   privateRepos?: string[];
+  /** default: Xet mode on, bridge URLs valid for an hour */
+  settings?: Partial<EmulatorSettings>;
 }
 
 export interface HubEmulator {
   url: string;
   cdnUrl: string;
   faults: Faults;
+  /** may be changed while it runs */
+  settings: EmulatorSettings;
   requests: SeenRequest[];
   files(repo: string): EmulatorFile[];
   commit(repo: string): string;
@@ -118,7 +156,14 @@ function scan(root: string): EmulatorFile[] {
       const lfs = LFS_NAMES.test(name) || st.size >= LFS_THRESHOLD;
       // an LFS file's git blob is its pointer file
       const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256}\nsize ${st.size}\n`;
-      out.push({ path, abs, size: st.size, oid: lfs ? gitBlobSha1(Buffer.from(pointer)) : sha1, lfs: lfs ? sha256 : undefined });
+      out.push({
+        path,
+        abs,
+        size: st.size,
+        oid: lfs ? gitBlobSha1(Buffer.from(pointer)) : sha1,
+        lfs: lfs ? sha256 : undefined,
+        xetHash: lfs ? createHash('sha256').update(`xet:${sha256}`).digest('hex') : undefined,
+      });
     }
   };
   walk(root);
@@ -168,6 +213,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   };
   for (const [id, root] of Object.entries(o.repos)) load(id, root);
   const faults: Faults = {};
+  const settings: EmulatorSettings = { xet: true, bridgeTtlSeconds: 3600, ...o.settings };
   const requests: SeenRequest[] = [];
   const pageSize = o.pageSize ?? 1000;
   const secret = randomBytes(16);
@@ -205,7 +251,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     if (rl && rl.count > 0) {
       rl.count--;
       hubError(res, 429, 'RateLimited', 'You have been rate-limited; you can retry this action later.', {
-        'Retry-After': String(rl.retryAfter),
+        ...(rl.retryAfter !== undefined ? { 'Retry-After': String(rl.retryAfter) } : {}),
+        ...(rl.reset !== undefined ? { RateLimit: `"resolvers";r=0;t=${rl.reset}`, 'RateLimit-Policy': '"resolvers";q=3000;w=300' } : {}),
       });
       return true;
     }
@@ -245,30 +292,41 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         return;
       }
       status = 206;
+      if (faultsApply && length(start, end) > 1 && (faults.ignoreRange ?? 0) > 0) {
+        faults.ignoreRange!--;
+        [start, end, status] = [0, f.size - 1, 200];
+      } else if (faultsApply && start > 0 && (faults.wrongContentRange ?? 0) > 0) {
+        faults.wrongContentRange!--;
+        start -= 1;
+      }
     }
-    const length = f.size === 0 ? 0 : end - start + 1;
+    const bodyLength = f.size === 0 ? 0 : length(start, end);
     res.writeHead(status, {
       ...headers,
       'Accept-Ranges': 'bytes',
-      'Content-Length': String(length),
+      'Content-Length': String(bodyLength),
       'Content-Type': 'application/octet-stream',
       ...(status === 206 ? { 'Content-Range': `bytes ${start}-${end}/${f.size}` } : {}),
     });
-    if (req.method === 'HEAD' || length === 0) {
+    if (req.method === 'HEAD' || bodyLength === 0) {
       res.end();
       return;
     }
     // body faults count only bodies they can act on (not the one-byte probes clients send)
     const drop =
-      faultsApply && faults.dropAfterBytes !== undefined && faults.dropAfterBytes < length && (faults.dropCount ?? 1) > 0
+      faultsApply && faults.dropAfterBytes !== undefined && faults.dropAfterBytes < bodyLength && (faults.dropCount ?? 1) > 0
         ? faults.dropAfterBytes
         : undefined;
     if (drop !== undefined) faults.dropCount = (faults.dropCount ?? 1) - 1;
-    const corrupt = faultsApply && length > 1 && (faults.corrupt ?? 0) > 0;
+    const corrupt = faultsApply && bodyLength > 1 && (faults.corrupt ?? 0) > 0;
     if (corrupt) faults.corrupt!--;
+    const st = faults.stall;
+    const stall = faultsApply && st && st.count > 0 && st.afterBytes < bodyLength ? st.afterBytes : undefined;
+    if (stall !== undefined) st!.count--;
     const trickle = faultsApply ? faults.trickleBytesPerSecond : undefined;
-    void pump(res, f.abs, start, end, { drop, corrupt, trickle });
+    void pump(res, f.abs, start, end, { drop, corrupt, trickle, stall });
   };
+  const length = (start: number, end: number): number => end - start + 1;
 
   /** Writes bytes [start, end] of a file, with backpressure and the body faults. */
   const pump = async (
@@ -276,7 +334,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     abs: string,
     start: number,
     end: number,
-    o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined },
+    o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined; stall: number | undefined },
   ): Promise<void> => {
     const fh = await open(abs, 'r');
     const buf = Buffer.allocUnsafe(o.trickle ? 16 * 1024 : 256 * 1024);
@@ -293,6 +351,12 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
           res.write(c.subarray(0, Math.max(0, o.drop - sent)));
           await new Promise((r) => setTimeout(r, 10));
           res.socket?.destroy();
+          return;
+        }
+        if (o.stall !== undefined && sent + c.length > o.stall) {
+          // a stalled transfer: some bytes, then silence until the client gives up
+          res.write(c.subarray(0, Math.max(0, o.stall - sent)));
+          await new Promise((r) => res.once('close', r));
           return;
         }
         sent += c.length;
@@ -333,6 +397,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     size: f.size,
     path: f.path,
     ...(f.lfs ? { lfs: { oid: f.lfs, size: f.size, pointerSize: 134 } } : {}),
+    ...(f.lfs && settings.xet ? { xetHash: f.xetHash } : {}),
+    ...(faults.treeOverride?.[f.path] ?? {}),
   });
 
   const hub = createServer((req, res) => {
@@ -457,10 +523,17 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       const cursor = Number(url.searchParams.get('cursor') ?? '0');
       const pageItems = items.slice(cursor, cursor + pageSize);
       const headers: Record<string, string> = { 'X-Repo-Commit': repo.commit };
-      if (cursor + pageSize < items.length) {
+      if (cursor + pageSize < items.length || faults.treeEndless) {
         const next = new URL(url.toString());
         next.searchParams.set('cursor', String(cursor + pageSize));
         headers['Link'] = `<${next.toString()}>; rel="next"`;
+      }
+      if (faults.treeLinkLoop) headers['Link'] = `<${url.toString()}>; rel="next"`;
+      if (faults.treePadBytes) {
+        const text = JSON.stringify(pageItems) + ' '.repeat(faults.treePadBytes);
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+        res.end(text);
+        return;
       }
       return json(res, 200, pageItems, headers);
     }
@@ -475,7 +548,17 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       if (rev !== 'main' && rev !== repo.commit) return hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${rev}`);
       const f = repo.files.find((x) => x.path === m[4]);
       if (!f) return hubError(res, 404, 'EntryNotFound', `${m[4]} does not exist on "${rev}"`);
+      if ((faults.echoAuthorization ?? 0) > 0) {
+        faults.echoAuthorization!--;
+        return hubError(
+          res,
+          400,
+          'BadRequest',
+          `Bad request: header "Authorization: ${req.headers.authorization ?? ''}" not accepted here`,
+        );
+      }
       const common = { 'X-Repo-Commit': repo.commit, ETag: `"${f.lfs ?? f.oid}"` };
+      if (f.lfs && m[2] === 'resolve' && settings.xet) return xetResolve(req, res, repo, f, common);
       if (f.lfs && m[2] === 'resolve') {
         const expires = String(Math.floor(Date.now() / 1000) + 3600);
         const sig = createHmac('sha256', secret).update(`${f.lfs}:${expires}`).digest('hex');
@@ -495,9 +578,59 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     hubError(res, 404, undefined, "Sorry, we can't find the page you are looking for.");
   }
 
+  /** The Xet-backed resolve route: file info for a probe that asks for it, else a 302 to a signed bridge URL. */
+  function xetResolve(req: IncomingMessage, res: ServerResponse, repo: RepoState, f: EmulatorFile, common: Record<string, string>): void {
+    const xetHash = f.xetHash!;
+    const linked = { 'X-Linked-Size': String(f.size), 'X-Linked-Etag': `"${f.lfs}"`, 'X-Xet-Hash': xetHash };
+    if ((req.headers.accept ?? '').includes('application/vnd.xet-fileinfo+json')) {
+      const refreshUrl = `${hubUrl}/api/models/${repo.id}/xet-read-token/${repo.commit}`;
+      const reconstructionUrl = `${cdnUrl}/v1/reconstructions/${xetHash}`;
+      const body = JSON.stringify({ casUrl: cdnUrl, hash: xetHash, refreshUrl, reconstructionUrl, etag: f.lfs, size: f.size });
+      res.writeHead(200, {
+        ...common,
+        ...linked,
+        'Content-Type': 'application/vnd.xet-fileinfo+json',
+        'Content-Length': String(Buffer.byteLength(body)),
+        Link: `<${refreshUrl}>; rel="xet-auth", <${reconstructionUrl}>; rel="xet-reconstruction-info"`,
+      });
+      res.end(body);
+      return;
+    }
+    const expired = (faults.expiredRedirects ?? 0) > 0;
+    if (expired) faults.expiredRedirects!--;
+    const expires = String(Math.floor(Date.now() / 1000) + (expired ? -60 : settings.bridgeTtlSeconds));
+    const sig = createHmac('sha256', secret).update(`${xetHash}:${expires}`).digest('hex');
+    const range = encodeURIComponent(`bytes=0-${Math.max(0, f.size - 1)}`);
+    const location = `${cdnUrl}/xet-bridge-us/${xetHash}?X-Xet-Signed-Range=${range}&Expires=${expires}&Signature=${sig}`;
+    res.writeHead(302, { ...common, ...linked, Location: location, 'Content-Length': '0' });
+    res.end();
+  }
+
+  const accessDenied = (res: ServerResponse, why: string): void => {
+    res.writeHead(403, { 'Content-Type': 'application/xml' });
+    res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>${why}</Message></Error>`);
+  };
+
+  /** The bridge: a signed URL per Xet hash, checked when the request starts. */
+  function bridge(req: IncomingMessage, res: ServerResponse, url: URL, xetHash: string): void {
+    const expires = url.searchParams.get('Expires') ?? '';
+    const sig = createHmac('sha256', secret).update(`${xetHash}:${expires}`).digest('hex');
+    if (url.searchParams.get('Signature') !== sig) return accessDenied(res, 'Invalid signature');
+    if (Number(expires) * 1000 < Date.now()) return accessDenied(res, 'Request has expired');
+    const f = [...repos.values()].flatMap((r) => r.files).find((x) => x.xetHash === xetHash);
+    if (!f) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    sendFile(req, res, f, { ETag: `"${f.lfs}"`, 'Cache-Control': 'public, max-age=604800, immutable' });
+  }
+
   const cdn = createServer((req, res) => {
     record('cdn', req, res);
     const url = new URL(req.url ?? '/', cdnUrl);
+    const x = /^\/xet-bridge-us\/([0-9a-f]{64})$/.exec(url.pathname);
+    if (x) return bridge(req, res, url, x[1]!);
     const m = /^\/repos\/([^/]+)\/([0-9a-f]{64})$/.exec(url.pathname);
     if (!m) {
       res.writeHead(404);
@@ -560,6 +693,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     url: hubUrl,
     cdnUrl,
     faults,
+    settings,
     requests,
     files: (repo) => repos.get(repo)?.files ?? [],
     commit: (repo) => repos.get(repo)?.commit ?? '',

@@ -50,7 +50,8 @@ export async function resolveToken(stored: string | undefined, env: NodeJS.Proce
 
 /** Replaces any token-looking text, for messages that might echo a header or URL. */
 export function redact(text: string, token?: string): string {
-  let out = text.replace(/hf_[A-Za-z0-9]{6,}/g, 'hf_***');
+  // user and OAuth tokens (hf_..., hf_oauth_...) and organisation API tokens
+  let out = text.replace(/\b(hf|api_org)_[A-Za-z0-9_]{6,}/g, '$1_***');
   if (token) out = out.split(token).join('***');
   return out;
 }

@@ -57,11 +57,27 @@ function networkCode(e: unknown): string | undefined {
   return undefined;
 }
 
-/** Turns whatever a Hub call threw into a HubError with a message for people. */
-export function toHubError(
-  e: unknown,
-  ctx: { endpoint: string; repo: string; revision?: string; path?: string; token?: string; tokenSource?: string; hubFetch?: HubFetch },
-): HubError {
+export interface HubErrorContext {
+  endpoint: string;
+  repo: string;
+  revision?: string;
+  path?: string;
+  token?: string;
+  tokenSource?: string;
+  hubFetch?: HubFetch;
+}
+
+/**
+ * Turns whatever a Hub call threw into a HubError with a message for people. The token
+ * (and anything shaped like one) is redacted from every message: a server may echo it.
+ */
+export function toHubError(e: unknown, ctx: HubErrorContext): HubError {
+  const he = classify(e, ctx);
+  const message = redact(he.message, ctx.token);
+  return message === he.message ? he : new HubError(he.kind, message, he.retryAfterSeconds, he.status);
+}
+
+function classify(e: unknown, ctx: HubErrorContext): HubError {
   if (e instanceof HubError) return e;
   const err = e as ApiErrorLike;
   if (err?.name === 'AbortError') return new HubError('cancelled', 'cancelled');

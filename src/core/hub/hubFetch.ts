@@ -1,7 +1,9 @@
 /**
  * The fetch that `@huggingface/hub` is given. It follows redirects itself so that the
- * Authorization header never leaves the endpoint's origin (a CDN redirect gets none),
- * carries the caller's AbortSignal, and keeps the `Retry-After` of the last 429.
+ * Authorization header never leaves the endpoint's origin (a CDN or Xet bridge redirect
+ * gets none), carries the caller's AbortSignal, keeps how long the last 429 asked to wait
+ * (`Retry-After`, else the `t=` of the IETF `RateLimit` header), and can cap the bodies
+ * it hands on and watch the URLs asked for (a listing that loops).
  */
 
 export interface HubFetch {
@@ -14,9 +16,16 @@ export interface HubFetch {
   lastStatus(): number | undefined;
 }
 
+export interface HubFetchOptions {
+  /** the most bytes a body may have, by URL and status (undefined: no limit) */
+  bodyLimit?: (url: URL, status: number) => number | undefined;
+  /** called before each request (redirects included); may throw to stop it */
+  onRequest?: (url: URL) => void;
+}
+
 const MAX_REDIRECTS = 10;
 
-export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeof fetch = fetch): HubFetch {
+export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeof fetch = fetch, opts: HubFetchOptions = {}): HubFetch {
   const origin = new URL(endpoint).origin;
   let retryAfter: number | undefined;
   let errorCode: string | undefined;
@@ -28,15 +37,15 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
     let body = init?.body;
     for (let hop = 0; ; hop++) {
       if (url.origin !== origin) headers.delete('authorization');
+      opts.onRequest?.(url);
       const res = await base(url, { ...init, method, body, headers, redirect: 'manual', signal: signal ?? init?.signal ?? null });
-      if (res.status === 429) {
-        const ra = res.headers.get('retry-after');
-        const secs = ra === null ? NaN : /^\d+$/.test(ra.trim()) ? Number(ra) : (Date.parse(ra) - Date.now()) / 1000;
-        retryAfter = Number.isFinite(secs) ? Math.max(0, secs) : undefined;
-      }
+      if (res.status === 429) retryAfter = waitSeconds(res.headers);
       status = res.status;
       if (res.status >= 400) errorCode = res.headers.get('x-error-code') ?? undefined;
-      if (res.status < 300 || res.status >= 400 || res.status === 304) return res;
+      if (res.status < 300 || res.status >= 400 || res.status === 304) {
+        const limit = opts.bodyLimit?.(url, res.status);
+        return limit === undefined ? res : await capped(res, limit, url);
+      }
       const loc = res.headers.get('location');
       if (!loc) return res;
       if (hop >= MAX_REDIRECTS) throw new Error(`too many redirects at ${url.origin}`);
@@ -49,4 +58,51 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
     }
   };
   return { fetch: hubFetch, lastRetryAfter: () => retryAfter, lastErrorCode: () => errorCode, lastStatus: () => status };
+}
+
+/** What a 429 asks: `Retry-After` (seconds or a date), else the reset `t=` of `RateLimit` for a policy with nothing left. */
+export function waitSeconds(h: Headers): number | undefined {
+  const ra = h.get('retry-after')?.trim();
+  if (ra) {
+    const secs = /^\d+$/.test(ra) ? Number(ra) : (Date.parse(ra) - Date.now()) / 1000;
+    if (Number.isFinite(secs)) return Math.max(0, secs);
+  }
+  // RateLimit: "resolvers";r=0;t=42  (several policies may be listed, comma-separated)
+  const rl = h.get('ratelimit');
+  if (!rl) return undefined;
+  let wait: number | undefined;
+  for (const item of rl.split(',')) {
+    const r = /;\s*r=(\d+)/.exec(item);
+    const t = /;\s*t=(\d+)/.exec(item);
+    if (t && (!r || Number(r[1]) === 0)) wait = Math.max(wait ?? 0, Number(t[1]));
+  }
+  return wait;
+}
+
+class BodyTooBig extends Error {
+  constructor(url: URL, limit: number) {
+    super(`the answer to ${url.pathname} is over ${limit} bytes; refusing it`);
+    this.name = 'BodyTooBig';
+  }
+}
+
+/** The response with its body cut off (as an error) past `limit` bytes. */
+async function capped(res: Response, limit: number, url: URL): Promise<Response> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await res.body?.cancel();
+    throw new BodyTooBig(url, limit);
+  }
+  if (!res.body) return res;
+  let seen = 0;
+  const body = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, ctl) {
+        seen += chunk.length;
+        if (seen > limit) ctl.error(new BodyTooBig(url, limit));
+        else ctl.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

@@ -1,0 +1,90 @@
+/** What a download is: its plan, its options, its progress and result, its errors. */
+import type { HubConnection } from '../model';
+
+export type DownloadKind = 'resume' | 'hf' | 'logs';
+
+export interface DownloadItem {
+  /** path in the repo */
+  path: string;
+  /** path under the destination, '/'-separated */
+  target: string;
+  size: number;
+  oid: string;
+  lfsSha256?: string;
+}
+
+export interface DownloadPlan {
+  repo: string;
+  /** the commit every file is fetched at */
+  commit: string;
+  kind: DownloadKind;
+  iteration: number | null;
+  dest: string;
+  items: DownloadItem[];
+  /** written last, only after every item is verified */
+  latestFile?: { target: string; value: number };
+}
+
+export const STATE_DIR = '.rlrb-download';
+export const DEST_LATEST = 'latest_checkpointed_iteration.txt';
+
+export class DownloadError extends Error {
+  constructor(
+    message: string,
+    readonly file?: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'DownloadError';
+  }
+}
+
+export interface DownloadProgress {
+  bytesDone: number;
+  bytesTotal: number;
+  /** bytes a second over the last few seconds */
+  rate: number;
+  etaSeconds: number | null;
+  filesDone: number;
+  filesTotal: number;
+  current: string[];
+  /** a line for logs: a file finished, a retry, a skip */
+  event?: string;
+}
+
+export interface DownloadOptions extends HubConnection {
+  concurrency?: number;
+  onProgress?: (p: DownloadProgress) => void;
+  /** attempts per file for dropped links, 5xx and 429 */
+  retries?: number;
+  /** first backoff, doubled each time (ms) */
+  backoffMs?: number;
+  /** what to do when the destination names a different iteration as latest */
+  latestConflict?: 'overwrite' | 'fail';
+  /**
+   * A partial is flushed to disk (fdatasync, in the background) each time this many more
+   * bytes are written (default 32 MB), so that the disk writes while the network reads:
+   * the fsync before a file's rename then finds little left to write, instead of a whole
+   * iteration's bytes at the end.
+   */
+  flushEveryBytes?: number;
+  /**
+   * A transfer that delivers no byte for this long (ms, default 30000) is dropped and
+   * resumed from the bytes on disk, like any dropped link.
+   */
+  stallTimeoutMs?: number;
+}
+
+export interface DownloadResult {
+  files: number;
+  bytesFetched: number;
+  skipped: number;
+  dest: string;
+  latestWritten: boolean;
+}
+
+/** A file still to fetch, and where it lands. */
+export interface DownloadJob {
+  it: DownloadItem;
+  abs: string;
+}
