@@ -19,6 +19,7 @@ export const DOWNLOAD_FLAGS: FlagSpec = {
   endpoint: 'string',
   revision: 'string',
   concurrency: 'string',
+  'stall-timeout': 'string',
   'set-latest': 'boolean',
 };
 
@@ -92,7 +93,7 @@ export async function runHubCommand(a: ParsedArgs): Promise<number> {
 }
 
 const DOWNLOAD_USAGE =
-  'usage: rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--set-latest]';
+  'usage: rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--stall-timeout SECONDS] [--set-latest]';
 
 export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   const repo = repoArg(a, DOWNLOAD_USAGE);
@@ -107,6 +108,8 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   else if (/^\d+$/.test(itRaw)) iteration = Number(itRaw);
   else throw new UsageError(`--iteration takes a whole number or "latest", not "${itRaw}"`);
   const concurrency = numberFlag(a, 'concurrency', { int: true, min: 1 });
+  /** no byte for this long: drop the connection and resume from the bytes on disk */
+  const stallSeconds = numberFlag(a, 'stall-timeout', { min: 1 });
   const ac = new AbortController();
   const onSigint = (): void => {
     process.stderr.write('\ncancelling; bytes on disk are kept, run the same command again to finish\n');
@@ -124,6 +127,7 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
     const res = await runDownload(plan, {
       ...c,
       ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}),
       latestConflict: a.flags.has('set-latest') ? 'overwrite' : 'fail',
       onProgress: (p: DownloadProgress) => {
         if (tty) {

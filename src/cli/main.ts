@@ -202,7 +202,7 @@ const HELP = `rlrb: RL Run Browser on the command line
   ${COMPARE_USAGE}
   ${EXPORT_USAGE.replace(/^usage: /, '')}
   rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]
-  rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--set-latest]
+  rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--stall-timeout SECONDS] [--set-latest]
 
 Exit codes: 0 success (warnings included), 1 failure, 2 bad usage or an unreadable file.
 `;

@@ -176,3 +176,26 @@ test('show --json gives each turn its marks and recomputedC; the text names them
   const masked = rlrb('show', log, '--iteration', '0', '--group', '0', '--rollout', '0', '--json').out;
   assert.equal((JSON.parse(masked) as { turns: { recomputedC: number | null }[] }).turns[2]!.recomputedC, null);
 });
+
+test('download --stall-timeout takes seconds (at least 1), and a bad value exits 2 naming the flag before any connection', () => {
+  const r = rlrb('download', 'o/r', '--kind', 'logs', '--dest', tempDir(), '--endpoint', 'http://127.0.0.1:9', '--stall-timeout', '0');
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /^rlrb: .*--stall-timeout/);
+  const words = rlrb(
+    'download',
+    'o/r',
+    '--kind',
+    'logs',
+    '--dest',
+    tempDir(),
+    '--endpoint',
+    'http://127.0.0.1:9',
+    '--stall-timeout',
+    'soon',
+  );
+  assert.equal(words.code, 2, words.err);
+  // a good value is taken: the download goes on to the (closed) endpoint and fails there, exit 1
+  const ok = rlrb('download', 'o/r', '--kind', 'logs', '--dest', tempDir(), '--endpoint', 'http://127.0.0.1:9', '--stall-timeout', '5');
+  assert.equal(ok.code, 1, ok.err);
+  assert.doesNotMatch(ok.err, /stall-timeout/);
+});
