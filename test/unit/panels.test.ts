@@ -104,6 +104,23 @@ async function setup() {
 
 const last = (p: FakePanel, type: string) => [...p.posted].reverse().find((m) => m.type === type);
 
+/** Polls (up to 10 s) until `probe` finds something. */
+async function until<T>(probe: () => T | undefined): Promise<T | undefined> {
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    const hit = probe();
+    if (hit !== undefined) return hit;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return undefined;
+}
+
+/** Sends a message and waits (up to 10 s) for the first answer of `type` posted after it: the host reads the log asynchronously. */
+async function reply(p: FakePanel, m: unknown, type: string): Promise<{ type: string } | undefined> {
+  const before = p.posted.length;
+  await p.send(m);
+  return until(() => p.posted.slice(before).find((x) => x.type === type));
+}
+
 test('each panel answers ready with its data and only its own messages; jumps open the browser', async () => {
   const { mgr, root, revealed } = await setup();
   created.length = 0;
@@ -112,8 +129,7 @@ test('each panel answers ready with its data and only its own messages; jumps op
   assert.equal(metrics.viewType, 'rlRunBrowser.metrics');
   assert.match(metrics.webview.html, /metrics\.js/);
   await metrics.send({ type: 'metrics/width', width: 300 });
-  await metrics.send({ type: 'ready' });
-  const data = last(metrics, 'metrics/data') as { series: { x: number[] }[] } | undefined;
+  const data = (await reply(metrics, { type: 'ready' }, 'metrics/data')) as { series: { x: number[] }[] } | undefined;
   assert.ok(data && data.series.length > 0);
   await metrics.send({ type: 'trajectories/reveal', row: 1 });
   assert.deepEqual(revealed, [], "the dashboard does not take the browser's messages");
@@ -121,14 +137,14 @@ test('each panel answers ready with its data and only its own messages; jumps op
   await metrics.send({ type: 'metrics/openPoint', metric: 'ws/sign_flip_rate', iteration: 1 });
   const browser = created[1]!;
   assert.equal(browser.viewType, 'rlRunBrowser.trajectories');
-  await browser.send({ type: 'ready' });
-  const pageMsg = last(browser, 'trajectories/page') as { query: { filter: { flags?: number } }; label: string; total: number } | undefined;
+  const pageMsg = (await reply(browser, { type: 'ready' }, 'trajectories/page')) as
+    { query: { filter: { flags?: number } }; label: string; total: number } | undefined;
   assert.ok(pageMsg);
   assert.equal(pageMsg.query.filter.flags, 1);
   assert.match(pageMsg.label, /sign_flip_rate @ 1/);
 
-  await browser.send({ type: 'trajectories/open', row: 3 });
-  const detail = last(browser, 'trajectories/detail') as { detail: { row: number; turns: { cMismatch: boolean }[] } } | undefined;
+  const detail = (await reply(browser, { type: 'trajectories/open', row: 3 }, 'trajectories/detail')) as
+    { detail: { row: number; turns: { cMismatch: boolean }[] } } | undefined;
   assert.equal(detail?.detail.row, 3);
   assert.equal(typeof detail?.detail.turns[0]?.cMismatch, 'boolean');
   await browser.send({ type: 'trajectories/reveal', row: 3 });
@@ -136,13 +152,13 @@ test('each panel answers ready with its data and only its own messages; jumps op
 
   await mgr.open('report', root);
   const report = created[2]!;
-  await report.send({ type: 'ready' });
-  const r = last(report, 'report/data') as { report: { figures: { trajectories: number } } } | undefined;
+  const r = (await reply(report, { type: 'ready' }, 'report/data')) as { report: { figures: { trajectories: number } } } | undefined;
   assert.equal(r?.report.figures.trajectories, 480);
   const before = browser.posted.length;
   await report.send({ type: 'report/openIteration', iteration: 2, gate: false });
+  const jumped = (await until(() => browser.posted.slice(before).find((m) => m.type === 'trajectories/page'))) as
+    { label: string } | undefined;
   assert.equal(created.length, 3, 'the open browser is reused');
-  const jumped = browser.posted.slice(before).find((m) => m.type === 'trajectories/page') as { label: string } | undefined;
   assert.equal(jumped?.label, 'iteration 2');
 
   await mgr.open('metrics', root);

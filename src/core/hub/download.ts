@@ -10,7 +10,8 @@
 import { mkdir, readFile, stat, statfs } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { HubError } from './errors';
-import type { HubFile, RunListing } from './model';
+import type { RunListing } from './model';
+import type { HubFile } from './treeEntry';
 import { iterDirName, LATEST_FILE, parseLatest } from './model';
 import type { DownloadItem, DownloadJob, DownloadKind, DownloadOptions, DownloadPlan, DownloadResult } from './download/types';
 import { DEST_LATEST, DownloadError, STATE_DIR } from './download/types';

@@ -3,7 +3,7 @@ import { downloadFile, listFiles, modelInfo } from '@huggingface/hub';
 import { makeHubFetch } from './hubFetch';
 import { HubError, toHubError } from './errors';
 import { redact } from './config';
-import type { RefusedEntry } from './treeEntry';
+import type { HubFile, RefusedEntry } from './treeEntry';
 import { checkTreeEntry, isRefused, isSha1, shown } from './treeEntry';
 
 export interface HubConnection {
@@ -14,16 +14,6 @@ export interface HubConnection {
   signal?: AbortSignal;
   /** the underlying fetch (tests may wrap it) */
   baseFetch?: typeof fetch;
-}
-
-export interface HubFile {
-  path: string;
-  size: number;
-  /** git blob sha1 */
-  oid: string;
-  /** sha256 of the content, for LFS files */
-  lfsSha256?: string;
-  xetHash?: string;
 }
 
 export type CheckpointKind = 'resume' | 'hf';

@@ -3,7 +3,16 @@
  * a size a whole number of bytes, a hash 40 (git sha1) or 64 (sha256) lowercase hex
  * digits, since the downloader names files after them and compares them with digests.
  */
-import type { HubFile } from './model';
+/** One file of the repo tree, as listed. */
+export interface HubFile {
+  path: string;
+  size: number;
+  /** git blob sha1 */
+  oid: string;
+  /** sha256 of the content, for LFS files */
+  lfsSha256?: string;
+  xetHash?: string;
+}
 
 export interface RefusedEntry {
   /** the entry's path, or `tree entry #N` when it has no usable path */

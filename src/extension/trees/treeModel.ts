@@ -2,7 +2,8 @@
  * The trees as pure data: what children, labels, descriptions and menus a Hub listing
  * or a local run gives. The VS Code providers only adapt these nodes.
  */
-import type { IterationInfo, RunListing, HubFile, CheckpointKind } from '../../core/hub/model';
+import type { IterationInfo, RunListing, CheckpointKind } from '../../core/hub/model';
+import type { HubFile } from '../../core/hub/treeEntry';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { formatBytes, formatFigure } from '../../shared/format';
 import { Flag } from '../../core/record/trajectory';
