@@ -7,7 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,9 @@ import { chromium } from 'playwright-core';
 import type { BrowserContext, Page, FrameLocator } from 'playwright-core';
 
 const ROOT = resolve('.');
-const WORK = resolve('.cache', 'e2e');
+// a fresh folder per run, outside the checkout: two checkouts may share .cache/ (and a
+// short path keeps code-server's sockets under TMPDIR within the 108-byte limit)
+const WORK = mkdtempSync(join(tmpdir(), 'rlrb-e2e-'));
 const SHOTS = resolve('test-results', 'e2e');
 const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 const CODE_SERVER = resolve('.cache', 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
@@ -90,7 +93,6 @@ before(async () => {
   if (!existsSync('/usr/bin/chromium'))
     throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
   if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
-  rmSync(WORK, { recursive: true, force: true });
   rmSync(SHOTS, { recursive: true, force: true });
   mkdirSync(SHOTS, { recursive: true });
   run = join(WORK, 'run');
@@ -155,8 +157,12 @@ before(async () => {
 
 after(async () => {
   await ctx?.close().catch(() => undefined);
+  const exited = (p: ChildProcess | undefined): Promise<void> =>
+    new Promise((res) => (!p || p.exitCode !== null || p.signalCode !== null ? res() : p.once('exit', () => res())));
   cs?.kill();
   emu?.kill();
+  await Promise.all([exited(cs), exited(emu)]);
+  rmSync(WORK, { recursive: true, force: true, maxRetries: 3 });
 });
 
 journey('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes and the latest star, and the local run', async () => {
