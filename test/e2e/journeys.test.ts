@@ -51,6 +51,7 @@ function webview(): FrameLocator {
 }
 
 async function command(title: string): Promise<void> {
+  mark(`palette: ${title}`);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
@@ -58,10 +59,49 @@ async function command(title: string): Promise<void> {
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
 }
 
-/** A journey: on failure, a screenshot of what the user saw. */
-function journey(name: string, fn: () => Promise<void>): void {
+/** Where focus went, with the journey and palette steps between: a closed input box says who took it. */
+const focusLog: string[] = [];
+const t0 = Date.now();
+function mark(what: string): void {
+  focusLog.push(`${((Date.now() - t0) / 1000).toFixed(2)} ${what}`);
+}
+
+/** What a journey may leave open: a quick input, a modal dialog, notification toasts. */
+const LEFT_OPEN = '.quick-input-widget:visible, .monaco-dialog-box:visible, .notifications-toasts.visible .notification-toast';
+
+/**
+ * The state every journey starts from: the emulator without faults, and nothing left open
+ * (Escape closes a quick input or a dialog first, then hides the toasts; the ones of a
+ * journey before would otherwise match the next one's toast locators). Unless the journey
+ * goes on with the panel the one before left, no editor either: the workbench hands focus
+ * back to the active editor when a quick input or a dialog closes, and a webview takes it
+ * a moment later (a message to its frame), closing the palette opened in between.
+ */
+async function knownState(editors: 'close' | 'keep'): Promise<void> {
+  await faults({});
+  for (let i = 0; i < 5 && (await page.locator(LEFT_OPEN).count()) > 0; i++) {
+    mark(`escape: ${await page.locator(LEFT_OPEN).count()} left open`);
+    await page.keyboard.press('Escape');
+    await page
+      .locator(LEFT_OPEN)
+      .first()
+      .waitFor({ state: 'hidden', timeout: 2_000 })
+      .catch(() => undefined);
+  }
+  assert.equal(await page.locator(LEFT_OPEN).count(), 0, 'a quick input, a dialog or a toast is still open');
+  const tabs = page.locator('.editor-group-container .tab');
+  if (editors === 'close' && (await tabs.count()) > 0) {
+    await command('View: Close All Editors');
+    await tabs.first().waitFor({ state: 'detached', timeout: 10_000 });
+  }
+}
+
+/** A journey: from a known state; on failure, a screenshot of what the user saw. */
+function journey(name: string, fn: () => Promise<void>, editors: 'close' | 'keep' = 'close'): void {
   test(name, async () => {
     try {
+      mark(`journey ${name.slice(0, 3)}`);
+      await knownState(editors);
       await fn();
     } catch (e) {
       await page.screenshot({ path: join(SHOTS, `FAILED-${name.slice(0, 2).replace(/\W/g, '')}.png`) }).catch(() => undefined);
@@ -70,23 +110,43 @@ function journey(name: string, fn: () => Promise<void>): void {
   });
 }
 
+/**
+ * Waits until the workspace's stored state (IndexedDB, what a reload reads) lists an editor
+ * of this view type among the open editors and holds this text in some entry.
+ */
+async function savedForReload(viewType: string, text: string): Promise<void> {
+  const read = `(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-') && n !== 'vscode-web-state-db-global');
+    const found = { editor: false, text: false };
+    for (const name of names) {
+      const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+      if (db.objectStoreNames.contains('ItemTable')) {
+        const store = db.transaction('ItemTable').objectStore('ItemTable');
+        const get = (q) => new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
+        const editors = await get(store.get('memento/workbench.parts.editor'));
+        if (typeof editors === 'string' && editors.includes(${JSON.stringify(viewType)})) found.editor = true;
+        for (const v of await get(store.getAll())) if (typeof v === 'string' && v.includes(${JSON.stringify(text)})) found.text = true;
+      }
+      db.close();
+    }
+    return found.editor && found.text;
+  })()`;
+  const start = Date.now();
+  const end = start + 30_000;
+  while (!(await page.evaluate<boolean>(read))) {
+    if (Date.now() > end) throw new Error(`the workbench did not save the ${viewType} editor with ${text} within 30 s`);
+    await page.waitForTimeout(250);
+  }
+  mark(`saved for a reload after ${((Date.now() - start) / 1000).toFixed(1)} s`);
+}
+
 /** The palette command that opens one trajectory, answered with "iteration group rollout". */
 async function openTrajectory(key: string): Promise<void> {
-  // the workbench sometimes closes a fresh input box when focus moves (a webview
-  // redrawing after a live update): ask again, at most three times
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await input.fill(key, { timeout: 10_000 });
-      await page.keyboard.press('Enter');
-      return;
-    } catch (e) {
-      if (attempt >= 3) throw e;
-      await page.keyboard.press('Escape');
-    }
-  }
+  await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(key, { timeout: 10_000 });
+  await page.keyboard.press('Enter');
 }
 
 before(async () => {
@@ -148,6 +208,19 @@ before(async () => {
     ],
   });
   page = ctx.pages()[0] ?? (await ctx.newPage());
+  await page.exposeFunction('rlrbFocus', (what: string) => mark(`focus ${what}`));
+  // a string: the tests compile without the DOM's types
+  await page.addInitScript(`(() => {
+    const describe = (e) => {
+      if (!(e instanceof Element)) return 'nothing';
+      const cls = typeof e.className === 'string' ? e.className.split(' ').slice(0, 3).join('.') : '';
+      const label = e.getAttribute('aria-label');
+      const where = e.closest('.quick-input-widget, .monaco-dialog-box, .notifications-toasts, .pane, .editor-group-container, .part');
+      return e.tagName.toLowerCase() + '.' + cls + (label ? ' "' + label.slice(0, 40) + '"' : '') + ' in ' + (where ? where.className.split(' ').slice(0, 2).join('.') : '?');
+    };
+    document.addEventListener('focusin', (e) => void window.rlrbFocus(describe(e.target)), true);
+    document.addEventListener('focusout', (e) => { if (!e.relatedTarget) void window.rlrbFocus('left ' + describe(e.target)); }, true);
+  })()`);
   page.on('dialog', (d) => {
     throw new Error(`a dialog opened: ${d.message()}`);
   });
@@ -156,6 +229,7 @@ before(async () => {
 });
 
 after(async () => {
+  writeFileSync(join(SHOTS, 'focus.log'), focusLog.join('\n') + '\n');
   await ctx?.close().catch(() => undefined);
   const exited = (p: ChildProcess | undefined): Promise<void> =>
     new Promise((res) => (!p || p.exitCode !== null || p.signalCode !== null ? res() : p.once('exit', () => res())));
@@ -266,79 +340,91 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
 });
 
-journey('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
-  const canvas = webview().locator('.chart-card[data-metric="ws/c_mean"][data-drawn="true"] canvas');
-  await canvas.waitFor({ timeout: 20_000 });
-  const box = (await canvas.boundingBox())!;
-  await canvas.click({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
-  const label = webview().locator('#jump-label', { hasText: /ws\/c_mean @ \d+: sorted by mean c/ });
-  await label.waitFor({ timeout: 20_000 });
-  const it = Number(/@ (\d+)/.exec((await label.textContent())!)![1]);
-  assert.equal(await webview().locator('#f-iterationMin').inputValue(), String(it));
-  assert.ok(await webview().locator('#f-labeled').isChecked());
-  await webview().locator('.trow').first().waitFor();
-  assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼/);
-  // Shift+click adds a second key after mean c; the rows stay in mean c order
-  await webview()
-    .locator('.thead [data-key="reward"]')
-    .click({ modifiers: ['Shift'] });
-  await webview().locator('.thead [data-key="reward"]', { hasText: '▲2' }).waitFor({ timeout: 10_000 });
-  assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼1/);
-  await webview().locator('.trow').first().waitFor();
-  const meanCs = (await webview().locator('.trow span:nth-child(8)').allTextContents()).map(Number).filter((v) => Number.isFinite(v));
-  assert.ok(meanCs.length > 5 && meanCs.every((v, i) => i === 0 || v <= meanCs[i - 1]!), 'rows still sorted by mean c, descending');
-  await shot('jump');
-});
+journey(
+  '3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c',
+  async () => {
+    const canvas = webview().locator('.chart-card[data-metric="ws/c_mean"][data-drawn="true"] canvas');
+    await canvas.waitFor({ timeout: 20_000 });
+    const box = (await canvas.boundingBox())!;
+    await canvas.click({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
+    const label = webview().locator('#jump-label', { hasText: /ws\/c_mean @ \d+: sorted by mean c/ });
+    await label.waitFor({ timeout: 20_000 });
+    const it = Number(/@ (\d+)/.exec((await label.textContent())!)![1]);
+    assert.equal(await webview().locator('#f-iterationMin').inputValue(), String(it));
+    assert.ok(await webview().locator('#f-labeled').isChecked());
+    await webview().locator('.trow').first().waitFor();
+    assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼/);
+    // Shift+click adds a second key after mean c; the rows stay in mean c order
+    await webview()
+      .locator('.thead [data-key="reward"]')
+      .click({ modifiers: ['Shift'] });
+    await webview().locator('.thead [data-key="reward"]', { hasText: '▲2' }).waitFor({ timeout: 10_000 });
+    assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼1/);
+    await webview().locator('.trow').first().waitFor();
+    const meanCs = (await webview().locator('.trow span:nth-child(8)').allTextContents()).map(Number).filter((v) => Number.isFinite(v));
+    assert.ok(meanCs.length > 5 && meanCs.every((v, i) => i === 0 || v <= meanCs[i - 1]!), 'rows still sorted by mean c, descending');
+    await shot('jump');
+  },
+  'keep',
+);
 
-journey('4. a labeled trajectory shows each turn exactly as the log has it', async () => {
-  const row = webview().locator('.trow').first();
-  const key = (await row.getAttribute('data-key'))!;
-  await row.click();
-  const [iteration, group, rollout] = key.split('/').map(Number);
-  await webview()
-    .locator('#detail-title', { hasText: `iteration ${iteration} · group ${group} · rollout ${rollout}` })
-    .waitFor({ timeout: 20_000 });
-  const line = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`{"iteration":${iteration},"group":${group},"rollout":${rollout},`))!;
-  const rec = JSON.parse(line) as {
-    turns: { action: string; scores: number[]; same: boolean[]; done: boolean[]; c: number | null; A_t: number }[];
-  };
-  const turn = webview().locator('.turn[data-turn="0"]');
-  const t0 = rec.turns[0]!;
-  assert.equal(await turn.locator('pre[data-field="action"]').textContent(), t0.action);
-  const scores = await turn.locator('[data-field="score"]').allTextContents();
-  assert.deepEqual(
-    scores,
-    t0.scores.map((s) => s.toFixed(3)),
-  );
-  const tagsText = await turn.locator('.cands').textContent();
-  assert.equal((tagsText!.match(/same action/g) ?? []).length, t0.same.slice(1).filter(Boolean).length);
-  assert.equal((tagsText!.match(/done \(dropped\)/g) ?? []).length, t0.done.slice(1).filter(Boolean).length);
-  const fmt4 = (v: number): string => (v >= 0 ? '+' : '') + v.toFixed(4);
-  assert.equal(
-    await turn.locator('[data-field="c"]').textContent(),
-    t0.c === null ? 'null' : Number.isInteger(t0.c) ? String(t0.c) : fmt4(t0.c),
-  );
-  assert.equal(await turn.locator('[data-field="At"]').textContent(), Number.isInteger(t0.A_t) ? String(t0.A_t) : fmt4(t0.A_t));
-  await shot('trajectory');
-});
+journey(
+  '4. a labeled trajectory shows each turn exactly as the log has it',
+  async () => {
+    const row = webview().locator('.trow').first();
+    const key = (await row.getAttribute('data-key'))!;
+    await row.click();
+    const [iteration, group, rollout] = key.split('/').map(Number);
+    await webview()
+      .locator('#detail-title', { hasText: `iteration ${iteration} · group ${group} · rollout ${rollout}` })
+      .waitFor({ timeout: 20_000 });
+    const line = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`{"iteration":${iteration},"group":${group},"rollout":${rollout},`))!;
+    const rec = JSON.parse(line) as {
+      turns: { action: string; scores: number[]; same: boolean[]; done: boolean[]; c: number | null; A_t: number }[];
+    };
+    const turn = webview().locator('.turn[data-turn="0"]');
+    const t0 = rec.turns[0]!;
+    assert.equal(await turn.locator('pre[data-field="action"]').textContent(), t0.action);
+    const scores = await turn.locator('[data-field="score"]').allTextContents();
+    assert.deepEqual(
+      scores,
+      t0.scores.map((s) => s.toFixed(3)),
+    );
+    const tagsText = await turn.locator('.cands').textContent();
+    assert.equal((tagsText!.match(/same action/g) ?? []).length, t0.same.slice(1).filter(Boolean).length);
+    assert.equal((tagsText!.match(/done \(dropped\)/g) ?? []).length, t0.done.slice(1).filter(Boolean).length);
+    const fmt4 = (v: number): string => (v >= 0 ? '+' : '') + v.toFixed(4);
+    assert.equal(
+      await turn.locator('[data-field="c"]').textContent(),
+      t0.c === null ? 'null' : Number.isInteger(t0.c) ? String(t0.c) : fmt4(t0.c),
+    );
+    assert.equal(await turn.locator('[data-field="At"]').textContent(), Number.isInteger(t0.A_t) ? String(t0.A_t) : fmt4(t0.A_t));
+    await shot('trajectory');
+  },
+  'keep',
+);
 
-journey('5. the group view shows the five siblings with their rewards', async () => {
-  await webview().locator('#toggle-group').click();
-  const rows = webview().locator('#group-view tr[data-rollout]');
-  await rows.first().waitFor();
-  assert.equal(await rows.count(), 5);
-  const title = (await webview().locator('#detail-title').textContent())!;
-  const [, it, g] = /iteration (\d+) · group (\d+)/.exec(title)!;
-  const lines = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith(`{"iteration":${it},"group":${g},`));
-  const rewards = lines.map((l) => String((JSON.parse(l) as { reward: number }).reward));
-  const shown = await rows.locator('td:nth-child(2)').allTextContents();
-  assert.deepEqual(shown, rewards);
-  await shot('group');
-});
+journey(
+  '5. the group view shows the five siblings with their rewards',
+  async () => {
+    await webview().locator('#toggle-group').click();
+    const rows = webview().locator('#group-view tr[data-rollout]');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 5);
+    const title = (await webview().locator('#detail-title').textContent())!;
+    const [, it, g] = /iteration (\d+) · group (\d+)/.exec(title)!;
+    const lines = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith(`{"iteration":${it},"group":${g},`));
+    const rewards = lines.map((l) => String((JSON.parse(l) as { reward: number }).reward));
+    const shown = await rows.locator('td:nth-child(2)').allTextContents();
+    assert.deepEqual(shown, rewards);
+    await shot('group');
+  },
+  'keep',
+);
 
 async function faults(f: Record<string, unknown>): Promise<void> {
   const r = await fetch(`${emuUrl}/__emulator/faults`, { method: 'POST', body: JSON.stringify(f) });
@@ -417,8 +503,9 @@ journey('8. iterations appended to the logs appear in the open dashboard without
 journey('10. after a window reload the trajectory browser comes back at the same trajectory', async () => {
   await openTrajectory('12 7 3');
   await webview().locator('#detail-title', { hasText: 'iteration 12 · group 7 · rollout 3' }).waitFor({ timeout: 20_000 });
-  // VS Code stores a webview's state a moment after setState; nothing on the page shows when
-  await page.waitForTimeout(1500);
+  // a reload reopens what the workbench saved: it saves its editors every few seconds, not on
+  // unload, and the extension remembers the trajectory in workspace state; wait until both are
+  await savedForReload('rlRunBrowser.trajectories', '"iteration":12,"group":7,"rollout":3');
   await page.reload();
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const tab = page.locator('.tabs-container .tab', { hasText: 'Trajectories: run' });
