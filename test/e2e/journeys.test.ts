@@ -96,6 +96,11 @@ async function knownState(editors: 'close' | 'keep'): Promise<void> {
   }
 }
 
+/** A journey that goes on with the panel the one before left open. */
+function continued(name: string, fn: () => Promise<void>): void {
+  journey(name, fn, 'keep');
+}
+
 /** A journey: from a known state; on failure, a screenshot of what the user saw. */
 function journey(name: string, fn: () => Promise<void>, editors: 'close' | 'keep' = 'close'): void {
   test(name, async () => {
@@ -340,91 +345,79 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
 });
 
-journey(
-  '3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c',
-  async () => {
-    const canvas = webview().locator('.chart-card[data-metric="ws/c_mean"][data-drawn="true"] canvas');
-    await canvas.waitFor({ timeout: 20_000 });
-    const box = (await canvas.boundingBox())!;
-    await canvas.click({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
-    const label = webview().locator('#jump-label', { hasText: /ws\/c_mean @ \d+: sorted by mean c/ });
-    await label.waitFor({ timeout: 20_000 });
-    const it = Number(/@ (\d+)/.exec((await label.textContent())!)![1]);
-    assert.equal(await webview().locator('#f-iterationMin').inputValue(), String(it));
-    assert.ok(await webview().locator('#f-labeled').isChecked());
-    await webview().locator('.trow').first().waitFor();
-    assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼/);
-    // Shift+click adds a second key after mean c; the rows stay in mean c order
-    await webview()
-      .locator('.thead [data-key="reward"]')
-      .click({ modifiers: ['Shift'] });
-    await webview().locator('.thead [data-key="reward"]', { hasText: '▲2' }).waitFor({ timeout: 10_000 });
-    assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼1/);
-    await webview().locator('.trow').first().waitFor();
-    const meanCs = (await webview().locator('.trow span:nth-child(8)').allTextContents()).map(Number).filter((v) => Number.isFinite(v));
-    assert.ok(meanCs.length > 5 && meanCs.every((v, i) => i === 0 || v <= meanCs[i - 1]!), 'rows still sorted by mean c, descending');
-    await shot('jump');
-  },
-  'keep',
-);
+continued('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
+  const canvas = webview().locator('.chart-card[data-metric="ws/c_mean"][data-drawn="true"] canvas');
+  await canvas.waitFor({ timeout: 20_000 });
+  const box = (await canvas.boundingBox())!;
+  await canvas.click({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
+  const label = webview().locator('#jump-label', { hasText: /ws\/c_mean @ \d+: sorted by mean c/ });
+  await label.waitFor({ timeout: 20_000 });
+  const it = Number(/@ (\d+)/.exec((await label.textContent())!)![1]);
+  assert.equal(await webview().locator('#f-iterationMin').inputValue(), String(it));
+  assert.ok(await webview().locator('#f-labeled').isChecked());
+  await webview().locator('.trow').first().waitFor();
+  assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼/);
+  // Shift+click adds a second key after mean c; the rows stay in mean c order
+  await webview()
+    .locator('.thead [data-key="reward"]')
+    .click({ modifiers: ['Shift'] });
+  await webview().locator('.thead [data-key="reward"]', { hasText: '▲2' }).waitFor({ timeout: 10_000 });
+  assert.match((await webview().locator('.thead [data-key="meanC"]').textContent())!, /▼1/);
+  await webview().locator('.trow').first().waitFor();
+  const meanCs = (await webview().locator('.trow span:nth-child(8)').allTextContents()).map(Number).filter((v) => Number.isFinite(v));
+  assert.ok(meanCs.length > 5 && meanCs.every((v, i) => i === 0 || v <= meanCs[i - 1]!), 'rows still sorted by mean c, descending');
+  await shot('jump');
+});
 
-journey(
-  '4. a labeled trajectory shows each turn exactly as the log has it',
-  async () => {
-    const row = webview().locator('.trow').first();
-    const key = (await row.getAttribute('data-key'))!;
-    await row.click();
-    const [iteration, group, rollout] = key.split('/').map(Number);
-    await webview()
-      .locator('#detail-title', { hasText: `iteration ${iteration} · group ${group} · rollout ${rollout}` })
-      .waitFor({ timeout: 20_000 });
-    const line = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith(`{"iteration":${iteration},"group":${group},"rollout":${rollout},`))!;
-    const rec = JSON.parse(line) as {
-      turns: { action: string; scores: number[]; same: boolean[]; done: boolean[]; c: number | null; A_t: number }[];
-    };
-    const turn = webview().locator('.turn[data-turn="0"]');
-    const t0 = rec.turns[0]!;
-    assert.equal(await turn.locator('pre[data-field="action"]').textContent(), t0.action);
-    const scores = await turn.locator('[data-field="score"]').allTextContents();
-    assert.deepEqual(
-      scores,
-      t0.scores.map((s) => s.toFixed(3)),
-    );
-    const tagsText = await turn.locator('.cands').textContent();
-    assert.equal((tagsText!.match(/same action/g) ?? []).length, t0.same.slice(1).filter(Boolean).length);
-    assert.equal((tagsText!.match(/done \(dropped\)/g) ?? []).length, t0.done.slice(1).filter(Boolean).length);
-    const fmt4 = (v: number): string => (v >= 0 ? '+' : '') + v.toFixed(4);
-    assert.equal(
-      await turn.locator('[data-field="c"]').textContent(),
-      t0.c === null ? 'null' : Number.isInteger(t0.c) ? String(t0.c) : fmt4(t0.c),
-    );
-    assert.equal(await turn.locator('[data-field="At"]').textContent(), Number.isInteger(t0.A_t) ? String(t0.A_t) : fmt4(t0.A_t));
-    await shot('trajectory');
-  },
-  'keep',
-);
+continued('4. a labeled trajectory shows each turn exactly as the log has it', async () => {
+  const row = webview().locator('.trow').first();
+  const key = (await row.getAttribute('data-key'))!;
+  await row.click();
+  const [iteration, group, rollout] = key.split('/').map(Number);
+  await webview()
+    .locator('#detail-title', { hasText: `iteration ${iteration} · group ${group} · rollout ${rollout}` })
+    .waitFor({ timeout: 20_000 });
+  const line = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`{"iteration":${iteration},"group":${group},"rollout":${rollout},`))!;
+  const rec = JSON.parse(line) as {
+    turns: { action: string; scores: number[]; same: boolean[]; done: boolean[]; c: number | null; A_t: number }[];
+  };
+  const turn = webview().locator('.turn[data-turn="0"]');
+  const t0 = rec.turns[0]!;
+  assert.equal(await turn.locator('pre[data-field="action"]').textContent(), t0.action);
+  const scores = await turn.locator('[data-field="score"]').allTextContents();
+  assert.deepEqual(
+    scores,
+    t0.scores.map((s) => s.toFixed(3)),
+  );
+  const tagsText = await turn.locator('.cands').textContent();
+  assert.equal((tagsText!.match(/same action/g) ?? []).length, t0.same.slice(1).filter(Boolean).length);
+  assert.equal((tagsText!.match(/done \(dropped\)/g) ?? []).length, t0.done.slice(1).filter(Boolean).length);
+  const fmt4 = (v: number): string => (v >= 0 ? '+' : '') + v.toFixed(4);
+  assert.equal(
+    await turn.locator('[data-field="c"]').textContent(),
+    t0.c === null ? 'null' : Number.isInteger(t0.c) ? String(t0.c) : fmt4(t0.c),
+  );
+  assert.equal(await turn.locator('[data-field="At"]').textContent(), Number.isInteger(t0.A_t) ? String(t0.A_t) : fmt4(t0.A_t));
+  await shot('trajectory');
+});
 
-journey(
-  '5. the group view shows the five siblings with their rewards',
-  async () => {
-    await webview().locator('#toggle-group').click();
-    const rows = webview().locator('#group-view tr[data-rollout]');
-    await rows.first().waitFor();
-    assert.equal(await rows.count(), 5);
-    const title = (await webview().locator('#detail-title').textContent())!;
-    const [, it, g] = /iteration (\d+) · group (\d+)/.exec(title)!;
-    const lines = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith(`{"iteration":${it},"group":${g},`));
-    const rewards = lines.map((l) => String((JSON.parse(l) as { reward: number }).reward));
-    const shown = await rows.locator('td:nth-child(2)').allTextContents();
-    assert.deepEqual(shown, rewards);
-    await shot('group');
-  },
-  'keep',
-);
+continued('5. the group view shows the five siblings with their rewards', async () => {
+  await webview().locator('#toggle-group').click();
+  const rows = webview().locator('#group-view tr[data-rollout]');
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 5);
+  const title = (await webview().locator('#detail-title').textContent())!;
+  const [, it, g] = /iteration (\d+) · group (\d+)/.exec(title)!;
+  const lines = readFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith(`{"iteration":${it},"group":${g},`));
+  const rewards = lines.map((l) => String((JSON.parse(l) as { reward: number }).reward));
+  const shown = await rows.locator('td:nth-child(2)').allTextContents();
+  assert.deepEqual(shown, rewards);
+  await shot('group');
+});
 
 async function faults(f: Record<string, unknown>): Promise<void> {
   const r = await fetch(`${emuUrl}/__emulator/faults`, { method: 'POST', body: JSON.stringify(f) });
