@@ -1,7 +1,7 @@
 // The end-to-end suite: packages the VSIX, then runs test/e2e in a real VS Code
 // (code-server) driven by Debian's Chromium. Fails, never skips, when either is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { codeServerBin } from './codeServer.mjs';
 
 if (!existsSync('/usr/bin/chromium')) {
@@ -18,6 +18,12 @@ if (!existsSync(codeServerBin)) {
 }
 const pack = spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (pack.status !== 0) process.exit(pack.status ?? 1);
+const VSIX = 'dist/rl-run-browser.vsix';
+const maps = zipEntries(VSIX).filter((n) => n.endsWith('.map'));
+if (maps.length > 0) {
+  console.error(`e2e: ${VSIX} holds source maps (.vscodeignore must exclude them): ${maps.join(', ')}`);
+  process.exit(1);
+}
 const build = spawnSync('node', ['esbuild.mjs', '--only=tests,cli,emulator'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
 const r = spawnSync(
@@ -26,3 +32,19 @@ const r = spawnSync(
   { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } },
 );
 process.exit(r.status ?? 1);
+
+/** The file names in a zip's central directory (a VSIX is a zip; no zip64, which a VSIX never needs). */
+function zipEntries(path) {
+  const b = readFileSync(path);
+  const eocd = b.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error(`${path}: not a zip (no end of central directory)`);
+  const count = b.readUInt16LE(eocd + 10);
+  const names = [];
+  for (let i = 0, at = b.readUInt32LE(eocd + 16); i < count; i++) {
+    if (b.readUInt32LE(at) !== 0x02014b50) throw new Error(`${path}: broken central directory at byte ${at}`);
+    const nameLen = b.readUInt16LE(at + 28);
+    names.push(b.toString('utf8', at + 46, at + 46 + nameLen));
+    at += 46 + nameLen + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
+  }
+  return names;
+}

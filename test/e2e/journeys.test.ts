@@ -7,7 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,9 @@ import { chromium } from 'playwright-core';
 import type { BrowserContext, Page, FrameLocator } from 'playwright-core';
 
 const ROOT = resolve('.');
-const WORK = resolve('.cache', 'e2e');
+// a fresh folder per run, outside the checkout: two checkouts may share .cache/ (and a
+// short path keeps code-server's sockets under TMPDIR within the 108-byte limit)
+const WORK = mkdtempSync(join(tmpdir(), 'rlrb-e2e-'));
 const SHOTS = resolve('test-results', 'e2e');
 const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 const CODE_SERVER = resolve('.cache', 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
@@ -48,6 +51,7 @@ function webview(): FrameLocator {
 }
 
 async function command(title: string): Promise<void> {
+  mark(`palette: ${title}`);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
@@ -55,10 +59,54 @@ async function command(title: string): Promise<void> {
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
 }
 
-/** A journey: on failure, a screenshot of what the user saw. */
-function journey(name: string, fn: () => Promise<void>): void {
+/** Where focus went, with the journey and palette steps between: a closed input box says who took it. */
+const focusLog: string[] = [];
+const t0 = Date.now();
+function mark(what: string): void {
+  focusLog.push(`${((Date.now() - t0) / 1000).toFixed(2)} ${what}`);
+}
+
+/** What a journey may leave open: a quick input, a modal dialog, notification toasts. */
+const LEFT_OPEN = '.quick-input-widget:visible, .monaco-dialog-box:visible, .notifications-toasts.visible .notification-toast';
+
+/**
+ * The state every journey starts from: the emulator without faults, and nothing left open
+ * (Escape closes a quick input or a dialog first, then hides the toasts; the ones of a
+ * journey before would otherwise match the next one's toast locators). Unless the journey
+ * goes on with the panel the one before left, no editor either: the workbench hands focus
+ * back to the active editor when a quick input or a dialog closes, and a webview takes it
+ * a moment later (a message to its frame), closing the palette opened in between.
+ */
+async function knownState(editors: 'close' | 'keep'): Promise<void> {
+  await faults({});
+  for (let i = 0; i < 5 && (await page.locator(LEFT_OPEN).count()) > 0; i++) {
+    mark(`escape: ${await page.locator(LEFT_OPEN).count()} left open`);
+    await page.keyboard.press('Escape');
+    await page
+      .locator(LEFT_OPEN)
+      .first()
+      .waitFor({ state: 'hidden', timeout: 2_000 })
+      .catch(() => undefined);
+  }
+  assert.equal(await page.locator(LEFT_OPEN).count(), 0, 'a quick input, a dialog or a toast is still open');
+  const tabs = page.locator('.editor-group-container .tab');
+  if (editors === 'close' && (await tabs.count()) > 0) {
+    await command('View: Close All Editors');
+    await tabs.first().waitFor({ state: 'detached', timeout: 10_000 });
+  }
+}
+
+/** A journey that goes on with the panel the one before left open. */
+function continued(name: string, fn: () => Promise<void>): void {
+  journey(name, fn, 'keep');
+}
+
+/** A journey: from a known state; on failure, a screenshot of what the user saw. */
+function journey(name: string, fn: () => Promise<void>, editors: 'close' | 'keep' = 'close'): void {
   test(name, async () => {
     try {
+      mark(`journey ${name.slice(0, 3)}`);
+      await knownState(editors);
       await fn();
     } catch (e) {
       await page.screenshot({ path: join(SHOTS, `FAILED-${name.slice(0, 2).replace(/\W/g, '')}.png`) }).catch(() => undefined);
@@ -67,30 +115,49 @@ function journey(name: string, fn: () => Promise<void>): void {
   });
 }
 
+/**
+ * Waits until the workspace's stored state (IndexedDB, what a reload reads) lists an editor
+ * of this view type among the open editors and holds this text in some entry.
+ */
+async function savedForReload(viewType: string, text: string): Promise<void> {
+  const read = `(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-') && n !== 'vscode-web-state-db-global');
+    const found = { editor: false, text: false };
+    for (const name of names) {
+      const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+      if (db.objectStoreNames.contains('ItemTable')) {
+        const store = db.transaction('ItemTable').objectStore('ItemTable');
+        const get = (q) => new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
+        const editors = await get(store.get('memento/workbench.parts.editor'));
+        if (typeof editors === 'string' && editors.includes(${JSON.stringify(viewType)})) found.editor = true;
+        for (const v of await get(store.getAll())) if (typeof v === 'string' && v.includes(${JSON.stringify(text)})) found.text = true;
+      }
+      db.close();
+    }
+    return found.editor && found.text;
+  })()`;
+  const start = Date.now();
+  const end = start + 30_000;
+  while (!(await page.evaluate<boolean>(read))) {
+    if (Date.now() > end) throw new Error(`the workbench did not save the ${viewType} editor with ${text} within 30 s`);
+    await page.waitForTimeout(250);
+  }
+  mark(`saved for a reload after ${((Date.now() - start) / 1000).toFixed(1)} s`);
+}
+
 /** The palette command that opens one trajectory, answered with "iteration group rollout". */
 async function openTrajectory(key: string): Promise<void> {
-  // the workbench sometimes closes a fresh input box when focus moves (a webview
-  // redrawing after a live update): ask again, at most three times
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await input.fill(key, { timeout: 10_000 });
-      await page.keyboard.press('Enter');
-      return;
-    } catch (e) {
-      if (attempt >= 3) throw e;
-      await page.keyboard.press('Escape');
-    }
-  }
+  await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(key, { timeout: 10_000 });
+  await page.keyboard.press('Enter');
 }
 
 before(async () => {
   if (!existsSync('/usr/bin/chromium'))
     throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
   if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
-  rmSync(WORK, { recursive: true, force: true });
   rmSync(SHOTS, { recursive: true, force: true });
   mkdirSync(SHOTS, { recursive: true });
   run = join(WORK, 'run');
@@ -146,6 +213,19 @@ before(async () => {
     ],
   });
   page = ctx.pages()[0] ?? (await ctx.newPage());
+  await page.exposeFunction('rlrbFocus', (what: string) => mark(`focus ${what}`));
+  // a string: the tests compile without the DOM's types
+  await page.addInitScript(`(() => {
+    const describe = (e) => {
+      if (!(e instanceof Element)) return 'nothing';
+      const cls = typeof e.className === 'string' ? e.className.split(' ').slice(0, 3).join('.') : '';
+      const label = e.getAttribute('aria-label');
+      const where = e.closest('.quick-input-widget, .monaco-dialog-box, .notifications-toasts, .pane, .editor-group-container, .part');
+      return e.tagName.toLowerCase() + '.' + cls + (label ? ' "' + label.slice(0, 40) + '"' : '') + ' in ' + (where ? where.className.split(' ').slice(0, 2).join('.') : '?');
+    };
+    document.addEventListener('focusin', (e) => void window.rlrbFocus(describe(e.target)), true);
+    document.addEventListener('focusout', (e) => { if (!e.relatedTarget) void window.rlrbFocus('left ' + describe(e.target)); }, true);
+  })()`);
   page.on('dialog', (d) => {
     throw new Error(`a dialog opened: ${d.message()}`);
   });
@@ -154,9 +234,14 @@ before(async () => {
 });
 
 after(async () => {
+  writeFileSync(join(SHOTS, 'focus.log'), focusLog.join('\n') + '\n');
   await ctx?.close().catch(() => undefined);
+  const exited = (p: ChildProcess | undefined): Promise<void> =>
+    new Promise((res) => (!p || p.exitCode !== null || p.signalCode !== null ? res() : p.once('exit', () => res())));
   cs?.kill();
   emu?.kill();
+  await Promise.all([exited(cs), exited(emu)]);
+  rmSync(WORK, { recursive: true, force: true, maxRetries: 3 });
 });
 
 journey('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes and the latest star, and the local run', async () => {
@@ -260,7 +345,7 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
 });
 
-journey('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
+continued('3. clicking a point of ws/c_mean opens the trajectory browser at that iteration, sorted by mean c', async () => {
   const canvas = webview().locator('.chart-card[data-metric="ws/c_mean"][data-drawn="true"] canvas');
   await canvas.waitFor({ timeout: 20_000 });
   const box = (await canvas.boundingBox())!;
@@ -284,7 +369,7 @@ journey('3. clicking a point of ws/c_mean opens the trajectory browser at that i
   await shot('jump');
 });
 
-journey('4. a labeled trajectory shows each turn exactly as the log has it', async () => {
+continued('4. a labeled trajectory shows each turn exactly as the log has it', async () => {
   const row = webview().locator('.trow').first();
   const key = (await row.getAttribute('data-key'))!;
   await row.click();
@@ -318,7 +403,7 @@ journey('4. a labeled trajectory shows each turn exactly as the log has it', asy
   await shot('trajectory');
 });
 
-journey('5. the group view shows the five siblings with their rewards', async () => {
+continued('5. the group view shows the five siblings with their rewards', async () => {
   await webview().locator('#toggle-group').click();
   const rows = webview().locator('#group-view tr[data-rollout]');
   await rows.first().waitFor();
@@ -411,8 +496,9 @@ journey('8. iterations appended to the logs appear in the open dashboard without
 journey('10. after a window reload the trajectory browser comes back at the same trajectory', async () => {
   await openTrajectory('12 7 3');
   await webview().locator('#detail-title', { hasText: 'iteration 12 · group 7 · rollout 3' }).waitFor({ timeout: 20_000 });
-  // VS Code stores a webview's state a moment after setState; nothing on the page shows when
-  await page.waitForTimeout(1500);
+  // a reload reopens what the workbench saved: it saves its editors every few seconds, not on
+  // unload, and the extension remembers the trajectory in workspace state; wait until both are
+  await savedForReload('rlRunBrowser.trajectories', '"iteration":12,"group":7,"rollout":3');
   await page.reload();
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const tab = page.locator('.tabs-container .tab', { hasText: 'Trajectories: run' });
