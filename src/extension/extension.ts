@@ -1,13 +1,14 @@
 /** Activation: wires the services, trees, panels and commands. Nothing heavy runs here. */
 import * as vscode from 'vscode';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { SECTION, readSettings } from './settings';
 import type { Settings } from './settings';
 import { RunService } from './runs';
 import { HubService } from './hub';
 import { DownloadManager } from './downloads';
 import type { DownloadRequest } from './downloads';
-import { HubTreeProvider, RunTreeProvider, defaultDest } from './trees/trees';
+import { HubTreeProvider, RunTreeProvider } from './trees/trees';
+import { Destinations } from './destinations';
 import type { HubNode, RunNode } from './trees/treeModel';
 import { PanelManager } from './panels/panels';
 import type { QueryView } from '../shared/protocol';
@@ -34,10 +35,10 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   const out = vscode.window.createOutputChannel('RL Runs', { log: true });
   ctx.subscriptions.push(out);
 
-  const destKey = (repo: string, kind: string): string => `dest:${repo}:${kind}`;
-  const rememberedDest = (repo: string, kind: 'resume' | 'hf' | 'logs'): string | undefined =>
-    ctx.globalState.get<string>(destKey(repo, kind)) ??
-    defaultDest(settings.downloadDestination ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, repo, kind);
+  const destinations = new Destinations(
+    ctx.globalState,
+    () => settings.downloadDestination ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+  );
   const fetchedLogs = (): string[] => ctx.globalState.get<string[]>('fetchedLogs', []);
 
   const runs = new RunService(
@@ -50,7 +51,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   const hubTree = new HubTreeProvider(
     hub,
     () => settings.repos,
-    (repo, kind) => rememberedDest(repo, kind),
+    (repo, kind) => destinations.path(repo, kind),
   );
   const runTree = new RunTreeProvider(runs);
   const hubView = vscode.window.createTreeView('rlRunBrowser.hub', { treeDataProvider: hubTree, showCollapseAll: true });
@@ -134,14 +135,15 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   };
 
   const askDest = async (repo: string, kind: 'resume' | 'hf' | 'logs'): Promise<string | undefined> => {
-    const remembered = rememberedDest(repo, kind);
-    if (remembered) {
+    const known = destinations.get(repo, kind);
+    const remembered = known?.path;
+    if (known) {
       const choice = await vscode.window.showQuickPick(
         [
           {
-            label: `$(folder) ${remembered}`,
-            description: ctx.globalState.get(destKey(repo, kind)) ? 'last used for this repo' : 'default',
-            dest: remembered,
+            label: `$(folder) ${known.path}`,
+            description: known.remembered ? 'last used for this repo' : 'default',
+            dest: known.path,
           },
           { label: '$(folder-opened) Choose another folder…', dest: undefined },
         ],
@@ -154,7 +156,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
       );
       if (!choice) return undefined;
       if (choice.dest) {
-        await ctx.globalState.update(destKey(repo, kind), choice.dest);
+        await destinations.remember(repo, kind, choice.dest);
         return choice.dest;
       }
     }
@@ -166,7 +168,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
       ...(remembered ? { defaultUri: vscode.Uri.file(remembered) } : {}),
     });
     const picked = uris?.[0]?.fsPath;
-    if (picked) await ctx.globalState.update(destKey(repo, kind), picked);
+    if (picked) await destinations.remember(repo, kind, picked);
     return picked;
   };
 
@@ -281,7 +283,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     if (!node) return;
     const kind = node.kind === 'iteration' ? node.folder : node.kind === 'folder' ? node.folder : 'logs';
     const it = node.kind === 'iteration' ? ` --iteration ${node.iteration}` : kind === 'resume' ? ' --iteration latest' : '';
-    const dest = rememberedDest(node.repo, kind) ?? `./${kind}`;
+    const dest = destinations.forCommand(node.repo, kind);
     const cmd = `npx rlrb download ${node.repo} --kind ${kind}${it} --dest ${JSON.stringify(dest)}${settings.endpoint ? ` --endpoint ${settings.endpoint}` : ''}`;
     await vscode.env.clipboard.writeText(cmd);
     void vscode.window.showInformationMessage(`Copied: ${cmd}`);
@@ -341,13 +343,15 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   });
   reg('rlRunBrowser.revealDownload', async (n?: unknown) => {
     const node = n as HubNode | undefined;
-    const kind = node?.kind === 'iteration' ? node.folder : 'resume';
-    const dest = node ? rememberedDest(node.repo, kind) : undefined;
-    if (!dest) {
+    const target = !node
+      ? undefined
+      : node.kind === 'iteration'
+        ? destinations.iterationFolder(node.repo, node.folder, node.iteration)
+        : destinations.path(node.repo, 'resume');
+    if (!target) {
       void vscode.window.showInformationMessage('Nothing downloaded yet for this item.');
       return;
     }
-    const target = node?.kind === 'iteration' ? join(dest, `iter_${String(node.iteration).padStart(7, '0')}`) : dest;
     await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
   });
   reg('rlRunBrowser.showSchemaCheck', async (arg?: unknown) => {

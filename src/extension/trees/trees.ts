@@ -1,6 +1,5 @@
 /** Tree providers: thin adapters over the pure models of treeModel.ts. */
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import type { HubNode, LocalState, RunNode, TreeNode } from './treeModel';
 import {
   hubRepoNode,
@@ -233,10 +232,4 @@ export class RunTreeProvider implements vscode.TreeDataProvider<RunNode> {
         return [];
     }
   }
-}
-
-/** Where a repo's downloads go: the remembered folder, else the setting, else the workspace. */
-export function defaultDest(base: string | undefined, repo: string, kind: 'resume' | 'hf' | 'logs'): string | undefined {
-  if (!base) return undefined;
-  return join(base, repo.replace('/', '__'), kind === 'resume' ? 'ckpt' : kind);
 }
