@@ -59,6 +59,15 @@ export class Destinations {
     return d ? join(d, iterDirName(iteration)) : undefined;
   }
 
+  /** Folders logs were downloaded into: they are local runs too. */
+  fetchedLogs(): string[] {
+    return this.store.get<string[]>('fetchedLogs') ?? [];
+  }
+
+  addFetchedLogs(path: string): PromiseLike<void> {
+    return this.store.update('fetchedLogs', [...new Set([...this.fetchedLogs(), path])]);
+  }
+
   /** The `--dest` of a command copied for a terminal: as in the editor, else `./<kind>`. */
   forCommand(repo: string, kind: DestKind): string {
     return this.path(repo, kind) ?? `./${kind}`;

@@ -61,6 +61,22 @@ export class DownloadManager implements vscode.Disposable {
     return this.memento.get<DownloadRequest[]>(PENDING_KEY, []);
   }
 
+  /** After a reload: offers to resume the downloads the last window did not finish. */
+  offerResume(): void {
+    const pending = this.pending();
+    if (pending.length === 0) return;
+    void vscode.window
+      .showInformationMessage(
+        `${pending.length} download(s) did not finish before the window closed. Resume from where they stopped?`,
+        'Resume',
+        'Forget',
+      )
+      .then(async (c) => {
+        if (c === 'Resume') for (const r of pending) void this.enqueue(r);
+        if (c === 'Forget') await this.memento.update(PENDING_KEY, []);
+      });
+  }
+
   private async remember(r: DownloadRequest, add: boolean): Promise<void> {
     const same = (x: DownloadRequest): boolean =>
       x.repo === r.repo && x.kind === r.kind && x.iteration === r.iteration && x.dest === r.dest;

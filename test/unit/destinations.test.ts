@@ -41,3 +41,12 @@ test('destinations: a folder chosen for a repo and kind wins over the default, f
   // a second instance over the same store (a reload) remembers it too
   assert.equal(new Destinations(store, () => undefined).path('o/r', 'resume'), '/runs/ckpt');
 });
+
+test('destinations: folders logs were fetched into are kept once each', async () => {
+  const d = new Destinations(memStore(), () => undefined);
+  assert.deepEqual(d.fetchedLogs(), []);
+  await d.addFetchedLogs('/a');
+  await d.addFetchedLogs('/b');
+  await d.addFetchedLogs('/a');
+  assert.deepEqual(d.fetchedLogs(), ['/a', '/b']);
+});
