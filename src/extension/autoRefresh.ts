@@ -1,14 +1,17 @@
 /** Refreshes the followed repos every few minutes, when the setting asks for it. */
-import type * as vscode from 'vscode';
 import type { HubService } from './hub';
+import { Disposable, toDisposable } from './dispose';
 
-export class HubAutoRefresh implements vscode.Disposable {
+export class HubAutoRefresh extends Disposable {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly hub: HubService,
     private readonly repos: () => string[],
-  ) {}
+  ) {
+    super();
+    this._register(toDisposable(() => this.stop()));
+  }
 
   /** Restarts the timer; 0 minutes stops it. */
   every(minutes: number): void {
@@ -22,9 +25,5 @@ export class HubAutoRefresh implements vscode.Disposable {
   private stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-  }
-
-  dispose(): void {
-    this.stop();
   }
 }

@@ -2,26 +2,29 @@
 import * as vscode from 'vscode';
 import { SECTION, readSettings } from './settings';
 import type { Settings } from './settings';
+import { Disposable } from './dispose';
 
 export interface SettingsChange {
   before: Settings;
   after: Settings;
 }
 
-export class Configuration implements vscode.Disposable {
+export class Configuration extends Disposable {
   private value: Settings;
-  private readonly changed = new vscode.EventEmitter<SettingsChange>();
+  private readonly changed = this._register(new vscode.EventEmitter<SettingsChange>());
   readonly onDidChange = this.changed.event;
-  private readonly listener: vscode.Disposable;
 
   constructor() {
+    super();
     this.value = Configuration.load();
-    this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration(SECTION)) return;
-      const before = this.value;
-      this.value = Configuration.load();
-      this.changed.fire({ before, after: this.value });
-    });
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(SECTION)) return;
+        const before = this.value;
+        this.value = Configuration.load();
+        this.changed.fire({ before, after: this.value });
+      }),
+    );
   }
 
   get current(): Settings {
@@ -33,10 +36,5 @@ export class Configuration implements vscode.Disposable {
     const s = readSettings((k) => cfg.get(k));
     if (s.problems.length > 0) void vscode.window.showWarningMessage(`RL Runs settings: ${s.problems.join('; ')}`);
     return s;
-  }
-
-  dispose(): void {
-    this.listener.dispose();
-    this.changed.dispose();
   }
 }

@@ -8,6 +8,7 @@ import type { DownloadKind } from '../core/hub/download';
 import { HubError } from '../core/hub/errors';
 import type { HubService } from './hub';
 import { formatBytes, formatDuration } from '../shared/format';
+import { Disposable } from './dispose';
 
 export interface DownloadRequest {
   repo: string;
@@ -20,11 +21,11 @@ export interface DownloadRequest {
 
 const PENDING_KEY = 'rlRunBrowser.pendingDownloads';
 
-export class DownloadManager implements vscode.Disposable {
+export class DownloadManager extends Disposable {
   private queue: Promise<void> = Promise.resolve();
   private readonly active = new Map<string, AbortController>();
-  private readonly status = vscode.window.createStatusBarItem('rlRunBrowser.downloads', vscode.StatusBarAlignment.Left, 10);
-  private readonly finished = new vscode.EventEmitter<DownloadRequest & { ok: boolean }>();
+  private readonly status = this._register(vscode.window.createStatusBarItem('rlRunBrowser.downloads', vscode.StatusBarAlignment.Left, 10));
+  private readonly finished = this._register(new vscode.EventEmitter<DownloadRequest & { ok: boolean }>());
   readonly onDidFinish = this.finished.event;
 
   constructor(
@@ -32,6 +33,7 @@ export class DownloadManager implements vscode.Disposable {
     private readonly memento: vscode.Memento,
     private readonly concurrency: () => number,
   ) {
+    super();
     this.status.name = 'RL Runs downloads';
     this.status.command = 'rlRunBrowser.cancelDownload';
   }
@@ -121,26 +123,30 @@ export class DownloadManager implements vscode.Disposable {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Downloading ${title}`, cancellable: true },
         async (progress, token) => {
-          token.onCancellationRequested(() => ac.abort());
+          const onCancel = token.onCancellationRequested(() => ac.abort());
           let reported = 0;
-          await runDownload(plan, {
-            ...conn,
-            concurrency: this.concurrency(),
-            latestConflict: setLatest ? 'overwrite' : 'fail',
-            onProgress: (p) => {
-              const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
-              const files = p.current
-                .map((f) => f.split('/').pop())
-                .slice(0, 2)
-                .join(', ');
-              progress.report({
-                increment: pct - reported,
-                message: `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
-              });
-              reported = pct;
-              this.status.text = `$(cloud-download) ${pct.toFixed(0)}% ${title}`;
-            },
-          });
+          try {
+            await runDownload(plan, {
+              ...conn,
+              concurrency: this.concurrency(),
+              latestConflict: setLatest ? 'overwrite' : 'fail',
+              onProgress: (p) => {
+                const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
+                const files = p.current
+                  .map((f) => f.split('/').pop())
+                  .slice(0, 2)
+                  .join(', ');
+                progress.report({
+                  increment: pct - reported,
+                  message: `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
+                });
+                reported = pct;
+                this.status.text = `$(cloud-download) ${pct.toFixed(0)}% ${title}`;
+              },
+            });
+          } finally {
+            onCancel.dispose();
+          }
         },
       );
       await this.remember(r, false);
@@ -180,9 +186,8 @@ export class DownloadManager implements vscode.Disposable {
     this.status.show();
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.cancel();
-    this.status.dispose();
-    this.finished.dispose();
+    super.dispose();
   }
 }

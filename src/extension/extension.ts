@@ -64,8 +64,8 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     vscode.window.registerWebviewPanelSerializer('rlRunBrowser.report', panels),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void runs.scan()),
     config.onDidChange((change) => applySettingsChange(services, autoRefresh, change)),
+    downloads.onDidFinish(() => trees.hub.refresh()),
   );
-  downloads.onDidFinish(() => trees.hub.refresh());
 
   for (const feature of [hubCommands, accountCommands, downloadCommands, panelCommands, schemaCommands]) feature.register(ctx, services);
 

@@ -4,8 +4,9 @@ import { HubTreeProvider, RunTreeProvider } from './trees';
 import type { HubNode, RunNode } from './treeModel';
 import type { HubService } from '../hub';
 import type { RunService } from '../runs';
+import { Disposable } from '../dispose';
 
-export class Trees implements vscode.Disposable {
+export class Trees extends Disposable {
   readonly hub: HubTreeProvider;
   readonly runs: RunTreeProvider;
   readonly hubView: vscode.TreeView<HubNode>;
@@ -17,10 +18,13 @@ export class Trees implements vscode.Disposable {
     repos: () => string[],
     destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined,
   ) {
-    this.hub = new HubTreeProvider(hub, repos, destFor);
-    this.runs = new RunTreeProvider(runService);
-    this.hubView = vscode.window.createTreeView('rlRunBrowser.hub', { treeDataProvider: this.hub, showCollapseAll: true });
-    this.runView = vscode.window.createTreeView('rlRunBrowser.runs', { treeDataProvider: this.runs, showCollapseAll: true });
+    super();
+    this.hub = this._register(new HubTreeProvider(hub, repos, destFor));
+    this.runs = this._register(new RunTreeProvider(runService));
+    this.hubView = this._register(vscode.window.createTreeView('rlRunBrowser.hub', { treeDataProvider: this.hub, showCollapseAll: true }));
+    this.runView = this._register(
+      vscode.window.createTreeView('rlRunBrowser.runs', { treeDataProvider: this.runs, showCollapseAll: true }),
+    );
   }
 
   /** Selects one row of a run's credit log (a trajectory) in the Local runs view. */
@@ -30,10 +34,5 @@ export class Trees implements vscode.Disposable {
     const r = idx.row(row);
     const node = this.runs.trajectoryNode(root, r.iteration, r.group, r.rollout);
     if (node) await this.runView.reveal(node, { select: true, focus: true, expand: true });
-  }
-
-  dispose(): void {
-    this.hubView.dispose();
-    this.runView.dispose();
   }
 }
