@@ -17,7 +17,7 @@ import {
   runChildren,
 } from '../../src/extension/trees/treeModel';
 import { CreditIndex } from '../../src/core/log/creditIndex';
-import { parseOpenTrajectoriesArgs, parseRunArg } from '../../src/extension/commandArgs';
+import { parseHubNode, parseOpenTrajectoriesArgs, parseRunArg } from '../../src/extension/commandArgs';
 import { readSettings } from '../../src/extension/settings';
 
 const files = [
@@ -117,6 +117,39 @@ test('command arguments: a run from anything, trajectories with iteration/group/
     { filter: { flags: 1, text: 'click', iterationMin: 5, iterationMax: 5 }, sort: [{ key: 'meanC', descending: true }] },
   );
   assert.deepEqual(parseOpenTrajectoriesArgs(undefined), {});
+});
+
+test('Hub node arguments: tree nodes and their bare shapes pass, anything else is undefined', () => {
+  const l = shapeListing('o/r', 'main', 'abc123', files, 39);
+  const [resume, , logs] = hubRepoChildren('o/r', l, undefined);
+  assert.deepEqual(parseHubNode(resume), { kind: 'folder', repo: 'o/r', folder: 'resume' });
+  assert.deepEqual(parseHubNode(logs), { kind: 'folder', repo: 'o/r', folder: 'logs' });
+  const it = hubFolderChildren('o/r', l, 'resume', () => ({ state: 'absent' }))[0];
+  assert.deepEqual(parseHubNode(it), { kind: 'iteration', repo: 'o/r', folder: 'resume', iteration: 39 });
+  assert.deepEqual(parseHubNode(hubRepoNode('o/r', l, undefined, false)), { kind: 'repo', repo: 'o/r' });
+  assert.deepEqual(parseHubNode({ kind: 'file', repo: 'o/r', path: 'hf/iter_0000039/config.json' }), {
+    kind: 'file',
+    repo: 'o/r',
+    path: 'hf/iter_0000039/config.json',
+  });
+  for (const bad of [
+    undefined,
+    null,
+    'o/r',
+    ['o/r'],
+    { kind: 'repo' },
+    { kind: 'repo', repo: '../../etc' },
+    { kind: 'repo', repo: 'o/r/x' },
+    { kind: 'nope', repo: 'o/r' },
+    { kind: 'folder', repo: 'o/r', folder: 'secrets' },
+    { kind: 'iteration', repo: 'o/r', folder: 'logs', iteration: 3 },
+    { kind: 'iteration', repo: 'o/r', folder: 'hf', iteration: '3' },
+    { kind: 'iteration', repo: 'o/r', folder: 'hf', iteration: 3.5 },
+    { kind: 'iteration', repo: 'o/r', folder: 'hf', iteration: -1 },
+    { kind: 'iteration', repo: 'o/r', folder: 'hf', iteration: 2 ** 60 },
+    { kind: 'file', repo: 'o/r', path: 7 },
+  ])
+    assert.equal(parseHubNode(bad), undefined, JSON.stringify(bad));
 });
 
 test('settings: defaults, ranges and bad values reported by name', () => {

@@ -1,7 +1,8 @@
 /** Downloads from the Hub tree: checkpoints, weights, logs; cancel; the same as a terminal command. */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import type { HubNode } from '../trees/treeModel';
+import { parseHubNode } from '../commandArgs';
+import type { HubNodeArg } from '../commandArgs';
 import type { DestKind } from '../destinations';
 import type { DownloadRequest } from '../downloads';
 import { askDestination } from './askDestination';
@@ -10,7 +11,7 @@ import { DOWNLOAD_COMMANDS } from './ids';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   const download = (kind: DestKind) => (n?: unknown, dest?: unknown) =>
-    downloadFromNode(s, n as HubNode | undefined, kind, typeof dest === 'string' ? dest : undefined);
+    downloadFromNode(s, parseHubNode(n), kind, typeof dest === 'string' ? dest : undefined);
   registerCommands(ctx, DOWNLOAD_COMMANDS, {
     'rlRunBrowser.downloadResume': download('resume'),
     'rlRunBrowser.downloadWeights': download('hf'),
@@ -26,7 +27,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       if (pick) s.downloads.cancel(pick);
     },
     'rlRunBrowser.copyDownloadCommand': async (n?: unknown) => {
-      const node = n as HubNode | undefined;
+      const node = parseHubNode(n);
       if (!node) return;
       const kind = node.kind === 'iteration' ? node.folder : node.kind === 'folder' ? node.folder : 'logs';
       const it = node.kind === 'iteration' ? ` --iteration ${node.iteration}` : kind === 'resume' ? ' --iteration latest' : '';
@@ -37,7 +38,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       void vscode.window.showInformationMessage(`Copied: ${cmd}`);
     },
     'rlRunBrowser.revealDownload': async (n?: unknown) => {
-      const node = n as HubNode | undefined;
+      const node = parseHubNode(n);
       const target = !node
         ? undefined
         : node.kind === 'iteration'
@@ -53,7 +54,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
 }
 
 /** Asks what is missing (repo, iteration, folder), downloads, and opens fetched logs. */
-async function downloadFromNode(s: Services, n: HubNode | undefined, kind: DestKind, destArg?: string): Promise<void> {
+async function downloadFromNode(s: Services, n: HubNodeArg | undefined, kind: DestKind, destArg?: string): Promise<void> {
   const repos = s.settings().repos;
   const repo = n?.repo ?? (repos.length === 1 ? repos[0] : await vscode.window.showQuickPick(repos, { placeHolder: 'Which repo?' }));
   if (!repo) return;

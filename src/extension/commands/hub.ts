@@ -2,9 +2,9 @@
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
 import type { Services } from '../services';
-import type { HubNode } from '../trees/treeModel';
+import { parseHubNode } from '../commandArgs';
 import { SECTION } from '../settings';
-import { repoWebUrl } from '../../core/hub/model';
+import { iterDirName, repoWebUrl } from '../../core/hub/model';
 import { registerCommands } from './registry';
 import { HUB_COMMANDS } from './ids';
 
@@ -27,7 +27,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       await vscode.workspace.getConfiguration(SECTION).update('repos', next, vscode.ConfigurationTarget.Global);
     },
     'rlRunBrowser.unfollowRepo': async (n?: unknown) => {
-      const node = n as HubNode | undefined;
+      const node = parseHubNode(n);
       const repo = node?.repo ?? (await vscode.window.showQuickPick(repos(), { placeHolder: 'Stop following which repo?' }));
       if (!repo) return;
       await vscode.workspace.getConfiguration(SECTION).update(
@@ -38,11 +38,11 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       s.hub.forget(repo);
     },
     'rlRunBrowser.openOnHub': (n?: unknown) => {
-      const node = n as HubNode | undefined;
+      const node = parseHubNode(n);
       if (!node) return;
       const path =
         node.kind === 'iteration'
-          ? `${node.folder}/iter_${String(node.iteration).padStart(7, '0')}`
+          ? `${node.folder}/${iterDirName(node.iteration)}`
           : node.kind === 'folder'
             ? node.folder
             : node.kind === 'file'

@@ -1,7 +1,6 @@
 /** Opening the metrics, report and trajectories panels of a local run. */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import type { RunNode } from '../trees/treeModel';
 import type { QueryView } from '../../shared/protocol';
 import { parseOpenTrajectoriesArgs } from '../commandArgs';
 import { pickRun } from './pickRun';
@@ -20,7 +19,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
     },
     'rlRunBrowser.openTrajectories': async (arg?: unknown) => {
       const a = parseOpenTrajectoriesArgs(arg);
-      const root = await pickRun(s.runs, a.root ?? (arg as RunNode | undefined)?.root);
+      const root = await pickRun(s.runs, a.root);
       if (!root) return;
       const q: QueryView | undefined = a.filter ? { filter: a.filter, sort: a.sort ?? [] } : undefined;
       await s.panels.openTrajectories(root, q, a.label ?? null, a.select);
