@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
@@ -18,7 +18,22 @@ import {
 } from '../../src/extension/trees/treeModel';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import { parseHubNode, parseOpenTrajectoriesArgs, parseRunArg } from '../../src/extension/commandArgs';
-import { readSettings } from '../../src/extension/settings';
+import { USER_ONLY_SETTINGS, ignoredSettingsWarning, readSettings } from '../../src/extension/settings';
+import type { ConfigSource } from '../../src/extension/settings';
+import { resolveEndpoint } from '../../src/core/hub/config';
+
+/** A configuration with user, workspace and folder levels; `get` merges them as VS Code does without scopes. */
+function fakeConfig(levels: {
+  user?: Record<string, unknown>;
+  workspace?: Record<string, unknown>;
+  folder?: Record<string, unknown>;
+}): ConfigSource {
+  const { user = {}, workspace = {}, folder = {} } = levels;
+  return {
+    get: (k) => folder[k] ?? workspace[k] ?? user[k],
+    inspect: (k) => ({ globalValue: user[k], workspaceValue: workspace[k], workspaceFolderValue: folder[k] }),
+  };
+}
 
 const files = [
   { path: 'resume/iter_0000019/__0_0.distcp', size: 1000, oid: 'a', lfsSha256: 'x'.repeat(64) },
@@ -153,13 +168,14 @@ test('Hub node arguments: tree nodes and their bare shapes pass, anything else i
 });
 
 test('settings: defaults, ranges and bad values reported by name', () => {
-  const d = readSettings(() => undefined);
+  const d = readSettings(fakeConfig({}));
   assert.deepEqual(d.repos, ['XunmeiLiu/openwebrl-ws-credit-beta0.4']);
   assert.equal(d.downloadConcurrency, 4);
   assert.deepEqual(d.index.credit, { beta: 0.4, tau: 20 });
   assert.deepEqual(d.index.match, { clickTolerance: 20, keyCaseInsensitive: true });
   assert.equal(d.autoRefreshHubMinutes, 0);
   assert.deepEqual(d.problems, []);
+  assert.deepEqual(d.ignoredWorkspaceValues, []);
   const vals: Record<string, unknown> = {
     repos: ['a/b', 'not a repo'],
     tau: -1,
@@ -169,7 +185,7 @@ test('settings: defaults, ranges and bad values reported by name', () => {
     autoRefreshHub: true,
     beta: 0.25,
   };
-  const s = readSettings(<T>(k: string) => vals[k] as T);
+  const s = readSettings(fakeConfig({ user: vals }));
   assert.deepEqual(s.repos, ['a/b']);
   assert.equal(s.index.credit.tau, 20);
   assert.equal(s.index.credit.beta, 0.25);
@@ -182,4 +198,50 @@ test('settings: defaults, ranges and bad values reported by name', () => {
       s.problems.some((p) => p.includes(name)),
       name,
     );
+});
+
+test('settings: a workspace cannot choose the endpoint, the repos, the auto-refresh or the download folder', () => {
+  const hostile = {
+    endpoint: 'http://attacker.example',
+    repos: ['attacker/bait'],
+    downloadDestination: '/home/me/.ssh',
+    autoRefreshHub: true,
+    autoRefreshHubMinutes: 1,
+    tau: 10,
+  };
+  const s = readSettings(fakeConfig({ workspace: hostile }));
+  assert.equal(s.endpoint, undefined);
+  assert.equal(resolveEndpoint(s.endpoint, {}), 'https://huggingface.co');
+  assert.deepEqual(s.repos, ['XunmeiLiu/openwebrl-ws-credit-beta0.4']);
+  assert.equal(s.downloadDestination, undefined);
+  assert.equal(s.autoRefreshHubMinutes, 0);
+  // settings about how a log is read stay the workspace's to choose
+  assert.equal(s.index.credit.tau, 10);
+  assert.deepEqual(
+    s.ignoredWorkspaceValues,
+    USER_ONLY_SETTINGS.map((k) => `rlRunBrowser.${k}`),
+  );
+  // a folder's settings neither; the user's own endpoint stays, and so does HF_ENDPOINT
+  const mine = readSettings(fakeConfig({ user: { endpoint: 'http://127.0.0.1:9' }, folder: { endpoint: 'http://attacker.example' } }));
+  assert.equal(mine.endpoint, 'http://127.0.0.1:9');
+  assert.deepEqual(mine.ignoredWorkspaceValues, ['rlRunBrowser.endpoint']);
+  const env = readSettings(fakeConfig({ workspace: { endpoint: 'http://attacker.example' } }));
+  assert.equal(resolveEndpoint(env.endpoint, { HF_ENDPOINT: 'http://127.0.0.1:8' }), 'http://127.0.0.1:8');
+  const line = ignoredSettingsWarning(mine.ignoredWorkspaceValues);
+  assert.match(line, /rlRunBrowser\.endpoint/);
+  assert.doesNotMatch(line, /\n/);
+});
+
+test('package.json: the user-only settings cannot be set by a workspace, and untrusted workspaces are declared', () => {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    capabilities: { untrustedWorkspaces: { supported: unknown; description: unknown; restrictedConfigurations: string[] } };
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  };
+  const props = pkg.contributes.configuration.properties;
+  const names = USER_ONLY_SETTINGS.map((k) => `rlRunBrowser.${k}`);
+  for (const n of names) assert.ok(['application', 'machine'].includes(props[n]?.scope ?? ''), `${n} has scope ${props[n]?.scope}`);
+  const u = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(u.supported, 'limited');
+  assert.equal(typeof u.description, 'string');
+  assert.deepEqual([...u.restrictedConfigurations].sort(), [...names].sort());
 });
