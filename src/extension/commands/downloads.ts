@@ -6,6 +6,7 @@ import type { HubNodeArg } from '../commandArgs';
 import type { DestKind } from '../destinations';
 import type { DownloadRequest } from '../downloads';
 import { askDestination } from './askDestination';
+import { downloadCommandLine } from '../shellCommand';
 import { registerCommands } from './registry';
 import { DOWNLOAD_COMMANDS } from './ids';
 
@@ -30,10 +31,14 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       const node = parseHubNode(n);
       if (!node) return;
       const kind = node.kind === 'iteration' ? node.folder : node.kind === 'folder' ? node.folder : 'logs';
-      const it = node.kind === 'iteration' ? ` --iteration ${node.iteration}` : kind === 'resume' ? ' --iteration latest' : '';
-      const dest = s.destinations.forCommand(node.repo, kind);
-      const endpoint = s.settings().endpoint;
-      const cmd = `npx rlrb download ${node.repo} --kind ${kind}${it} --dest ${JSON.stringify(dest)}${endpoint ? ` --endpoint ${endpoint}` : ''}`;
+      const iteration = node.kind === 'iteration' ? node.iteration : kind === 'resume' ? 'latest' : undefined;
+      const cmd = downloadCommandLine({
+        repo: node.repo,
+        kind,
+        ...(iteration !== undefined ? { iteration } : {}),
+        dest: s.destinations.forCommand(node.repo, kind),
+        endpoint: s.settings().endpoint,
+      });
       await vscode.env.clipboard.writeText(cmd);
       void vscode.window.showInformationMessage(`Copied: ${cmd}`);
     },
