@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { SECTION, ignoredSettingsWarning, readSettings } from './settings';
 import type { ConfigSource, Settings } from './settings';
 import { Disposable } from './dispose';
+import { escapeNotification as esc } from './text';
 
 export interface SettingsChange {
   before: Settings;
@@ -35,7 +36,7 @@ export class Configuration extends Disposable {
 
   private load(): Settings {
     const s = readSettings(configSource());
-    if (s.problems.length > 0) void vscode.window.showWarningMessage(`RL Runs settings: ${s.problems.join('; ')}`);
+    if (s.problems.length > 0) void vscode.window.showWarningMessage(`RL Runs settings: ${esc(s.problems.join('; '))}`);
     const fresh = s.ignoredWorkspaceValues.filter((name) => !this.warned.has(name));
     for (const name of fresh) this.warned.add(name);
     if (fresh.length > 0) void vscode.window.showWarningMessage(ignoredSettingsWarning(fresh));

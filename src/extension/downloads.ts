@@ -9,6 +9,7 @@ import { HubError } from '../core/hub/errors';
 import type { HubService } from './hub';
 import { formatBytes, formatDuration } from '../shared/format';
 import { Disposable } from './dispose';
+import { escapeNotification as esc } from './text';
 
 export interface DownloadRequest {
   repo: string;
@@ -105,7 +106,7 @@ export class DownloadManager extends Disposable {
         const cur = await currentLatest(r.dest);
         if (cur !== null && cur !== plan.latestFile.value) {
           const choice = await vscode.window.showWarningMessage(
-            `${r.dest} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`,
+            `${esc(r.dest)} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`,
             { modal: true },
             'Download and set as latest',
           );
@@ -121,7 +122,7 @@ export class DownloadManager extends Disposable {
       }
       const title = `${r.repo}: ${r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`}`;
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downloading ${title}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: `Downloading ${esc(title)}`, cancellable: true },
         async (progress, token) => {
           const onCancel = token.onCancellationRequested(() => ac.abort());
           let reported = 0;
@@ -138,7 +139,9 @@ export class DownloadManager extends Disposable {
                   .join(', ');
                 progress.report({
                   increment: pct - reported,
-                  message: `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
+                  message: esc(
+                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
+                  ),
                 });
                 reported = pct;
                 this.status.text = `$(cloud-download) ${pct.toFixed(0)}% ${title}`;
@@ -151,7 +154,7 @@ export class DownloadManager extends Disposable {
       );
       await this.remember(r, false);
       this.finished.fire({ ...r, ok: true });
-      void vscode.window.showInformationMessage(`Downloaded and verified ${title} into ${r.dest}`, 'Reveal').then((c) => {
+      void vscode.window.showInformationMessage(`Downloaded and verified ${esc(title)} into ${esc(r.dest)}`, 'Reveal').then((c) => {
         if (c) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.dest));
       });
       return true;
@@ -166,7 +169,7 @@ export class DownloadManager extends Disposable {
         return false;
       }
       const msg = e instanceof DownloadError || e instanceof HubError ? e.message : String((e as Error).message ?? e);
-      void vscode.window.showErrorMessage(`Download failed: ${msg}`, 'Retry').then((c) => {
+      void vscode.window.showErrorMessage(`Download failed: ${esc(msg)}`, 'Retry').then((c) => {
         if (c) void this.enqueue({ ...r });
       });
       return false;

@@ -10,6 +10,7 @@ import { summarizeIterations } from './trees/treeModel';
 import type { IterationSummary } from './trees/treeModel';
 import { Disposable, disposeAll, toDisposable } from './dispose';
 import type { IDisposable } from './dispose';
+import { escapeNotification as esc } from './text';
 
 export interface LiveRun {
   run: Run;
@@ -126,7 +127,7 @@ export class RunService extends Disposable {
         this.changed.fire({ root, kind: 'append' });
       },
       (e: unknown) => {
-        void vscode.window.showErrorMessage(`RL Runs: cannot read ${root}: ${(e as Error).message}`);
+        void vscode.window.showErrorMessage(`RL Runs: cannot read ${esc(root)}: ${esc((e as Error).message)}`);
       },
     );
     return live;

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerCommands } from './registry';
 import { ACCOUNT_COMMANDS } from './ids';
+import { escapeNotification as esc } from '../text';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   const refreshAll = (): void => {
@@ -22,11 +23,11 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       if (!token) return false;
       try {
         const name = await s.hub.signIn(token.trim());
-        void vscode.window.showInformationMessage(`Signed in to ${s.hub.endpoint()} as ${name}.`);
+        void vscode.window.showInformationMessage(`Signed in to ${esc(s.hub.endpoint())} as ${esc(name)}.`);
         refreshAll();
         return true;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Sign-in failed: ${(e as Error).message}`);
+        void vscode.window.showErrorMessage(`Sign-in failed: ${esc((e as Error).message)}`);
         return false;
       }
     },

@@ -9,6 +9,7 @@ import { askDestination } from './askDestination';
 import { downloadCommandLine } from '../shellCommand';
 import { registerCommands } from './registry';
 import { DOWNLOAD_COMMANDS } from './ids';
+import { escapeNotification as esc } from '../text';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   const download = (kind: DestKind) => (n?: unknown, dest?: unknown) =>
@@ -40,7 +41,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
         endpoint: s.settings().endpoint,
       });
       await vscode.env.clipboard.writeText(cmd);
-      void vscode.window.showInformationMessage(`Copied: ${cmd}`);
+      void vscode.window.showInformationMessage(`Copied: ${esc(cmd)}`);
     },
     'rlRunBrowser.revealDownload': async (n?: unknown) => {
       const node = parseHubNode(n);

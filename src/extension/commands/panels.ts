@@ -6,6 +6,7 @@ import { parseOpenTrajectoriesArgs } from '../commandArgs';
 import { pickRun } from './pickRun';
 import { registerCommands } from './registry';
 import { PANEL_COMMANDS } from './ids';
+import { escapeNotification as esc } from '../text';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   registerCommands(ctx, PANEL_COMMANDS, {
@@ -44,7 +45,7 @@ async function openOneTrajectory(s: Services, arg: unknown): Promise<void> {
     .map(Number) as [number, number, number];
   const idx = s.runs.get(root)?.run.credit;
   if (idx && idx.find(iteration, group, rollout) < 0) {
-    void vscode.window.showWarningMessage(`No trajectory with iteration ${iteration}, group ${group}, rollout ${rollout} in ${root}.`);
+    void vscode.window.showWarningMessage(`No trajectory with iteration ${iteration}, group ${group}, rollout ${rollout} in ${esc(root)}.`);
     return;
   }
   await s.panels.openTrajectories(

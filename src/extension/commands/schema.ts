@@ -5,6 +5,7 @@ import type { SchemaCheck } from '../../core/record/schema';
 import { pickRun } from './pickRun';
 import { registerCommands } from './registry';
 import { SCHEMA_COMMANDS } from './ids';
+import { escapeNotification as esc } from '../text';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   registerCommands(ctx, SCHEMA_COMMANDS, {
@@ -34,7 +35,7 @@ async function showSchemaCheck(s: Services, arg: unknown): Promise<SchemaCheck |
   if (c.notFound.length > 0)
     void vscode.window
       .showWarningMessage(
-        `${live.run.location.name}: expected fields not found: ${c.notFound.join(', ')}. Map them with the setting rlRunBrowser.fieldMapping.`,
+        `${esc(live.run.location.name)}: expected fields not found: ${esc(c.notFound.join(', '))}. Map them with the setting rlRunBrowser.fieldMapping.`,
         'Open setting',
       )
       .then((x) => {
