@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { planDownload, runDownload, currentLatest, DownloadError } from '../core/hub/download';
-import type { DownloadKind } from '../core/hub/download';
+import type { DownloadKind, DownloadOptions } from '../core/hub/download';
 import { HubError } from '../core/hub/errors';
 import type { HubService } from './hub';
 import { formatBytes, formatDuration } from '../shared/format';
@@ -22,6 +22,22 @@ export interface DownloadRequest {
 
 const PENDING_KEY = 'rlRunBrowser.pendingDownloads';
 
+/** What the settings decide about a download. */
+export interface DownloadTuning {
+  concurrency: number;
+  /** rlRunBrowser.stallTimeoutSeconds, in ms */
+  stallTimeoutMs: number;
+}
+
+/**
+ * The runDownload options taken from the settings, the one place they are handed over.
+ * DownloadOptions has no stall timeout on this branch, so `stallTimeoutMs` stops here;
+ * when it gains one, it is one more property of this object.
+ */
+export function tuningOptions(t: DownloadTuning): Pick<DownloadOptions, 'concurrency'> {
+  return { concurrency: t.concurrency };
+}
+
 export class DownloadManager extends Disposable {
   private queue: Promise<void> = Promise.resolve();
   private readonly active = new Map<string, AbortController>();
@@ -32,7 +48,7 @@ export class DownloadManager extends Disposable {
   constructor(
     private readonly hub: HubService,
     private readonly memento: vscode.Memento,
-    private readonly concurrency: () => number,
+    private readonly tuning: () => DownloadTuning,
   ) {
     super();
     this.status.name = 'RL Runs downloads';
@@ -129,7 +145,7 @@ export class DownloadManager extends Disposable {
           try {
             await runDownload(plan, {
               ...conn,
-              concurrency: this.concurrency(),
+              ...tuningOptions(this.tuning()),
               latestConflict: setLatest ? 'overwrite' : 'fail',
               onProgress: (p) => {
                 const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;

@@ -40,7 +40,10 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     () => destinations.fetchedLogs(),
   );
   const hub = new HubService(ctx.secrets, () => settings().endpoint);
-  const downloads = new DownloadManager(hub, ctx.globalState, () => settings().downloadConcurrency);
+  const downloads = new DownloadManager(hub, ctx.globalState, () => ({
+    concurrency: settings().downloadConcurrency,
+    stallTimeoutMs: settings().stallTimeoutSeconds * 1000,
+  }));
   const trees = new Trees(
     hub,
     runs,

@@ -9,6 +9,8 @@ export interface Settings {
   runFolders: string[];
   downloadDestination: string | undefined;
   downloadConcurrency: number;
+  /** no byte for this long: the downloader drops the connection and resumes */
+  stallTimeoutSeconds: number;
   index: IndexOptions;
   autoRefreshHubMinutes: number;
   problems: string[];
@@ -24,7 +26,14 @@ export const SECTION = 'rlRunBrowser';
  * or machine scope; they are read from the user level here too, so that a workspace value
  * is ignored even by a VS Code that would honour it.
  */
-export const USER_ONLY_SETTINGS = ['endpoint', 'repos', 'downloadDestination', 'autoRefreshHub', 'autoRefreshHubMinutes'] as const;
+export const USER_ONLY_SETTINGS = [
+  'endpoint',
+  'repos',
+  'downloadDestination',
+  'autoRefreshHub',
+  'autoRefreshHubMinutes',
+  'stallTimeoutSeconds',
+] as const;
 
 /** One setting's value at each level, as `WorkspaceConfiguration.inspect` gives it. */
 export interface SettingLevels {
@@ -84,6 +93,7 @@ export function readSettings(source: ConfigSource): Settings {
     runFolders: strList('runFolders', []),
     downloadDestination: typeof dest === 'string' && dest.trim() ? dest.trim() : undefined,
     downloadConcurrency: Math.round(num('downloadConcurrency', 4, 1, 16)),
+    stallTimeoutSeconds: num('stallTimeoutSeconds', 30, 5, 3600),
     index: {
       credit: { beta: num('beta', 0.4, -100, 100), tau },
       match: { clickTolerance: num('clickTolerance', 20, 0, 1000), keyCaseInsensitive: get<boolean>('keyCaseInsensitive') !== false },

@@ -171,6 +171,7 @@ test('settings: defaults, ranges and bad values reported by name', () => {
   const d = readSettings(fakeConfig({}));
   assert.deepEqual(d.repos, ['XunmeiLiu/openwebrl-ws-credit-beta0.4']);
   assert.equal(d.downloadConcurrency, 4);
+  assert.equal(d.stallTimeoutSeconds, 30);
   assert.deepEqual(d.index.credit, { beta: 0.4, tau: 20 });
   assert.deepEqual(d.index.match, { clickTolerance: 20, keyCaseInsensitive: true });
   assert.equal(d.autoRefreshHubMinutes, 0);
@@ -180,6 +181,7 @@ test('settings: defaults, ranges and bad values reported by name', () => {
     repos: ['a/b', 'not a repo'],
     tau: -1,
     downloadConcurrency: 99,
+    stallTimeoutSeconds: 2,
     fieldMapping: { reward: 'outcome_x', bogus: 'y' },
     keyCaseInsensitive: false,
     autoRefreshHub: true,
@@ -190,10 +192,18 @@ test('settings: defaults, ranges and bad values reported by name', () => {
   assert.equal(s.index.credit.tau, 20);
   assert.equal(s.index.credit.beta, 0.25);
   assert.equal(s.downloadConcurrency, 4);
+  assert.equal(s.stallTimeoutSeconds, 30);
+  assert.equal(readSettings(fakeConfig({ user: { stallTimeoutSeconds: 12 } })).stallTimeoutSeconds, 12);
   assert.deepEqual(s.index.mapping, { reward: 'outcome_x' });
   assert.equal(s.index.match.keyCaseInsensitive, false);
   assert.equal(s.autoRefreshHubMinutes, 10);
-  for (const name of ['rlRunBrowser.repos', 'rlRunBrowser.tau', 'rlRunBrowser.downloadConcurrency', 'rlRunBrowser.fieldMapping'])
+  for (const name of [
+    'rlRunBrowser.repos',
+    'rlRunBrowser.tau',
+    'rlRunBrowser.downloadConcurrency',
+    'rlRunBrowser.fieldMapping',
+    'rlRunBrowser.stallTimeoutSeconds',
+  ])
     assert.ok(
       s.problems.some((p) => p.includes(name)),
       name,
@@ -207,6 +217,7 @@ test('settings: a workspace cannot choose the endpoint, the repos, the auto-refr
     downloadDestination: '/home/me/.ssh',
     autoRefreshHub: true,
     autoRefreshHubMinutes: 1,
+    stallTimeoutSeconds: 3600,
     tau: 10,
   };
   const s = readSettings(fakeConfig({ workspace: hostile }));
@@ -215,6 +226,7 @@ test('settings: a workspace cannot choose the endpoint, the repos, the auto-refr
   assert.deepEqual(s.repos, ['XunmeiLiu/openwebrl-ws-credit-beta0.4']);
   assert.equal(s.downloadDestination, undefined);
   assert.equal(s.autoRefreshHubMinutes, 0);
+  assert.equal(s.stallTimeoutSeconds, 30);
   // settings about how a log is read stay the workspace's to choose
   assert.equal(s.index.credit.tau, 10);
   assert.deepEqual(
@@ -240,6 +252,8 @@ test('package.json: the user-only settings cannot be set by a workspace, and unt
   const props = pkg.contributes.configuration.properties;
   const names = USER_ONLY_SETTINGS.map((k) => `rlRunBrowser.${k}`);
   for (const n of names) assert.ok(['application', 'machine'].includes(props[n]?.scope ?? ''), `${n} has scope ${props[n]?.scope}`);
+  const stall = props['rlRunBrowser.stallTimeoutSeconds'] as { default?: unknown; minimum?: unknown } | undefined;
+  assert.deepEqual([stall?.default, stall?.minimum], [readSettings(fakeConfig({})).stallTimeoutSeconds, 5]);
   const u = pkg.capabilities.untrustedWorkspaces;
   assert.equal(u.supported, 'limited');
   assert.equal(typeof u.description, 'string');
