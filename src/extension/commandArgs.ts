@@ -1,5 +1,6 @@
 /** Parsing of command arguments, so that a webview, a link or a test can call commands. */
 import type { FilterView, SortView } from '../shared/protocol';
+import type { HubNode, TreeNode } from './trees/treeModel';
 
 export interface OpenTrajectoriesArgs {
   root?: string;
@@ -54,4 +55,40 @@ export function parseOpenTrajectoriesArgs(arg: unknown): OpenTrajectoriesArgs {
     out.sort = o['sort'].filter((s): s is SortView => !!s && typeof s === 'object' && typeof (s as SortView).key === 'string');
   if (typeof o['label'] === 'string') out.label = o['label'];
   return out;
+}
+
+type WithoutView<T> = T extends unknown ? Omit<T, keyof TreeNode> : never;
+
+/** What a Hub tree node says about what it stands for; a test or a link may pass just this. */
+export type HubNodeArg = WithoutView<HubNode>;
+
+const REPO_ID = /^[\w.-]+\/[\w.-]+$/;
+
+/**
+ * A Hub tree node from a command argument (a tree item, a test, a link), its shape checked
+ * once here: anything else (no repo id, an unknown kind or folder, a non-integer iteration)
+ * is undefined, so that the command asks instead.
+ */
+export function parseHubNode(arg: unknown): HubNodeArg | undefined {
+  if (!arg || typeof arg !== 'object' || Array.isArray(arg)) return undefined;
+  const o = arg as Record<string, unknown>;
+  const repo = o['repo'];
+  if (typeof repo !== 'string' || !REPO_ID.test(repo)) return undefined;
+  const folder = o['folder'];
+  const iteration = o['iteration'];
+  switch (o['kind']) {
+    case 'repo':
+    case 'message':
+      return { kind: o['kind'], repo };
+    case 'folder':
+      return folder === 'resume' || folder === 'hf' || folder === 'logs' ? { kind: 'folder', repo, folder } : undefined;
+    case 'iteration':
+      return (folder === 'resume' || folder === 'hf') && Number.isSafeInteger(iteration) && (iteration as number) >= 0
+        ? { kind: 'iteration', repo, folder, iteration: iteration as number }
+        : undefined;
+    case 'file':
+      return typeof o['path'] === 'string' ? { kind: 'file', repo, path: o['path'] } : undefined;
+    default:
+      return undefined;
+  }
 }

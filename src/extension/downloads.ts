@@ -4,10 +4,12 @@
  */
 import * as vscode from 'vscode';
 import { planDownload, runDownload, currentLatest, DownloadError } from '../core/hub/download';
-import type { DownloadKind } from '../core/hub/download';
+import type { DownloadKind, DownloadOptions } from '../core/hub/download';
 import { HubError } from '../core/hub/errors';
 import type { HubService } from './hub';
 import { formatBytes, formatDuration } from '../shared/format';
+import { Disposable } from './dispose';
+import { escapeNotification as esc } from './text';
 
 export interface DownloadRequest {
   repo: string;
@@ -20,18 +22,31 @@ export interface DownloadRequest {
 
 const PENDING_KEY = 'rlRunBrowser.pendingDownloads';
 
-export class DownloadManager implements vscode.Disposable {
+/** What the settings decide about a download. */
+export interface DownloadTuning {
+  concurrency: number;
+  /** rlRunBrowser.stallTimeoutSeconds, in ms */
+  stallTimeoutMs: number;
+}
+
+/** The runDownload options taken from the settings, the one place they are handed over. */
+export function tuningOptions(t: DownloadTuning): Pick<DownloadOptions, 'concurrency' | 'stallTimeoutMs'> {
+  return { concurrency: t.concurrency, stallTimeoutMs: t.stallTimeoutMs };
+}
+
+export class DownloadManager extends Disposable {
   private queue: Promise<void> = Promise.resolve();
   private readonly active = new Map<string, AbortController>();
-  private readonly status = vscode.window.createStatusBarItem('rlRunBrowser.downloads', vscode.StatusBarAlignment.Left, 10);
-  private readonly finished = new vscode.EventEmitter<DownloadRequest & { ok: boolean }>();
+  private readonly status = this._register(vscode.window.createStatusBarItem('rlRunBrowser.downloads', vscode.StatusBarAlignment.Left, 10));
+  private readonly finished = this._register(new vscode.EventEmitter<DownloadRequest & { ok: boolean }>());
   readonly onDidFinish = this.finished.event;
 
   constructor(
     private readonly hub: HubService,
     private readonly memento: vscode.Memento,
-    private readonly concurrency: () => number,
+    private readonly tuning: () => DownloadTuning,
   ) {
+    super();
     this.status.name = 'RL Runs downloads';
     this.status.command = 'rlRunBrowser.cancelDownload';
   }
@@ -61,6 +76,22 @@ export class DownloadManager implements vscode.Disposable {
     return this.memento.get<DownloadRequest[]>(PENDING_KEY, []);
   }
 
+  /** After a reload: offers to resume the downloads the last window did not finish. */
+  offerResume(): void {
+    const pending = this.pending();
+    if (pending.length === 0) return;
+    void vscode.window
+      .showInformationMessage(
+        `${pending.length} download(s) did not finish before the window closed. Resume from where they stopped?`,
+        'Resume',
+        'Forget',
+      )
+      .then(async (c) => {
+        if (c === 'Resume') for (const r of pending) void this.enqueue(r);
+        if (c === 'Forget') await this.memento.update(PENDING_KEY, []);
+      });
+  }
+
   private async remember(r: DownloadRequest, add: boolean): Promise<void> {
     const same = (x: DownloadRequest): boolean =>
       x.repo === r.repo && x.kind === r.kind && x.iteration === r.iteration && x.dest === r.dest;
@@ -87,7 +118,7 @@ export class DownloadManager implements vscode.Disposable {
         const cur = await currentLatest(r.dest);
         if (cur !== null && cur !== plan.latestFile.value) {
           const choice = await vscode.window.showWarningMessage(
-            `${r.dest} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`,
+            `${esc(r.dest)} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`,
             { modal: true },
             'Download and set as latest',
           );
@@ -103,33 +134,39 @@ export class DownloadManager implements vscode.Disposable {
       }
       const title = `${r.repo}: ${r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`}`;
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downloading ${title}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: `Downloading ${esc(title)}`, cancellable: true },
         async (progress, token) => {
-          token.onCancellationRequested(() => ac.abort());
+          const onCancel = token.onCancellationRequested(() => ac.abort());
           let reported = 0;
-          await runDownload(plan, {
-            ...conn,
-            concurrency: this.concurrency(),
-            latestConflict: setLatest ? 'overwrite' : 'fail',
-            onProgress: (p) => {
-              const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
-              const files = p.current
-                .map((f) => f.split('/').pop())
-                .slice(0, 2)
-                .join(', ');
-              progress.report({
-                increment: pct - reported,
-                message: `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
-              });
-              reported = pct;
-              this.status.text = `$(cloud-download) ${pct.toFixed(0)}% ${title}`;
-            },
-          });
+          try {
+            await runDownload(plan, {
+              ...conn,
+              ...tuningOptions(this.tuning()),
+              latestConflict: setLatest ? 'overwrite' : 'fail',
+              onProgress: (p) => {
+                const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
+                const files = p.current
+                  .map((f) => f.split('/').pop())
+                  .slice(0, 2)
+                  .join(', ');
+                progress.report({
+                  increment: pct - reported,
+                  message: esc(
+                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
+                  ),
+                });
+                reported = pct;
+                this.status.text = `$(cloud-download) ${pct.toFixed(0)}% ${title}`;
+              },
+            });
+          } finally {
+            onCancel.dispose();
+          }
         },
       );
       await this.remember(r, false);
       this.finished.fire({ ...r, ok: true });
-      void vscode.window.showInformationMessage(`Downloaded and verified ${title} into ${r.dest}`, 'Reveal').then((c) => {
+      void vscode.window.showInformationMessage(`Downloaded and verified ${esc(title)} into ${esc(r.dest)}`, 'Reveal').then((c) => {
         if (c) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.dest));
       });
       return true;
@@ -144,7 +181,7 @@ export class DownloadManager implements vscode.Disposable {
         return false;
       }
       const msg = e instanceof DownloadError || e instanceof HubError ? e.message : String((e as Error).message ?? e);
-      void vscode.window.showErrorMessage(`Download failed: ${msg}`, 'Retry').then((c) => {
+      void vscode.window.showErrorMessage(`Download failed: ${esc(msg)}`, 'Retry').then((c) => {
         if (c) void this.enqueue({ ...r });
       });
       return false;
@@ -164,9 +201,8 @@ export class DownloadManager implements vscode.Disposable {
     this.status.show();
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.cancel();
-    this.status.dispose();
-    this.finished.dispose();
+    super.dispose();
   }
 }

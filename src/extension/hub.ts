@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { listRun, whoAmIName } from '../core/hub/model';
 import type { HubConnection, RunListing } from '../core/hub/model';
 import { resolveEndpoint, resolveToken } from '../core/hub/config';
+import { Disposable } from './dispose';
 
 const TOKEN_KEY = 'rlRunBrowser.hfToken';
 
@@ -12,15 +13,17 @@ export interface RepoState {
   loading: boolean;
 }
 
-export class HubService implements vscode.Disposable {
+export class HubService extends Disposable {
   private readonly states = new Map<string, RepoState>();
-  private readonly changed = new vscode.EventEmitter<string | undefined>();
+  private readonly changed = this._register(new vscode.EventEmitter<string | undefined>());
   readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private endpointSetting: () => string | undefined,
-  ) {}
+  ) {
+    super();
+  }
 
   state(repo: string): RepoState {
     return this.states.get(repo) ?? { listing: undefined, error: undefined, loading: false };
@@ -71,9 +74,5 @@ export class HubService implements vscode.Disposable {
 
   async hasStoredToken(): Promise<boolean> {
     return (await this.secrets.get(TOKEN_KEY)) !== undefined;
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

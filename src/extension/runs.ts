@@ -8,7 +8,9 @@ import type { IndexOptions } from '../core/log/creditIndex';
 import { followFile } from '../core/log/watch';
 import { summarizeIterations } from './trees/treeModel';
 import type { IterationSummary } from './trees/treeModel';
-import type { Disposable } from '../core/log/events';
+import { Disposable, disposeAll, toDisposable } from './dispose';
+import type { IDisposable } from './dispose';
+import { escapeNotification as esc } from './text';
 
 export interface LiveRun {
   run: Run;
@@ -16,10 +18,10 @@ export interface LiveRun {
   iterations(): Map<number, IterationSummary>;
 }
 
-export class RunService implements vscode.Disposable {
+export class RunService extends Disposable {
   private readonly runs = new Map<string, LiveRun>();
-  private readonly watchers = new Map<string, Disposable[]>();
-  private readonly changed = new vscode.EventEmitter<{ root: string | undefined; kind: 'list' | 'append' | 'reset' }>();
+  private readonly watchers = new Map<string, IDisposable[]>();
+  private readonly changed = this._register(new vscode.EventEmitter<{ root: string | undefined; kind: 'list' | 'append' | 'reset' }>());
   readonly onDidChange = this.changed.event;
   private scanning: Promise<void> | undefined;
 
@@ -27,7 +29,10 @@ export class RunService implements vscode.Disposable {
     private options: IndexOptions,
     private folders: () => string[],
     private extra: () => string[],
-  ) {}
+  ) {
+    super();
+    this._register(toDisposable(() => this.dropAll()));
+  }
 
   list(): LiveRun[] {
     return [...this.runs.values()].sort((a, b) => a.run.location.name.localeCompare(b.run.location.name));
@@ -39,7 +44,7 @@ export class RunService implements vscode.Disposable {
 
   setOptions(o: IndexOptions): void {
     this.options = o;
-    for (const root of [...this.runs.keys()]) this.drop(root);
+    this.dropAll();
     void this.scan();
   }
 
@@ -93,7 +98,7 @@ export class RunService implements vscode.Disposable {
     };
     this.runs.set(run.location.root, live);
     const root = run.location.root;
-    const subs: Disposable[] = [];
+    const subs: IDisposable[] = [];
     if (run.credit) {
       subs.push(
         run.credit.onProgress((p) => {
@@ -122,20 +127,19 @@ export class RunService implements vscode.Disposable {
         this.changed.fire({ root, kind: 'append' });
       },
       (e: unknown) => {
-        void vscode.window.showErrorMessage(`RL Runs: cannot read ${root}: ${(e as Error).message}`);
+        void vscode.window.showErrorMessage(`RL Runs: cannot read ${esc(root)}: ${esc((e as Error).message)}`);
       },
     );
     return live;
   }
 
   private drop(root: string): void {
-    for (const d of this.watchers.get(root) ?? []) d.dispose();
+    disposeAll(this.watchers.get(root) ?? []);
     this.watchers.delete(root);
     this.runs.delete(root);
   }
 
-  dispose(): void {
+  private dropAll(): void {
     for (const root of [...this.runs.keys()]) this.drop(root);
-    this.changed.dispose();
   }
 }

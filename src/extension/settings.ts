@@ -9,16 +9,56 @@ export interface Settings {
   runFolders: string[];
   downloadDestination: string | undefined;
   downloadConcurrency: number;
+  /** no byte for this long: the downloader drops the connection and resumes */
+  stallTimeoutSeconds: number;
   index: IndexOptions;
   autoRefreshHubMinutes: number;
   problems: string[];
+  /** user-only settings a workspace or folder set, by full name: ignored */
+  ignoredWorkspaceValues: string[];
 }
 
 export const SECTION = 'rlRunBrowser';
 
-/** Reads settings through `get` (VS Code's configuration), reporting bad values by name. */
-export function readSettings(get: <T>(key: string) => T | undefined): Settings {
+/**
+ * Settings only the user may set: where the Hub is (and so where the token goes), what is
+ * followed and refreshed, and where downloads land. package.json gives them an application
+ * or machine scope; they are read from the user level here too, so that a workspace value
+ * is ignored even by a VS Code that would honour it.
+ */
+export const USER_ONLY_SETTINGS = [
+  'endpoint',
+  'repos',
+  'downloadDestination',
+  'autoRefreshHub',
+  'autoRefreshHubMinutes',
+  'stallTimeoutSeconds',
+] as const;
+
+/** One setting's value at each level, as `WorkspaceConfiguration.inspect` gives it. */
+export interface SettingLevels {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/** The part of VS Code's configuration the settings are read through. */
+export interface ConfigSource {
+  /** the effective value (all levels merged) */
+  get(key: string): unknown;
+  inspect(key: string): SettingLevels | undefined;
+}
+
+const isUserOnly = (key: string): boolean => (USER_ONLY_SETTINGS as readonly string[]).includes(key);
+
+/** Reads the settings, user-only ones from the user level; bad values are reported by name. */
+export function readSettings(source: ConfigSource): Settings {
   const problems: string[] = [];
+  const get = <T>(key: string): T | undefined => (isUserOnly(key) ? source.inspect(key)?.globalValue : source.get(key)) as T | undefined;
+  const ignoredWorkspaceValues = USER_ONLY_SETTINGS.filter((key) => {
+    const levels = source.inspect(key);
+    return levels?.workspaceValue !== undefined || levels?.workspaceFolderValue !== undefined;
+  }).map((key) => `${SECTION}.${key}`);
   const num = (key: string, dflt: number, min: number, max: number): number => {
     const v = get<unknown>(key);
     if (v === undefined || v === null) return dflt;
@@ -53,6 +93,7 @@ export function readSettings(get: <T>(key: string) => T | undefined): Settings {
     runFolders: strList('runFolders', []),
     downloadDestination: typeof dest === 'string' && dest.trim() ? dest.trim() : undefined,
     downloadConcurrency: Math.round(num('downloadConcurrency', 4, 1, 16)),
+    stallTimeoutSeconds: num('stallTimeoutSeconds', 30, 5, 3600),
     index: {
       credit: { beta: num('beta', 0.4, -100, 100), tau },
       match: { clickTolerance: num('clickTolerance', 20, 0, 1000), keyCaseInsensitive: get<boolean>('keyCaseInsensitive') !== false },
@@ -60,5 +101,12 @@ export function readSettings(get: <T>(key: string) => T | undefined): Settings {
     },
     autoRefreshHubMinutes: get<boolean>('autoRefreshHub') === true ? num('autoRefreshHubMinutes', 10, 1, 1440) : 0,
     problems,
+    ignoredWorkspaceValues,
   };
+}
+
+/** The one-line warning for user-only settings found in a workspace's settings. */
+export function ignoredSettingsWarning(names: readonly string[]): string {
+  const list = names.join(', ');
+  return `RL Runs ignores ${list} in this workspace's settings: only your user settings choose the Hub endpoint, the followed repos, the auto-refresh and the download folder.`;
 }

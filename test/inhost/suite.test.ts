@@ -96,7 +96,7 @@ export async function run(): Promise<void> {
   check(existsSync(join(dest, 'hf', 'iter_0000044', 'config.json')), 'downloadWeights put iter_0000044 in place');
   check(existsSync(join(dest, 'logs-copy', 'logs', 'ws_metrics.jsonl')), 'downloadLogs fetched the logs');
   check(
-    (await vscode.env.clipboard.readText()).includes(`npx rlrb download ${REPO} --kind resume --iteration 39`),
+    (await vscode.env.clipboard.readText()).startsWith(`npx rlrb download '${REPO}' --kind 'resume' --iteration '39' --dest '`),
     'the download command was copied',
   );
 

@@ -1,6 +1,5 @@
 /** Tree providers: thin adapters over the pure models of treeModel.ts. */
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import type { HubNode, LocalState, RunNode, TreeNode } from './treeModel';
 import {
   hubRepoNode,
@@ -17,6 +16,7 @@ import type { HubService } from '../hub';
 import type { RunService } from '../runs';
 import type { IterationInfo } from '../../core/hub/model';
 import { localCompletion, planDownload } from '../../core/hub/download';
+import { Disposable, toDisposable } from '../dispose';
 
 function toItem(n: TreeNode): vscode.TreeItem {
   const item = new vscode.TreeItem(
@@ -32,8 +32,8 @@ function toItem(n: TreeNode): vscode.TreeItem {
   return item;
 }
 
-export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
-  private readonly changed = new vscode.EventEmitter<HubNode | undefined>();
+export class HubTreeProvider extends Disposable implements vscode.TreeDataProvider<HubNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<HubNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, HubNode>();
   /** local completion per repo+kind+iteration, computed lazily */
@@ -44,12 +44,15 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
     private readonly repos: () => string[],
     private readonly destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined,
   ) {
+    super();
     // one repo at a time; getTreeItem rebuilds its node from the new state
-    hub.onDidChange((repo) => {
-      const node = repo ? this.nodes.get(`hub:${repo}`) : undefined;
-      if (repo) for (const k of [...this.local.keys()]) if (k.startsWith(`${repo}:`)) this.local.delete(k);
-      this.changed.fire(node);
-    });
+    this._register(
+      hub.onDidChange((repo) => {
+        const node = repo ? this.nodes.get(`hub:${repo}`) : undefined;
+        if (repo) for (const k of [...this.local.keys()]) if (k.startsWith(`${repo}:`)) this.local.delete(k);
+        this.changed.fire(node);
+      }),
+    );
   }
 
   refresh(): void {
@@ -131,29 +134,33 @@ export class HubTreeProvider implements vscode.TreeDataProvider<HubNode> {
   }
 }
 
-export class RunTreeProvider implements vscode.TreeDataProvider<RunNode> {
-  private readonly changed = new vscode.EventEmitter<RunNode | undefined>();
+export class RunTreeProvider extends Disposable implements vscode.TreeDataProvider<RunNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<RunNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, RunNode>();
   private pending: NodeJS.Timeout | undefined;
   private dirty = new Set<string | undefined>();
 
   constructor(private readonly runs: RunService) {
+    super();
+    this._register(toDisposable(() => clearTimeout(this.pending)));
     // refresh only the run that changed, at most a few times a second
-    runs.onDidChange((e) => {
-      this.dirty.add(e.kind === 'list' ? undefined : e.root);
-      this.pending ??= setTimeout(() => {
-        this.pending = undefined;
-        const all = this.dirty.has(undefined);
-        const roots = [...this.dirty];
-        this.dirty.clear();
-        if (all) {
-          this.changed.fire(undefined);
-          return;
-        }
-        for (const r of roots) this.changed.fire(r ? this.nodes.get(`run:${r}`) : undefined);
-      }, 250);
-    });
+    this._register(
+      runs.onDidChange((e) => {
+        this.dirty.add(e.kind === 'list' ? undefined : e.root);
+        this.pending ??= setTimeout(() => {
+          this.pending = undefined;
+          const all = this.dirty.has(undefined);
+          const roots = [...this.dirty];
+          this.dirty.clear();
+          if (all) {
+            this.changed.fire(undefined);
+            return;
+          }
+          for (const r of roots) this.changed.fire(r ? this.nodes.get(`run:${r}`) : undefined);
+        }, 250);
+      }),
+    );
   }
 
   getTreeItem(n: RunNode): vscode.TreeItem {
@@ -233,10 +240,4 @@ export class RunTreeProvider implements vscode.TreeDataProvider<RunNode> {
         return [];
     }
   }
-}
-
-/** Where a repo's downloads go: the remembered folder, else the setting, else the workspace. */
-export function defaultDest(base: string | undefined, repo: string, kind: 'resume' | 'hf' | 'logs'): string | undefined {
-  if (!base) return undefined;
-  return join(base, repo.replace('/', '__'), kind === 'resume' ? 'ckpt' : kind);
 }

@@ -1,0 +1,93 @@
+/** Downloads from the Hub tree: checkpoints, weights, logs; cancel; the same as a terminal command. */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { parseHubNode } from '../commandArgs';
+import type { HubNodeArg } from '../commandArgs';
+import type { DestKind } from '../destinations';
+import type { DownloadRequest } from '../downloads';
+import { askDestination } from './askDestination';
+import { downloadCommandLine } from '../shellCommand';
+import { registerCommands } from './registry';
+import { DOWNLOAD_COMMANDS } from './ids';
+import { escapeNotification as esc } from '../text';
+
+export function register(ctx: vscode.ExtensionContext, s: Services): void {
+  const download = (kind: DestKind) => (n?: unknown, dest?: unknown) =>
+    downloadFromNode(s, parseHubNode(n), kind, typeof dest === 'string' ? dest : undefined);
+  registerCommands(ctx, DOWNLOAD_COMMANDS, {
+    'rlRunBrowser.downloadResume': download('resume'),
+    'rlRunBrowser.downloadWeights': download('hf'),
+    'rlRunBrowser.downloadLogs': download('logs'),
+    'rlRunBrowser.cancelDownload': async () => {
+      const running = s.downloads.running;
+      if (running.length === 0) {
+        void vscode.window.showInformationMessage('No download is running.');
+        return;
+      }
+      const pick =
+        running.length === 1 ? running[0] : await vscode.window.showQuickPick(running, { placeHolder: 'Cancel which download?' });
+      if (pick) s.downloads.cancel(pick);
+    },
+    'rlRunBrowser.copyDownloadCommand': async (n?: unknown) => {
+      const node = parseHubNode(n);
+      if (!node) return;
+      const kind = node.kind === 'iteration' ? node.folder : node.kind === 'folder' ? node.folder : 'logs';
+      const iteration = node.kind === 'iteration' ? node.iteration : kind === 'resume' ? 'latest' : undefined;
+      const cmd = downloadCommandLine({
+        repo: node.repo,
+        kind,
+        ...(iteration !== undefined ? { iteration } : {}),
+        dest: s.destinations.forCommand(node.repo, kind),
+        endpoint: s.settings().endpoint,
+      });
+      await vscode.env.clipboard.writeText(cmd);
+      void vscode.window.showInformationMessage(`Copied: ${esc(cmd)}`);
+    },
+    'rlRunBrowser.revealDownload': async (n?: unknown) => {
+      const node = parseHubNode(n);
+      const target = !node
+        ? undefined
+        : node.kind === 'iteration'
+          ? s.destinations.iterationFolder(node.repo, node.folder, node.iteration)
+          : s.destinations.path(node.repo, 'resume');
+      if (!target) {
+        void vscode.window.showInformationMessage('Nothing downloaded yet for this item.');
+        return;
+      }
+      await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
+    },
+  });
+}
+
+/** Asks what is missing (repo, iteration, folder), downloads, and opens fetched logs. */
+async function downloadFromNode(s: Services, n: HubNodeArg | undefined, kind: DestKind, destArg?: string): Promise<void> {
+  const repos = s.settings().repos;
+  const repo = n?.repo ?? (repos.length === 1 ? repos[0] : await vscode.window.showQuickPick(repos, { placeHolder: 'Which repo?' }));
+  if (!repo) return;
+  let iteration: number | 'latest' | undefined = n?.kind === 'iteration' ? n.iteration : undefined;
+  if (iteration === undefined && kind !== 'logs') {
+    const l = s.hub.state(repo).listing;
+    const its = kind === 'resume' ? l?.resume : l?.hf;
+    const pick =
+      its &&
+      (await vscode.window.showQuickPick(
+        its
+          .slice()
+          .reverse()
+          .map((i) => ({ label: `${i.dir}${i.isLatest ? ' ★' : ''}`, it: i.iteration })),
+        { placeHolder: `Which ${kind} iteration?` },
+      ));
+    if (!pick) return;
+    iteration = pick.it;
+  }
+  const dest = destArg ?? (await askDestination(s.destinations, repo, kind));
+  if (!dest) return;
+  const req: DownloadRequest = { repo, kind, iteration, dest };
+  const ok = await s.downloads.enqueue(req);
+  if (ok && kind === 'logs') {
+    await s.destinations.addFetchedLogs(dest);
+    const live = await s.runs.add(dest);
+    await s.runs.scan();
+    if (live) await s.panels.open('metrics', live.run.location.root);
+  }
+}

@@ -1,0 +1,54 @@
+/** Following Hub repos, refreshing their listings, opening them on the website. */
+import * as vscode from 'vscode';
+import { dirname } from 'node:path';
+import type { Services } from '../services';
+import { parseHubNode } from '../commandArgs';
+import { SECTION } from '../settings';
+import { iterDirName, repoWebUrl } from '../../core/hub/model';
+import { registerCommands } from './registry';
+import { HUB_COMMANDS } from './ids';
+
+export function register(ctx: vscode.ExtensionContext, s: Services): void {
+  const repos = (): string[] => s.settings().repos;
+  registerCommands(ctx, HUB_COMMANDS, {
+    'rlRunBrowser.refresh': async () => {
+      s.trees.hub.refresh();
+      await Promise.all(repos().map((r) => s.hub.refresh(r)));
+      await s.runs.scan();
+    },
+    'rlRunBrowser.followRepo': async () => {
+      const repo = await vscode.window.showInputBox({
+        prompt: 'Hub model repo to follow (owner/name)',
+        placeHolder: 'XunmeiLiu/openwebrl-ws-credit-beta0.4',
+        validateInput: (v) => (/^[\w.-]+\/[\w.-]+$/.test(v.trim()) ? undefined : 'owner/name'),
+      });
+      if (!repo) return;
+      const next = [...new Set([...repos(), repo.trim()])];
+      await vscode.workspace.getConfiguration(SECTION).update('repos', next, vscode.ConfigurationTarget.Global);
+    },
+    'rlRunBrowser.unfollowRepo': async (n?: unknown) => {
+      const node = parseHubNode(n);
+      const repo = node?.repo ?? (await vscode.window.showQuickPick(repos(), { placeHolder: 'Stop following which repo?' }));
+      if (!repo) return;
+      await vscode.workspace.getConfiguration(SECTION).update(
+        'repos',
+        repos().filter((r) => r !== repo),
+        vscode.ConfigurationTarget.Global,
+      );
+      s.hub.forget(repo);
+    },
+    'rlRunBrowser.openOnHub': (n?: unknown) => {
+      const node = parseHubNode(n);
+      if (!node) return;
+      const path =
+        node.kind === 'iteration'
+          ? `${node.folder}/${iterDirName(node.iteration)}`
+          : node.kind === 'folder'
+            ? node.folder
+            : node.kind === 'file'
+              ? dirname(node.path)
+              : undefined;
+      void vscode.env.openExternal(vscode.Uri.parse(repoWebUrl(s.hub.endpoint(), node.repo, path)));
+    },
+  });
+}

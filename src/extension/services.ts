@@ -1,0 +1,21 @@
+/** What the command modules get: one typed object instead of a dozen closures. */
+import type * as vscode from 'vscode';
+import type { RunService } from './runs';
+import type { HubService } from './hub';
+import type { DownloadManager } from './downloads';
+import type { Trees } from './trees/treeViews';
+import type { PanelManager } from './panels/panelManager';
+import type { Settings } from './settings';
+import type { Destinations } from './destinations';
+
+export interface Services {
+  runs: RunService;
+  hub: HubService;
+  downloads: DownloadManager;
+  trees: Trees;
+  panels: PanelManager;
+  /** the settings as last read (they change while the extension runs) */
+  settings: () => Settings;
+  out: vscode.LogOutputChannel;
+  destinations: Destinations;
+}

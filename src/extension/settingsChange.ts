@@ -1,0 +1,12 @@
+/** What a settings change redoes: re-index, rescan, re-list the Hub, restart the auto-refresh. */
+import type { Services } from './services';
+import type { SettingsChange } from './configuration';
+import type { HubAutoRefresh } from './autoRefresh';
+
+export function applySettingsChange(s: Services, autoRefresh: HubAutoRefresh, { before, after }: SettingsChange): void {
+  if (JSON.stringify(before.index) !== JSON.stringify(after.index)) s.runs.setOptions(after.index);
+  else if (JSON.stringify(before.runFolders) !== JSON.stringify(after.runFolders)) void s.runs.scan();
+  if (before.endpoint !== after.endpoint) for (const r of after.repos) void s.hub.refresh(r);
+  s.trees.hub.refresh();
+  autoRefresh.every(after.autoRefreshHubMinutes);
+}
