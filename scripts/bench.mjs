@@ -4,12 +4,15 @@ import { existsSync } from 'node:fs';
 
 const only = process.argv[2];
 if (spawnSync('node', ['esbuild.mjs', '--only=bench,cli,emulator,webviews'], { stdio: 'inherit' }).status !== 0) process.exit(1);
-const benches = ['logEngine', 'download', 'webview', 'compare'].filter((b) => !only || b === only);
+const benches = ['logEngine', 'download', 'webview', 'compare', 'workbench'].filter((b) => !only || b === only);
 let status = 0;
 for (const b of benches) {
   const f = `build/bench/${b}.js`;
   // the webviews as they ship: minified
   if (b === 'webview' && spawnSync('node', ['esbuild.mjs', '--only=webviews', '--production'], { stdio: 'inherit' }).status !== 0)
+    process.exit(1);
+  // the real workbench installs the VSIX as it ships (production build of everything)
+  if (b === 'workbench' && spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0)
     process.exit(1);
   if (!existsSync(f)) continue;
   console.log(`\n== ${b}`);

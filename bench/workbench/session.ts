@@ -1,0 +1,170 @@
+/**
+ * One real workbench for the benchmark: code-server (from .cache, started by the e2e
+ * suite's helper) with the packaged extension, and Debian's Chromium through
+ * playwright-core with the timing probe in every document.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { initScript } from './probe';
+
+export interface Workbench {
+  ctx: BrowserContext;
+  port: number;
+  /** The Chromium profile folder: it names the browser's processes, for memory. */
+  profile: string;
+  /** Times the pages reported through `window.__rlrbMark(name, t)` (a frame may be gone before Node reads it). */
+  marks: Map<string, number>;
+  close: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => res(p));
+    });
+  });
+}
+
+type StartCodeServer = (o: Record<string, unknown>) => Promise<ChildProcess>;
+
+/** Starts code-server with `extensionsDir` (the VSIX installed there when given) and a browser. */
+export async function startWorkbench(work: string, extensionsDir: string, vsix: string | undefined, folder: string): Promise<Workbench> {
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const port = await freePort();
+  const { startCodeServer } = (await import(resolve('scripts', 'codeServer.mjs'))) as { startCodeServer: StartCodeServer };
+  const cs = await startCodeServer({
+    port,
+    userData: join(work, 'user'),
+    extensionsDir,
+    folder,
+    vsix,
+    settings: { 'workbench.colorTheme': 'Default Dark Modern', 'rlRunBrowser.repos': [] },
+  });
+  const profile = join(work, 'chromium');
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1600, height: 1000 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+  await ctx.addInitScript(initScript());
+  const marks = new Map<string, number>();
+  await ctx.exposeBinding('__rlrbMark', (_src, name: string, t: number) => {
+    marks.set(name, t);
+  });
+  return {
+    ctx,
+    marks,
+    port,
+    profile,
+    close: async () => {
+      await ctx.close().catch(() => undefined);
+      cs.kill();
+    },
+  };
+}
+
+/** Opens a window on `folder` and waits until the RL Runs view shows the run indexed. */
+export async function openWindow(wb: Workbench, folder: string): Promise<Page> {
+  const page = await wb.ctx.newPage();
+  await page.goto(`http://127.0.0.1:${wb.port}/?folder=${encodeURIComponent(folder)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  const icon = page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
+  await icon.waitFor({ timeout: 60_000 });
+  await icon.click();
+  // the local run's row: "N trajectories · M iterations", without "· indexing P%"
+  const indexed = page.locator('.monaco-list-row', { hasText: /\d+ trajectories · \d+ iterations/ }).filter({ hasNotText: 'indexing' });
+  await indexed.first().waitFor({ timeout: 300_000 });
+  return page;
+}
+
+/** Polls `fn` every 25 ms until it gives a value (the time it gives was taken in the page). */
+export async function until<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The inner webview frame whose check `key` passed after `t0`, with that time. */
+export async function seenAfter(page: Page, key: string, t0: number): Promise<{ frame: Frame; t1: number }> {
+  try {
+    return await until(async () => {
+      for (const frame of page.frames()) {
+        const t = await frame.evaluate(`(window.__rlrbSeen || {})[${JSON.stringify(key)}]`).catch(() => undefined);
+        if (typeof t === 'number' && t > t0) return { frame, t1: t };
+      }
+      return undefined;
+    }, `${key} content`);
+  } catch (e) {
+    // what each frame saw, to tell a probe that missed from a panel that never came
+    const seen = await Promise.all(
+      page.frames().map(async (f) =>
+        [
+          f
+            .url()
+            .replace(/^.*\/static\/out\//, '')
+            .slice(0, 80),
+          await f
+            .evaluate(
+              "JSON.stringify({ probe: Object.keys(window).filter((k) => k.startsWith('__rlrb')), seen: window.__rlrbSeen, marks: window.__rlrbMarks, body: document.body && document.body.innerHTML.length })",
+            )
+            .catch(String),
+        ].join(' '),
+      ),
+    );
+    throw new Error(`${(e as Error).message} after ${t0}; frames:\n${seen.join('\n')}`);
+  }
+}
+
+/** Runs a palette command; resolves with the page's time of the Enter that ran it. */
+export async function palette(page: Page, title: string): Promise<number> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.evaluate('window.__rlrbArm()');
+  await page.keyboard.press('Enter');
+  return until(async () => (await page.evaluate<number>('window.__rlrbT0')) || undefined, 'the Enter keydown');
+}
+
+/** Closes every editor, then lets the machine settle. */
+export async function closeAll(page: Page): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>View: Close All Editors');
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'View: Close All Editors' })
+    .first()
+    .waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.tabs-container .tab')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => undefined);
+  await page.waitForTimeout(400);
+}
