@@ -90,7 +90,11 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
       `rlRunBrowser.${state.kind}`,
       TITLES[state.kind],
       vscode.ViewColumn.Active,
-      webviewOptions(this.deps.extensionUri),
+      // Kept alive when hidden: in the workbench, creating a webview again costs about
+      // 1.5 s (bench workbench: tab switch back 1586 ms as shipped, 71 ms retained) and
+      // the retained page measured no more memory (757 MB against 772 MB, all Chromium
+      // processes); the data stays in the host either way.
+      { ...webviewOptions(this.deps.extensionUri), retainContextWhenHidden: true },
     );
     this.stores.remember(state);
     return this.adopt(panel, state);
