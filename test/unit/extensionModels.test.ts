@@ -72,6 +72,25 @@ test('Hub tree: repo -> resume/hf/logs -> iterations (newest first, latest starr
     logs.map((n) => n.label),
     ['ws_metrics.jsonl'],
   );
+  const odd = shapeListing(
+    'o/r',
+    'main',
+    'abc123',
+    [...files, { path: 'resume/iter_00000000000000000019/x.distcp', size: 1, oid: 'a'.repeat(40) }],
+    39,
+  );
+  assert.ok(odd.warnings.length > 0);
+  const rows = hubRepoChildren('o/r', odd, undefined).filter((k) => k.kind === 'message');
+  assert.deepEqual(
+    rows.map((r) => [r.label, r.icon]),
+    odd.warnings.map((w) => [w, 'warning']),
+    'every warning of the listing is a row under the repo',
+  );
+  const many = hubRepoChildren('o/r', { ...l, warnings: Array.from({ length: 25 }, (_, i) => `w${i}`) }, undefined).filter(
+    (k) => k.kind === 'message',
+  );
+  assert.equal(many.length, 21);
+  assert.match(many[20]!.label, /^5 more warnings/);
   const err = hubRepoChildren('o/r', undefined, 'repository o/r not found');
   assert.equal(err[0]!.label, 'repository o/r not found');
   assert.equal(hubIterationNode('o/r', l.resume[0]!, { state: 'absent' }).icon, 'cloud');

@@ -109,7 +109,7 @@ test('a NaN A_t is no sign flip; a NaN A leaves its turns out of the dose', asyn
   assert.equal(r2.meanC, 0.5);
 });
 
-test('what JSON.parse refuses, the index refuses too, by line number: control characters, 007, broken extras', async () => {
+test('what JSON.parse refuses, the index refuses too, by line number: control characters, 007, bad escapes, broken extras', async () => {
   const lines = [
     rec(0),
     rec(1, ', "note": "a\u0001b"'),
@@ -126,15 +126,24 @@ test('what JSON.parse refuses, the index refuses too, by line number: control ch
     rec(12, ', "x": 1.'),
     rec(13, ', "x": -'),
     rec(14, ', "x": [1, 2]]'),
+    // escapes inside strings the fast reader skips: JSON.parse refuses each of these
+    rec(15, ', "note": "a\\xb"'),
+    rec(16, ', "note": "\\u12"'),
+    rec(17, ', "note": "\\u12g4"'),
+    rec(18, ', "meta": {"k\\q": 1}'),
+    // and takes these
+    rec(19, ', "note": "\\\\x \\" \\/ \\b\\f\\n\\r\\t \\u00E9"'),
   ];
+  for (const l of lines.slice(-5, -1)) assert.throws(() => JSON.parse(l), 'the fixture line is invalid JSON');
+  JSON.parse(lines[lines.length - 1]!);
   const idx = await index(lines.join('\n') + '\n');
   assert.deepEqual(
     Array.from({ length: idx.size }, (_, i) => idx.row(i).iteration),
-    [0, 9, 11],
+    [0, 9, 11, 19],
   );
   assert.deepEqual(
     idx.skippedLines.map((s) => s.line),
-    [2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 14, 15],
+    [2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 14, 15, 16, 17, 18, 19],
   );
   await everyRowReadsBack(idx);
 });

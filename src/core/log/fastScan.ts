@@ -753,6 +753,29 @@ function checkText(b: Buffer, start: number, end: number): void {
   for (; w < wEnd; w++) acc |= (u[w]! - 0x20202020) & ~u[w]!;
   if ((acc & 0x80808080) !== 0) throw new ScanError('control character');
   for (p = Math.max(p, (wEnd << 2) - off); p < end; p++) if (b[p]! < 0x20) throw new ScanError('control character');
+  checkEscapes(b.subarray(start, end));
+}
+
+/** `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`, and `\u` with 4 hex digits: the escapes `JSON.parse` takes. */
+const ESCAPE_OK = new Uint8Array(256);
+for (const c of '"\\/bfnrt') ESCAPE_OK[c.charCodeAt(0)] = 1;
+const HEX = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+
+/**
+ * Every backslash of a line starts an escape `JSON.parse` accepts. One `indexOf` a
+ * backslash over the line's own bytes (a view, so a line without one costs one memchr).
+ */
+function checkEscapes(line: Buffer): void {
+  for (let q = line.indexOf(BS); q >= 0; q = line.indexOf(BS, q)) {
+    const e = line[q + 1] ?? 0;
+    if (e === 0x75) {
+      if (!(HEX[line[q + 2] ?? 0]! & HEX[line[q + 3] ?? 0]! & HEX[line[q + 4] ?? 0]! & HEX[line[q + 5] ?? 0]!))
+        throw new ScanError('bad \\u escape');
+      q += 6;
+    } else if (ESCAPE_OK[e] === 1) q += 2;
+    else throw new ScanError('bad escape');
+  }
 }
 
 let wordsBuffer: ArrayBufferLike | undefined;

@@ -90,7 +90,32 @@ export function hubRepoChildren(repo: string, listing: RunListing | undefined, e
       listing.logs.length,
       listing.logs.reduce((s, f) => s + f.size, 0),
     ),
+    ...listingWarnings(repo, listing.warnings),
   ];
+}
+
+/** At most this many warning rows under a repo; the rest are counted in the last one. */
+const MAX_WARNING_ROWS = 20;
+
+/** What the listing left out or found odd (refused tree entries, left-out folders), one row each, never hidden. */
+function listingWarnings(repo: string, warnings: readonly string[]): HubNode[] {
+  const row = (label: string, i: number, tooltip: string): HubNode => ({
+    kind: 'message',
+    repo,
+    id: `hub:${repo}:warning:${i}`,
+    label,
+    tooltip,
+    icon: 'warning',
+    contextValue: 'hubMessage',
+    collapsible: false,
+  });
+  const shown = warnings.slice(0, MAX_WARNING_ROWS).map((w, i) => row(w, i, w));
+  const more = warnings.length - shown.length;
+  if (more > 0)
+    shown.push(
+      row(`${more} more warnings (rlrb hub ls ${repo} lists them all)`, MAX_WARNING_ROWS, warnings.slice(MAX_WARNING_ROWS).join('\n')),
+    );
+  return shown;
 }
 
 export function hubIterationNode(repo: string, it: IterationInfo, local: LocalState): HubNode {
