@@ -1,13 +1,24 @@
 /** The index options (beta, tau, matching, field mapping) from a command's flags. */
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
-import type { IndexOptions } from '../core/log/creditIndex';
+import type { IndexEngine, IndexOptions } from '../core/log/creditIndex';
+import { IndexStore } from '../core/log/indexStore';
+import { safeLine, writeOut } from './safeText';
 import { validateMapping } from '../core/record/schema';
 import { UsageError, numberFlag, stringFlag } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
 
 /** The flags `indexOptions` reads. */
-export const INDEX_FLAGS: FlagSpec = { beta: 'string', tau: 'string', 'click-tol': 'string', 'key-case': 'string', map: 'string' };
+export const INDEX_FLAGS: FlagSpec = {
+  beta: 'string',
+  tau: 'string',
+  'click-tol': 'string',
+  'key-case': 'string',
+  map: 'string',
+  'no-cache': 'boolean',
+};
 
 export function indexOptions(a: ParsedArgs): IndexOptions {
   const beta = numberFlag(a, 'beta') ?? DEFAULT_INDEX_OPTIONS.credit.beta;
@@ -37,3 +48,25 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
   }
   return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
 }
+
+/** The CLI's folder of saved indexes: `$XDG_CACHE_HOME/rlrb`, or `~/.cache/rlrb` (a relative XDG_CACHE_HOME is ignored, as the spec says). */
+export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env['XDG_CACHE_HOME'];
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'rlrb');
+}
+
+/** How to index, from `--no-cache`: with the user cache folder unless told not to. */
+export function indexEngine(a: ParsedArgs): IndexEngine {
+  return a.flags.has('no-cache') ? {} : { store: new IndexStore(cliCacheDir()) };
+}
+
+/** `rlrb cache clear`: deletes the saved indexes. */
+async function cmdCache(a: ParsedArgs): Promise<number> {
+  if (a.positional[1] !== 'clear' || a.positional.length !== 2) throw new UsageError('usage: rlrb cache clear');
+  const dir = cliCacheDir();
+  const r = await new IndexStore(dir).clear();
+  writeOut(`${safeLine(dir)}: deleted ${r.files} saved index(es), ${(r.bytes / 1e6).toFixed(1)} MB\n`);
+  return 0;
+}
+
+export const CACHE_COMMAND = { flags: {}, run: cmdCache } as const;

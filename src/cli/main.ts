@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { writeDemo } from '../core/demo/demo';
 import { Run } from '../core/run/run';
-import type { IndexOptions } from '../core/log/creditIndex';
+import type { IndexEngine, IndexOptions } from '../core/log/creditIndex';
 import { reportLines } from '../core/report/targets';
 import type { TrajectoryView } from '../core/record/trajectory';
 import { recomputeCredit } from '../core/credit/credit';
@@ -14,14 +14,14 @@ import { cmdExport, EXPORT_USAGE } from './export';
 import { formatFigure } from '../shared/format';
 import { UsageError, commandName, numberFlag, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
-import { INDEX_FLAGS, indexOptions } from './indexOptions';
+import { CACHE_COMMAND, INDEX_FLAGS, indexEngine, indexOptions } from './indexOptions';
 import { safeLine, writeErr, writeJson, writeOut } from './safeText';
 import { LogEncodingError } from '../core/log/jsonlFile';
 
 const fmt = formatFigure;
 
-async function openRun(path: string, opts: IndexOptions, needCredit: boolean): Promise<Run> {
-  const run = await Run.open(resolve(path), opts);
+async function openRun(path: string, opts: IndexOptions, needCredit: boolean, engine: IndexEngine = {}): Promise<Run> {
+  const run = await Run.open(resolve(path), opts, engine);
   if (!run) throw new UsageError(`${path}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
   if (needCredit && !run.credit) throw new UsageError(`${path}: no credit log (ws_credit_log.jsonl) found`);
   const tty = process.stderr.isTTY === true;
@@ -51,7 +51,7 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
     throw new UsageError(
       'usage: rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]',
     );
-  const run = await openRun(path, indexOptions(a), true);
+  const run = await openRun(path, indexOptions(a), true, indexEngine(a));
   const full = run.report()!;
   if (a.flags.has('json')) {
     writeJson(full.report);
@@ -102,7 +102,7 @@ async function cmdShow(a: ParsedArgs): Promise<number> {
   if (!path || it === undefined || g === undefined || ro === undefined)
     throw new UsageError('usage: rlrb show <log> --iteration I --group G --rollout R [--json]');
   const opts = indexOptions(a);
-  const run = await openRun(path, opts, true);
+  const run = await openRun(path, opts, true, indexEngine(a));
   const idx = run.credit!;
   const row = idx.find(it, g, ro);
   if (row < 0) {
@@ -197,12 +197,13 @@ function cmdDemo(a: ParsedArgs): number {
 const HELP = `rlrb: RL Run Browser on the command line
 
   rlrb demo <dir> [--trajectories N] [--seed S] [--no-hub-repo] [--no-baseline]
-  rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]
+  rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache]
   rlrb show <log> --iteration I --group G --rollout R [--json]
   ${COMPARE_USAGE}
   ${EXPORT_USAGE.replace(/^usage: /, '')}
   rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]
   rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--stall-timeout SECONDS] [--set-latest]
+  rlrb cache clear   (deletes the saved indexes in $XDG_CACHE_HOME/rlrb or ~/.cache/rlrb)
 
 Exit codes: 0 success (warnings included), 1 failure, 2 bad usage or an unreadable file.
 `;
@@ -219,6 +220,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   demo: { flags: { trajectories: 'string', seed: 'string', 'no-hub-repo': 'boolean', 'no-baseline': 'boolean' }, run: cmdDemo },
   hub: { flags: HUB_FLAGS, run: runHubCommand },
   download: { flags: DOWNLOAD_FLAGS, run: runDownloadCommand },
+  cache: CACHE_COMMAND,
 };
 
 /** Commands that parse their own flags (strictly, with util.parseArgs): repeatable flags, their own usage. */

@@ -17,6 +17,8 @@ import * as accountCommands from './commands/account';
 import * as downloadCommands from './commands/downloads';
 import * as panelCommands from './commands/panels';
 import * as schemaCommands from './commands/schema';
+import * as cacheCommands from './commands/cache';
+import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
 export interface RlRunBrowserApi {
@@ -34,10 +36,12 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     ctx.globalState,
     () => settings().downloadDestination ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
   );
+  const indexStore = new IndexStore(vscode.Uri.joinPath(ctx.globalStorageUri, 'index').fsPath);
   const runs = new RunService(
     settings().index,
     () => [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), ...settings().runFolders],
     () => destinations.fetchedLogs(),
+    indexStore,
   );
   const hub = new HubService(ctx.secrets, () => settings().endpoint);
   const downloads = new DownloadManager(hub, ctx.globalState, () => ({
@@ -52,7 +56,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   );
   const panels = new PanelManager(ctx, runs, (root, row) => trees.revealRow(root, row));
   const autoRefresh = new HubAutoRefresh(hub, () => settings().repos);
-  const services: Services = { runs, hub, downloads, trees, panels, settings, out, destinations };
+  const services: Services = { runs, hub, downloads, trees, panels, settings, out, destinations, indexStore };
   ctx.subscriptions.push(
     config,
     out,
@@ -70,7 +74,8 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
 
-  for (const feature of [hubCommands, accountCommands, downloadCommands, panelCommands, schemaCommands]) feature.register(ctx, services);
+  for (const feature of [hubCommands, accountCommands, downloadCommands, panelCommands, schemaCommands, cacheCommands])
+    feature.register(ctx, services);
 
   void runs.scan();
   autoRefresh.every(settings().autoRefreshHubMinutes);

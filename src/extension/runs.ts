@@ -1,4 +1,5 @@
 /** The local runs: found in the workspace, the run folders and the downloads; followed live. */
+import type { IndexStore } from '../core/log/indexStore';
 import * as vscode from 'vscode';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,6 +30,8 @@ export class RunService extends Disposable {
     private options: IndexOptions,
     private folders: () => string[],
     private extra: () => string[],
+    /** saved indexes in the extension's global storage: a second open reads them instead of the log */
+    private readonly store?: IndexStore,
   ) {
     super();
     this._register(toDisposable(() => this.dropAll()));
@@ -81,7 +84,7 @@ export class RunService extends Disposable {
 
   /** Adds a run folder (a download of logs, say) and indexes it. */
   async add(path: string): Promise<LiveRun | undefined> {
-    const run = await Run.open(path, this.options);
+    const run = await Run.open(path, this.options, this.store ? { store: this.store } : {});
     if (!run) return undefined;
     const existing = this.runs.get(run.location.root);
     if (existing) return existing;

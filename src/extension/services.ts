@@ -1,4 +1,5 @@
 /** What the command modules get: one typed object instead of a dozen closures. */
+import type { IndexStore } from '../core/log/indexStore';
 import type * as vscode from 'vscode';
 import type { RunService } from './runs';
 import type { HubService } from './hub';
@@ -18,4 +19,6 @@ export interface Services {
   settings: () => Settings;
   out: vscode.LogOutputChannel;
   destinations: Destinations;
+  /** saved log indexes (global storage) */
+  indexStore: IndexStore;
 }

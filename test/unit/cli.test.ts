@@ -1,15 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
 
 const CLI = resolve('dist/cli.js');
 
+/** the CLI's saved indexes go here, never into the user's cache folder */
+const CACHE = tempDir();
+
 function rlrb(...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync('node', [CLI, ...args], { encoding: 'utf8' });
+  const r = spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: CACHE } });
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
@@ -198,4 +201,21 @@ test('download --stall-timeout takes seconds (at least 1), and a bad value exits
   const ok = rlrb('download', 'o/r', '--kind', 'logs', '--dest', tempDir(), '--endpoint', 'http://127.0.0.1:9', '--stall-timeout', '5');
   assert.equal(ok.code, 1, ok.err);
   assert.doesNotMatch(ok.err, /stall-timeout/);
+});
+
+test('report saves its index in the cache folder, reads it back with the same figures, --no-cache writes none, cache clear empties it', () => {
+  const fresh = tempDir();
+  const env = (args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: fresh } });
+  const saved = () => (existsSync(join(fresh, 'rlrb')) ? readdirSync(join(fresh, 'rlrb')).filter((f) => f.endsWith('.rlrbidx')) : []);
+  const none = env(['report', log, '--json', '--no-cache']);
+  assert.equal(none.status, 0, none.stderr);
+  assert.deepEqual(saved(), []);
+  const first = env(['report', log, '--json']);
+  assert.equal(saved().length, 1);
+  const second = env(['report', log, '--json']);
+  assert.equal(second.stdout, first.stdout);
+  assert.equal(second.stdout, none.stdout);
+  const cleared = env(['cache', 'clear']);
+  assert.equal(cleared.status, 0, cleared.stderr);
+  assert.deepEqual(saved(), []);
 });

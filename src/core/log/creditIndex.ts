@@ -5,7 +5,7 @@
  */
 import { FastScanner, MAX_DEPTH } from './fastScan';
 import { JsonlFile, readRange } from './jsonlFile';
-import type { LineSink, ReadLimits, ReadProgress, UpdateResult } from './jsonlFile';
+import type { LineSink, ReadLimits, ReadProgress, SkippedLine, UpdateResult } from './jsonlFile';
 import { buildSchemaTables, schemaCheck, SchemaObserver } from '../record/schema';
 import type { FieldMapping, SchemaCheck, SchemaTables } from '../record/schema';
 import { normaliseRecord, summarize, Flag } from '../record/trajectory';
@@ -16,12 +16,31 @@ import { DEFAULT_CREDIT } from '../credit/credit';
 import type { MatchOptions } from '../credit/actions';
 import { DEFAULT_MATCH } from '../credit/actions';
 import { Emitter } from './events';
+import { columnOf, encodeFrame } from './indexCodec';
+import type { DecodedFrame, Section } from './indexCodec';
+import { fileIdentity, loadSaved, stableJson } from './indexStore';
+import type { IndexStore } from './indexStore';
+import { observerFromJson, observerToJson } from './observerCodec';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 
 export interface IndexOptions {
   credit: CreditParams;
   match: MatchOptions;
   mapping: FieldMapping;
 }
+
+/** How an index is built: a folder of saved indexes to start from and save to (none: always from byte 0). */
+export interface IndexEngine {
+  store?: IndexStore;
+}
+
+/** How the last update started: from nothing, from a saved index of the unchanged file, or of the file before it grew. */
+export type CacheUse = 'none' | 'unchanged' | 'grown';
+
+/** A running index is saved at most this often while its file grows (and after its first read). */
+const SAVE_INTERVAL_MS = 30_000;
+const KIND = 'credit';
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = { credit: DEFAULT_CREDIT, match: DEFAULT_MATCH, mapping: {} };
 
@@ -116,6 +135,8 @@ export interface IndexChange {
   count: number;
 }
 
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
 const U16_MAX = 65535;
 const u16 = (n: number): number => (n > U16_MAX ? U16_MAX : n);
 
@@ -138,10 +159,18 @@ export class CreditIndex implements LineSink {
   /** changes whenever the rows change (append, rollback, reset) */
   version = 0;
 
+  /** what the first update started from */
+  cacheUse: CacheUse = 'none';
+  /** why the saved index could not be written, when it could not (saving is best effort) */
+  cacheError: string | undefined;
+  private loading: Promise<void> | undefined;
+  private lastSave = 0;
+
   constructor(
     readonly path: string,
     readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS,
     limits?: ReadLimits,
+    private readonly engine: IndexEngine = {},
   ) {
     this.tables = buildSchemaTables(options.mapping);
     this.scanner = new FastScanner(this.tables, options.match);
@@ -174,9 +203,94 @@ export class CreditIndex implements LineSink {
 
   /** Reads whatever is new in the file (all of it the first time). */
   async update(signal?: AbortSignal): Promise<UpdateResult> {
+    const store = this.engine.store;
+    if (store) await (this.loading ??= this.loadSaved(store));
     const r = await this.file.update((p) => this.progressEmitter.fire(p), signal);
     this.chunkDone();
+    if (store && (r.kind !== 'none' || this.lastSave === 0) && Date.now() - this.lastSave >= SAVE_INTERVAL_MS) await this.save(store);
     return r;
+  }
+
+  private get optionsKey(): string {
+    return stableJson(this.options);
+  }
+
+  private async loadSaved(store: IndexStore): Promise<void> {
+    const saved = await loadSaved(store, store.nameOf(KIND, this.path, this.options), KIND, this.path, this.optionsKey).catch(
+      () => undefined,
+    );
+    if (!saved || !this.restore(saved.frame, saved.identity.committed)) return;
+    const st = await stat(this.path).catch(() => undefined);
+    const unchanged = st?.size === saved.identity.size && st.mtimeMs === saved.identity.mtimeMs;
+    this.cacheUse = unchanged ? 'unchanged' : 'grown';
+    // the saved index is current: it need not be written again until the file grows
+    if (unchanged) this.lastSave = Date.now();
+  }
+
+  /** Writes the index as it is now (skipped while a provisional last line is held). */
+  private async save(store: IndexStore): Promise<void> {
+    const state = this.file.state();
+    if (!state) return;
+    try {
+      const st = await stat(this.path);
+      const identity = await fileIdentity(this.path, state.committed, st.size, st.mtimeMs);
+      const sections: Section[] = (Object.keys(COLUMN_TYPES) as (keyof Columns)[]).map((k) => ({
+        name: k,
+        count: this.n,
+        data: this.cols[k],
+      }));
+      const header = {
+        kind: KIND,
+        path: resolve(this.path),
+        options: this.optionsKey,
+        identity,
+        rows: this.n,
+        file: state,
+        observer: observerToJson(this.observer),
+        slowPathRows: this.slowPathRows,
+      };
+      await store.save(store.nameOf(KIND, this.path, this.options), encodeFrame(header, sections));
+      this.lastSave = Date.now();
+      this.cacheError = undefined;
+    } catch (e) {
+      this.cacheError = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    }
+  }
+
+  /** Takes rows, schema and file state from a saved frame; false (nothing changed) when any part does not check out. */
+  private restore(frame: DecodedFrame, committed: number): boolean {
+    const h = frame.header;
+    const n = h['rows'];
+    const file = h['file'] as Record<string, unknown> | undefined;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || typeof h['slowPathRows'] !== 'number') return false;
+    if (!file || file['committed'] !== committed || !isCount(file['lines']) || !isCount(file['skippedCount'])) return false;
+    const skipped = file['skipped'];
+    if (
+      !Array.isArray(skipped) ||
+      !skipped.every((x) => isCount((x as { line?: unknown })?.line) && typeof (x as { message?: unknown }).message === 'string')
+    )
+      return false;
+    const lines = file['lines'];
+    const cols: Partial<Record<keyof Columns, unknown>> = {};
+    for (const k of Object.keys(COLUMN_TYPES) as (keyof Columns)[]) {
+      const c = columnOf(frame, k, COLUMN_TYPES[k] as new (n: number) => Columns[typeof k], Math.max(1024, n));
+      if (!c || frame.sections.get(k)!.bytes.length !== n * c.BYTES_PER_ELEMENT) return false;
+      cols[k] = c;
+    }
+    const c = cols as Columns;
+    for (let i = 0; i < n; i++) {
+      const end = c.offset[i]! + c.length[i]!;
+      if (!(c.offset[i]! >= 0 && end <= committed && c.line[i]! >= 1 && c.line[i]! <= lines)) return false;
+    }
+    const observer = new SchemaObserver();
+    if (!observerFromJson(observer, h['observer'])) return false;
+    this.cols = c;
+    this.n = n;
+    this.version++;
+    this.slowPathRows = h['slowPathRows'];
+    observerFromJson(this.observer, h['observer']);
+    this.file.restore({ committed, lines, skipped: skipped as SkippedLine[], skippedCount: file['skippedCount'] });
+    return true;
   }
 
   schemaCheck(): SchemaCheck {

@@ -27,6 +27,14 @@ export interface LineSink {
   chunkDone?(): void;
 }
 
+/** What a reader knows of its file up to the last newline read, to be saved and restored. */
+export interface FileState {
+  committed: number;
+  lines: number;
+  skipped: SkippedLine[];
+  skippedCount: number;
+}
+
 export interface UpdateResult {
   kind: 'none' | 'append' | 'reset';
   /** bytes read by this update */
@@ -93,6 +101,24 @@ export class JsonlFile {
 
   get lineCount(): number {
     return this.lines;
+  }
+
+  /** The state to save, or undefined while a provisional last line is held (it is not a state to start from). */
+  state(): FileState | undefined {
+    if (this.tailMark !== undefined || this.busy) return undefined;
+    return { committed: this.committed, lines: this.lines, skipped: [...this.skipped], skippedCount: this.skippedCount };
+  }
+
+  /** Starts from a saved state (the sink holding the matching records): the next update reads from `committed`. */
+  restore(s: FileState): void {
+    this.committed = s.committed;
+    this.lines = s.lines;
+    this.tailMark = undefined;
+    this.identity = undefined;
+    this.skipped.length = 0;
+    this.skipped.push(...s.skipped.slice(0, MAX_SKIPPED_KEPT));
+    this.skippedCount = s.skippedCount;
+    this.pendingTail = false;
   }
 
   /** Reads what is new; concurrent calls share one read. */

@@ -1,6 +1,6 @@
 /** A run: its location, its credit-log index and its metrics, loaded together. */
 import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../log/creditIndex';
-import type { IndexOptions } from '../log/creditIndex';
+import type { IndexEngine, IndexOptions } from '../log/creditIndex';
 import { MetricsIndex } from '../log/metricsIndex';
 import { locateRun } from './runLocator';
 import type { RunLocation } from './runLocator';
@@ -14,14 +14,16 @@ export class Run {
   constructor(
     readonly location: RunLocation,
     readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS,
+    engine: IndexEngine = {},
   ) {
-    this.credit = location.creditLog ? new CreditIndex(location.creditLog, options) : undefined;
+    this.credit = location.creditLog ? new CreditIndex(location.creditLog, options, undefined, engine) : undefined;
     this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping) : undefined;
   }
 
-  static async open(path: string, options: IndexOptions = DEFAULT_INDEX_OPTIONS): Promise<Run | undefined> {
+  /** `engine.store`: a folder of saved indexes, so that a log opened before starts from its saved index. */
+  static async open(path: string, options: IndexOptions = DEFAULT_INDEX_OPTIONS, engine: IndexEngine = {}): Promise<Run | undefined> {
     const loc = await locateRun(path);
-    return loc ? new Run(loc, options) : undefined;
+    return loc ? new Run(loc, options, engine) : undefined;
   }
 
   /** Why the metrics log could not be read at the last update, when it could not. */

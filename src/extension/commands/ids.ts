@@ -30,10 +30,13 @@ export const PANEL_COMMANDS = [
 
 export const SCHEMA_COMMANDS = ['rlRunBrowser.showSchemaCheck'] as const;
 
+export const CACHE_COMMANDS = ['rlRunBrowser.clearIndexCache'] as const;
+
 export const ALL_COMMANDS: readonly string[] = [
   ...HUB_COMMANDS,
   ...ACCOUNT_COMMANDS,
   ...DOWNLOAD_COMMANDS,
   ...PANEL_COMMANDS,
   ...SCHEMA_COMMANDS,
+  ...CACHE_COMMANDS,
 ];
