@@ -322,6 +322,8 @@ function select(i: number, open: boolean): void {
   renderRows();
   persist();
   if (open && r) {
+    // a row of the table: the detail it opens is in the table
+    outsideTable = false;
     if (r.row !== detail?.row) detailSkeleton();
     post({ type: 'trajectories/open', row: r.row });
   }

@@ -144,7 +144,7 @@ function strip(d: TrajectoryDetailView, onJump: (i: number) => void): HTMLElemen
           title: `turn ${t.index}: ${t.action ?? 'no action'}`,
         },
         h('span', {}, h('strong', {}, String(t.index)), ' ', logEl('span', {}, t.kind || '—', '')),
-        h('span', {}, t.masked ? 'masked' : `c ${t.c === null ? '—' : formatFigure(t.c, 2)}`),
+        h('span', {}, t.masked ? 'masked' : `c ${t.c === null ? '—' : formatFigure(t.c, 3)}`),
         h('span', {}, `A_t ${t.At === null ? '—' : formatFigure(t.At, 2)}`),
         h('span', { class: 'marks' }, ...marksOf(t, true)),
       );

@@ -63,7 +63,7 @@ function cell(u: SiblingTurnView | undefined, diverge: boolean, self: boolean, r
       title: diverge ? 'the first turn where the rollouts act differently' : undefined,
     },
     logEl('div', { class: 'action' }, u.action, '(no action)'),
-    h('div', { class: 'muted' }, u.masked ? 'masked' : `c ${formatFigure(u.c, 2)} · A_t ${formatFigure(u.At, 2)}`),
+    h('div', { class: 'muted' }, u.masked ? 'masked' : `c ${formatFigure(u.c, 3)} · A_t ${formatFigure(u.At, 2)}`),
     h('div', {}, ...marksOf({ ...u, clipped: false, executedIsArgmax: false }, true)),
   );
 }
