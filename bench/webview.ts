@@ -9,7 +9,8 @@ import { mkdtempSync, writeFileSync, copyFileSync, readdirSync, rmSync } from 'n
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
-import { seriesViews, rowView } from '../src/extension/panels/views';
+import { seriesViews } from '../src/extension/panels/views';
+import { rowView } from '../src/extension/panels/trajectoryViews';
 import type { MetricsTable } from '../src/core/log/metricsIndex';
 import type { PanelState } from '../src/shared/protocol';
 import type { MetricsHostMessage } from '../src/shared/protocol/metrics';
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
       runName: 'bench',
       query: { filter: {}, sort: [] },
       total: 500_000,
+      size: 500_000,
       offset: 0,
       rows,
       label: null,

@@ -28,7 +28,14 @@ const build = spawnSync('node', ['esbuild.mjs', '--only=tests,cli,emulator'], { 
 if (build.status !== 0) process.exit(1);
 const r = spawnSync(
   'node',
-  ['--test', '--test-concurrency=1', '--test-timeout=900000', '--enable-source-maps', 'build/test/e2e/journeys.test.js'],
+  [
+    '--test',
+    '--test-concurrency=1',
+    '--test-timeout=900000',
+    '--enable-source-maps',
+    'build/test/e2e/journeys.test.js',
+    'build/test/e2e/browser.test.js',
+  ],
   { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } },
 );
 process.exit(r.status ?? 1);

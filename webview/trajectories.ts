@@ -1,17 +1,24 @@
 /**
  * The trajectory browser: a virtualized table paged from the host, a detail pane turn
  * by turn, and the group view. Every log string is set as text, never as markup.
+ * The last page and detail are kept in the webview's state, so a reloaded (hidden, then
+ * shown) panel draws them at once, before the host answers.
  */
 import { h, initialState, useControls, saveState, channel } from './common';
 import { formatFigure, formatPlain } from '../src/shared/format';
 import type { QueryView, PanelState, SortKeyView } from '../src/shared/protocol';
 import type {
+  PageMessage,
   RowView,
   TrajectoriesHostMessage,
   TrajectoriesWebviewMessage,
   TrajectoryDetailView,
-  TurnDetailView,
 } from '../src/shared/protocol/trajectories';
+import { queryHeader } from '../src/shared/queryChips';
+import { renderChips } from './trajectories/chips';
+import { renderDetail } from './trajectories/detail';
+import { wantedMarks } from './trajectories/marks';
+import { splitter } from './trajectories/split';
 
 const { post, onMessage } = channel<TrajectoriesWebviewMessage, TrajectoriesHostMessage>();
 
@@ -19,13 +26,25 @@ const ROW_H = 22;
 const PAGE = 200;
 const FLAG = { SignFlip: 1, Argmax: 2, Fallback: 4 } as const;
 
-const state: PanelState = initialState();
+/** The panel's state, plus what the page draws from before the host answers. */
+interface BrowserState extends PanelState {
+  page?: PageMessage;
+  detail?: TrajectoryDetailView;
+  split?: number;
+}
+
+const state: BrowserState = initialState();
 let query: QueryView = state.query ?? { filter: {}, sort: [] };
 let total = 0;
 const rows = new Map<number, RowView>();
 let selIndex = -1;
 let selRow = state.selectedRow ?? -1;
 let detail: TrajectoryDetailView | undefined;
+/** the detail's trajectory is not among the table's rows for the current query */
+let outsideTable = false;
+let size = 0;
+let label: string | null = state.label ?? null;
+let loaded = false;
 let focusTurn = 0;
 let groupView = false;
 const pendingOffsets = new Set<number>();
@@ -33,8 +52,10 @@ const pendingOffsets = new Set<number>();
 const app = document.getElementById('app')!;
 const header = h('div', { class: 'muted', id: 'jump-label' });
 const count = h('span', { class: 'muted', id: 'row-count' });
+/** A control with its label above it: the label stays once the field is filled. */
+const field = (text: string, control: HTMLElement): HTMLLabelElement => h('label', { class: 'field' }, text, control);
 const num = (label: string, key: 'iterationMin' | 'iterationMax' | 'group'): HTMLInputElement => {
-  const el = h('input', { type: 'number', min: 0, 'aria-label': label, placeholder: label, id: `f-${key}` });
+  const el = h('input', { type: 'number', min: 0, 'aria-label': label, placeholder: 'any', id: `f-${key}` });
   const v = query.filter[key];
   if (v !== undefined) el.value = String(v);
   el.addEventListener('change', () => {
@@ -81,7 +102,7 @@ const flagBox = (label: string, bit: number, id: string): HTMLLabelElement =>
     id,
   );
 const text = h('vscode-textfield' as 'input', {
-  placeholder: 'Search actions and instruction',
+  placeholder: 'text in actions or instruction',
   'aria-label': 'Search actions and instruction',
   id: 'f-text',
 });
@@ -149,11 +170,24 @@ function renderHead(): void {
 const viewport = h('div', { class: 'viewport', tabindex: 0, role: 'grid', 'aria-label': 'Trajectories', id: 'table' });
 const spacer = h('div', { class: 'spacer' });
 viewport.append(spacer);
-const detailPane = h(
-  'div',
-  { class: 'detail', id: 'detail', tabindex: 0, 'aria-label': 'Selected trajectory' },
-  h('p', { class: 'muted' }, 'Select a trajectory (arrows, Enter). g toggles the group view.'),
-);
+const detailPane = h('div', { class: 'detail', id: 'detail', tabindex: 0, 'aria-label': 'Selected trajectory' });
+const detailHint = (): HTMLElement => h('p', { class: 'muted' }, 'Select a trajectory (arrows, Enter). g toggles the group view.');
+const skeleton = (lines: number, cls: string): HTMLElement[] =>
+  Array.from({ length: lines }, (_, i) => h('div', { class: `${cls}${i % 3 === 2 ? ' short' : ''}`, 'aria-hidden': 'true' }));
+/** While the detail is on its way: grey lines where it will be. */
+function detailSkeleton(): void {
+  detailPane.replaceChildren(
+    h(
+      'div',
+      { class: 'skeleton', id: 'detail-skeleton', 'aria-busy': 'true', 'aria-label': 'loading the trajectory' },
+      ...skeleton(3, 'skeleton-line'),
+      h('div', { class: 'skeleton-line block' }),
+      ...skeleton(4, 'skeleton-line'),
+    ),
+  );
+}
+const chipBox = h('div', { class: 'chips', id: 'chips', role: 'toolbar', 'aria-label': 'Active filters and sort' });
+const browser = h('div', { class: 'browser' });
 const back = h('button', { class: 'link', id: 'back-to-metrics' }, 'metrics');
 back.addEventListener('click', () => post({ type: 'openMetrics' }));
 const reveal = h('button', { class: 'link', id: 'reveal-in-tree' }, 'reveal in tree');
@@ -164,10 +198,10 @@ app.append(
   h(
     'div',
     { class: 'toolbar' },
-    num('iter from', 'iterationMin'),
-    num('iter to', 'iterationMax'),
-    num('group', 'group'),
-    rewardSel,
+    field('iteration from', num('iteration from', 'iterationMin')),
+    field('iteration to', num('iteration to', 'iterationMax')),
+    field('group', num('group', 'group')),
+    field('reward', rewardSel),
     check(
       'labeled',
       () => query.filter.labeledOnly === true,
@@ -179,13 +213,23 @@ app.append(
     ),
     flagBox('sign flip', FLAG.SignFlip, 'f-flip'),
     flagBox('fallback', FLAG.Fallback, 'f-fallback'),
-    text,
+    field('search', text),
     count,
   ),
+  chipBox,
   h('div', { class: 'toolbar' }, header, back, reveal),
-  h('div', { class: 'browser' }, h('div', { class: 'table-wrap' }, thead, viewport), detailPane),
+  browser,
+);
+browser.append(
+  h('div', { class: 'table-wrap' }, thead, viewport),
+  splitter(browser, state.split ?? 52, (pct) => {
+    state.split = pct;
+    persist();
+  }),
+  detailPane,
 );
 renderHead();
+renderChips(chipBox, query, setQuery);
 
 function persist(): void {
   state.query = query;
@@ -194,7 +238,15 @@ function persist(): void {
   saveState(state);
 }
 
+/** Replaces the whole query (a chip removed, Clear all) and fetches its first page. */
+function setQuery(q: QueryView): void {
+  query = q;
+  syncControls();
+  refetch();
+}
+
 function refetch(): void {
+  renderChips(chipBox, query, setQuery);
   rows.clear();
   pendingOffsets.clear();
   selIndex = -1;
@@ -211,6 +263,26 @@ function request(offset: number): void {
 }
 
 function renderRows(): void {
+  if (!loaded) {
+    spacer.style.height = '';
+    spacer.replaceChildren(
+      h(
+        'div',
+        { class: 'skeleton', id: 'table-skeleton', 'aria-busy': 'true', 'aria-label': 'loading trajectories' },
+        ...skeleton(12, 'skeleton-row'),
+      ),
+    );
+    return;
+  }
+  if (total === 0) {
+    const clear = h('button', { class: 'link', id: 'zero-clear' }, 'Clear all filters');
+    clear.addEventListener('click', () => setQuery({ filter: {}, sort: query.sort }));
+    spacer.style.height = '';
+    spacer.replaceChildren(
+      h('div', { class: 'zero-matches', id: 'zero-matches', role: 'status' }, `No trajectory of ${size} matches these filters. `, clear),
+    );
+    return;
+  }
   spacer.style.height = `${total * ROW_H}px`;
   const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_H) - 5);
   const last = Math.min(total, first + Math.ceil(viewport.clientHeight / ROW_H) + 10);
@@ -249,7 +321,12 @@ function select(i: number, open: boolean): void {
   else if (top + ROW_H > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + ROW_H - viewport.clientHeight;
   renderRows();
   persist();
-  if (open && r) post({ type: 'trajectories/open', row: r.row });
+  if (open && r) {
+    // a row of the table: the detail it opens is in the table
+    outsideTable = false;
+    if (r.row !== detail?.row) detailSkeleton();
+    post({ type: 'trajectories/open', row: r.row });
+  }
 }
 
 viewport.addEventListener('scroll', () => {
@@ -298,156 +375,50 @@ document.addEventListener('keydown', (e) => {
 
 function toggleGroup(): void {
   groupView = !groupView;
-  if (detail) renderDetail(detail);
+  if (detail) showDetail(detail, false);
 }
 
-function tags(list: [boolean, string, string][]): HTMLElement[] {
-  return list.filter(([on]) => on).map(([, cls, label]) => h('span', { class: `tag ${cls}` }, label));
-}
-
-function renderTurn(t: TurnDetailView, A: number | null): HTMLElement {
-  const el = h('div', { class: 'turn', 'data-turn': t.index, role: 'group', 'aria-label': `turn ${t.index}` });
-  el.append(
-    h(
-      'div',
-      {},
-      h('strong', {}, `turn ${t.index}`),
-      ' ',
-      ...tags([
-        [t.labeled, 'same', 'labeled'],
-        [t.masked, 'done', 'masked (terminal done)'],
-        [t.fallback, 'warn', 'fallback'],
-      ]),
-    ),
+function showDetail(d: TrajectoryDetailView, fresh: boolean): void {
+  detailPane.replaceChildren(
+    ...renderDetail(d, {
+      showGroup: groupView,
+      outsideTable,
+      onToggleGroup: toggleGroup,
+      onOpenSibling: (iteration, group, rollout) => {
+        detailSkeleton();
+        post({ type: 'openTrajectory', iteration, group, rollout });
+      },
+      onClearFilters: () => setQuery({ filter: {}, sort: query.sort }),
+      onJumpTurn: (i) => focusOn(i),
+    }),
   );
-  el.append(h('pre', { class: 'action', 'data-field': 'action' }, t.action ?? '(no action logged)'));
-  if (t.labeled) {
-    const scores = t.candidates.map((c) => c.score).filter((s): s is number => s !== null);
-    const lo = Math.min(0, ...scores),
-      hi = Math.max(0, ...scores);
-    const span = hi - lo || 1;
-    const grid = h(
-      'div',
-      { class: 'cands', role: 'table', 'aria-label': 'candidates' },
-      h('span', { class: 'muted' }, 'k'),
-      h('span', { class: 'muted' }, 'candidate'),
-      h('span', { class: 'muted' }, 'score'),
-      h('span', { class: 'muted' }, ''),
-      h('span', { class: 'muted' }, 'd_k'),
-      h('span', { class: 'muted' }, ''),
-    );
-    for (const c of t.candidates) {
-      const bar = h('div', { class: `bar${c.k === 0 ? ' exec' : ''}${c.dropped ? ' dropped' : ''}` });
-      bar.style.width = c.score === null ? '0' : `${Math.max(2, ((c.score - lo) / span) * 100)}%`;
-      grid.append(
-        h('span', {}, String(c.k)),
-        h('span', { class: 'action', 'data-field': 'candidate' }, c.text ?? '—'),
-        h('span', { 'data-field': 'score' }, c.score === null ? 'null' : c.score.toFixed(3)),
-        h('div', {}, bar),
-        h('span', { 'data-field': 'd' }, c.k === 0 ? '' : c.d === null ? '—' : formatFigure(c.d, 2)),
-        h(
-          'span',
-          { class: 'tags' },
-          ...tags([
-            [c.k === 0, 'exec', 'executed'],
-            [c.k > 0 && c.same, 'same', 'same action'],
-            [c.done, 'done', c.k === 0 ? 'done' : 'done (dropped)'],
-            [c.dropped === 'no-score', 'warn', 'no score'],
-            [c.isArgmax, 'exec', 'argmax'],
-          ]),
-        ),
-      );
-    }
-    el.append(grid);
-  }
-  const cbar = h('span', { class: 'cbar', role: 'img', 'aria-label': `credit ${formatFigure(t.c)}` }, h('span', { class: 'zero' }));
-  if (t.c !== null) {
-    const fill = h('span', { class: 'fill' });
-    const w = Math.min(1, Math.abs(t.c)) * 50;
-    fill.style.left = t.c >= 0 ? '50%' : `${50 - w}%`;
-    fill.style.width = `${w}%`;
-    cbar.append(fill);
-  }
-  el.append(
-    h(
-      'div',
-      {},
-      t.labeled
-        ? h(
-            'span',
-            {},
-            'c ',
-            h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : formatFigure(t.c)),
-            ' ',
-            cbar,
-            t.cRecomputed !== null
-              ? h('span', { class: t.cMismatch ? 'mark-fail' : 'muted' }, ` recomputed ${formatFigure(t.cRecomputed)}`)
-              : '',
-            ' · ',
-          )
-        : '',
-      'A → A_t: ',
-      h('span', {}, formatFigure(A, 4)),
-      ' → ',
-      h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : formatFigure(t.At, 4)),
-      t.aTMismatch ? h('span', { class: 'mark-fail' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
-    ),
-  );
-  if (t.extras) el.append(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), h('pre', { class: 'text' }, t.extras)));
-  return el;
-}
-
-function renderDetail(d: TrajectoryDetailView): void {
-  const parts: HTMLElement[] = [];
-  parts.push(
-    h(
-      'h2',
-      { id: 'detail-title' },
-      `iteration ${d.iteration} · group ${d.group} · rollout ${d.rollout}`,
-      ' ',
-      h('span', { class: 'muted' }, `line ${d.line}`),
-    ),
-  );
-  if (d.taskId !== null) parts.push(h('div', { class: 'muted' }, 'task ', h('span', { 'data-field': 'task' }, d.taskId)));
-  parts.push(h('pre', { class: 'text', id: 'instruction', 'data-field': 'instruction' }, d.instruction ?? '(no instruction logged)'));
-  parts.push(
-    h(
-      'div',
-      {},
-      'reward ',
-      h('strong', { id: 'reward' }, formatPlain(d.reward, 0)),
-      ` · A ${formatFigure(d.A, 4)} · ${d.labeled ? 'labeled' : 'unlabeled'} · mean c ${formatFigure(d.meanC, 4)} · `,
-      h('button', { class: 'link', id: 'toggle-group', onclick: toggleGroup }, groupView ? 'hide group (g)' : 'group view (g)'),
-    ),
-  );
-  if (groupView) {
-    const t = h(
-      'table',
-      { class: 'grid', id: 'group-view' },
-      h('tr', {}, ...['rollout', 'reward', 'A', 'labeled', 'mean c', 'turns'].map((x) => h('th', {}, x))),
-    );
-    for (const r of d.group5) {
-      const link = h('button', { class: 'link' }, String(r.rollout));
-      link.addEventListener('click', () => post({ type: 'openTrajectory', iteration: r.iteration, group: r.group, rollout: r.rollout }));
-      t.append(
-        h(
-          'tr',
-          { 'data-rollout': r.rollout, class: r.rollout === d.rollout ? 'sel' : '' },
-          h('td', {}, link),
-          h('td', { class: 'num' }, formatPlain(r.reward, 0)),
-          h('td', { class: 'num' }, formatFigure(r.A, 3)),
-          h('td', {}, r.labeled ? 'yes' : ''),
-          h('td', { class: 'num' }, formatFigure(r.meanC, 4)),
-          h('td', { class: 'num' }, String(r.turns)),
-        ),
-      );
-    }
-    parts.push(h('div', { class: 'group-view' }, h('h3', {}, `group ${d.group}: its rollouts`), t));
-  }
-  if (d.extras) parts.push(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), h('pre', { class: 'text' }, d.extras)));
-  for (const t of d.turns) parts.push(renderTurn(t, d.A));
-  detailPane.replaceChildren(...parts);
+  if (!fresh) return;
+  // a new trajectory starts at its top, or at its first turn with the mark the table is filtered for
+  detailPane.scrollTop = 0;
   focusTurn = 0;
+  const want = wantedMarks(query.filter.flags);
+  const first = want.length ? d.turns.find((t) => want.some((k) => t[k])) : undefined;
+  if (first) focusOn(first.index, 'start');
+}
+
+function focusOn(i: number, block: ScrollLogicalPosition = 'nearest'): void {
+  focusTurn = i;
+  detailPane.querySelectorAll('.turn.focus, .turn.target').forEach((x) => x.classList.remove('focus', 'target'));
+  const el = detailPane.querySelector(`.turn[data-turn="${i}"]`);
+  el?.classList.add('focus', 'target');
+  el?.scrollIntoView({ block });
+}
+
+function showPage(p: PageMessage): void {
+  loaded = true;
+  total = p.total;
+  size = p.size;
+  p.rows.forEach((r, i) => rows.set(p.offset + i, r));
+  label = p.label;
+  header.textContent = p.searching ? 'searching…' : (label ? `${label} — ` : '') + queryHeader(query, p.total, p.size);
+  count.textContent = p.searching ? 'searching…' : `${p.total} of ${p.size} trajectories`;
+  document.title = `Trajectories: ${p.runName}`;
+  renderRows();
 }
 
 onMessage((m) => {
@@ -462,18 +433,17 @@ onMessage((m) => {
         pendingOffsets.clear();
       }
       pendingOffsets.delete(p.offset);
-      total = p.total;
-      p.rows.forEach((r, i) => rows.set(p.offset + i, r));
-      header.textContent = p.label ?? '';
+      showPage(p);
       state.label = p.label;
+      if (p.offset === 0 && !p.searching) state.page = p;
       persist();
-      count.textContent = p.searching ? 'searching…' : `${p.total} trajectories`;
-      document.title = `Trajectories: ${p.runName}`;
-      renderRows();
       break;
     }
     case 'trajectories/select': {
       selRow = m.row;
+      outsideTable = m.index < 0;
+      // the detail never shows a trajectory the table no longer holds without saying so
+      if (detail && detail.row === m.row) showDetail(detail, false);
       if (m.index >= 0) {
         selIndex = m.index;
         viewport.scrollTop = Math.max(0, m.index * ROW_H - viewport.clientHeight / 2);
@@ -483,13 +453,18 @@ onMessage((m) => {
       break;
     }
     case 'trajectories/detail':
-      detail = m.detail;
-      selRow = m.detail.row;
-      state.selected = { iteration: m.detail.iteration, group: m.detail.group, rollout: m.detail.rollout };
-      renderDetail(m.detail);
-      persist();
+      {
+        const fresh = detail?.row !== m.detail.row;
+        detail = m.detail;
+        selRow = m.detail.row;
+        state.selected = { iteration: m.detail.iteration, group: m.detail.group, rollout: m.detail.rollout };
+        state.detail = m.detail;
+        showDetail(m.detail, fresh);
+        persist();
+      }
       break;
     case 'error':
+      loaded = true;
       detailPane.replaceChildren(h('p', { class: 'error' }, m.message));
       break;
     default:
@@ -508,8 +483,17 @@ function syncControls(): void {
   (document.getElementById('f-fallback') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & FLAG.Fallback) !== 0;
   text.value = query.filter.text ?? '';
   renderHead();
+  renderChips(chipBox, query, setQuery);
 }
 
+// draw the last page and detail from the saved state at once; the host's answer replaces them
+if (state.page && JSON.stringify(state.page.query) === JSON.stringify(query)) showPage(state.page);
+else renderRows();
+if (state.detail) {
+  detail = state.detail;
+  showDetail(state.detail, false);
+} else if (state.selected) detailSkeleton();
+else detailPane.replaceChildren(detailHint());
 if (state.scrollTop)
   requestAnimationFrame(() => {
     viewport.scrollTop = state.scrollTop ?? 0;

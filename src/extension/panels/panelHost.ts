@@ -50,10 +50,13 @@ function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, state: Pan
   return buildHtml({
     cspSource: webview.cspSource,
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, `${state.kind}.js`)).toString(),
-    // codicons only where the page shows them (the dashboard's pins)
+    // codicons only where the page shows them (the dashboard's pins, the browser's turn marks)
     styleUris: [
-      ...(state.kind === 'metrics' ? [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString()] : []),
+      ...(state.kind !== 'report' ? [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString()] : []),
       webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webview.css')).toString(),
+      ...(state.kind === 'trajectories'
+        ? [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'trajectories.css')).toString()]
+        : []),
     ],
     title: TITLES[state.kind],
     initialState: state,

@@ -9,7 +9,8 @@ import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
 import { queryRows, page, textSearch } from '../../core/run/query';
 import type { OpenPanel, PanelDeps } from './panelHost';
 import { PanelHost } from './panelHost';
-import { rowView, detailView } from './views';
+import { rowView, detailView } from './trajectoryViews';
+import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
 
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
@@ -33,6 +34,8 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   protected async onMessage(m: TrajectoriesWebviewMessage): Promise<void> {
     switch (m.type) {
       case 'trajectories/query':
+        // a jump's label names its query: once the page asks for another, the label would be stale
+        if (JSON.stringify(m.query) !== JSON.stringify(this.state.query ?? { filter: {}, sort: [] })) this.state.label = null;
         this.state.query = m.query;
         this.remember();
         await this.sendPage(m.query, m.offset, m.limit);
@@ -92,6 +95,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
           runName: live.run.location.name,
           query: q,
           total: 0,
+          size: idx.size,
           offset: 0,
           rows: [],
           label: this.state.label ?? null,
@@ -108,6 +112,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
       runName: live.run.location.name,
       query: q,
       total: rows.length,
+      size: idx.size,
       offset,
       rows: page(idx, rows, offset, limit).map(rowView),
       label: this.state.label ?? null,
@@ -129,7 +134,10 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
       const t = await idx.read(row);
       this.state.selected = { iteration: t.iteration, group: t.group, rollout: t.rollout };
       this.remember();
-      this.post({ type: 'trajectories/detail', detail: detailView(idx, row, t) });
+      const siblings: Sibling[] = [];
+      for (const r of idx.groupRows(t.iteration, t.group)) siblings.push({ row: r, t: r === row ? t : await idx.read(r) });
+      const gateGroups = live.run.report()?.gateGroups;
+      this.post({ type: 'trajectories/detail', detail: detailView(idx, row, t, siblings, gateGroups) });
     } catch (e) {
       this.post({ type: 'error', message: (e as Error).message });
     }

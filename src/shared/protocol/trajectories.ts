@@ -50,7 +50,42 @@ export interface TurnDetailView {
   cMismatch: boolean;
   /** the logged A_t disagrees with A + beta*c (the report's rule and tolerance) */
   aTMismatch: boolean;
+  /** the marks of core's `turnMarks` (the same booleans as `rlrb show --json`) */
+  signFlip: boolean;
+  clipped: boolean;
+  executedIsArgmax: boolean;
+  /** the tool name of the action ('' when it is not a call) */
+  kind: string;
   extras: string | null;
+}
+
+/** One turn of a sibling, for the group view's columns. */
+export interface SiblingTurnView {
+  index: number;
+  action: string | null;
+  kind: string;
+  c: number | null;
+  At: number | null;
+  masked: boolean;
+  fallback: boolean;
+  signFlip: boolean;
+  cMismatch: boolean;
+  aTMismatch: boolean;
+}
+
+/** A rollout of the selected trajectory's group, with its turns. */
+export interface SiblingView extends RowView {
+  turnList: SiblingTurnView[];
+}
+
+/** The group's place in the gate (run-format.md: succeeded minus failed labeled mean c). */
+export interface GroupGateView {
+  /** the group enters the gate (mixed rewards, a labeled succeeded and a labeled failed rollout) */
+  counts: boolean;
+  /** succeeded minus failed labeled mean c; null when the group does not count */
+  diff: number | null;
+  /** why it does not count, in words; null when it counts */
+  reason: string | null;
 }
 
 export interface TrajectoryDetailView {
@@ -69,6 +104,11 @@ export interface TrajectoryDetailView {
   turns: TurnDetailView[];
   extras: string | null;
   group5: RowView[];
+  /** the group's rollouts with their turns (empty when they were not read) */
+  siblings: SiblingView[];
+  /** the first turn index where the siblings' actions differ; null when they never do */
+  divergeAt: number | null;
+  gate: GroupGateView | null;
 }
 
 // ---- host -> webview
@@ -79,6 +119,8 @@ export interface PageMessage {
   runName: string;
   query: QueryView;
   total: number;
+  /** every trajectory of the run, filtered or not */
+  size: number;
   offset: number;
   rows: RowView[];
   label: string | null;

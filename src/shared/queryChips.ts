@@ -1,0 +1,102 @@
+/**
+ * The trajectory browser's query in words: one removable chip per active filter and sort
+ * key, so nothing the table is filtered by is hidden (a jump's flag or gate filter included).
+ */
+import type { FilterView, QueryView, SortKeyView } from './protocol';
+
+/** The row flag bits the wire's `flags` filter holds (core's `Flag`, by value). */
+export const FLAG_NAMES: readonly [number, string][] = [
+  [1, 'sign flip'],
+  [2, 'executed = argmax'],
+  [4, 'fallback'],
+  [8, 'masked'],
+  [16, 'c mismatch'],
+  [32, 'A_t mismatch'],
+  [64, 'same-flag mismatch'],
+  [128, 'labeled'],
+  [256, 'done candidate'],
+  [512, 'missing fields'],
+];
+
+const SORT_NAMES: Record<SortKeyView, string> = {
+  iteration: 'iteration',
+  group: 'group',
+  rollout: 'rollout',
+  reward: 'reward',
+  A: 'A',
+  labeled: 'labeled',
+  turns: 'turns',
+  meanC: 'mean c',
+  signFlips: 'sign flips',
+  argmaxTurns: 'argmax turns',
+  fallbackTurns: 'fallback turns',
+  flags: 'flags',
+};
+
+export interface QueryChip {
+  /** stable name for tests and focus: `iteration`, `flag-1`, `sort-meanC` */
+  id: string;
+  label: string;
+  /** the query without this chip */
+  without: (q: QueryView) => QueryView;
+}
+
+const dropFilter =
+  (...keys: (keyof FilterView)[]) =>
+  (q: QueryView): QueryView => {
+    const filter = { ...q.filter };
+    for (const k of keys) delete filter[k];
+    return { filter, sort: q.sort };
+  };
+
+function iterationLabel(f: FilterView): string | null {
+  const lo = f.iterationMin,
+    hi = f.iterationMax;
+  if (lo === undefined && hi === undefined) return null;
+  if (lo !== undefined && hi !== undefined)
+    return lo === hi ? `iteration ${lo}` : lo > hi ? `iteration ${lo}–${hi} (empty range)` : `iteration ${lo}–${hi}`;
+  return lo !== undefined ? `iteration ≥ ${lo}` : `iteration ≤ ${hi}`;
+}
+
+const REWARDS = { success: 'succeeded', failure: 'failed', format: 'format failure' } as const;
+
+/** Every active filter, then every sort key, in the order they apply. */
+export function queryChips(q: QueryView): QueryChip[] {
+  const f = q.filter;
+  const out: QueryChip[] = [];
+  const it = iterationLabel(f);
+  if (it) out.push({ id: 'iteration', label: it, without: dropFilter('iterationMin', 'iterationMax') });
+  if (f.group !== undefined) out.push({ id: 'group', label: `group ${f.group}`, without: dropFilter('group') });
+  if (f.rollout !== undefined) out.push({ id: 'rollout', label: `rollout ${f.rollout}`, without: dropFilter('rollout') });
+  if (f.reward) out.push({ id: 'reward', label: REWARDS[f.reward], without: dropFilter('reward') });
+  if (f.labeledOnly) out.push({ id: 'labeled', label: 'labeled only', without: dropFilter('labeledOnly') });
+  for (const [bit, name] of FLAG_NAMES)
+    if (((f.flags ?? 0) & bit) !== 0)
+      out.push({
+        id: `flag-${bit}`,
+        label: `has ${name}`,
+        without: (x) => {
+          const flags = (x.filter.flags ?? 0) & ~bit;
+          const filter: FilterView = { ...x.filter, flags };
+          if (!flags) delete filter.flags;
+          return { filter, sort: x.sort };
+        },
+      });
+  if (f.gate) out.push({ id: 'gate', label: "gate pairs (mixed groups' labeled rollouts)", without: dropFilter('gate') });
+  if (f.text) out.push({ id: 'text', label: `text “${f.text}”`, without: dropFilter('text') });
+  q.sort.forEach((s, i) =>
+    out.push({
+      id: `sort-${s.key}`,
+      label: `${i === 0 ? 'sort' : 'then'} ${SORT_NAMES[s.key]} ${s.descending ? '↓' : '↑'}`,
+      without: (x) => ({ filter: x.filter, sort: x.sort.filter((y) => y.key !== s.key) }),
+    }),
+  );
+  return out;
+}
+
+/** The header line, from the live query alone: "3525 of 10800 trajectories · iteration 11 · has sign flip". */
+export function queryHeader(q: QueryView, total: number, size: number): string {
+  const filters = queryChips(q).filter((c) => !c.id.startsWith('sort-'));
+  const count = filters.length === 0 ? `all ${size} trajectories` : `${total} of ${size} trajectories`;
+  return [count, ...filters.map((c) => c.label)].join(' · ');
+}

@@ -1,0 +1,327 @@
+/**
+ * The trajectory browser as a researcher uses it (issue: honest at a glance): chips for
+ * every filter, marks on the turns, the group side by side, skeletons, the split, bidi
+ * controls made visible. A real code-server and Chromium, on the demo run plus one
+ * hand-made group (iteration 44, group 900) whose marks are known.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page, FrameLocator } from 'playwright-core';
+import { CreditIndex } from '../../src/core/log/creditIndex';
+import { computeReport } from '../../src/core/report/report';
+
+const A1 = -0.239;
+const plain = (A: number, x: number): Record<string, unknown> => ({
+  action: `click(point_2d=[${x}, 10])`,
+  candidates: [`click(point_2d=[${x}, 10])`, 'click(point_2d=[900, 900])'],
+  scores: [0.1, 0.2],
+  same: [true, false],
+  c: -0.005,
+  A_t: A + 0.4 * -0.005,
+});
+/** rollout 1: eight plain turns, then a sign flip (A -0.2390 -> A_t +0.1610, c clipped at 1), then a masked done */
+const GROUP = [
+  {
+    iteration: 44,
+    group: 900,
+    rollout: 0,
+    task_id: 't900',
+    instruction: 'open the file',
+    reward: 1,
+    A: 0.5,
+    labeled: true,
+    turns: [plain(0.5, 10), plain(0.5, 20)],
+  },
+  {
+    iteration: 44,
+    group: 900,
+    rollout: 1,
+    task_id: 't900',
+    instruction: 'rename \u202Elive.txt',
+    reward: 0,
+    A: A1,
+    labeled: true,
+    turns: [
+      ...Array.from({ length: 8 }, (_, i) => plain(A1, i === 1 ? 20 : 10 + i * 100)),
+      { action: 'done()', candidates: ['done()', 'scroll(dy=3)'], scores: [40, 0], same: [true, false], c: 1, A_t: A1 + 0.4 },
+      {
+        action: 'done()',
+        candidates: ['done()', 'done()'],
+        scores: [0.1, 0.2],
+        same: [true, true],
+        done: [true, true],
+        masked: true,
+        c: null,
+        A_t: A1,
+      },
+    ],
+  },
+  {
+    iteration: 44,
+    group: 900,
+    rollout: 2,
+    task_id: 't900',
+    instruction: 'open the file',
+    reward: 0,
+    A: A1,
+    labeled: true,
+    turns: [plain(A1, 10), { ...plain(A1, 10), action: 'scroll(dy=3)', candidates: ['scroll(dy=3)', 'done()'] }],
+  },
+];
+
+const ROOT = resolve('.');
+const WORK = resolve('.cache', 'e2e-browser');
+const SHOTS = resolve('test-results', 'e2e');
+const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
+const CODE_SERVER = resolve('.cache', 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
+let emu: ChildProcess | undefined;
+let cs: ChildProcess | undefined;
+let ctx: BrowserContext | undefined;
+let page: Page;
+let emuUrl = '';
+let run = '';
+let step = 0;
+
+async function freePort(): Promise<number> {
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => res(p));
+    });
+  });
+}
+
+async function shot(name: string): Promise<void> {
+  step++;
+  await page.screenshot({ path: join(SHOTS, `browser-${String(step).padStart(2, '0')}-${name}.png`) });
+}
+
+/** The document of the visible webview panel. */
+function webview(): FrameLocator {
+  return page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
+}
+
+async function command(title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
+}
+
+/** A journey: on failure, a screenshot of what the user saw. */
+function journey(name: string, fn: () => Promise<void>): void {
+  test(name, async () => {
+    try {
+      await fn();
+    } catch (e) {
+      await page.screenshot({ path: join(SHOTS, `FAILED-browser-${name.slice(0, 2).replace(/\W/g, '')}.png`) }).catch(() => undefined);
+      throw e;
+    }
+  });
+}
+
+/** The palette command that opens one trajectory, answered with "iteration group rollout". */
+async function openTrajectory(key: string): Promise<void> {
+  // the workbench sometimes closes a fresh input box when focus moves (a webview
+  // redrawing after a live update): ask again, at most three times
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(key, { timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
+before(async () => {
+  if (!existsSync('/usr/bin/chromium'))
+    throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
+  if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
+  rmSync(WORK, { recursive: true, force: true });
+  mkdirSync(SHOTS, { recursive: true });
+  run = join(WORK, 'run');
+  const demo = spawnSync('node', ['dist/cli.js', 'demo', run, '--no-baseline'], { encoding: 'utf8' });
+  assert.equal(demo.status, 0, demo.stderr);
+  appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), GROUP.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const emuPort = await freePort();
+  emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${join(run, '.hub-repo')}`, '--port', String(emuPort)], { stdio: 'ignore' });
+  emuUrl = `http://127.0.0.1:${emuPort}`;
+  const port = await freePort();
+  const { startCodeServer } = (await import(join(ROOT, 'scripts', 'codeServer.mjs'))) as {
+    startCodeServer: (o: Record<string, unknown>) => Promise<ChildProcess>;
+  };
+  cs = await startCodeServer({
+    port,
+    userData: join(WORK, 'user'),
+    extensionsDir: join(WORK, 'extensions'),
+    folder: run,
+    vsix: resolve('dist', 'rl-run-browser.vsix'),
+    settings: {
+      'rlRunBrowser.endpoint': emuUrl,
+      'rlRunBrowser.repos': [REPO],
+      'rlRunBrowser.downloadDestination': join(WORK, 'downloads'),
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
+  });
+  ctx = await chromium.launchPersistentContext(join(WORK, 'chromium'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1600, height: 1000 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+  page = ctx.pages()[0] ?? (await ctx.newPage());
+  page.on('dialog', (d) => {
+    throw new Error(`a dialog opened: ${d.message()}`);
+  });
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(run)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+});
+
+after(async () => {
+  await ctx?.close().catch(() => undefined);
+  cs?.kill();
+  emu?.kill();
+});
+
+journey(
+  '1. a flag filter is a chip; the detail of a trajectory outside the table says so; opening one for a flag scrolls to its first flagged turn',
+  async () => {
+    await openTrajectory('44 900 0');
+    const wv = webview();
+    await wv.locator('#detail-title', { hasText: 'iteration 44 · group 900 · rollout 0' }).waitFor({ timeout: 60_000 });
+    await wv.locator('#f-group').fill('900');
+    await wv.locator('#f-group').press('Enter');
+    await wv.locator('#f-flip').check();
+    await wv.locator('.chip[data-chip="flag-1"]').waitFor({ timeout: 20_000 });
+    // the open command's own filter (its iteration, by rollout) is a chip too
+    assert.deepEqual(await wv.locator('.chip').allTextContents(), ['iteration 44', 'group 900', 'has sign flip', 'sort rollout ↑']);
+    // the labelled input keeps its label once filled
+    assert.match((await wv.locator('label.field', { has: wv.locator('#f-group') }).textContent())!, /group/);
+    await wv.locator('#detail-outside').waitFor({ timeout: 20_000 });
+    await wv
+      .locator('#jump-label', { hasText: /^1 of \d+ trajectories · iteration 44 · group 900 · has sign flip$/ })
+      .waitFor({ timeout: 20_000 });
+    await shot('chips-outside');
+    await wv.locator('.trow[data-key="44/900/1"]').click();
+    await wv.locator('#detail-title', { hasText: 'rollout 1' }).waitFor({ timeout: 20_000 });
+    assert.equal(await wv.locator('#detail-outside').count(), 0, 'a row of the table is not "outside the table"');
+    const target = wv.locator('.turn.target[data-turn="8"]');
+    await target.waitFor({ timeout: 10_000 });
+    const pane = (await wv.locator('#detail').boundingBox())!;
+    const box = (await target.boundingBox())!;
+    assert.ok(box.y >= pane.y - 1 && box.y < pane.y + pane.height, `turn 8 is scrolled into view (${box.y} in ${pane.y}+${pane.height})`);
+    await shot('flip-scrolled');
+  },
+);
+
+journey(
+  '2. the sign flip, the clip and the masked turn are marked on the turns; agreeing c is a check; the strip lists every turn',
+  async () => {
+    const wv = webview();
+    const flip = wv.locator('.turn[data-turn="8"]');
+    assert.equal(await flip.locator('[data-mark="signFlip"]').count(), 1);
+    assert.equal(await flip.locator('[data-mark="clipped"]').count(), 1);
+    assert.equal(await flip.locator('[data-mark="cMismatch"], [data-mark="aTMismatch"]').count(), 0);
+    assert.equal(await flip.locator('[data-field="A-line"]').textContent(), 'A -0.2390 → A_t +0.1610');
+    const plainTurn = wv.locator('.turn[data-turn="0"]');
+    assert.equal(await plainTurn.locator('[data-field="c-agrees"]').count(), 1, 'a check, not a second number');
+    assert.equal(await plainTurn.locator('[data-field="c-recomputed"]').count(), 0);
+    const masked = wv.locator('.turn[data-turn="9"]');
+    assert.equal(await masked.locator('[data-field="c"]').textContent(), 'masked');
+    assert.deepEqual(await masked.locator('[data-field="d"]').allTextContents(), ['', '']);
+    assert.equal(await masked.locator('[data-mark="masked"]').count(), 1);
+    assert.equal(await wv.locator('#turn-strip button').count(), 10);
+    assert.equal(await wv.locator('#turn-strip button.marked').count(), 1);
+    assert.ok((await wv.locator('#marks-legend').textContent())!.includes('sign flip'));
+    // bidi controls in the log are shown as tokens
+    assert.equal(await wv.locator('#instruction').textContent(), 'rename <U+202E>live.txt');
+    assert.equal(await wv.locator('#instruction .bidi').count(), 1);
+    await wv.locator('#detail').evaluate((e) => e.scrollTo(0, 0));
+    await shot('marks-strip');
+  },
+);
+
+journey('3. the group view: a column per rollout, the first diverging turn, the gate difference from the report', async () => {
+  const wv = webview();
+  await wv.locator('#toggle-group').click();
+  await wv.locator('#siblings').waitFor();
+  assert.equal(await wv.locator('#siblings .cell.head').count(), 3);
+  // turn 0 is the same click everywhere; turn 1: click at 20 (0 and 1) against scroll (2)
+  assert.deepEqual(await wv.locator('#siblings .cell.diverge').evaluateAll((els) => els.map((e) => e.getAttribute('data-turn'))), [
+    '1',
+    '1',
+    '1',
+  ]);
+  const idx = new CreditIndex(join(run, 'logs', 'ws_credit_log.jsonl'));
+  await idx.update();
+  const g = computeReport(idx).gateGroups.find((x) => x.iteration === 44 && x.group === 900);
+  assert.ok(g, 'the group counts for the gate');
+  assert.match((await wv.locator('#group-gate').textContent())!, /^counts for the gate/);
+  assert.equal(await wv.locator('#group-gate [data-field="gate-diff"]').textContent(), (g.diff >= 0 ? '+' : '') + g.diff.toFixed(4));
+  await wv.locator('#group-gate').scrollIntoViewIfNeeded();
+  await shot('group');
+  await wv.locator('#toggle-group').click();
+});
+
+journey('4. removing chips, zero matches, Clear all; the header never keeps a stale filter', async () => {
+  const wv = webview();
+  await wv.locator('.chip[data-chip="flag-1"] button').click();
+  await wv.locator('#jump-label', { hasText: /^3 of \d+ trajectories · iteration 44 · group 900$/ }).waitFor({ timeout: 20_000 });
+  await wv.locator('#f-iterationMin').fill('40');
+  await wv.locator('#f-iterationMin').press('Enter');
+  await wv.locator('#f-iterationMax').fill('30');
+  await wv.locator('#f-iterationMax').press('Enter');
+  await wv.locator('#zero-matches').waitFor({ timeout: 20_000 });
+  await shot('zero');
+  await wv.locator('#zero-clear').click();
+  await wv.locator('#jump-label', { hasText: /^all \d+ trajectories$/ }).waitFor({ timeout: 20_000 });
+  assert.equal(await wv.locator('#f-iterationMin').inputValue(), '');
+  // "Clear all filters" keeps the sort, still shown as its chip; the toolbar's Clear all drops it too
+  assert.deepEqual(await wv.locator('.chip').allTextContents(), ['sort rollout ↑']);
+  await wv.locator('#clear-all').click();
+  await wv.locator('.chip').first().waitFor({ state: 'detached', timeout: 20_000 });
+});
+
+journey('5. the split resizes by keyboard and is remembered; a hidden tab comes back drawn, never blank', async () => {
+  const wv = webview();
+  const split = wv.locator('#splitter');
+  const before = Number(await split.getAttribute('aria-valuenow'));
+  await split.focus();
+  for (let i = 0; i < 5; i++) await split.press('ArrowLeft');
+  assert.equal(Number(await split.getAttribute('aria-valuenow')), before - 10);
+  await page.waitForTimeout(1500);
+  await command('RL Runs: Open Metrics');
+  await webview().locator('.chart-card').first().waitFor({ timeout: 30_000 });
+  await page.locator('.tabs-container .tab', { hasText: 'Trajectories' }).click();
+  const back = webview();
+  await back.locator('#splitter').waitFor({ timeout: 20_000 });
+  await shot('tab-back');
+  assert.ok((await back.locator('.trow, #table-skeleton').count()) > 0, 'rows or their skeleton, at once');
+  assert.ok((await back.locator('#detail-title, #detail-skeleton').count()) > 0, 'the detail or its skeleton, at once');
+  assert.equal(Number(await back.locator('#splitter').getAttribute('aria-valuenow')), before - 10);
+});

@@ -1,0 +1,20 @@
+/** The toolbar's chips: every active filter and sort key, each removable, and "Clear all". */
+import { h } from '../common';
+import { queryChips } from '../../src/shared/queryChips';
+import type { QueryView } from '../../src/shared/protocol';
+import { icon } from './marks';
+
+export function renderChips(box: HTMLElement, q: QueryView, set: (q: QueryView) => void): void {
+  const chips = queryChips(q);
+  const els: HTMLElement[] = chips.map((c) => {
+    const x = h('button', { 'aria-label': `remove ${c.label}`, title: `remove ${c.label}` }, icon('close'));
+    x.addEventListener('click', () => set(c.without(q)));
+    return h('span', { class: 'chip', 'data-chip': c.id }, c.label, x);
+  });
+  if (chips.length > 0) {
+    const all = h('button', { class: 'link', id: 'clear-all' }, 'Clear all');
+    all.addEventListener('click', () => set({ filter: {}, sort: [] }));
+    els.push(all);
+  } else els.push(h('span', { class: 'muted' }, 'no filter, no sort: every trajectory in log order'));
+  box.replaceChildren(...els);
+}

@@ -1,0 +1,195 @@
+/** The detail pane: one trajectory, a strip of its turns, every turn with its marks, and the group view. */
+import { h } from '../common';
+import { formatFigure, formatPlain } from '../../src/shared/format';
+import type { TrajectoryDetailView, TurnDetailView } from '../../src/shared/protocol/trajectories';
+import { icon, isAnomalous, legend, marksOf } from './marks';
+import { logEl } from './text';
+import { groupView } from './group';
+
+export interface DetailOptions {
+  showGroup: boolean;
+  /** the trajectory is not in the table under the current filters */
+  outsideTable: boolean;
+  onToggleGroup: () => void;
+  onOpenSibling: (iteration: number, group: number, rollout: number) => void;
+  onClearFilters: () => void;
+  onJumpTurn: (index: number) => void;
+}
+
+function tags(list: [boolean, string, string][]): HTMLElement[] {
+  return list.filter(([on]) => on).map(([, cls, label]) => h('span', { class: `tag ${cls}` }, label));
+}
+
+function candidates(t: TurnDetailView): HTMLElement {
+  const scores = t.candidates.map((c) => c.score).filter((s): s is number => s !== null);
+  const lo = Math.min(0, ...scores),
+    hi = Math.max(0, ...scores);
+  const span = hi - lo || 1;
+  const grid = h(
+    'div',
+    { class: 'cands', role: 'table', 'aria-label': 'candidates' },
+    h('span', { class: 'muted' }, 'k'),
+    h('span', { class: 'muted' }, 'candidate'),
+    h('span', { class: 'muted' }, 'score'),
+    h('span', { class: 'muted' }, ''),
+    h('span', { class: 'muted', title: t.masked ? 'a masked turn uses no d_k' : undefined }, t.masked ? '' : 'd_k'),
+    h('span', { class: 'muted' }, ''),
+  );
+  for (const c of t.candidates) {
+    const bar = h('div', { class: `bar${c.k === 0 ? ' exec' : ''}${c.dropped ? ' dropped' : ''}` });
+    bar.style.width = c.score === null ? '0' : `${Math.max(2, ((c.score - lo) / span) * 100)}%`;
+    grid.append(
+      h('span', {}, String(c.k)),
+      logEl('span', { class: 'action', 'data-field': 'candidate' }, c.text, '—'),
+      h('span', { 'data-field': 'score' }, c.score === null ? 'null' : c.score.toFixed(3)),
+      h('div', {}, bar),
+      h('span', { 'data-field': 'd' }, c.k === 0 || t.masked ? '' : c.d === null ? '—' : formatFigure(c.d, 2)),
+      h(
+        'span',
+        { class: 'tags' },
+        ...tags([
+          [c.k === 0, 'exec', 'executed'],
+          [c.k > 0 && c.same, 'same', 'same action'],
+          [c.done, 'done', c.k === 0 ? 'done' : 'done (dropped)'],
+          [c.dropped === 'no-score', 'warn', 'no score'],
+          [c.isArgmax, 'exec', 'argmax'],
+        ]),
+      ),
+    );
+  }
+  return grid;
+}
+
+function creditBar(c: number | null): HTMLElement {
+  const cbar = h('span', { class: 'cbar', role: 'img', 'aria-label': `credit ${formatFigure(c)}` }, h('span', { class: 'zero' }));
+  if (c !== null) {
+    const fill = h('span', { class: 'fill' });
+    const w = Math.min(1, Math.abs(c)) * 50;
+    fill.style.left = c >= 0 ? '50%' : `${50 - w}%`;
+    fill.style.width = `${w}%`;
+    cbar.append(fill);
+  }
+  return cbar;
+}
+
+/** c as logged, and whether its recomputation agrees: a check when it does, the other number only when it does not. */
+function creditLine(t: TurnDetailView): HTMLElement | string {
+  if (!t.labeled) return '';
+  if (t.masked) return h('span', {}, 'c ', h('strong', { 'data-field': 'c', class: 'mk-masked' }, 'masked'), ' · ');
+  const agrees = t.cRecomputed !== null && !t.cMismatch;
+  return h(
+    'span',
+    {},
+    'c ',
+    h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : formatFigure(t.c)),
+    ' ',
+    creditBar(t.c),
+    agrees
+      ? h(
+          'span',
+          { class: 'agrees', 'data-field': 'c-agrees', title: 'equals the recomputation from the scores' },
+          ' ',
+          icon('check'),
+          ' recomputed',
+        )
+      : '',
+    t.cMismatch && t.cRecomputed !== null
+      ? h('span', { class: 'mk-cmis', 'data-field': 'c-recomputed' }, ` recomputed ${formatFigure(t.cRecomputed)}`)
+      : '',
+    ' · ',
+  );
+}
+
+function advantageLine(t: TurnDetailView, A: number | null): HTMLElement {
+  const At = h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : formatFigure(t.At, 4));
+  return h(
+    'div',
+    {},
+    creditLine(t),
+    h('span', { class: t.signFlip ? 'flip-line' : '', 'data-field': 'A-line' }, 'A ', formatFigure(A, 4), ' → A_t ', At),
+    t.aTMismatch ? h('span', { class: 'mk-atmis' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
+  );
+}
+
+function renderTurn(t: TurnDetailView, A: number | null): HTMLElement {
+  const el = h('div', {
+    class: `turn${isAnomalous(t) ? ' marked' : ''}`,
+    'data-turn': t.index,
+    role: 'group',
+    'aria-label': `turn ${t.index}`,
+  });
+  el.append(
+    h('div', { class: 'turn-head' }, h('strong', {}, `turn ${t.index}`), ' ', ...tags([[t.labeled, 'same', 'labeled']]), ...marksOf(t)),
+    logEl('pre', { class: 'action', 'data-field': 'action' }, t.action, '(no action logged)'),
+  );
+  if (t.labeled) el.append(candidates(t));
+  el.append(advantageLine(t, A));
+  if (t.extras)
+    el.append(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), logEl('pre', { class: 'text' }, t.extras, '')));
+  return el;
+}
+
+/** The compact strip of every turn: action kind, c, A_t and marks; a click scrolls to the turn. */
+function strip(d: TrajectoryDetailView, onJump: (i: number) => void): HTMLElement {
+  return h(
+    'div',
+    { class: 'strip', id: 'turn-strip', role: 'list', 'aria-label': 'turns at a glance' },
+    ...d.turns.map((t) => {
+      const b = h(
+        'button',
+        {
+          class: isAnomalous(t) ? 'marked' : '',
+          role: 'listitem',
+          'data-turn': t.index,
+          title: `turn ${t.index}: ${t.action ?? 'no action'}`,
+        },
+        h('span', {}, h('strong', {}, String(t.index)), ' ', logEl('span', {}, t.kind || '—', '')),
+        h('span', {}, t.masked ? 'masked' : `c ${t.c === null ? '—' : formatFigure(t.c, 3)}`),
+        h('span', {}, `A_t ${t.At === null ? '—' : formatFigure(t.At, 2)}`),
+        h('span', { class: 'marks' }, ...marksOf(t, true)),
+      );
+      b.addEventListener('click', () => onJump(t.index));
+      return b;
+    }),
+  );
+}
+
+export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLElement[] {
+  const parts: HTMLElement[] = [];
+  parts.push(
+    h(
+      'h2',
+      { id: 'detail-title' },
+      `iteration ${d.iteration} · group ${d.group} · rollout ${d.rollout}`,
+      ' ',
+      h('span', { class: 'muted' }, `line ${d.line}`),
+    ),
+  );
+  if (o.outsideTable) {
+    const clear = h('button', { class: 'link', id: 'detail-clear' }, 'clear the filters');
+    clear.addEventListener('click', o.onClearFilters);
+    parts.push(
+      h('div', { class: 'detail-note', id: 'detail-outside' }, 'This trajectory is not in the table under the current filters: ', clear),
+    );
+  }
+  if (d.taskId !== null) parts.push(h('div', { class: 'muted' }, 'task ', logEl('span', { 'data-field': 'task' }, d.taskId, '')));
+  parts.push(logEl('pre', { class: 'text', id: 'instruction', 'data-field': 'instruction' }, d.instruction, '(no instruction logged)'));
+  const toggle = h('button', { class: 'link', id: 'toggle-group' }, o.showGroup ? 'hide group (g)' : 'group view (g)');
+  toggle.addEventListener('click', o.onToggleGroup);
+  parts.push(
+    h(
+      'div',
+      {},
+      'reward ',
+      h('strong', { id: 'reward' }, formatPlain(d.reward, 0)),
+      ` · A ${formatFigure(d.A, 4)} · ${d.labeled ? 'labeled' : 'unlabeled'} · mean c ${formatFigure(d.meanC, 4)} · `,
+      toggle,
+    ),
+  );
+  if (o.showGroup) parts.push(groupView(d, o.onOpenSibling));
+  if (d.extras)
+    parts.push(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), logEl('pre', { class: 'text' }, d.extras, '')));
+  parts.push(strip(d, o.onJumpTurn), legend());
+  for (const t of d.turns) parts.push(renderTurn(t, d.A));
+  return parts;
+}
