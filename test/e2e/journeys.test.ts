@@ -514,7 +514,7 @@ journey('9. payloads in a log are shown as text: nothing runs, the CSP is strict
   // the browser may still show the trajectory of the journey before: wait for this one
   await wv.locator('#detail-title', { hasText: 'iteration 44 · group 47 · rollout 9' }).waitFor({ timeout: 20_000 });
   await wv.locator('#instruction').waitFor({ timeout: 20_000 });
-  assert.equal(await wv.locator('#instruction').textContent(), '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil');
+  assert.equal(await wv.locator('#instruction').textContent(), '<script>document.title="pwned";alert(1)</script><b>bold?</b> <U+202E>evil'); // the bidi control made visible (#13 item 10)
   assert.equal(
     await wv.locator('.turn[data-turn="0"] pre[data-field="action"]').textContent(),
     'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")',
