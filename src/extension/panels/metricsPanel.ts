@@ -5,7 +5,7 @@ import type { MetricsHostMessage, MetricsWebviewMessage } from '../../shared/pro
 import { parseMetricsMessage } from '../../shared/protocol/metrics';
 import type { OpenPanel, PanelDeps } from './panelHost';
 import { PanelHost } from './panelHost';
-import { seriesViews } from './views';
+import { seriesViews } from './seriesViews';
 import { jumpFor } from './jumpTable';
 import { queryView } from './queryViews';
 

@@ -5,7 +5,7 @@ import type { ReportHostMessage, ReportWebviewMessage } from '../../shared/proto
 import { parseReportMessage } from '../../shared/protocol/report';
 import type { OpenPanel, PanelDeps } from './panelHost';
 import { PanelHost } from './panelHost';
-import { reportView } from './views';
+import { reportView } from './reportViews';
 import { iterationJump } from './jumpTable';
 import { queryView } from './queryViews';
 

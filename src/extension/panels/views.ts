@@ -1,20 +1,12 @@
 /** Builds the webviews' plain view models from the engine's objects (pure; no vscode). */
 import type { CreditIndex, TrajectoryRow } from '../../core/log/creditIndex';
-import type { MetricsTable } from '../../core/log/metricsIndex';
-import { metricPrefix } from '../../core/log/metricsIndex';
 import type { TrajectoryCore, TrajectoryView, TurnView } from '../../core/record/trajectory';
 import { summarize } from '../../core/record/trajectory';
 import { recomputeSame } from '../../core/credit/turnMarks';
 import type { MatchOptions } from '../../core/credit/actions';
 import { recomputeCredit, executedIsArgmax } from '../../core/credit/credit';
 import type { CreditParams } from '../../core/credit/credit';
-import { decimate } from './decimate';
-import { METRIC_TARGETS, reportLines } from '../../core/report/targets';
-import type { FullReport, CurveRow, GateReport, RunReport } from '../../core/report/report';
-import type { SchemaCheck } from '../../core/record/schema';
-import type { SeriesView } from '../../shared/protocol/metrics';
 import type { RowView, TrajectoryDetailView, TurnDetailView } from '../../shared/protocol/trajectories';
-import type { GateFiguresView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
 
 const fin = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
@@ -35,22 +27,6 @@ export function rowView(r: TrajectoryRow): RowView {
     fallbackTurns: r.fallbackTurns,
     flags: r.flags,
   };
-}
-
-/** Every series, decimated to about `width` points (LTTB, gaps kept). */
-export function seriesViews(t: MetricsTable, width: number): SeriesView[] {
-  const xs = t.iterations;
-  return t.series.map((s) => {
-    const d = decimate(xs, s.values, Math.max(50, Math.round(width)));
-    const target = METRIC_TARGETS[s.name];
-    return {
-      name: s.name,
-      group: metricPrefix(s.name) || 'other',
-      x: d.x,
-      y: d.y.map((v) => (Number.isFinite(v) ? v : null)),
-      ...(target ? { target } : {}),
-    };
-  });
 }
 
 function extrasText(o: Record<string, unknown>): string | null {
@@ -128,78 +104,5 @@ export function detailView(index: CreditIndex, row: number, t: TrajectoryView): 
     extras: extrasText(t.extras),
     group5,
     turns: t.turns.map((u) => turnView(t, u, p, m)),
-  };
-}
-
-function gateView(g: GateReport): GateFiguresView {
-  return {
-    groups: g.groups,
-    meanDiff: g.meanDiff,
-    t: g.t,
-    p: g.p,
-    iterations: g.iterations,
-    iterationsPositive: g.iterationsPositive,
-    signTestP: g.signTestP,
-    firstHalfMeanDiff: g.firstHalfMeanDiff,
-    secondHalfMeanDiff: g.secondHalfMeanDiff,
-  };
-}
-
-/** The report's figures, field by field: the wire type says exactly what the page gets. */
-export function figuresView(r: RunReport): ReportFiguresView {
-  return {
-    signFlipRate: r.signFlipRate,
-    fallbackRate: r.fallbackRate,
-    executedIsArgmaxRate: r.executedIsArgmaxRate,
-    meanC: r.meanC,
-    rmsBetaCOverRmsA: r.rmsBetaCOverRmsA,
-    cMismatches: r.cMismatches,
-    aTMismatches: r.aTMismatches,
-    gate: gateView(r.gate),
-    auroc: r.auroc,
-    trajectories: r.trajectories,
-    iterations: r.iterations,
-    labeledTurns: r.labeledTurns,
-    creditedTurns: r.creditedTurns,
-    skippedLines: r.skippedLines,
-    warnings: [...r.warnings],
-  };
-}
-
-export function reportView(runName: string, full: FullReport & { curve: CurveRow[] }, check: SchemaCheck, index: CreditIndex): ReportView {
-  const c = index.columns;
-  const mismatches: ReportView['mismatches'] = [];
-  for (let i = 0; i < index.size && mismatches.length < 200; i++) {
-    if (c.cMismatches[i]! > 0 || c.aTMismatches[i]! > 0)
-      mismatches.push({
-        row: i,
-        iteration: c.iteration[i]!,
-        group: c.group[i]!,
-        rollout: c.rollout[i]!,
-        c: c.cMismatches[i]!,
-        aT: c.aTMismatches[i]!,
-      });
-  }
-  return {
-    runName,
-    figures: figuresView(full.report),
-    lines: reportLines(full.report),
-    curve: full.curve.map((x) => ({ name: x.name, first: x.first, last: x.last, source: x.source })),
-    gatePerIteration: full.perIteration.map((p) => ({ iteration: p.iteration, meanDiff: p.gateMeanDiff, groups: p.gateGroups })),
-    schema: check.fields.map((f) => ({
-      field: f.level === 'turn' ? `turn.${f.field}` : f.field,
-      level: f.level,
-      required: f.required,
-      foundAs: f.foundAs.map((x) => `${x.name}${x.alias ? ' (alias)' : ''}`).join(', '),
-      missing: f.missing,
-    })),
-    notFound: check.notFound,
-    unknownKeys: [...check.unknownTrajectoryKeys.map((k) => k.name), ...check.unknownTurnKeys.map((k) => `turn.${k.name}`)],
-    skipped: index.skippedLines.slice(0, 200),
-    skippedCount: index.skippedCount,
-    mismatches,
-    warnings: full.report.warnings,
-    beta: index.options.credit.beta,
-    tau: index.options.credit.tau,
   };
 }

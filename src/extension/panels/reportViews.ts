@@ -1,0 +1,79 @@
+/** The run report's view model from the engine's report (pure; no vscode). */
+import type { CreditIndex } from '../../core/log/creditIndex';
+import { reportLines } from '../../core/report/targets';
+import type { FullReport, CurveRow, GateReport, RunReport } from '../../core/report/report';
+import type { SchemaCheck } from '../../core/record/schema';
+import type { GateFiguresView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
+
+function gateView(g: GateReport): GateFiguresView {
+  return {
+    groups: g.groups,
+    meanDiff: g.meanDiff,
+    t: g.t,
+    p: g.p,
+    iterations: g.iterations,
+    iterationsPositive: g.iterationsPositive,
+    signTestP: g.signTestP,
+    firstHalfMeanDiff: g.firstHalfMeanDiff,
+    secondHalfMeanDiff: g.secondHalfMeanDiff,
+  };
+}
+
+/** The report's figures, field by field: the wire type says exactly what the page gets. */
+export function figuresView(r: RunReport): ReportFiguresView {
+  return {
+    signFlipRate: r.signFlipRate,
+    fallbackRate: r.fallbackRate,
+    executedIsArgmaxRate: r.executedIsArgmaxRate,
+    meanC: r.meanC,
+    rmsBetaCOverRmsA: r.rmsBetaCOverRmsA,
+    cMismatches: r.cMismatches,
+    aTMismatches: r.aTMismatches,
+    gate: gateView(r.gate),
+    auroc: r.auroc,
+    trajectories: r.trajectories,
+    iterations: r.iterations,
+    labeledTurns: r.labeledTurns,
+    creditedTurns: r.creditedTurns,
+    skippedLines: r.skippedLines,
+    warnings: [...r.warnings],
+  };
+}
+
+export function reportView(runName: string, full: FullReport & { curve: CurveRow[] }, check: SchemaCheck, index: CreditIndex): ReportView {
+  const c = index.columns;
+  const mismatches: ReportView['mismatches'] = [];
+  for (let i = 0; i < index.size && mismatches.length < 200; i++) {
+    if (c.cMismatches[i]! > 0 || c.aTMismatches[i]! > 0)
+      mismatches.push({
+        row: i,
+        iteration: c.iteration[i]!,
+        group: c.group[i]!,
+        rollout: c.rollout[i]!,
+        c: c.cMismatches[i]!,
+        aT: c.aTMismatches[i]!,
+      });
+  }
+  return {
+    runName,
+    figures: figuresView(full.report),
+    lines: reportLines(full.report),
+    curve: full.curve.map((x) => ({ name: x.name, first: x.first, last: x.last, source: x.source })),
+    gatePerIteration: full.perIteration.map((p) => ({ iteration: p.iteration, meanDiff: p.gateMeanDiff, groups: p.gateGroups })),
+    schema: check.fields.map((f) => ({
+      field: f.level === 'turn' ? `turn.${f.field}` : f.field,
+      level: f.level,
+      required: f.required,
+      foundAs: f.foundAs.map((x) => `${x.name}${x.alias ? ' (alias)' : ''}`).join(', '),
+      missing: f.missing,
+    })),
+    notFound: check.notFound,
+    unknownKeys: [...check.unknownTrajectoryKeys.map((k) => k.name), ...check.unknownTurnKeys.map((k) => `turn.${k.name}`)],
+    skipped: index.skippedLines.slice(0, 200),
+    skippedCount: index.skippedCount,
+    mismatches,
+    warnings: full.report.warnings,
+    beta: index.options.credit.beta,
+    tau: index.options.credit.tau,
+  };
+}
