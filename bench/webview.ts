@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       times.push(performance.now() - t0);
     }
     hostMs.set(its, times.sort((a, b) => a - b)[2]!);
-    return [{ type: 'metrics/data', runName: 'bench', iterations: its, pinned: [], series }];
+    return [{ type: 'metrics/data', runName: 'bench', iterations: its, xRange: { min: 0, max: its - 1 }, pinned: [], series }];
   };
   // painted: the first row of charts (four at this width) drawn
   const firstRow = '.charts > .chart-card:nth-child(4)[data-drawn]';

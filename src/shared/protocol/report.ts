@@ -9,6 +9,9 @@ export interface ReportLineView {
   card: string;
   target: string;
   mark: 'pass' | 'near' | 'fail' | 'info' | 'none';
+  /** the rule behind the mark, in words ('' when there is none) */
+  tolerance: string;
+  quantity: 'rate' | 'count' | 'p' | 'signed' | 'plain';
 }
 
 /** The gate of run-format.md section 4 (mirrors core's GateReport). */
