@@ -265,7 +265,9 @@ function draw(card: HTMLElement): void {
   const name = card.dataset['metric']!;
   const s = series.find((x) => x.name === name);
   if (s && !charts.has(name) && card.isConnected && s.gaps < s.total) {
-    charts.set(name, makeChart(card.querySelector('canvas')!, s));
+    const ch = makeChart(card.querySelector('canvas')!, s);
+    charts.set(name, ch);
+    card.dataset['xMax'] = String(ch.scales['x']?.max ?? '');
     card.dataset['drawn'] = 'true';
   }
 }

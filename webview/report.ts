@@ -1,7 +1,7 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
 import { h, initialState, onThemeChange, saveState, themeColor, channel } from './common';
-import { formatFigure } from '../src/shared/format';
+import { formatCount, formatFigure, formatQuantity } from '../src/shared/format';
 import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../src/shared/protocol/report';
 
 const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
@@ -29,6 +29,7 @@ function render(r: ReportView): void {
       h('th', {}, 'target'),
       h('th', {}, 'card'),
       h('th', {}, 'mark'),
+      h('th', {}, 'rule behind the mark'),
     ),
   );
   for (const l of r.lines)
@@ -37,10 +38,11 @@ function render(r: ReportView): void {
         'tr',
         { 'data-key': l.key },
         h('td', {}, l.label),
-        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, formatFigure(l.value, 4)),
+        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, formatQuantity(l.quantity, l.value)),
         h('td', {}, l.target),
         h('td', { class: 'muted' }, l.card),
         h('td', { class: `mark-${l.mark}` }, MARK[l.mark] ?? ''),
+        h('td', { class: 'muted wrap' }, l.tolerance),
       ),
     );
   const curve = h(
@@ -76,7 +78,7 @@ function render(r: ReportView): void {
         {},
         h('td', {}, s.field, s.required ? ' *' : ''),
         h('td', { class: s.foundAs ? '' : s.required ? 'mark-fail' : 'muted' }, s.foundAs || 'not found'),
-        h('td', { class: 'num' }, s.foundAs ? String(s.missing) : ''),
+        h('td', { class: 'num' }, s.foundAs ? `${formatCount(s.missing)} ${s.level === 'turn' ? 'turns' : 'records'}` : ''),
       ),
     );
   const mism = h('ul', { id: 'mismatches' });
