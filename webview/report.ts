@@ -15,6 +15,52 @@ let last: ReportView | undefined;
 
 const MARK: Record<string, string> = { pass: '✓ pass', near: '≈ near', fail: '✗ fail', info: '', none: 'no data' };
 
+/** A report row's label as a link to the turns behind it. */
+function figureLink(key: string, label: string): HTMLElement {
+  const b = h('button', { class: 'link', title: 'Open the trajectories behind this figure' }, label);
+  b.addEventListener('click', () => post({ type: 'report/openFigure', key }));
+  return b;
+}
+
+function sideLink(g: ReportView['gateGroups'][number], side: 'succeeded' | 'failed'): HTMLElement {
+  const n = side === 'succeeded' ? g.succeeded : g.failed;
+  const b = h('button', { class: 'link', title: `Open the ${side} labeled trajectories of this group` }, `${n} ${side}`);
+  b.addEventListener('click', () => post({ type: 'report/openGateSide', iteration: g.iteration, group: g.group, side }));
+  return b;
+}
+
+/** The gate group by group: both sides' mean c, the difference, and links to each side. */
+function gateTable(r: ReportView): HTMLElement {
+  const t = h(
+    'table',
+    { class: 'grid', id: 'gate-groups' },
+    h(
+      'tr',
+      {},
+      h('th', { class: 'num' }, 'iteration'),
+      h('th', { class: 'num' }, 'group'),
+      h('th', { class: 'num' }, 'succeeded mean c'),
+      h('th', { class: 'num' }, 'failed mean c'),
+      h('th', { class: 'num' }, 'diff'),
+      h('th', {}, 'open'),
+    ),
+  );
+  for (const g of r.gateGroups)
+    t.append(
+      h(
+        'tr',
+        {},
+        h('td', { class: 'num' }, g.iteration),
+        h('td', { class: 'num' }, g.group),
+        h('td', { class: 'num' }, formatFigure(g.succeededMeanC, 4)),
+        h('td', { class: 'num' }, formatFigure(g.failedMeanC, 4)),
+        h('td', { class: `num ${g.diff > 0 ? 'mark-pass' : g.diff < 0 ? 'mark-fail' : ''}` }, formatFigure(g.diff, 4)),
+        h('td', {}, sideLink(g, 'succeeded'), ' · ', sideLink(g, 'failed')),
+      ),
+    );
+  return h('div', { class: 'gate-groups-box' }, t);
+}
+
 function render(r: ReportView): void {
   chart?.destroy();
   const f = r.figures;
@@ -37,7 +83,7 @@ function render(r: ReportView): void {
       h(
         'tr',
         { 'data-key': l.key },
-        h('td', {}, l.label),
+        h('td', {}, figureLink(l.key, l.label)),
         h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, formatQuantity(l.quantity, l.value)),
         h('td', {}, l.target),
         h('td', { class: 'muted' }, l.card),
@@ -102,6 +148,7 @@ function render(r: ReportView): void {
       { class: 'muted' },
       `${f.trajectories} trajectories over ${f.iterations} iterations · ${f.labeledTurns} labeled turns, ${f.creditedTurns} credited · β ${r.beta}, τ ${r.tau}`,
     ),
+    h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
     lines,
     h(
       'p',
@@ -110,6 +157,12 @@ function render(r: ReportView): void {
     ),
     h('h2', {}, 'Gate per iteration'),
     h('div', { class: 'gate-box' }, canvas),
+    h(
+      'h2',
+      {},
+      `Gate groups (${formatCount(r.gateGroupCount)}${r.gateGroupCount > r.gateGroups.length ? `, the first ${r.gateGroups.length} shown` : ''})`,
+    ),
+    r.gateGroups.length ? gateTable(r) : h('p', { class: 'muted' }, 'no mixed group with a succeeded and a failed labeled trajectory'),
     h('h2', {}, 'Training curve'),
     curve,
     h('h2', {}, 'Schema check'),

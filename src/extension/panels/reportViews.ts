@@ -1,9 +1,9 @@
 /** The run report's view model from the engine's report (pure; no vscode). */
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { reportLines } from '../../core/report/targets';
-import type { FullReport, CurveRow, GateReport, RunReport } from '../../core/report/report';
+import type { FullReport, CurveRow, GateGroup, GateReport, RunReport } from '../../core/report/report';
 import type { SchemaCheck } from '../../core/record/schema';
-import type { GateFiguresView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
+import type { GateFiguresView, GateGroupView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
 
 function gateView(g: GateReport): GateFiguresView {
   return {
@@ -40,6 +40,24 @@ export function figuresView(r: RunReport): ReportFiguresView {
   };
 }
 
+/** A gate group with the mean of each side, from the same per-trajectory mean c the gate uses. */
+function gateGroupView(g: GateGroup, index: CreditIndex): GateGroupView {
+  const c = index.columns;
+  const succ: number[] = [];
+  const fail: number[] = [];
+  for (const r of g.rows) (c.reward[r]! > 0 ? succ : fail).push(c.sumC[r]! / c.cCount[r]!);
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    iteration: g.iteration,
+    group: g.group,
+    succeededMeanC: mean(succ),
+    failedMeanC: mean(fail),
+    diff: g.diff,
+    succeeded: succ.length,
+    failed: fail.length,
+  };
+}
+
 export function reportView(runName: string, full: FullReport & { curve: CurveRow[] }, check: SchemaCheck, index: CreditIndex): ReportView {
   const c = index.columns;
   const mismatches: ReportView['mismatches'] = [];
@@ -73,6 +91,8 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
     skippedCount: index.skippedCount,
     mismatches,
     warnings: full.report.warnings,
+    gateGroups: full.gateGroups.slice(0, 2000).map((g) => gateGroupView(g, index)),
+    gateGroupCount: full.gateGroups.length,
     beta: index.options.credit.beta,
     tau: index.options.credit.tau,
   };
