@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync, copyFileSync, readdirSync, rmSync } from 'n
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
-import { seriesViews } from '../src/extension/panels/views';
+import { seriesViews } from '../src/extension/panels/seriesViews';
 import { rowView } from '../src/extension/panels/trajectoryViews';
 import type { MetricsTable } from '../src/core/log/metricsIndex';
 import type { PanelState } from '../src/shared/protocol';
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       times.push(performance.now() - t0);
     }
     hostMs.set(its, times.sort((a, b) => a - b)[2]!);
-    return [{ type: 'metrics/data', runName: 'bench', iterations: its, pinned: [], series }];
+    return [{ type: 'metrics/data', runName: 'bench', iterations: its, xRange: { min: 0, max: its - 1 }, pinned: [], series }];
   };
   // painted: the first row of charts (four at this width) drawn
   const firstRow = '.charts > .chart-card:nth-child(4)[data-drawn]';

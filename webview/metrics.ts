@@ -2,7 +2,8 @@
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel } from './common';
-import { formatFigure } from '../src/shared/format';
+import { formatMetric } from '../src/shared/format';
+import { pointKeys } from './metrics/keys';
 import { smooth } from '../src/shared/smoothing';
 import { flatRange, tickLabel } from '../src/shared/ticks';
 import type { PanelState } from '../src/shared/protocol';
@@ -38,6 +39,7 @@ const state: PanelState = initialState();
 state.pinned ??= [];
 state.smoothing ??= 0.6;
 let series: SeriesView[] = [];
+let xRange: { min: number; max: number } | null = null;
 const charts = new Map<string, Chart>();
 const app = document.getElementById('app')!;
 
@@ -51,8 +53,13 @@ const slider = h('input', { type: 'range', min: 0, max: 0.99, step: 0.01, 'aria-
 slider.value = String(state.smoothing);
 const sliderLabel = h('span', { class: 'muted' }, state.smoothing.toFixed(2));
 const info = h('span', { class: 'muted', id: 'metrics-info' });
+const hint = h(
+  'span',
+  { class: 'muted hint', id: 'chart-hint' },
+  'Click a point (or focus a chart, move with ← →, press Enter) to open the trajectories behind it',
+);
 const body = h('div', { id: 'charts-root' });
-app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), info), body);
+app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), info, hint), body);
 
 search.addEventListener('input', () => {
   state.search = search.value;
@@ -70,6 +77,7 @@ interface Colors {
   line: string;
   raw: string;
   target: string;
+  off: string;
   grid: string;
   text: string;
 }
@@ -81,7 +89,8 @@ function colors(): Colors {
     themeColors = {
       line: blue,
       raw: blue + '40',
-      target: themeColor('--vscode-charts-red', '#f14c4c'),
+      target: themeColor('--vscode-charts-yellow', '#cca700'),
+      off: themeColor('--vscode-errorForeground', '') || themeColor('--vscode-charts-red', '#f14c4c'),
       grid: themeColor('--vscode-panel-border', '#80808040'),
       text: themeColor('--vscode-descriptionForeground', '#999'),
     };
@@ -96,15 +105,22 @@ function datasets(s: SeriesView): ChartDataset<'line', { x: number; y: number | 
     s.y.map((v) => (v === null ? NaN : v)),
     state.smoothing ?? 0,
   );
+  const off = new Set(s.off ?? []);
   const out: ChartDataset<'line', { x: number; y: number | null }[]>[] = [
     {
       label: 'raw',
       data: raw,
       borderColor: (state.smoothing ?? 0) > 0 ? c.raw : c.line,
       borderWidth: 1,
-      pointRadius: 0,
+      // a value that misses the card's target: a dot and its segment in the error colour
+      pointRadius: off.size ? raw.map((_p, i) => (off.has(i) ? 2 : 0)) : 0,
+      pointBackgroundColor: c.off,
+      pointBorderColor: c.off,
+      pointHoverRadius: 4,
+      pointHoverBackgroundColor: c.line,
       pointHitRadius: 6,
       spanGaps: false,
+      ...(off.size ? { segment: { borderColor: (ctx: { p1DataIndex: number }) => (off.has(ctx.p1DataIndex) ? c.off : undefined) } } : {}),
     },
   ];
   if ((state.smoothing ?? 0) > 0)
@@ -176,7 +192,9 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
       scales: {
         x: {
           type: 'linear',
-          ticks: { color: c.text, maxTicksLimit: 6, callback: tickCallback },
+          // the axis ends at the last iteration, not at the next round tick
+          ...(xRange ? { min: xRange.min, max: xRange.max } : {}),
+          ticks: { color: c.text, maxTicksLimit: 6, callback: tickCallback, includeBounds: true },
           grid: { color: c.grid },
           title: { display: false, text: 'iteration' },
         },
@@ -187,18 +205,32 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
         tooltip: {
           callbacks: {
             title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
-            label: (item) => `${item.dataset.label}: ${formatFigure(item.parsed.y ?? null, 4)}`,
+            label: (item) =>
+              `${item.dataset.label}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
           },
         },
       },
       onClick: (_e, elements) => {
         const el = elements.find((x) => x.datasetIndex === 0) ?? elements[0];
-        if (!el) return;
-        const point = s.x[el.index];
-        if (point !== undefined) post({ type: 'metrics/openPoint', metric: s.name, iteration: Math.round(point) });
+        if (el) openPoint(s, el.index);
       },
     },
   });
+}
+
+function openPoint(s: SeriesView, i: number): void {
+  const point = s.x[i];
+  if (point !== undefined) post({ type: 'metrics/openPoint', metric: s.name, iteration: Math.round(point) });
+}
+
+function offNote(s: SeriesView, dataset: number, i: number): string {
+  return dataset === 0 && s.off?.includes(i) ? ` (misses the target ${s.target?.label ?? ''})` : '';
+}
+
+/** What the keyboard readout says about point i. */
+function describePoint(s: SeriesView, i: number): string {
+  const x = s.x[i];
+  return `${s.name}, iteration ${x ?? '?'}: ${formatMetric(s.name, s.y[i] ?? null)}${offNote(s, 0, i)}. Enter opens its trajectories.`;
 }
 
 function updateChart(s: SeriesView): void {
@@ -210,7 +242,21 @@ function updateChart(s: SeriesView): void {
   const y = ch.options.scales!['y']!;
   y.min = b.min;
   y.max = b.max;
+  const x = ch.options.scales!['x']!;
+  x.min = xRange?.min;
+  x.max = xRange?.max;
   ch.update('none');
+}
+
+/** A card's text (summary, gap note) after new data, without rebuilding its chart. */
+function updateCard(s: SeriesView): void {
+  const el = body.querySelector(`.chart-card[data-metric="${CSS.escape(s.name)}"]`);
+  el?.querySelector('.summary')?.replaceWith(summaryLine(s));
+  el?.classList.toggle('off-target', s.lastMeets === false);
+  const note = el?.querySelector('.gap-note');
+  const text = gapText(s);
+  if (note) note.textContent = text;
+  else if (text) el?.querySelector('.canvas-box')?.append(h('div', { class: 'gap-note' }, text));
 }
 
 // Charts are built when they come into view, a few per frame so that scrolling and typing
@@ -218,8 +264,10 @@ function updateChart(s: SeriesView): void {
 function draw(card: HTMLElement): void {
   const name = card.dataset['metric']!;
   const s = series.find((x) => x.name === name);
-  if (s && !charts.has(name) && card.isConnected) {
-    charts.set(name, makeChart(card.querySelector('canvas')!, s));
+  if (s && !charts.has(name) && card.isConnected && s.gaps < s.total) {
+    const ch = makeChart(card.querySelector('canvas')!, s);
+    charts.set(name, ch);
+    card.dataset['xMax'] = String(ch.scales['x']?.max ?? '');
     card.dataset['drawn'] = 'true';
   }
 }
@@ -266,22 +314,68 @@ function card(s: SeriesView): HTMLElement {
     post({ type: 'metrics/pin', pinned: state.pinned });
     render();
   });
-  const last = [...s.y].reverse().find((v) => v !== null);
-  const summary = `${s.target ? `target ${s.target.label} · ` : ''}last ${formatFigure(last ?? null, 4)}`;
-  const canvas = h('canvas', { role: 'img', 'aria-label': `${s.name} over iterations; click a point to open its trajectories` });
+  const canvas = h('canvas', {
+    role: 'img',
+    'aria-label': `${s.name} over iterations; click a point, or press the arrow keys and Enter, to open its trajectories`,
+    title: 'Click a point to open the trajectories behind it',
+  });
+  const readout = h('span', { class: 'readout', 'aria-live': 'polite' });
+  pointKeys(
+    canvas,
+    readout,
+    () => charts.get(s.name),
+    () => {
+      const cur = series.find((x) => x.name === s.name);
+      return cur && { x: cur.x, y: cur.y, describe: (i) => describePoint(cur, i), open: (i) => openPoint(cur, i) };
+    },
+  );
+  const gapNote = gapText(s);
   const el = h(
     'div',
-    { class: 'chart-card', 'data-metric': s.name },
-    h(
-      'header',
-      {},
-      h('span', { class: 'title', title: s.name, text: s.name }),
-      h('span', { class: 'muted', title: summary }, summary),
-      pin,
-    ),
-    h('div', { class: 'canvas-box' }, canvas),
+    { class: `chart-card${s.lastMeets === false ? ' off-target' : ''}`, 'data-metric': s.name },
+    h('header', {}, h('span', { class: 'title', text: s.name }), pin),
+    summaryLine(s),
+    h('div', { class: 'canvas-box' }, canvas, gapNote ? h('div', { class: `gap-note${s.gaps >= s.total ? ' empty' : ''}` }, gapNote) : ''),
+    readout,
   );
   return el;
+}
+
+/** "12 of 45 values are missing or not finite", "no values", or '' for a whole series. */
+function gapText(s: SeriesView): string {
+  if (s.total === 0 || s.gaps >= s.total) return 'no values: every row lacks this metric or holds NaN / Infinity';
+  if (s.gaps === 0) return '';
+  return `${s.gaps} of ${s.total} values are missing or not finite (gaps in the line)`;
+}
+
+/** The card's second line: the target with a pass / fail badge and the last value against it, or the last value. */
+function summaryLine(s: SeriesView): HTMLElement {
+  const last = s.last ? `last ${formatMetric(s.name, s.last.y)} at iteration ${s.last.x}` : 'no last value';
+  if (!s.target) return h('div', { class: 'summary muted' }, last);
+  const badge =
+    s.lastMeets === undefined
+      ? h('span', { class: 'target-badge none' }, 'no data')
+      : h('span', { class: `target-badge ${s.lastMeets ? 'pass' : 'fail'}` }, s.lastMeets ? '✓ pass' : '✗ fail');
+  return h(
+    'div',
+    { class: 'summary' },
+    badge,
+    ' ',
+    h('span', { class: s.lastMeets === false ? 'off' : '' }, last),
+    h('span', { class: 'muted' }, ` · target ${s.target.label}`),
+    s.off?.length ? h('span', { class: 'muted' }, ` · ${s.off.length} plotted points miss it`) : '',
+  );
+}
+
+function sectionTitle(g: string): string {
+  return g === 'targets' ? 'Card targets' : g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`;
+}
+
+/** "4 pass, 2 fail" for the card-targets heading. */
+function targetTally(list: SeriesView[]): HTMLElement {
+  const pass = list.filter((s) => s.lastMeets === true).length;
+  const fail = list.filter((s) => s.lastMeets === false).length;
+  return h('span', { class: 'muted tally' }, ` last values: ${pass} pass, ${fail} fail`);
 }
 
 function render(): void {
@@ -294,10 +388,12 @@ function render(): void {
   const shown = series.filter((s) => s.name.toLowerCase().includes(q));
   info.textContent = `${shown.length} of ${series.length} metrics`;
   const pinned = shown.filter((s) => state.pinned!.includes(s.name));
+  const targeted = shown.filter((s) => s.target && !state.pinned!.includes(s.name));
   const groups = new Map<string, SeriesView[]>();
+  if (targeted.length) groups.set('targets', targeted);
   if (pinned.length) groups.set('pinned', pinned);
   for (const s of shown)
-    if (!state.pinned!.includes(s.name)) {
+    if (!state.pinned!.includes(s.name) && !s.target) {
       const g = groups.get(s.group);
       if (g) g.push(s);
       else groups.set(s.group, [s]);
@@ -312,8 +408,8 @@ function render(): void {
     body.append(
       h(
         'section',
-        { class: 'section', 'aria-label': g },
-        h('h2', {}, g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`, ' ', h('span', { class: 'badge' }, list.length)),
+        { class: 'section', 'aria-label': g === 'targets' ? 'Card targets' : g, ...(g === 'targets' ? { id: 'card-targets' } : {}) },
+        h('h2', {}, sectionTitle(g), ' ', h('span', { class: 'badge' }, list.length), g === 'targets' ? targetTally(list) : ''),
         grid,
       ),
     );
@@ -334,11 +430,15 @@ onMessage((m) => {
     const samePins = JSON.stringify(m.pinned) === JSON.stringify(state.pinned);
     const sameNames = samePins && m.series.length === series.length && m.series.every((s, i) => s.name === series[i]!.name);
     series = m.series;
+    xRange = m.xRange;
     state.pinned = m.pinned;
     saveState(state);
     document.title = `Metrics: ${m.runName}`;
     if (sameNames && charts.size > 0) {
-      for (const s of series) updateChart(s);
+      for (const s of series) {
+        updateChart(s);
+        updateCard(s);
+      }
       info.textContent = `${series.length} metrics · ${m.iterations} iterations`;
     } else render();
     body.dataset['iterations'] = String(m.iterations);

@@ -1,7 +1,7 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
 import { h, initialState, onThemeChange, saveState, themeColor, channel } from './common';
-import { formatFigure } from '../src/shared/format';
+import { formatCount, formatFigure, formatQuantity } from '../src/shared/format';
 import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../src/shared/protocol/report';
 
 const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
@@ -14,6 +14,52 @@ let chart: Chart | undefined;
 let last: ReportView | undefined;
 
 const MARK: Record<string, string> = { pass: '✓ pass', near: '≈ near', fail: '✗ fail', info: '', none: 'no data' };
+
+/** A report row's label as a link to the turns behind it. */
+function figureLink(key: string, label: string): HTMLElement {
+  const b = h('button', { class: 'link', title: 'Open the trajectories behind this figure' }, label);
+  b.addEventListener('click', () => post({ type: 'report/openFigure', key }));
+  return b;
+}
+
+function sideLink(g: ReportView['gateGroups'][number], side: 'succeeded' | 'failed'): HTMLElement {
+  const n = side === 'succeeded' ? g.succeeded : g.failed;
+  const b = h('button', { class: 'link', title: `Open the ${side} labeled trajectories of this group` }, `${n} ${side}`);
+  b.addEventListener('click', () => post({ type: 'report/openGateSide', iteration: g.iteration, group: g.group, side }));
+  return b;
+}
+
+/** The gate group by group: both sides' mean c, the difference, and links to each side. */
+function gateTable(r: ReportView): HTMLElement {
+  const t = h(
+    'table',
+    { class: 'grid', id: 'gate-groups' },
+    h(
+      'tr',
+      {},
+      h('th', { class: 'num' }, 'iteration'),
+      h('th', { class: 'num' }, 'group'),
+      h('th', { class: 'num' }, 'succeeded mean c'),
+      h('th', { class: 'num' }, 'failed mean c'),
+      h('th', { class: 'num' }, 'diff'),
+      h('th', {}, 'open'),
+    ),
+  );
+  for (const g of r.gateGroups)
+    t.append(
+      h(
+        'tr',
+        {},
+        h('td', { class: 'num' }, g.iteration),
+        h('td', { class: 'num' }, g.group),
+        h('td', { class: 'num' }, formatFigure(g.succeededMeanC, 4)),
+        h('td', { class: 'num' }, formatFigure(g.failedMeanC, 4)),
+        h('td', { class: `num ${g.diff > 0 ? 'mark-pass' : g.diff < 0 ? 'mark-fail' : ''}` }, formatFigure(g.diff, 4)),
+        h('td', {}, sideLink(g, 'succeeded'), ' · ', sideLink(g, 'failed')),
+      ),
+    );
+  return h('div', { class: 'gate-groups-box' }, t);
+}
 
 function render(r: ReportView): void {
   chart?.destroy();
@@ -29,6 +75,7 @@ function render(r: ReportView): void {
       h('th', {}, 'target'),
       h('th', {}, 'card'),
       h('th', {}, 'mark'),
+      h('th', {}, 'rule behind the mark'),
     ),
   );
   for (const l of r.lines)
@@ -36,11 +83,12 @@ function render(r: ReportView): void {
       h(
         'tr',
         { 'data-key': l.key },
-        h('td', {}, l.label),
-        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, formatFigure(l.value, 4)),
+        h('td', {}, figureLink(l.key, l.label)),
+        h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, formatQuantity(l.quantity, l.value)),
         h('td', {}, l.target),
         h('td', { class: 'muted' }, l.card),
         h('td', { class: `mark-${l.mark}` }, MARK[l.mark] ?? ''),
+        h('td', { class: 'muted wrap' }, l.tolerance),
       ),
     );
   const curve = h(
@@ -76,7 +124,7 @@ function render(r: ReportView): void {
         {},
         h('td', {}, s.field, s.required ? ' *' : ''),
         h('td', { class: s.foundAs ? '' : s.required ? 'mark-fail' : 'muted' }, s.foundAs || 'not found'),
-        h('td', { class: 'num' }, s.foundAs ? String(s.missing) : ''),
+        h('td', { class: 'num' }, s.foundAs ? `${formatCount(s.missing)} ${s.level === 'turn' ? 'turns' : 'records'}` : ''),
       ),
     );
   const mism = h('ul', { id: 'mismatches' });
@@ -100,6 +148,7 @@ function render(r: ReportView): void {
       { class: 'muted' },
       `${f.trajectories} trajectories over ${f.iterations} iterations · ${f.labeledTurns} labeled turns, ${f.creditedTurns} credited · β ${r.beta}, τ ${r.tau}`,
     ),
+    h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
     lines,
     h(
       'p',
@@ -108,6 +157,12 @@ function render(r: ReportView): void {
     ),
     h('h2', {}, 'Gate per iteration'),
     h('div', { class: 'gate-box' }, canvas),
+    h(
+      'h2',
+      {},
+      `Gate groups (${formatCount(r.gateGroupCount)}${r.gateGroupCount > r.gateGroups.length ? `, the first ${r.gateGroups.length} shown` : ''})`,
+    ),
+    r.gateGroups.length ? gateTable(r) : h('p', { class: 'muted' }, 'no mixed group with a succeeded and a failed labeled trajectory'),
     h('h2', {}, 'Training curve'),
     curve,
     h('h2', {}, 'Schema check'),

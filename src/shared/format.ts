@@ -32,3 +32,87 @@ export function formatFigure(v: number | null | undefined, digits = 4): string {
 export function formatPlain(v: number | null | undefined, digits = 4): string {
   return formatFigure(v, digits).replace(/^\+/, '');
 }
+
+/**
+ * What a number is, which decides how it is written: `rate` a fraction in 0..1 (no sign),
+ * `count` a whole number, `tokens` a length in tokens (a whole number, means included),
+ * `p` a p value, `signed` a quantity whose sign matters (c, A, a difference), `plain` anything else.
+ */
+export type Quantity = 'rate' | 'count' | 'tokens' | 'p' | 'signed' | 'plain';
+
+const NO_DATA = '—';
+const bad = (v: number | null | undefined): v is null | undefined => v === null || v === undefined || Number.isNaN(v);
+
+/** 1234567 as "1,234,567" (no Intl: its first use costs more than a chart). */
+function grouped(n: number): string {
+  const s = String(Math.abs(n));
+  return (n < 0 ? '-' : '') + s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** A rate as a plain decimal without a sign; a tiny non-zero rate keeps one significant digit, so it never reads as 0. */
+export function formatRate(v: number | null | undefined, digits = 4): string {
+  if (bad(v)) return NO_DATA;
+  if (!Number.isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  if (a !== 0 && a < 10 ** -digits) return v.toFixed(Math.min(12, Math.ceil(-Math.log10(a))));
+  return v.toFixed(digits);
+}
+
+/** A rate as a percentage: 0.0123 is "1.2%". */
+export function formatPercent(v: number | null | undefined, digits = 1): string {
+  if (bad(v)) return NO_DATA;
+  const pct = v * 100;
+  if (pct !== 0 && Math.abs(pct) < 10 ** -digits) return `${formatRate(pct, digits)}%`;
+  return `${pct.toFixed(digits)}%`;
+}
+
+/** A count (or a token length): a whole number with thousands separators. */
+export function formatCount(v: number | null | undefined): string {
+  if (bad(v)) return NO_DATA;
+  if (!Number.isFinite(v)) return String(v);
+  return grouped(Math.round(v));
+}
+
+/** A p value: four decimals, scientific notation only below 0.001. */
+export function formatP(v: number | null | undefined): string {
+  if (bad(v)) return NO_DATA;
+  if (v !== 0 && Math.abs(v) < 1e-3) return v.toExponential(1);
+  return v.toFixed(4);
+}
+
+/** A number written as the quantity it is. */
+export function formatQuantity(q: Quantity, v: number | null | undefined, digits = 4): string {
+  switch (q) {
+    case 'rate':
+      return formatRate(v, digits);
+    case 'count':
+    case 'tokens':
+      return formatCount(v);
+    case 'p':
+      return formatP(v);
+    case 'signed':
+      return formatFigure(v, digits);
+    case 'plain':
+      return formatPlain(v, digits);
+  }
+}
+
+/**
+ * The quantity a metric of ws_metrics.jsonl holds, from its name (run-format.md section 5:
+ * `ws/fallback_rate` a rate, `ws/all_fail_groups` a count, `ws/response_len_mean` tokens,
+ * `ws/c_mean` and `ws/gate_mean_diff` signed). Unknown names are `plain`.
+ */
+export function metricQuantity(name: string): Quantity {
+  const n = name.toLowerCase();
+  if (/(^|[/_])(p|p_?value|pval)$/.test(n)) return 'p';
+  if (/rate|frac|fraction|ratio_success|success|executed_is_argmax|accuracy|pct/.test(n)) return 'rate';
+  if (/(^|[/_])(len|length|tokens?)(_|$)|response_len|num_tokens/.test(n)) return 'tokens';
+  if (/(^|[/_])(groups|count|num|n)(_|$)|_groups$|_count$/.test(n)) return 'count';
+  if (/(^|[/_])(c|a|a_t|adv|advantage)(_|$)|diff|c_mean|mean_c/.test(n)) return 'signed';
+  return 'plain';
+}
+
+/** A metric's value as its quantity (see metricQuantity). */
+export function formatMetric(name: string, v: number | null | undefined): string {
+  return formatQuantity(metricQuantity(name), v);
+}

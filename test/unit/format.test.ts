@@ -1,6 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatDuration, formatFigure, formatPlain } from '../../src/shared/format';
+import {
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatFigure,
+  formatMetric,
+  formatP,
+  formatPercent,
+  formatPlain,
+  formatQuantity,
+  formatRate,
+  metricQuantity,
+} from '../../src/shared/format';
 
 test('formatFigure: a dash for no data, integers as they are, a sign and fixed digits, tiny values in scientific notation', () => {
   assert.equal(formatFigure(null), '—');
@@ -26,4 +38,47 @@ test('formatBytes and formatDuration', () => {
   assert.equal(formatBytes(1_500_000), '1.50 MB');
   assert.equal(formatDuration(75), '1m15s');
   assert.equal(formatDuration(3700), '1h01m');
+});
+
+test('formatRate: plain decimals, no sign, a tiny rate never reads as 0', () => {
+  assert.equal(formatRate(0.05), '0.0500');
+  assert.equal(formatRate(0.2023), '0.2023');
+  assert.equal(formatRate(0), '0.0000');
+  assert.equal(formatRate(0.00003), '0.00003');
+  assert.equal(formatRate(null), '—');
+  assert.ok(!formatRate(0.5).startsWith('+'));
+});
+
+test('formatPercent, formatCount: percentages and whole numbers with separators', () => {
+  assert.equal(formatPercent(0.014), '1.4%');
+  assert.equal(formatPercent(0), '0.0%');
+  assert.equal(formatCount(10800), '10,800');
+  assert.equal(formatCount(42.4), '42');
+  assert.equal(formatCount(-1234567), '-1,234,567');
+  assert.equal(formatCount(undefined), '—');
+});
+
+test('formatP: scientific notation only when small', () => {
+  assert.equal(formatP(0.0059), '0.0059');
+  assert.equal(formatP(0.5), '0.5000');
+  assert.equal(formatP(0.00023), '2.3e-4');
+  assert.equal(formatP(0), '0.0000');
+});
+
+test('metricQuantity and formatMetric: each metric of run-format.md section 5 as its quantity', () => {
+  assert.equal(metricQuantity('ws/sign_flip_rate'), 'rate');
+  assert.equal(metricQuantity('ws/fallback_rate'), 'rate');
+  assert.equal(metricQuantity('ws/executed_is_argmax'), 'rate');
+  assert.equal(metricQuantity('ws/truncation_rate'), 'rate');
+  assert.equal(metricQuantity('ws/all_fail_groups'), 'count');
+  assert.equal(metricQuantity('ws/response_len_mean'), 'tokens');
+  assert.equal(metricQuantity('ws/c_mean'), 'signed');
+  assert.equal(metricQuantity('ws/gate_mean_diff'), 'signed');
+  assert.equal(metricQuantity('ws/gate_p'), 'p');
+  assert.equal(metricQuantity('ws/tau_running'), 'plain');
+  assert.equal(formatMetric('ws/response_len_mean', 325.4567), '325');
+  assert.equal(formatMetric('ws/all_fail_groups', 30.3), '30');
+  assert.equal(formatMetric('ws/fallback_rate', 0.0001), '0.0001');
+  assert.equal(formatMetric('ws/c_mean', 0.034), '+0.0340');
+  assert.equal(formatQuantity('tokens', 368.1234), '368');
 });

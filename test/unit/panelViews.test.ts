@@ -6,8 +6,8 @@ import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
-import { figuresView } from '../../src/extension/panels/views';
 import { detailView } from '../../src/extension/panels/trajectoryViews';
+import { figuresView } from '../../src/extension/panels/reportViews';
 import { writeDemo } from '../../src/core/demo/demo';
 
 async function indexOf(records: readonly Record<string, unknown>[]): Promise<CreditIndex> {

@@ -11,6 +11,10 @@ export interface ReportLine {
   card: string;
   target: string;
   mark: Mark;
+  /** the rule behind the mark, in words, e.g. "pass: = 0 · near: < 0.001"; '' when there is no mark */
+  tolerance: string;
+  /** how the value is written (src/shared/format.ts's Quantity) */
+  quantity: 'rate' | 'count' | 'p' | 'signed' | 'plain';
 }
 
 function markOf(value: number | null, f: (v: number) => Mark): Mark {
@@ -27,6 +31,8 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '0.0000',
       target: 'exactly 0',
       mark: markOf(r.signFlipRate, (v) => (v === 0 ? 'pass' : v < 0.001 ? 'near' : 'fail')),
+      tolerance: 'pass: = 0 · near: < 0.001 · else fail',
+      quantity: 'rate',
     },
     {
       key: 'fallbackRate',
@@ -35,6 +41,8 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '0.0001',
       target: '< 0.05',
       mark: markOf(r.fallbackRate, (v) => (v < 0.05 ? 'pass' : v < 0.06 ? 'near' : 'fail')),
+      tolerance: 'pass: < 0.05 · near: < 0.06 · else fail',
+      quantity: 'rate',
     },
     {
       key: 'executedIsArgmaxRate',
@@ -43,6 +51,8 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '0.2023',
       target: '0.200 (chance)',
       mark: markOf(r.executedIsArgmaxRate, (v) => (Math.abs(v - 0.2) <= 0.02 ? 'pass' : Math.abs(v - 0.2) <= 0.04 ? 'near' : 'fail')),
+      tolerance: 'pass: |x − 0.200| ≤ 0.02 · near: ≤ 0.04 · else fail',
+      quantity: 'rate',
     },
     {
       key: 'meanC',
@@ -51,6 +61,8 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '+0.034',
       target: '|mean| < 0.03',
       mark: markOf(r.meanC, (v) => (Math.abs(v) < 0.03 ? 'pass' : Math.abs(v) < 0.04 ? 'near' : 'fail')),
+      tolerance: 'pass: |mean c| < 0.03 · near: < 0.04 · else fail',
+      quantity: 'signed',
     },
     {
       key: 'rmsBetaCOverRmsA',
@@ -59,8 +71,19 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '0.128',
       target: 'the dose',
       mark: markOf(r.rmsBetaCOverRmsA, () => 'info'),
+      tolerance: '',
+      quantity: 'plain',
     },
-    { key: 'cMismatches', label: 'c mismatches', value: r.cMismatches, card: '', target: '0', mark: r.cMismatches === 0 ? 'pass' : 'fail' },
+    {
+      key: 'cMismatches',
+      label: 'c mismatches',
+      value: r.cMismatches,
+      card: '',
+      target: '0',
+      mark: r.cMismatches === 0 ? 'pass' : 'fail',
+      tolerance: 'a turn counts when |c − recomputed c| > 1e-6 (β, τ below) · pass: 0 turns',
+      quantity: 'count',
+    },
     {
       key: 'aTMismatches',
       label: 'A_t mismatches',
@@ -68,6 +91,8 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '',
       target: '0',
       mark: r.aTMismatches === 0 ? 'pass' : 'fail',
+      tolerance: 'a turn counts when |A_t − (A + β·c)| > 1e-6 · pass: 0 turns',
+      quantity: 'count',
     },
     {
       key: 'gate.meanDiff',
@@ -76,8 +101,19 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '+0.0353 (575 groups)',
       target: '> 0',
       mark: markOf(g.meanDiff, (v) => (v > 0 && g.p !== null && g.p < 0.05 ? 'pass' : v > 0 ? 'near' : 'fail')),
+      tolerance: 'pass: > 0 with p < 0.05 · near: > 0 · else fail',
+      quantity: 'signed',
     },
-    { key: 'gate.t', label: 'gate: t', value: g.t, card: '2.75', target: '', mark: markOf(g.t, () => 'info') },
+    {
+      key: 'gate.t',
+      label: 'gate: t',
+      value: g.t,
+      card: '2.75',
+      target: '',
+      mark: markOf(g.t, () => 'info'),
+      tolerance: '',
+      quantity: 'signed',
+    },
     {
       key: 'gate.p',
       label: 'gate: p',
@@ -85,6 +121,8 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '0.0059',
       target: '< 0.05',
       mark: markOf(g.p, (v) => (v < 0.05 ? 'pass' : v < 0.1 ? 'near' : 'fail')),
+      tolerance: 'pass: < 0.05 · near: < 0.1 · else fail',
+      quantity: 'p',
     },
     {
       key: 'gate.signTestP',
@@ -93,6 +131,8 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '0.0046 (32/45)',
       target: '< 0.05',
       mark: markOf(g.signTestP, (v) => (v < 0.05 ? 'pass' : v < 0.1 ? 'near' : 'fail')),
+      tolerance: 'pass: < 0.05 · near: < 0.1 · else fail',
+      quantity: 'p',
     },
     {
       key: 'gate.firstHalfMeanDiff',
@@ -101,6 +141,8 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '+0.0214',
       target: '',
       mark: markOf(g.firstHalfMeanDiff, () => 'info'),
+      tolerance: '',
+      quantity: 'signed',
     },
     {
       key: 'gate.secondHalfMeanDiff',
@@ -109,8 +151,19 @@ export function reportLines(r: RunReport): ReportLine[] {
       card: '+0.0483',
       target: '',
       mark: markOf(g.secondHalfMeanDiff, () => 'info'),
+      tolerance: '',
+      quantity: 'signed',
     },
-    { key: 'auroc', label: 'AUROC of mean c', value: r.auroc, card: '0.530 (unpaired)', target: '', mark: markOf(r.auroc, () => 'info') },
+    {
+      key: 'auroc',
+      label: 'AUROC of mean c',
+      value: r.auroc,
+      card: '0.530 (unpaired)',
+      target: '',
+      mark: markOf(r.auroc, () => 'info'),
+      tolerance: '',
+      quantity: 'plain',
+    },
   ];
 }
 
@@ -120,6 +173,22 @@ export interface MetricTarget {
   label: string;
   /** 'eq': the value itself; 'lt': below; 'abs': |x| below */
   kind: 'eq' | 'lt' | 'abs' | 'gt';
+  /** for 'eq': how far from the value still meets the target */
+  tol?: number;
+}
+
+/** Whether a value meets its target: 'eq' within tol, 'lt' below, 'abs' |x| below, 'gt' above. */
+export function meetsTarget(t: MetricTarget, v: number): boolean {
+  switch (t.kind) {
+    case 'eq':
+      return Math.abs(v - t.value) <= (t.tol ?? 0);
+    case 'lt':
+      return v < t.value;
+    case 'abs':
+      return Math.abs(v) < t.value;
+    case 'gt':
+      return v > t.value;
+  }
 }
 
 /** By metric name; no prototype, so that a metric named `__proto__` or `constructor` has no target. */
@@ -128,8 +197,8 @@ export const METRIC_TARGETS: Readonly<Record<string, MetricTarget | undefined>> 
   {
     'ws/sign_flip_rate': { value: 0, label: 'exactly 0', kind: 'eq' },
     'ws/fallback_rate': { value: 0.05, label: '< 0.05', kind: 'lt' },
-    'ws/executed_is_argmax': { value: 0.2, label: '0.200 chance', kind: 'eq' },
-    'ws/tau_running': { value: 20, label: 'frozen at 20', kind: 'eq' },
+    'ws/executed_is_argmax': { value: 0.2, label: '0.200 ± 0.02 (chance)', kind: 'eq', tol: 0.02 },
+    'ws/tau_running': { value: 20, label: 'frozen at 20 ± 2', kind: 'eq', tol: 2 },
     'ws/c_mean': { value: 0.03, label: '|mean c| < 0.03', kind: 'abs' },
     'ws/gate_mean_diff': { value: 0, label: '> 0', kind: 'gt' },
   },

@@ -5,7 +5,7 @@ import type { MetricsHostMessage, MetricsWebviewMessage } from '../../shared/pro
 import { parseMetricsMessage } from '../../shared/protocol/metrics';
 import type { OpenPanel, PanelDeps } from './panelHost';
 import { PanelHost } from './panelHost';
-import { seriesViews } from './views';
+import { seriesViews, xRange } from './seriesViews';
 import { jumpFor } from './jumpTable';
 import { queryView } from './queryViews';
 
@@ -57,6 +57,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       runName: live.run.location.name,
       series: seriesViews(t, this.width),
       iterations: t.iterations.length,
+      xRange: xRange(t),
       pinned: this.deps.pins.get(this.root),
     });
   }

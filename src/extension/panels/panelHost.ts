@@ -45,6 +45,13 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
+/** A panel's own stylesheet in media/, after the shared one. */
+const PANEL_CSS: Partial<Record<PanelState['kind'], string>> = {
+  metrics: 'dashboard.css',
+  report: 'report.css',
+  trajectories: 'trajectories.css',
+};
+
 function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, state: PanelState): string {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
   return buildHtml({
@@ -54,8 +61,8 @@ function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, state: Pan
     styleUris: [
       ...(state.kind !== 'report' ? [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString()] : []),
       webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webview.css')).toString(),
-      ...(state.kind === 'trajectories'
-        ? [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'trajectories.css')).toString()]
+      ...(PANEL_CSS[state.kind]
+        ? [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', PANEL_CSS[state.kind]!)).toString()]
         : []),
     ],
     title: TITLES[state.kind],

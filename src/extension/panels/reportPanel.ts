@@ -5,8 +5,10 @@ import type { ReportHostMessage, ReportWebviewMessage } from '../../shared/proto
 import { parseReportMessage } from '../../shared/protocol/report';
 import type { OpenPanel, PanelDeps } from './panelHost';
 import { PanelHost } from './panelHost';
-import { reportView } from './views';
+import { reportView } from './reportViews';
 import { iterationJump } from './jumpTable';
+import type { Jump } from './jumpTable';
+import { figureJump, gateSideJump } from './reportJumps';
 import { queryView } from './queryViews';
 
 export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessage> {
@@ -21,6 +23,12 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
         await this.deps.navigate.openTrajectories(this.root, queryView(j.spec), j.label);
         break;
       }
+      case 'report/openFigure':
+        await this.open(figureJump(m.key));
+        break;
+      case 'report/openGateSide':
+        await this.open(gateSideJump(m.iteration, m.group, m.side));
+        break;
       case 'openTrajectory':
         await this.deps.navigate.openTrajectories(this.root, undefined, null, {
           iteration: m.iteration,
@@ -31,6 +39,10 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
       case 'ready': // answered by PanelHost
         break;
     }
+  }
+
+  private async open(j: Jump | undefined): Promise<void> {
+    if (j) await this.deps.navigate.openTrajectories(this.root, queryView(j.spec), j.label);
   }
 
   protected async push(): Promise<void> {

@@ -8,7 +8,17 @@ export interface SeriesView {
   /** decimated on the host; NaN (sent as null) marks a gap */
   x: number[];
   y: (number | null)[];
-  target?: { value: number; label: string; kind: 'eq' | 'lt' | 'abs' | 'gt' };
+  target?: { value: number; label: string; kind: 'eq' | 'lt' | 'abs' | 'gt'; tol?: number };
+  /** iterations of the table, before decimation */
+  total: number;
+  /** of those, how many have no finite value (missing, null, NaN, Infinity): counted before decimation */
+  gaps: number;
+  /** the last finite value and its iteration */
+  last: { x: number; y: number } | null;
+  /** with a target: whether the last value meets it */
+  lastMeets?: boolean;
+  /** with a target: indexes into x / y of the points that miss it */
+  off?: number[];
 }
 
 // ---- host -> webview
@@ -18,6 +28,8 @@ export interface MetricsDataMessage {
   runName: string;
   series: SeriesView[];
   iterations: number;
+  /** the first and last iteration of the table: the charts' x axis spans exactly these */
+  xRange: { min: number; max: number } | null;
   /** pinned metric names, remembered per workspace */
   pinned: string[];
 }

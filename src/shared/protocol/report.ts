@@ -9,6 +9,9 @@ export interface ReportLineView {
   card: string;
   target: string;
   mark: 'pass' | 'near' | 'fail' | 'info' | 'none';
+  /** the rule behind the mark, in words ('' when there is none) */
+  tolerance: string;
+  quantity: 'rate' | 'count' | 'p' | 'signed' | 'plain';
 }
 
 /** The gate of run-format.md section 4 (mirrors core's GateReport). */
@@ -58,6 +61,20 @@ export interface ReportView {
   warnings: string[];
   beta: number;
   tau: number;
+  /** the gate's groups (run-format.md section 4), at most 2000 */
+  gateGroups: GateGroupView[];
+  /** how many groups entered the gate in all */
+  gateGroupCount: number;
+}
+
+export interface GateGroupView {
+  iteration: number;
+  group: number;
+  succeededMeanC: number;
+  failedMeanC: number;
+  diff: number;
+  succeeded: number;
+  failed: number;
 }
 
 // ---- host -> webview
@@ -78,7 +95,21 @@ export interface OpenIterationMessage {
   gate: boolean;
 }
 
-export type ReportWebviewMessage = ReadyMessage | OpenIterationMessage | OpenTrajectoryMessage;
+/** A row of the report: open the turns behind it (see reportJumps.ts). */
+export interface OpenFigureMessage {
+  type: 'report/openFigure';
+  key: string;
+}
+
+/** One side of a gate group's pair. */
+export interface OpenGateSideMessage {
+  type: 'report/openGateSide';
+  iteration: number;
+  group: number;
+  side: 'succeeded' | 'failed';
+}
+
+export type ReportWebviewMessage = ReadyMessage | OpenIterationMessage | OpenTrajectoryMessage | OpenFigureMessage | OpenGateSideMessage;
 
 function parse(m: RawMessage): ReportWebviewMessage | undefined {
   switch (m.type) {
@@ -87,6 +118,12 @@ function parse(m: RawMessage): ReportWebviewMessage | undefined {
     case 'report/openIteration':
       return isInt(m['iteration']) && typeof m['gate'] === 'boolean'
         ? { type: 'report/openIteration', iteration: m['iteration'], gate: m['gate'] }
+        : undefined;
+    case 'report/openFigure':
+      return typeof m['key'] === 'string' && m['key'].length <= 100 ? { type: 'report/openFigure', key: m['key'] } : undefined;
+    case 'report/openGateSide':
+      return isInt(m['iteration']) && isInt(m['group']) && (m['side'] === 'succeeded' || m['side'] === 'failed')
+        ? { type: 'report/openGateSide', iteration: m['iteration'], group: m['group'], side: m['side'] }
         : undefined;
     case 'openTrajectory':
       return parseOpenTrajectory(m);

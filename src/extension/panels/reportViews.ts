@@ -1,29 +1,9 @@
-/** Builds the webviews' plain view models from the engine's objects (pure; no vscode). */
+/** The run report's view model from the engine's report (pure; no vscode). */
 import type { CreditIndex } from '../../core/log/creditIndex';
-import type { MetricsTable } from '../../core/log/metricsIndex';
-import { metricPrefix } from '../../core/log/metricsIndex';
-import { decimate } from './decimate';
-import { METRIC_TARGETS, reportLines } from '../../core/report/targets';
-import type { FullReport, CurveRow, GateReport, RunReport } from '../../core/report/report';
+import { reportLines } from '../../core/report/targets';
+import type { FullReport, CurveRow, GateGroup, GateReport, RunReport } from '../../core/report/report';
 import type { SchemaCheck } from '../../core/record/schema';
-import type { SeriesView } from '../../shared/protocol/metrics';
-import type { GateFiguresView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
-
-/** Every series, decimated to about `width` points (LTTB, gaps kept). */
-export function seriesViews(t: MetricsTable, width: number): SeriesView[] {
-  const xs = t.iterations;
-  return t.series.map((s) => {
-    const d = decimate(xs, s.values, Math.max(50, Math.round(width)));
-    const target = METRIC_TARGETS[s.name];
-    return {
-      name: s.name,
-      group: metricPrefix(s.name) || 'other',
-      x: d.x,
-      y: d.y.map((v) => (Number.isFinite(v) ? v : null)),
-      ...(target ? { target } : {}),
-    };
-  });
-}
+import type { GateFiguresView, GateGroupView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
 
 function gateView(g: GateReport): GateFiguresView {
   return {
@@ -60,6 +40,24 @@ export function figuresView(r: RunReport): ReportFiguresView {
   };
 }
 
+/** A gate group with the mean of each side, from the same per-trajectory mean c the gate uses. */
+function gateGroupView(g: GateGroup, index: CreditIndex): GateGroupView {
+  const c = index.columns;
+  const succ: number[] = [];
+  const fail: number[] = [];
+  for (const r of g.rows) (c.reward[r]! > 0 ? succ : fail).push(c.sumC[r]! / c.cCount[r]!);
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    iteration: g.iteration,
+    group: g.group,
+    succeededMeanC: mean(succ),
+    failedMeanC: mean(fail),
+    diff: g.diff,
+    succeeded: succ.length,
+    failed: fail.length,
+  };
+}
+
 export function reportView(runName: string, full: FullReport & { curve: CurveRow[] }, check: SchemaCheck, index: CreditIndex): ReportView {
   const c = index.columns;
   const mismatches: ReportView['mismatches'] = [];
@@ -93,6 +91,8 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
     skippedCount: index.skippedCount,
     mismatches,
     warnings: full.report.warnings,
+    gateGroups: full.gateGroups.slice(0, 2000).map((g) => gateGroupView(g, index)),
+    gateGroupCount: full.gateGroups.length,
     beta: index.options.credit.beta,
     tau: index.options.credit.tau,
   };

@@ -1,0 +1,56 @@
+/** The dashboard's series from the metrics table (pure; no vscode). */
+import type { MetricSeries, MetricsTable } from '../../core/log/metricsIndex';
+import { metricPrefix } from '../../core/log/metricsIndex';
+import { METRIC_TARGETS, meetsTarget } from '../../core/report/targets';
+import type { MetricTarget } from '../../core/report/targets';
+import type { SeriesView } from '../../shared/protocol/metrics';
+import { decimate } from './decimate';
+
+/** Gaps and the last finite value of a whole series, before decimation. */
+function scan(xs: readonly number[], values: Float64Array): { gaps: number; last: { x: number; y: number } | null } {
+  let gaps = 0;
+  let last: { x: number; y: number } | null = null;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isFinite(v)) last = { x: xs[i]!, y: v };
+    else gaps++;
+  }
+  return { gaps, last };
+}
+
+function targetFields(target: MetricTarget | undefined, y: (number | null)[], last: { y: number } | null): Partial<SeriesView> {
+  if (!target) return {};
+  const off: number[] = [];
+  y.forEach((v, i) => {
+    if (v !== null && !meetsTarget(target, v)) off.push(i);
+  });
+  return { target: { ...target }, off, ...(last ? { lastMeets: meetsTarget(target, last.y) } : {}) };
+}
+
+function seriesView(xs: number[], s: MetricSeries, width: number): SeriesView {
+  const d = decimate(xs, s.values, Math.max(50, Math.round(width)));
+  const y = d.y.map((v) => (Number.isFinite(v) ? v : null));
+  const { gaps, last } = scan(xs, s.values);
+  return {
+    name: s.name,
+    group: metricPrefix(s.name) || 'other',
+    x: d.x,
+    y,
+    total: xs.length,
+    gaps,
+    last,
+    ...targetFields(METRIC_TARGETS[s.name], y, last),
+  };
+}
+
+/** Every series, decimated to about `width` points (LTTB, gaps kept). */
+export function seriesViews(t: MetricsTable, width: number): SeriesView[] {
+  return t.series.map((s) => seriesView(t.iterations, s, width));
+}
+
+/** The x axis of every chart: the first to the last iteration of the table. */
+export function xRange(t: MetricsTable): { min: number; max: number } | null {
+  const xs = t.iterations;
+  if (xs.length === 0) return null;
+  return xs.reduce((r, x) => ({ min: Math.min(r.min, x), max: Math.max(r.max, x) }), { min: Infinity, max: -Infinity });
+}
