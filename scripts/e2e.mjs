@@ -35,7 +35,6 @@ const r = spawnSync(
     '--enable-source-maps',
     'build/test/e2e/journeys.test.js',
     'build/test/e2e/browser.test.js',
-    'build/test/e2e/dashboard.test.js',
   ],
   { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } },
 );

@@ -1,3 +1,6 @@
+// NOT YET IN THE SUITE (scripts/e2e.mjs does not run it): its journeys D1-D4 fail at their
+// first step, where the palette does not offer "RL Runs: Open Metrics" in this file's own
+// window (the extension not yet active there); D5 passes. Left for the next session.
 /**
  * End-to-end journeys of the metrics dashboard and the run report in a real VS Code
  * (code-server) driven by Chromium; the setup is journeys.test.ts's. Screenshots go to
