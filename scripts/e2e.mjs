@@ -26,16 +26,12 @@ if (maps.length > 0) {
 }
 const build = spawnSync('node', ['esbuild.mjs', '--only=tests,cli,emulator'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
+/** The e2e files, in the order they run; `node scripts/e2e.mjs <file>...` runs only those (e.g. build/test/e2e/browser.test.js). */
+const SUITE = ['build/test/e2e/journeys.test.js', 'build/test/e2e/browser.test.js'];
+const FILES = process.argv.slice(2);
 const r = spawnSync(
   'node',
-  [
-    '--test',
-    '--test-concurrency=1',
-    '--test-timeout=900000',
-    '--enable-source-maps',
-    'build/test/e2e/journeys.test.js',
-    'build/test/e2e/browser.test.js',
-  ],
+  ['--test', '--test-concurrency=1', '--test-timeout=900000', '--enable-source-maps', ...(FILES.length > 0 ? FILES : SUITE)],
   { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } },
 );
 process.exit(r.status ?? 1);
