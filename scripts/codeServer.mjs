@@ -46,6 +46,15 @@ function fail(msg) {
   process.exit(1);
 }
 
+/** Ends a code-server started by startCodeServer and every process it forked. */
+export function stopCodeServer(proc) {
+  try {
+    process.kill(-proc.pid, 'SIGTERM');
+  } catch {
+    /* gone already */
+  }
+}
+
 /** Starts code-server on 127.0.0.1:port with its own user data; resolves when /healthz answers. */
 export async function startCodeServer({ port, userData, extensionsDir, folder, settings, vsix, stdio = 'ignore' }) {
   for (const d of [userData, extensionsDir, join(userData, 'User')]) mkdirSync(d, { recursive: true });
@@ -95,7 +104,9 @@ export async function startCodeServer({ port, userData, extensionsDir, folder, s
       '--ignore-last-opened',
       folder,
     ],
-    { env, stdio, detached: false },
+    // its own process group: stopCodeServer ends the server and the extension host and
+    // file watcher it forks (killing the server alone leaves them running)
+    { env, stdio, detached: true },
   );
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -107,7 +118,7 @@ export async function startCodeServer({ port, userData, extensionsDir, folder, s
       /* not yet */
     }
     if (Date.now() > deadline) {
-      proc.kill();
+      stopCodeServer(proc);
       throw new Error('code-server did not start within 60 s');
     }
     await new Promise((r) => setTimeout(r, 250));

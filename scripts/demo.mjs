@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { installCodeServer, startCodeServer } from './codeServer.mjs';
+import { installCodeServer, startCodeServer, stopCodeServer } from './codeServer.mjs';
 
 const PORT = Number(process.env.RLRB_PORT ?? 8080);
 const run = (cmd, args) => {
@@ -58,7 +58,7 @@ async function main() {
     `\nRL Run Browser demo: open http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(demo)}\n(Hub emulator at ${url}; Ctrl-C stops everything)\n`,
   );
   const stop = () => {
-    cs.kill();
+    stopCodeServer(cs);
     emu.kill();
     process.exit(0);
   };

@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { launchBrowser, startCodeServer } from '../../test/e2e/harness';
+import { launchBrowser, startCodeServer, stopCodeServer } from '../../test/e2e/harness';
 import { initScript } from './probe';
 
 export interface Workbench {
@@ -39,7 +39,7 @@ export async function startWorkbench(work: string, extensionsDir: string, vsix: 
     profile,
     close: async () => {
       await ctx.close().catch(() => undefined);
-      cs.kill();
+      await stopCodeServer(cs);
     },
   };
 }

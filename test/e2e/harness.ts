@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -55,6 +55,16 @@ export async function launchBrowser(profile: string): Promise<BrowserContext> {
 }
 
 type StartCodeServer = (o: Record<string, unknown>) => Promise<ChildProcess>;
+type StopCodeServer = (p: ChildProcess) => void;
+
+/** Ends code-server and what it forked (its own process group); resolves when the server is gone. */
+export async function stopCodeServer(proc: ChildProcess | undefined): Promise<void> {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const { stopCodeServer: stop } = (await import(resolve('scripts', 'codeServer.mjs'))) as { stopCodeServer: StopCodeServer };
+  const gone = new Promise<void>((res) => proc.once('exit', () => res()));
+  stop(proc);
+  await gone;
+}
 
 /** code-server on a free port with its own user data, the VSIX installed, `folder` open. */
 export async function startCodeServer(
@@ -137,10 +147,23 @@ export class Workbench {
       throw new Error(`a dialog opened: ${d.message()}`);
     });
     await page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(this.run)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    // the extension's contributions are registered once its view container shows: before
-    // that the palette does not offer its commands yet
-    await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
+    try {
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      // the extension's contributions are registered once its view container shows: before
+      // that the palette does not offer its commands yet
+      await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
+    } catch (e) {
+      await this.keepEvidence('start');
+      throw e;
+    }
+  }
+
+  /** What the user saw and what the workbench logged, kept in SHOTS (the work folder is removed). */
+  private async keepEvidence(what: string): Promise<void> {
+    const prefix = this.o.name ? `${this.o.name}-` : '';
+    await this.page.screenshot({ path: join(SHOTS, `FAILED-${prefix}${what}.png`) }).catch(() => undefined);
+    const logs = join(this.work, 'user', 'logs');
+    if (existsSync(logs)) cpSync(logs, join(SHOTS, `FAILED-${prefix}${what}-logs`), { recursive: true });
   }
 
   private async startEmulator(): Promise<void> {
@@ -168,9 +191,8 @@ export class Workbench {
     await this.ctx?.close().catch(() => undefined);
     const exited = (p: ChildProcess | undefined): Promise<void> =>
       new Promise((res) => (!p || p.exitCode !== null || p.signalCode !== null ? res() : p.once('exit', () => res())));
-    this.cs?.kill();
     this.emu?.kill();
-    await Promise.all([exited(this.cs), exited(this.emu)]);
+    await Promise.all([stopCodeServer(this.cs), exited(this.emu)]);
     rmSync(this.work, { recursive: true, force: true, maxRetries: 3 });
   }
 
