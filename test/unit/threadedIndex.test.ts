@@ -121,3 +121,16 @@ test('a log below the size floor stays on one thread; a missing worker falls bac
   assert.match(missing.threadError ?? '', /nope\.js|Cannot find/);
   assert.deepStrictEqual(state(missing), state(await open(path)));
 });
+
+test('a cancelled threaded read rejects, and the next update indexes with threads again, to the same result', async () => {
+  const { path } = hostileLog();
+  const idx = new CreditIndex(path, undefined, { maxLineBytes: 600 }, { threads: { threads: 2, minBytes: 0, workerPath: WORKER } });
+  const ac = new AbortController();
+  const first = idx.update(ac.signal);
+  ac.abort();
+  await assert.rejects(first);
+  assert.equal(idx.size, 0);
+  await idx.update();
+  assert.equal(idx.threadedParts, 2);
+  assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
+});

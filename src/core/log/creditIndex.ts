@@ -222,7 +222,12 @@ export class CreditIndex implements LineSink {
   async update(signal?: AbortSignal): Promise<UpdateResult> {
     const store = this.engine.store;
     if (store) await (this.loading ??= this.loadSaved(store));
-    if (this.engine.threads) await (this.threading ??= this.indexThreaded(this.engine.threads, signal));
+    // a cancelled threaded read is tried again by the next update
+    if (this.engine.threads)
+      await (this.threading ??= this.indexThreaded(this.engine.threads, signal).catch((e: unknown) => {
+        this.threading = undefined;
+        throw e;
+      }));
     const r = await this.file.update((p) => this.progressEmitter.fire(p), signal);
     this.chunkDone();
     if (store && (r.kind !== 'none' || this.lastSave === 0) && Date.now() - this.lastSave >= SAVE_INTERVAL_MS) await this.save(store);

@@ -44,6 +44,7 @@ function runPart(workerPath: string, task: PartTask, signal?: AbortSignal): Prom
     let settled = false;
     const onAbort = (): void => void w.terminate();
     signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
     const done = (f: () => void): void => {
       if (settled) return;
       settled = true;
@@ -91,6 +92,7 @@ export async function indexInParts(
   } finally {
     await fh.close();
   }
+  signal?.throwIfAborted();
   const workerPath = t.workerPath ?? join(__dirname, 'indexWorker.js');
   const results = await Promise.all(
     cuts.map(([start, stop]) => runPart(workerPath, { path, start, end: stop, align, options, limits }, signal)),
