@@ -41,6 +41,15 @@ const targets = {
     });
     chmodSync('dist/cli.js', 0o755);
   },
+  // the worker thread that indexes one part of a large log; found next to the extension's and the CLI's bundle
+  indexWorker: () =>
+    esbuild.build({
+      ...common,
+      entryPoints: ['src/core/log/threads/indexWorker.ts'],
+      outfile: 'dist/indexWorker.js',
+      platform: 'node',
+      format: 'cjs',
+    }),
   emulator: () =>
     existsSync('test/hubEmulator/main.ts') &&
     esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),

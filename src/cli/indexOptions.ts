@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
 import type { IndexEngine, IndexOptions } from '../core/log/creditIndex';
-import { IndexStore } from '../core/log/indexStore';
+import { DEFAULT_CACHE_BYTES, IndexStore } from '../core/log/indexStore';
 import { safeLine, writeOut } from './safeText';
 import { validateMapping } from '../core/record/schema';
 import { UsageError, numberFlag, stringFlag } from './args';
@@ -18,6 +18,7 @@ export const INDEX_FLAGS: FlagSpec = {
   'key-case': 'string',
   map: 'string',
   'no-cache': 'boolean',
+  threads: 'string',
 };
 
 export function indexOptions(a: ParsedArgs): IndexOptions {
@@ -55,9 +56,25 @@ export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'rlrb');
 }
 
-/** How to index, from `--no-cache`: with the user cache folder unless told not to. */
+/** `--threads N`: the threads a large log is indexed with (default and 0: every core; 1: no worker thread). */
+export function indexThreads(a: ParsedArgs): number {
+  return numberFlag(a, 'threads', { int: true, min: 0 }) ?? 0;
+}
+
+/** The size limit of the CLI's saved indexes: `RLRB_INDEX_CACHE_MB` megabytes (default 1024). */
+export function cliCacheBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env['RLRB_INDEX_CACHE_MB'];
+  if (v === undefined || v === '') return DEFAULT_CACHE_BYTES;
+  const mb = Number(v);
+  if (v.trim() === '' || !Number.isFinite(mb) || mb < 0)
+    throw new UsageError(`RLRB_INDEX_CACHE_MB must be a number of megabytes >= 0, not "${safeLine(v)}"`);
+  return Math.round(mb * 1024 * 1024);
+}
+
+/** How to index, from `--no-cache` and `--threads`: with the user cache folder unless told not to. */
 export function indexEngine(a: ParsedArgs): IndexEngine {
-  return a.flags.has('no-cache') ? {} : { store: new IndexStore(cliCacheDir()) };
+  const threads = { threads: indexThreads(a) };
+  return a.flags.has('no-cache') ? { threads } : { store: new IndexStore(cliCacheDir(), { maxBytes: cliCacheBytes() }), threads };
 }
 
 /** `rlrb cache clear`: deletes the saved indexes. */

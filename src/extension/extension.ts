@@ -36,12 +36,15 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     ctx.globalState,
     () => settings().downloadDestination ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
   );
-  const indexStore = new IndexStore(vscode.Uri.joinPath(ctx.globalStorageUri, 'index').fsPath);
+  const indexStore = new IndexStore(vscode.Uri.joinPath(ctx.globalStorageUri, 'index').fsPath, {
+    maxBytes: () => config.engine.cacheBytes,
+  });
   const runs = new RunService(
     settings().index,
     () => [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), ...settings().runFolders],
     () => destinations.fetchedLogs(),
     indexStore,
+    () => config.engine.threads,
   );
   const hub = new HubService(ctx.secrets, () => settings().endpoint);
   const downloads = new DownloadManager(hub, ctx.globalState, () => ({

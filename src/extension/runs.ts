@@ -33,6 +33,8 @@ export class RunService extends Disposable {
     private extra: () => string[],
     /** saved indexes in the extension's global storage: a second open reads them instead of the log */
     private readonly store?: IndexStore,
+    /** the threads a first read of a large log uses (the setting, 0 = every core), asked at each open */
+    private readonly threads: () => number = () => 1,
   ) {
     super();
     this._register(toDisposable(() => this.dropAll()));
@@ -91,7 +93,8 @@ export class RunService extends Disposable {
 
   /** Adds a run folder (a download of logs, say) and indexes it. */
   async add(path: string): Promise<LiveRun | undefined> {
-    const run = await Run.open(path, this.options, this.store ? { store: this.store } : {});
+    const threads = { threads: this.threads() };
+    const run = await Run.open(path, this.options, this.store ? { store: this.store, threads } : { threads });
     if (!run) return undefined;
     const existing = this.runs.get(run.location.root);
     if (existing) return existing;

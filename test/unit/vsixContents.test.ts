@@ -22,6 +22,8 @@ test('the VSIX holds the bundles but no source map, even when a development buil
     const bundles = readdirSync(dir).filter((f) => f.endsWith('.js'));
     for (const b of bundles) assert.ok(files.includes(`dist/webview/${b}`), `${b} is packed`);
     assert.ok(files.includes('package.json'));
+    // the index worker is its own bundle, loaded next to dist/extension.js
+    assert.ok(files.includes('dist/indexWorker.js'), 'dist/indexWorker.js is packed');
   } finally {
     rmSync(probe, { force: true });
   }

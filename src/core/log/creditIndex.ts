@@ -21,6 +21,10 @@ import type { DecodedFrame, Section } from './indexCodec';
 import { fileIdentity, loadSaved, stableJson } from './indexStore';
 import type { IndexStore } from './indexStore';
 import { observerFromJson, observerToJson } from './observerCodec';
+import { indexInParts } from './threads/pool';
+import type { ThreadOptions } from './threads/pool';
+import type { MergedParts } from './threads/merge';
+import type { PartResult } from './threads/parts';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
@@ -30,9 +34,13 @@ export interface IndexOptions {
   mapping: FieldMapping;
 }
 
-/** How an index is built: a folder of saved indexes to start from and save to (none: always from byte 0). */
+/**
+ * How an index is built: a folder of saved indexes to start from and save to (none:
+ * always from byte 0), and the threads a first read of a large log uses (none: one).
+ */
 export interface IndexEngine {
   store?: IndexStore;
+  threads?: ThreadOptions;
 }
 
 /** How the last update started: from nothing, from a saved index of the unchanged file, or of the file before it grew. */
@@ -145,7 +153,7 @@ export class CreditIndex implements LineSink {
   private n = 0;
   private readonly tables: SchemaTables;
   private readonly scanner: FastScanner;
-  readonly observer = new SchemaObserver();
+  readonly observer: SchemaObserver;
   private readonly file: JsonlFile;
   private readonly changed = new Emitter<IndexChange>();
   /** Fires after each read that added rows, or after a re-index. */
@@ -165,13 +173,22 @@ export class CreditIndex implements LineSink {
   cacheError: string | undefined;
   private loading: Promise<void> | undefined;
   private lastSave = 0;
+  private threading: Promise<void> | undefined;
+  private readonly limits: ReadLimits | undefined;
+  /** parts the first read was indexed in by worker threads (0: one thread) */
+  threadedParts = 0;
+  /** why the first read fell back to one thread, when it tried threads and could not */
+  threadError: string | undefined;
 
   constructor(
     readonly path: string,
     readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS,
     limits?: ReadLimits,
     private readonly engine: IndexEngine = {},
+    observer: SchemaObserver = new SchemaObserver(),
   ) {
+    this.observer = observer;
+    this.limits = limits;
     this.tables = buildSchemaTables(options.mapping);
     this.scanner = new FastScanner(this.tables, options.match);
     this.file = new JsonlFile(path, this, limits);
@@ -205,6 +222,12 @@ export class CreditIndex implements LineSink {
   async update(signal?: AbortSignal): Promise<UpdateResult> {
     const store = this.engine.store;
     if (store) await (this.loading ??= this.loadSaved(store));
+    // a cancelled threaded read is tried again by the next update
+    if (this.engine.threads)
+      await (this.threading ??= this.indexThreaded(this.engine.threads, signal).catch((e: unknown) => {
+        this.threading = undefined;
+        throw e;
+      }));
     const r = await this.file.update((p) => this.progressEmitter.fire(p), signal);
     this.chunkDone();
     if (store && (r.kind !== 'none' || this.lastSave === 0) && Date.now() - this.lastSave >= SAVE_INTERVAL_MS) await this.save(store);
@@ -225,6 +248,57 @@ export class CreditIndex implements LineSink {
     this.cacheUse = unchanged ? 'unchanged' : 'grown';
     // the saved index is current: it need not be written again until the file grows
     if (unchanged) this.lastSave = Date.now();
+  }
+
+  /** A first read with worker threads, when nothing was restored and the file is large enough; else nothing (one thread reads it). */
+  private async indexThreaded(t: ThreadOptions, signal?: AbortSignal): Promise<void> {
+    if (this.file.bytesRead > 0 || this.n > 0) return;
+    try {
+      const merged = await indexInParts(this.path, this.options, this.limits, t, signal);
+      if (!merged) return;
+      this.adopt(merged);
+      this.threadedParts = merged.parts;
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      this.threadError = (e as Error).message;
+    }
+  }
+
+  /** Takes the merged index of the file's parts, as if one thread had read them. */
+  private adopt(m: MergedParts): void {
+    const cols: Partial<Record<keyof Columns, unknown>> = {};
+    for (const k of Object.keys(COLUMN_TYPES) as (keyof Columns)[]) {
+      const c = m.columns[k];
+      if (!(c instanceof COLUMN_TYPES[k])) throw new Error(`the parts sent no ${k} column`);
+      cols[k] = c;
+    }
+    this.cols = cols as Columns;
+    this.n = m.rows;
+    this.version++;
+    this.slowPathRows = m.slowPathRows;
+    observerFromJson(this.observer, observerToJson(m.observer));
+    this.file.restore(m.file);
+  }
+
+  /** Indexes the whole lines of [start, end) alone, numbering lines from 1 (in a worker thread). */
+  async indexPart(start: number, end: number, align: number): Promise<void> {
+    await this.file.readPart(start, end, align);
+    this.chunkDone();
+  }
+
+  /** What `indexPart` found, for the merge. */
+  partResult(): Omit<PartResult, 'overflow'> {
+    const columns: PartResult['columns'] = {};
+    for (const k of Object.keys(COLUMN_TYPES) as (keyof Columns)[]) columns[k] = this.cols[k].slice(0, this.n);
+    return {
+      rows: this.n,
+      columns,
+      lines: this.file.lineCount,
+      skipped: [...this.file.skipped],
+      skippedCount: this.file.skippedCount,
+      observer: observerToJson(this.observer),
+      slowPathRows: this.slowPathRows,
+    };
   }
 
   /** Writes the index as it is now (skipped while a provisional last line is held). */
@@ -355,7 +429,7 @@ export class CreditIndex implements LineSink {
     // a record that cannot be placed leaves no trace in the schema check: read it against a scratch observer first
     const probe = normaliseRecord(obj as Record<string, unknown>, this.tables);
     if (probe.refused !== undefined) return probe.refused;
-    const n = normaliseRecord(obj as Record<string, unknown>, this.tables, this.observer);
+    const n = normaliseRecord(obj as Record<string, unknown>, this.tables, this.scanner.slowObserver);
     for (const name of n.wrongTypes) this.observer.seeWrongType(name, lineNo);
     return n.core;
   }

@@ -4,7 +4,8 @@
  * object tree. Anything it does not expect makes it throw; the caller then falls
  * back to `JSON.parse` and `normaliseRecord`, which define the semantics.
  */
-import type { KeyTable, SchemaObserver, SchemaTables, TrajectoryField, TurnField } from '../record/schema';
+import { SchemaObserver } from '../record/schema';
+import type { KeyTable, SchemaTables, TrajectoryField, TurnField } from '../record/schema';
 import { MISSING_ITERATION } from '../record/trajectory';
 import type { TrajectoryCore, TurnCore } from '../record/trajectory';
 import { ActionMatcher } from '../credit/actions';
@@ -108,8 +109,19 @@ export class FastScanner {
   private readonly turnChosen: (KeyEntry<TurnField> | undefined)[] = Array.from({ length: TURN_SLOTS.length }, () => undefined);
   private readonly unknownTop = new Map<string, number>();
   private readonly unknownTurn = new Map<string, number>();
+  /** names met since the last flush, in the order first met (fast and slow path alike) */
+  private readonly touchedTop: KeyEntry<TrajectoryField>[] = [];
+  private readonly touchedTurn: KeyEntry<TurnField>[] = [];
+  private readonly slowTop = new Map<string, KeyEntry<TrajectoryField>>();
+  private readonly slowTurn = new Map<string, KeyEntry<TurnField>>();
   private records = 0;
   private turns = 0;
+  /**
+   * The observer the slow path (`normaliseRecord`) reports to: what it meets joins what
+   * the fast path met, in line order, so that a flush puts names and unknown keys into the
+   * observer in the order of their first line however the file was cut into chunks or parts.
+   */
+  readonly slowObserver: SchemaObserver = new SlowObserver(this);
   private b: Buffer = Buffer.alloc(0);
   /** open brackets of a skipped structure; its length bounds the depth the fast path reads */
   private readonly stack = new Uint8Array(MAX_DEPTH - 8);
@@ -214,7 +226,7 @@ export class FastScanner {
     for (let i = 0; i < chosen.length; i++) {
       const e = chosen[i];
       if (e) {
-        e.count++;
+        if (e.count++ === 0) this.touchedTop.push(e);
         have |= 1 << i;
       }
     }
@@ -227,26 +239,47 @@ export class FastScanner {
     return t;
   }
 
-  /** Moves what was met since the last flush into the observer. */
+  /** Moves what was met since the last flush into the observer, in the order first met. */
   flushInto(obs: SchemaObserver): void {
-    for (const e of this.top.values())
-      if (e.count > 0) {
-        bumpBy(obs.trajectoryNames, e.field, e.name, e.count);
-        e.count = 0;
-      }
-    for (const e of this.turn.values())
-      if (e.count > 0) {
-        bumpBy(obs.turnNames, e.field, e.name, e.count);
-        e.count = 0;
-      }
+    for (const e of this.touchedTop) {
+      bumpBy(obs.trajectoryNames, e.field, e.name, e.count);
+      e.count = 0;
+    }
+    for (const e of this.touchedTurn) {
+      bumpBy(obs.turnNames, e.field, e.name, e.count);
+      e.count = 0;
+    }
+    this.touchedTop.length = 0;
+    this.touchedTurn.length = 0;
     for (const [k, n] of this.unknownTop) obs.seeUnknown('trajectory', k, n);
     for (const [k, n] of this.unknownTurn) obs.seeUnknown('turn', k, n);
     this.unknownTop.clear();
     this.unknownTurn.clear();
-    obs.records += this.records;
-    obs.turns += this.turns;
+    obs.records += this.records + this.slowObserver.records;
+    obs.turns += this.turns + this.slowObserver.turns;
     this.records = 0;
     this.turns = 0;
+    this.slowObserver.records = 0;
+    this.slowObserver.turns = 0;
+  }
+
+  /** A name the slow path met, counted as the fast path counts its own. */
+  noteName(level: 'trajectory' | 'turn', field: string, name: string): void {
+    const map = (level === 'trajectory' ? this.slowTop : this.slowTurn) as Map<string, KeyEntry<string>>;
+    const touched = (level === 'trajectory' ? this.touchedTop : this.touchedTurn) as KeyEntry<string>[];
+    const key = `${field}\0${name}`;
+    let e = map.get(key);
+    if (!e) {
+      e = { field, name, bytes: Buffer.alloc(0), rank: 0, count: 0 };
+      map.set(key, e);
+    }
+    if (e.count++ === 0) touched.push(e);
+  }
+
+  /** An unknown key the slow path met. */
+  noteUnknown(level: 'trajectory' | 'turn', name: string): void {
+    const m = level === 'trajectory' ? this.unknownTop : this.unknownTurn;
+    m.set(name, (m.get(name) ?? 0) + 1);
   }
 
   // ---- turns
@@ -348,7 +381,7 @@ export class FastScanner {
       if (ch === RB) break;
       throw new ScanError('expected , or }');
     }
-    for (const e of chosen) if (e) e.count++;
+    for (const e of chosen) if (e && e.count++ === 0) this.touchedTurn.push(e);
     return t;
   }
 
@@ -799,6 +832,22 @@ function nameEnd(b: Buffer, start: number, end: number): number {
     else break;
   }
   return i;
+}
+
+/** Forwards what `normaliseRecord` meets to its scanner's pending counts (records and turns it keeps itself, until a flush). */
+class SlowObserver extends SchemaObserver {
+  constructor(private readonly scanner: FastScanner) {
+    super();
+  }
+  override seeTrajectory(field: TrajectoryField, name: string): void {
+    this.scanner.noteName('trajectory', field, name);
+  }
+  override seeTurn(field: TurnField, name: string): void {
+    this.scanner.noteName('turn', field, name);
+  }
+  override seeUnknown(level: 'trajectory' | 'turn', name: string): void {
+    this.scanner.noteUnknown(level, name);
+  }
 }
 
 function bumpBy<F>(m: Map<F, Map<string, number>>, field: F, name: string, n: number): void {

@@ -76,18 +76,22 @@ export function stableJson(v: unknown): string {
 }
 
 export interface StoreOptions {
-  /** the sweep keeps the folder under this many bytes (default 1 GB) */
-  maxBytes?: number;
+  /** the sweep keeps the folder under this many bytes (default 1 GB; 0: nothing is saved); a function is asked at each use (a setting) */
+  maxBytes?: number | (() => number);
 }
 
 export class IndexStore {
-  readonly maxBytes: number;
+  private readonly limit: number | (() => number);
 
   constructor(
     readonly dir: string,
     opts: StoreOptions = {},
   ) {
-    this.maxBytes = opts.maxBytes ?? DEFAULT_CACHE_BYTES;
+    this.limit = opts.maxBytes ?? DEFAULT_CACHE_BYTES;
+  }
+
+  get maxBytes(): number {
+    return typeof this.limit === 'function' ? this.limit() : this.limit;
   }
 
   /** The file name of one log's index: a hash of the kind, the absolute path, the options and the format version. */
@@ -113,6 +117,10 @@ export class IndexStore {
 
   /** Writes an index whole or not at all, then sweeps the folder down to its size limit. */
   async save(name: string, parts: Buffer[]): Promise<void> {
+    if (this.maxBytes <= 0) {
+      await this.sweep('').catch(() => undefined);
+      return;
+    }
     await mkdir(this.dir, { recursive: true });
     const tmp = join(this.dir, `${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {

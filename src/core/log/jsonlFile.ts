@@ -54,7 +54,8 @@ export interface ReadLimits {
 
 const CHUNK = 4 * 1024 * 1024;
 const HEAD = 256;
-const MAX_SKIPPED_KEPT = 1000;
+/** skipped lines kept with their message (all are counted) */
+export const MAX_SKIPPED_KEPT = 1000;
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** The text of a file that is not UTF-8 JSON lines at all (e.g. UTF-16): the whole file is refused, naming what it is. */
@@ -179,7 +180,30 @@ export class JsonlFile {
     }
   }
 
-  private async readFrom(fh: FileHandle, size: number, onProgress?: (p: ReadProgress) => void, signal?: AbortSignal): Promise<number> {
+  /**
+   * Reads the whole lines of [start, end) of the file (`end` just after a newline, or the
+   * file's end), numbering them from 1: one part of a file indexed in parallel. Its reads
+   * end where a read of the whole file would (at `align` plus a multiple of the chunk
+   * size), so that a part decides everything a whole read decides at a chunk's end alike.
+   */
+  async readPart(start: number, end: number, align: number, signal?: AbortSignal): Promise<void> {
+    this.resetAll();
+    this.committed = start;
+    const fh = await open(this.path, 'r');
+    try {
+      await this.readFrom(fh, end, undefined, signal, align);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private async readFrom(
+    fh: FileHandle,
+    size: number,
+    onProgress?: (p: ReadProgress) => void,
+    signal?: AbortSignal,
+    align?: number,
+  ): Promise<number> {
     let pos = this.committed;
     let carry = 0; // bytes at the start of buf carried from the previous chunk
     const startPos = pos;
@@ -192,11 +216,13 @@ export class JsonlFile {
       }
     }
     let readPos = pos;
+    const base = align ?? pos;
     /** file offset of an over-long line being skipped unread, while its end is not found */
     let skipping: number | undefined;
     // the next chunk is read while this one is parsed
     const next = Buffer.allocUnsafe(CHUNK);
-    const startRead = (at: number): Promise<number> => fh.read(next, 0, Math.min(CHUNK, size - at), at).then((r) => r.bytesRead);
+    const startRead = (at: number): Promise<number> =>
+      fh.read(next, 0, Math.min(CHUNK - ((((at - base) % CHUNK) + CHUNK) % CHUNK), size - at), at).then((r) => r.bytesRead);
     let inflight: Promise<number> | undefined = readPos < size ? startRead(readPos) : undefined;
     while (inflight) {
       const bytesRead = await inflight;

@@ -3,8 +3,14 @@
  * iteration appears twice (a requeued run logs again after its resume point) the
  * later row wins and the duplication is reported.
  */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { JsonlFile } from './jsonlFile';
-import type { LineSink, UpdateResult } from './jsonlFile';
+import type { LineSink, SkippedLine, UpdateResult } from './jsonlFile';
+import { columnOf, encodeFrame } from './indexCodec';
+import type { DecodedFrame } from './indexCodec';
+import { fileIdentity, loadSaved, stableJson } from './indexStore';
+import type { IndexStore } from './indexStore';
 import { METRICS_ITERATION_ALIASES } from '../record/schema';
 import type { FieldMapping } from '../record/schema';
 import { numberOf, parseTolerant } from './tolerantJson';
@@ -32,6 +38,14 @@ interface Row {
   values: Map<string, number>;
 }
 
+/** How the last update started: from nothing, from a saved index of the unchanged file, or of the file before it grew. */
+export type MetricsCacheUse = 'none' | 'unchanged' | 'grown';
+
+const KIND = 'metrics';
+/** A running index is saved at most this often while its file grows (and after its first read). */
+const SAVE_INTERVAL_MS = 30_000;
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
 export class MetricsIndex implements LineSink {
   private rows: Row[] = [];
   private readonly file: JsonlFile;
@@ -45,12 +59,30 @@ export class MetricsIndex implements LineSink {
   /** rows that had no iteration field */
   rowsWithoutIteration = 0;
 
+  /** what the first update started from */
+  cacheUse: MetricsCacheUse = 'none';
+  /** why the saved index could not be written, when it could not (saving is best effort) */
+  cacheError: string | undefined;
+  private loading: Promise<void> | undefined;
+  private lastSave = 0;
+
+  /** `engine.store`: a folder of saved indexes to start from and save to (none: always from byte 0). */
   constructor(
     readonly path: string,
     mapping: FieldMapping = {},
+    private readonly engine: { store?: IndexStore } = {},
   ) {
     this.iterationKeys = [...(mapping['iteration'] ? [mapping['iteration']] : []), ...METRICS_ITERATION_ALIASES];
     this.file = new JsonlFile(path, this);
+  }
+
+  /** The options a saved index must have been built with: the iteration keys looked for, in order. */
+  private get optionsKey(): string {
+    return stableJson({ iterationKeys: this.iterationKeys });
+  }
+
+  private get storeName(): string {
+    return this.engine.store!.nameOf(KIND, this.path, { iterationKeys: this.iterationKeys });
   }
 
   get skippedLines(): { line: number; message: string }[] {
@@ -66,9 +98,118 @@ export class MetricsIndex implements LineSink {
   }
 
   async update(signal?: AbortSignal): Promise<UpdateResult> {
+    const store = this.engine.store;
+    if (store) await (this.loading ??= this.loadSaved(store));
     const r = await this.file.update(undefined, signal);
     this.chunkDone();
+    if (store && (r.kind !== 'none' || this.lastSave === 0) && Date.now() - this.lastSave >= SAVE_INTERVAL_MS) await this.save(store);
     return r;
+  }
+
+  private async loadSaved(store: IndexStore): Promise<void> {
+    const saved = await loadSaved(store, this.storeName, KIND, this.path, this.optionsKey).catch(() => undefined);
+    if (!saved || !this.restore(saved.frame, saved.identity.committed)) return;
+    const st = await stat(this.path).catch(() => undefined);
+    const unchanged = st?.size === saved.identity.size && st.mtimeMs === saved.identity.mtimeMs;
+    this.cacheUse = unchanged ? 'unchanged' : 'grown';
+    if (unchanged) this.lastSave = Date.now();
+  }
+
+  /** Writes the rows as they are now (skipped while a provisional last line is held): names once, values by name number. */
+  private async save(store: IndexStore): Promise<void> {
+    const state = this.file.state();
+    if (!state) return;
+    try {
+      const st = await stat(this.path);
+      const identity = await fileIdentity(this.path, state.committed, st.size, st.mtimeMs);
+      const n = this.rows.length;
+      const names = new Map<string, number>();
+      let total = 0;
+      for (const r of this.rows) total += r.values.size;
+      const iteration = new Float64Array(n);
+      const line = new Uint32Array(n);
+      const counts = new Uint32Array(n);
+      const nameOf = new Uint32Array(total);
+      const value = new Float64Array(total);
+      let at = 0;
+      this.rows.forEach((r, i) => {
+        iteration[i] = r.iteration;
+        line[i] = r.line;
+        counts[i] = r.values.size;
+        for (const [k, v] of r.values) {
+          let id = names.get(k);
+          if (id === undefined) names.set(k, (id = names.size));
+          nameOf[at] = id;
+          value[at++] = v;
+        }
+      });
+      const header = {
+        kind: KIND,
+        path: resolve(this.path),
+        options: this.optionsKey,
+        identity,
+        rows: n,
+        file: state,
+        names: [...names.keys()],
+        rowsWithoutIteration: this.rowsWithoutIteration,
+      };
+      const sections = [
+        { name: 'iteration', count: n, data: iteration },
+        { name: 'line', count: n, data: line },
+        { name: 'counts', count: n, data: counts },
+        { name: 'nameOf', count: total, data: nameOf },
+        { name: 'value', count: total, data: value },
+      ];
+      await store.save(this.storeName, encodeFrame(header, sections));
+      this.lastSave = Date.now();
+      this.cacheError = undefined;
+    } catch (e) {
+      this.cacheError = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    }
+  }
+
+  /** Takes rows and file state from a saved frame; false (nothing changed) when any part does not check out. */
+  private restore(frame: DecodedFrame, committed: number): boolean {
+    const h = frame.header;
+    const n = h['rows'];
+    const file = h['file'] as Record<string, unknown> | undefined;
+    const names = h['names'];
+    if (!isCount(n) || !isCount(h['rowsWithoutIteration'])) return false;
+    if (!file || file['committed'] !== committed || !isCount(file['lines']) || !isCount(file['skippedCount'])) return false;
+    if (!Array.isArray(names) || !names.every((x) => typeof x === 'string') || new Set(names).size !== names.length) return false;
+    const skipped = file['skipped'];
+    const isSkipped = (x: unknown): boolean =>
+      isCount((x as { line?: unknown } | null)?.line) && typeof (x as { message?: unknown }).message === 'string';
+    if (!Array.isArray(skipped) || !skipped.every(isSkipped)) return false;
+    const lines = file['lines'];
+    const iteration = columnOf(frame, 'iteration', Float64Array, 0);
+    const line = columnOf(frame, 'line', Uint32Array, 0);
+    const counts = columnOf(frame, 'counts', Uint32Array, 0);
+    const nameOf = columnOf(frame, 'nameOf', Uint32Array, 0);
+    const value = columnOf(frame, 'value', Float64Array, 0);
+    if (!iteration || !line || !counts || !nameOf || !value) return false;
+    if (iteration.length !== n || line.length !== n || counts.length !== n || nameOf.length !== value.length) return false;
+    const rows: Row[] = [];
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const it = iteration[i]!;
+      const c = counts[i]!;
+      if (!Number.isFinite(it) || line[i]! < 1 || line[i]! > lines || at + c > value.length) return false;
+      const values = new Map<string, number>();
+      for (const end = at + c; at < end; at++) {
+        const name = names[nameOf[at]!];
+        if (name === undefined || values.has(name)) return false;
+        values.set(name, value[at]!);
+      }
+      rows.push({ iteration: it, line: line[i]!, values });
+    }
+    if (at !== value.length) return false;
+    this.rows = rows;
+    this.table = undefined;
+    this.version++;
+    this.rowsWithoutIteration = h['rowsWithoutIteration'];
+    this.file.restore({ committed, lines, skipped: skipped as SkippedLine[], skippedCount: file['skippedCount'] });
+    return true;
   }
 
   reset(): void {

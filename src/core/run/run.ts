@@ -17,7 +17,7 @@ export class Run {
     engine: IndexEngine = {},
   ) {
     this.credit = location.creditLog ? new CreditIndex(location.creditLog, options, undefined, engine) : undefined;
-    this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping) : undefined;
+    this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping, engine) : undefined;
   }
 
   /** `engine.store`: a folder of saved indexes, so that a log opened before starts from its saved index. */

@@ -1,0 +1,102 @@
+/**
+ * Indexing a large log with several threads: the file is cut at line starts, each part
+ * is indexed by a worker thread (`indexWorker.js`, its own bundle, given the path and
+ * the byte range) and the results are merged in file order. Only whole lines are
+ * indexed here (up to the last newline); the caller reads the rest as it always does.
+ */
+import { availableParallelism } from 'node:os';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ReadLimits } from '../jsonlFile';
+import { foreignEncoding } from '../jsonlFile';
+import { cutAt, endOfLastLine, evenTargets } from './split';
+import { mergeParts } from './merge';
+import type { MergedParts } from './merge';
+import type { PartResult, PartTask } from './parts';
+
+/** How many threads index a log, and from what size. */
+export interface ThreadOptions {
+  /** threads to use; 0 = every core; 1 = no worker */
+  threads: number;
+  /** a smaller log is indexed on one thread (default 32 MB) */
+  minBytes?: number;
+  /** the worker bundle (default: `indexWorker.js` next to the running bundle) */
+  workerPath?: string;
+  /** byte offsets to cut near, instead of an even cut (for tests) */
+  cutNear?: number[];
+}
+
+export const DEFAULT_MIN_THREAD_BYTES = 32 * 1024 * 1024;
+
+/** The number of threads `threads` stands for on this machine. */
+export function threadCount(threads: number): number {
+  return threads === 0 ? availableParallelism() : threads;
+}
+
+export interface ThreadedIndex extends MergedParts {
+  parts: number;
+}
+
+function runPart(workerPath: string, task: PartTask, signal?: AbortSignal): Promise<PartResult> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(workerPath, { workerData: task });
+    let settled = false;
+    const onAbort = (): void => void w.terminate();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    const done = (f: () => void): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      f();
+    };
+    w.once('message', (m: { result?: PartResult; error?: string }) =>
+      done(() => (m.result ? resolve(m.result) : reject(new Error(m.error ?? 'the index worker sent nothing')))),
+    );
+    w.once('error', (e) => done(() => reject(e)));
+    w.once('exit', (code) => {
+      const reason: unknown = signal?.reason;
+      done(() => reject(reason instanceof Error ? reason : new Error(`the index worker exited (${code})`)));
+    });
+  });
+}
+
+/**
+ * The index of the whole lines of `path`, built by `threads` workers; undefined when the
+ * file is too small for threads or is not one a reader can start on (it is then read on
+ * one thread, which says why).
+ */
+export async function indexInParts(
+  path: string,
+  options: PartTask['options'],
+  limits: ReadLimits | undefined,
+  t: ThreadOptions,
+  signal?: AbortSignal,
+): Promise<ThreadedIndex | undefined> {
+  const n = threadCount(t.threads);
+  const fh = await open(path, 'r');
+  let cuts: [number, number][];
+  let align = 0;
+  let end: number;
+  try {
+    const size = (await fh.stat()).size;
+    if (n < 2 || size < (t.minBytes ?? DEFAULT_MIN_THREAD_BYTES)) return undefined;
+    const head = Buffer.alloc(Math.min(256, size));
+    await fh.read(head, 0, head.length, 0);
+    if (foreignEncoding(head) !== undefined) return undefined;
+    if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) align = 3;
+    end = await endOfLastLine(fh, size);
+    if (end === 0) return undefined;
+    cuts = await cutAt(fh, end, t.cutNear ?? evenTargets(end, n));
+  } finally {
+    await fh.close();
+  }
+  signal?.throwIfAborted();
+  const workerPath = t.workerPath ?? join(__dirname, 'indexWorker.js');
+  const results = await Promise.all(
+    cuts.map(([start, stop]) => runPart(workerPath, { path, start, end: stop, align, options, limits }, signal)),
+  );
+  if (results.some((r) => r.overflow)) return undefined;
+  return { ...mergeParts(results, end), parts: cuts.length };
+}

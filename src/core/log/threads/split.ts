@@ -1,0 +1,49 @@
+/** Where to cut a log into parts: each part starts at a line's start, so that no line (nor character) is cut. */
+import type { FileHandle } from 'node:fs/promises';
+
+const WINDOW = 64 * 1024;
+
+/** Offset just after the first newline at or after `from`, or `limit` when there is none before it. */
+async function lineStartAfter(fh: FileHandle, from: number, limit: number): Promise<number> {
+  const buf = Buffer.allocUnsafe(WINDOW);
+  for (let at = from; at < limit; at += WINDOW) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(WINDOW, limit - at), at);
+    if (bytesRead === 0) break;
+    const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+    if (nl >= 0) return at + nl + 1;
+  }
+  return limit;
+}
+
+/** Offset just after the file's last newline (0 when it has none). */
+export async function endOfLastLine(fh: FileHandle, size: number): Promise<number> {
+  const buf = Buffer.allocUnsafe(WINDOW);
+  for (let end = size; end > 0; end -= WINDOW) {
+    const at = Math.max(0, end - WINDOW);
+    const { bytesRead } = await fh.read(buf, 0, end - at, at);
+    const nl = buf.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (nl >= 0) return at + nl + 1;
+  }
+  return 0;
+}
+
+/**
+ * The parts of [0, end) cut near `targets` (byte offsets): a cut moves forward to the start
+ * of the next line (a target that is a line's start stays). Parts may be empty (a line
+ * longer than the distance between two targets); they cover [0, end) in order.
+ */
+export async function cutAt(fh: FileHandle, end: number, targets: number[]): Promise<[number, number][]> {
+  const cuts: number[] = [0];
+  for (const t of [...targets].sort((a, b) => a - b)) {
+    const prev = cuts[cuts.length - 1]!;
+    const at = t <= 0 ? 0 : t >= end ? end : await lineStartAfter(fh, t - 1, end);
+    cuts.push(Math.max(prev, at));
+  }
+  cuts.push(end);
+  return cuts.slice(1).map((c, i) => [cuts[i]!, c]);
+}
+
+/** `n` targets spread evenly over [0, end): the cuts of `n` parts. */
+export function evenTargets(end: number, n: number): number[] {
+  return Array.from({ length: n - 1 }, (_, i) => Math.floor(((i + 1) * end) / n));
+}

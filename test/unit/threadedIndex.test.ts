@@ -1,0 +1,136 @@
+/** The threaded indexer gives exactly what one thread gives: on the demo and on a hostile log cut at awkward places. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tempDir } from '../helpers';
+import { CreditIndex } from '../../src/core/log/creditIndex';
+import type { Columns } from '../../src/core/log/creditIndex';
+import type { ThreadOptions } from '../../src/core/log/threads/pool';
+import { observerToJson } from '../../src/core/log/observerCodec';
+import { computeReport } from '../../src/core/report/report';
+import { writeDemo } from '../../src/core/demo/demo';
+
+const WORKER = resolve('dist/indexWorker.js');
+
+/** Everything an index holds and says, as plain data (typed columns as arrays, maps in their order). */
+function state(idx: CreditIndex): unknown {
+  const cols: Record<string, number[]> = {};
+  for (const [k, c] of Object.entries(idx.columns) as [keyof Columns, Float64Array][]) cols[k] = [...c.subarray(0, idx.size)];
+  return {
+    size: idx.size,
+    cols,
+    skipped: idx.skippedLines,
+    skippedCount: idx.skippedCount,
+    bytesIndexed: idx.bytesIndexed,
+    pendingTail: idx.pendingTail,
+    slowPathRows: idx.slowPathRows,
+    observer: observerToJson(idx.observer),
+    schema: idx.schemaCheck(),
+    report: computeReport(idx).report,
+  };
+}
+
+async function open(path: string, threads?: ThreadOptions, maxLineBytes?: number): Promise<CreditIndex> {
+  const idx = new CreditIndex(path, undefined, maxLineBytes ? { maxLineBytes } : undefined, threads ? { threads } : {});
+  await idx.update();
+  return idx;
+}
+
+const rec = (it: number, extra = '', turns = '[{"action": "wait()", "c": 0.25, "A_t": 0.5}]'): string =>
+  `{"iteration": ${it}, "group": ${it % 3}, "rollout": ${it % 5}, "reward": ${(it % 7) / 7}, "A": ${(it % 11) / 3 - 1.5}${extra}, "turns": ${turns}}`;
+
+/** Bad lines, CRLF, a BOM, blank lines, multi-byte text, wrong types, the slow path, 300 unknown keys, an over-long line, a tail without newline. */
+function hostileLog(): { path: string; text: Buffer; marks: Record<string, number> } {
+  const lines: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    if (i % 17 === 3) lines.push('{"iteration": 1, "group": 0,');
+    else if (i % 19 === 4) lines.push('not json at all');
+    else if (i % 23 === 5) lines.push('');
+    else if (i % 13 === 6) lines.push(rec(i, `, "masked_typo": 1, "note": "ünïcödé ✓ 日本語 ${i}"`));
+    else if (i % 11 === 7) lines.push(rec(i, `, "labeled": "yes", "slow_${i}": 1`));
+    else if (i % 29 === 8)
+      lines.push(rec(i, `, "\\u0074ask_id": "escaped key: slow path", "slow_esc_${i}": 1`, `[{"action": "a", "slow_turn_${i}": 2}]`));
+    else if (i % 31 === 9) lines.push(`[${i}]`);
+    else if (i % 37 === 10) lines.push(rec(i, `, "pad": "${'x'.repeat(700)}"`));
+    else
+      lines.push(
+        rec(i, `, "extra_${i % 300}": ${i}, "t": "é"`, `[{"action": "click(${i})", "mystery_${i % 250}": true, "c": ${i / 1000}}]`),
+      );
+  }
+  // every unknown key once more near the end, and a few new ones past the cap of 200
+  for (let i = 0; i < 320; i++) lines.push(rec(1000 + i, `, "late_${i}": 1`));
+  const body = lines.map((l, i) => (i % 5 === 2 ? `${l}\r\n` : `${l}\n`)).join('');
+  const text = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body, 'utf8'), Buffer.from(rec(9999).slice(0, 40), 'utf8')]);
+  const path = join(tempDir(), 'ws_credit_log.jsonl');
+  writeFileSync(path, text);
+  // a line start, the middle of a multi-byte character, and two places inside one long line
+  const lineStart = text.indexOf('\n', 5000) + 1;
+  const multibyte = text.indexOf(Buffer.from('日', 'utf8'), 9000) + 1;
+  const long = text.indexOf(Buffer.from('"pad"', 'utf8'), 12000);
+  return { path, text, marks: { lineStart, multibyte, longA: long + 10, longB: long + 400 } };
+}
+
+test('the worker bundle is built (node esbuild.mjs builds dist/indexWorker.js)', () => {
+  assert.ok(existsSync(WORKER), WORKER);
+});
+
+test('the demo log: 1, 2 and 3 threads give the same index, skipped lines, schema and report', async () => {
+  const dir = tempDir();
+  const { creditLog } = writeDemo(dir, { hubRepo: false });
+  const one = await open(creditLog);
+  assert.equal(one.threadedParts, 0);
+  for (const threads of [2, 3]) {
+    const idx = await open(creditLog, { threads, minBytes: 0, workerPath: WORKER });
+    assert.equal(idx.threadError, undefined);
+    assert.equal(idx.threadedParts, threads, `${threads} parts`);
+    assert.deepStrictEqual(state(idx), state(one), `${threads} threads`);
+  }
+});
+
+test('a hostile log cut at a line start, inside a multi-byte character, and twice inside one line (an empty part)', async () => {
+  const { path, marks } = hostileLog();
+  const one = await open(path, undefined, 600);
+  const s = state(one) as { skippedCount: number; schema: { unknownTrajectoryKeys: unknown[] } };
+  assert.ok(s.skippedCount > 40, 'the fixture has bad lines');
+  assert.ok(one.slowPathRows > 0, 'the fixture takes the slow path');
+  assert.equal(s.schema.unknownTrajectoryKeys.length, 200, 'the fixture meets more unknown keys than the cap');
+  assert.equal(one.pendingTail, true);
+  const cuts: [string, number[]][] = [
+    ['at a line start', [marks.lineStart!]],
+    ['inside a multi-byte character', [marks.multibyte!]],
+    ['twice inside one line', [marks.longA!, marks.longB!]],
+    ['all of them, and at 0 and past the end', [0, marks.lineStart!, marks.multibyte!, marks.longA!, marks.longB!, 1e9]],
+    ['evenly, in 3', []],
+  ];
+  for (const [name, cutNear] of cuts) {
+    const threads: ThreadOptions = { threads: 3, minBytes: 0, workerPath: WORKER, ...(cutNear.length > 0 ? { cutNear } : {}) };
+    const idx = await open(path, threads, 600);
+    assert.equal(idx.threadError, undefined, name);
+    assert.ok(idx.threadedParts >= 2, `${name}: threaded`);
+    assert.deepStrictEqual(state(idx), s, name);
+  }
+});
+
+test('a log below the size floor stays on one thread; a missing worker falls back to one thread and says why', async () => {
+  const { path } = hostileLog();
+  const small = await open(path, { threads: 3, workerPath: WORKER });
+  assert.equal(small.threadedParts, 0);
+  const missing = await open(path, { threads: 2, minBytes: 0, workerPath: join(tempDir(), 'nope.js') });
+  assert.equal(missing.threadedParts, 0);
+  assert.match(missing.threadError ?? '', /nope\.js|Cannot find/);
+  assert.deepStrictEqual(state(missing), state(await open(path)));
+});
+
+test('a cancelled threaded read rejects, and the next update indexes with threads again, to the same result', async () => {
+  const { path } = hostileLog();
+  const idx = new CreditIndex(path, undefined, { maxLineBytes: 600 }, { threads: { threads: 2, minBytes: 0, workerPath: WORKER } });
+  const ac = new AbortController();
+  const first = idx.update(ac.signal);
+  ac.abort();
+  await assert.rejects(first);
+  assert.equal(idx.size, 0);
+  await idx.update();
+  assert.equal(idx.threadedParts, 2);
+  assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
+});
