@@ -8,8 +8,10 @@ import { h, initialState, useControls, saveState, channel } from './common';
 import { formatFigure, formatPlain } from '../src/shared/format';
 import type { QueryView, PanelState, SortKeyView } from '../src/shared/protocol';
 import type {
+  BrowserAction,
   PageMessage,
   RowView,
+  ShareAction,
   TrajectoriesHostMessage,
   TrajectoriesWebviewMessage,
   TrajectoryDetailView,
@@ -194,6 +196,18 @@ const reveal = h('button', { class: 'link', id: 'reveal-in-tree' }, 'reveal in t
 reveal.addEventListener('click', () => {
   if (selRow >= 0) post({ type: 'trajectories/reveal', row: selRow });
 });
+const exportBtn = h(
+  'button',
+  { class: 'link', id: 'export-trajectories', title: 'Export the trajectories of this filter (JSONL or CSV)' },
+  'export…',
+);
+exportBtn.addEventListener('click', () => share('export', null));
+const notebookBtn = h(
+  'button',
+  { class: 'link', id: 'open-notebook', title: 'Open the trajectories of this filter in a Jupyter notebook' },
+  'notebook',
+);
+notebookBtn.addEventListener('click', () => share('notebook', null));
 app.append(
   h(
     'div',
@@ -217,7 +231,7 @@ app.append(
     count,
   ),
   chipBox,
-  h('div', { class: 'toolbar' }, header, back, reveal),
+  h('div', { class: 'toolbar' }, header, back, reveal, exportBtn, notebookBtn),
   browser,
 );
 browser.append(
@@ -390,6 +404,7 @@ function showDetail(d: TrajectoryDetailView, fresh: boolean): void {
       },
       onClearFilters: () => setQuery({ filter: {}, sort: query.sort }),
       onJumpTurn: (i) => focusOn(i),
+      onShare: share,
     }),
   );
   if (!fresh) return;
@@ -407,6 +422,48 @@ function focusOn(i: number, block: ScrollLogicalPosition = 'nearest'): void {
   const el = detailPane.querySelector(`.turn[data-turn="${i}"]`);
   el?.classList.add('focus', 'target');
   el?.scrollIntoView({ block });
+}
+
+/** Asks the host to share: the shown trajectory (and `turn`), and the table's query. */
+function share(action: ShareAction, turn: number | null): void {
+  const key = detail ? { iteration: detail.iteration, group: detail.group, rollout: detail.rollout } : null;
+  post({ type: 'trajectories/share', action, key, turn, query });
+}
+
+/** A link's turn, waiting for its trajectory's detail. */
+let pendingFocus: { row: number; turn: number } | undefined;
+
+function applyPendingFocus(): void {
+  if (!pendingFocus || detail?.row !== pendingFocus.row) return;
+  focusOn(Math.min(pendingFocus.turn, Math.max(0, detail.turns.length - 1)), 'start');
+  pendingFocus = undefined;
+}
+
+/** A host shortcut (contributes.keybindings): move through the table or the turns, or share. */
+function doAction(a: BrowserAction): void {
+  const focused = detailPane.querySelector('.turn.focus') ? focusTurn : null;
+  switch (a) {
+    case 'nextTrajectory':
+      select(selIndex < 0 ? 0 : Math.min(total - 1, selIndex + 1), true);
+      break;
+    case 'previousTrajectory':
+      select(Math.max(0, selIndex - 1), true);
+      break;
+    case 'nextTurn':
+    case 'previousTurn':
+      if (detail && detail.turns.length > 0)
+        focusOn(Math.max(0, Math.min(detail.turns.length - 1, (focused ?? -1) + (a === 'nextTurn' ? 1 : -1))), 'start');
+      break;
+    case 'toggleGroup':
+      toggleGroup();
+      break;
+    case 'copyLink':
+    case 'openRaw':
+      share(a, focused);
+      break;
+    default:
+      share(a, null);
+  }
 }
 
 function showPage(p: PageMessage): void {
@@ -460,8 +517,16 @@ onMessage((m) => {
         state.selected = { iteration: m.detail.iteration, group: m.detail.group, rollout: m.detail.rollout };
         state.detail = m.detail;
         showDetail(m.detail, fresh);
+        applyPendingFocus();
         persist();
       }
+      break;
+    case 'trajectories/focusTurn':
+      pendingFocus = { row: m.row, turn: m.turn };
+      applyPendingFocus();
+      break;
+    case 'trajectories/do':
+      doAction(m.action);
       break;
     case 'error':
       loaded = true;
