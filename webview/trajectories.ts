@@ -353,6 +353,8 @@ spacer.addEventListener('click', (e) => {
   if (row) select(Number(row.dataset['index']), true);
 });
 viewport.addEventListener('keydown', (e) => {
+  // with a modifier it is a workbench shortcut (contributes.keybindings), done through the host
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
   if (e.key === 'ArrowDown') {
     select(selIndex + 1, false);
     e.preventDefault();
@@ -373,7 +375,7 @@ viewport.addEventListener('keydown', (e) => {
   }
 });
 detailPane.addEventListener('keydown', (e) => {
-  if (!detail) return;
+  if (!detail || e.altKey || e.ctrlKey || e.metaKey) return;
   if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
     focusTurn = Math.max(0, Math.min(detail.turns.length - 1, focusTurn + (e.key === 'ArrowDown' ? 1 : -1)));
     const el = detailPane.querySelector(`[data-turn="${focusTurn}"]`);
@@ -384,7 +386,7 @@ detailPane.addEventListener('keydown', (e) => {
   } else if (e.key === 'g') toggleGroup();
 });
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'g' && e.target === document.body) toggleGroup();
+  if (e.key === 'g' && !e.altKey && !e.ctrlKey && !e.metaKey && e.target === document.body) toggleGroup();
 });
 
 function toggleGroup(): void {
