@@ -14,6 +14,8 @@ export function formatOfPath(path: string): ExportFormat {
   return /\.csv$/i.test(path) ? 'csv' : 'jsonl';
 }
 
+const trajectories = (n: number): string => `${n} ${n === 1 ? 'trajectory' : 'trajectories'}`;
+
 /** A path the extension host can write: a local file, or a file on the remote machine the host runs on. */
 function hostPath(uri: vscode.Uri): string | undefined {
   return uri.scheme === 'file' || uri.scheme === 'vscode-remote' ? uri.fsPath : undefined;
@@ -27,7 +29,7 @@ export async function exportTrajectories(s: Services, a: ShareArgs): Promise<voi
   if (sel.rows.length === 0) return void vscode.window.showInformationMessage(`No trajectory to export: none matches ${esc(what)}.`);
   const name = live.run.location.name.replace(/[^\w.-]+/g, '_');
   const uri = await vscode.window.showSaveDialog({
-    title: `Export ${sel.rows.length} trajectories (${what})`,
+    title: `Export ${trajectories(sel.rows.length)} (${what})`,
     defaultUri: vscode.Uri.file(join(live.run.location.root, `${name}-trajectories.jsonl`)),
     filters: { 'JSON Lines (original records)': ['jsonl'], 'CSV (one row per trajectory)': ['csv'] },
     saveLabel: 'Export',
@@ -39,9 +41,9 @@ export async function exportTrajectories(s: Services, a: ShareArgs): Promise<voi
   try {
     const r = await exportWithProgress(sel, formatOfPath(path), path);
     if (!r) return void vscode.window.showInformationMessage(`Export cancelled: nothing was written to ${esc(path)}.`);
-    s.out.info(`exported ${r.rows} trajectories (${what}) to ${path}`);
+    s.out.info(`exported ${trajectories(r.rows)} (${what}) to ${path}`);
     void vscode.window
-      .showInformationMessage(`Exported ${r.rows} trajectories (${formatBytes(r.bytes)}) to ${esc(basename(path))}.`, 'Open File')
+      .showInformationMessage(`Exported ${trajectories(r.rows)} (${formatBytes(r.bytes)}) to ${esc(basename(path))}.`, 'Open File')
       .then((open) => (open ? vscode.window.showTextDocument(vscode.Uri.file(path)) : undefined));
   } catch (e) {
     void vscode.window.showErrorMessage(`RL Runs: export to ${esc(path)} failed: ${esc((e as Error).message)}`);

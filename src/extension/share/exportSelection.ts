@@ -33,7 +33,11 @@ export async function selection(live: LiveRun, query: QueryView): Promise<Select
 /** Writes the selection to `path` with a progress notification; undefined when cancelled. */
 export async function exportWithProgress(sel: Selection, format: ExportFormat, path: string): Promise<ExportResult | undefined> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Exporting ${sel.rows.length} trajectories`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Exporting ${sel.rows.length} ${sel.rows.length === 1 ? 'trajectory' : 'trajectories'}`,
+      cancellable: true,
+    },
     async (progress, token) => {
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort());

@@ -18,7 +18,7 @@ export const JUPYTER_EXTENSION = 'ms-toolsai.jupyter';
 /** Says, in one line, that notebooks need the Jupyter extension, and offers its page. */
 async function needJupyter(): Promise<void> {
   const pick = await vscode.window.showWarningMessage(
-    `Open Selection in a Notebook needs the Jupyter extension (${JUPYTER_EXTENSION}) and a Python with pandas and matplotlib.`,
+    `Open Selection in a Notebook needs the Jupyter extension (${JUPYTER_EXTENSION}).`,
     'Show Jupyter Extension',
   );
   if (pick) await vscode.commands.executeCommand('extension.open', JUPYTER_EXTENSION);
