@@ -62,6 +62,19 @@ async function openUrl(p: Page, url: string): Promise<void> {
     await ask.locator('.monaco-button', { hasText: /^Open$/ }).click();
 }
 
+/** The harness's Open Trajectory, asked again (at most three times) when the workbench closes the fresh input box as focus moves. */
+async function openTrajectory(key: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await wb.openTrajectory(key);
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
 async function turnInView(wv: FrameLocator, turn: number): Promise<void> {
   const target = wv.locator(`.turn.target[data-turn="${turn}"]`);
   await target.waitFor({ timeout: 20_000 });
@@ -75,7 +88,7 @@ async function turnInView(wv: FrameLocator, turn: number): Promise<void> {
 
 wb.journey('S1. Copy Link on a turn puts a link to that run, trajectory and turn on the clipboard', async () => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${wb.port}` });
-  await wb.openTrajectory(`${KEY.iteration} ${KEY.group} ${KEY.rollout}`);
+  await openTrajectory(`${KEY.iteration} ${KEY.group} ${KEY.rollout}`);
   const wv = wb.webview();
   await wv
     .locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group} · rollout ${KEY.rollout}` })
@@ -128,9 +141,10 @@ wb.continued("S3. Open Raw Record: the log at the trajectory's line; from a turn
   const wv = wb.webview();
   await wv.locator('.detail-raw').click();
   const line = lineOf(KEY);
+  // the demo log is 23 MB: on a loaded machine the editor takes a while to open it
   const tab = page.locator('.tab[aria-selected="true"]', { hasText: 'ws_credit_log.jsonl' });
-  await tab.waitFor({ timeout: 20_000 });
-  await page.locator('.statusbar-item', { hasText: `Ln ${line}, Col 1` }).waitFor({ timeout: 20_000 });
+  await tab.waitFor({ timeout: 120_000 });
+  await page.locator('.statusbar-item', { hasText: `Ln ${line}, Col 1` }).waitFor({ timeout: 60_000 });
   await wb.shot('raw-record-line');
   await page.locator('.tab', { hasText: 'Trajectories' }).click();
   await wb.webview().locator(`.turn[data-turn="${TURN}"] .turn-raw`).click();
