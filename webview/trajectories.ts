@@ -8,8 +8,10 @@ import { h, initialState, useControls, saveState, channel } from './common';
 import { formatFigure, formatPlain } from '../src/shared/format';
 import type { QueryView, PanelState, SortKeyView } from '../src/shared/protocol';
 import type {
+  BrowserAction,
   PageMessage,
   RowView,
+  ShareAction,
   TrajectoriesHostMessage,
   TrajectoriesWebviewMessage,
   TrajectoryDetailView,
@@ -194,6 +196,18 @@ const reveal = h('button', { class: 'link', id: 'reveal-in-tree' }, 'reveal in t
 reveal.addEventListener('click', () => {
   if (selRow >= 0) post({ type: 'trajectories/reveal', row: selRow });
 });
+const exportBtn = h(
+  'button',
+  { class: 'link', id: 'export-trajectories', title: 'Export the trajectories of this filter (JSONL or CSV)' },
+  'export…',
+);
+exportBtn.addEventListener('click', () => share('export', null));
+const notebookBtn = h(
+  'button',
+  { class: 'link', id: 'open-notebook', title: 'Open the trajectories of this filter in a Jupyter notebook' },
+  'notebook',
+);
+notebookBtn.addEventListener('click', () => share('notebook', null));
 app.append(
   h(
     'div',
@@ -217,7 +231,7 @@ app.append(
     count,
   ),
   chipBox,
-  h('div', { class: 'toolbar' }, header, back, reveal),
+  h('div', { class: 'toolbar' }, header, back, reveal, exportBtn, notebookBtn),
   browser,
 );
 browser.append(
@@ -339,6 +353,8 @@ spacer.addEventListener('click', (e) => {
   if (row) select(Number(row.dataset['index']), true);
 });
 viewport.addEventListener('keydown', (e) => {
+  // with a modifier it is a workbench shortcut (contributes.keybindings), done through the host
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
   if (e.key === 'ArrowDown') {
     select(selIndex + 1, false);
     e.preventDefault();
@@ -359,7 +375,7 @@ viewport.addEventListener('keydown', (e) => {
   }
 });
 detailPane.addEventListener('keydown', (e) => {
-  if (!detail) return;
+  if (!detail || e.altKey || e.ctrlKey || e.metaKey) return;
   if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
     focusTurn = Math.max(0, Math.min(detail.turns.length - 1, focusTurn + (e.key === 'ArrowDown' ? 1 : -1)));
     const el = detailPane.querySelector(`[data-turn="${focusTurn}"]`);
@@ -370,7 +386,7 @@ detailPane.addEventListener('keydown', (e) => {
   } else if (e.key === 'g') toggleGroup();
 });
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'g' && e.target === document.body) toggleGroup();
+  if (e.key === 'g' && !e.altKey && !e.ctrlKey && !e.metaKey && e.target === document.body) toggleGroup();
 });
 
 function toggleGroup(): void {
@@ -390,6 +406,7 @@ function showDetail(d: TrajectoryDetailView, fresh: boolean): void {
       },
       onClearFilters: () => setQuery({ filter: {}, sort: query.sort }),
       onJumpTurn: (i) => focusOn(i),
+      onShare: share,
     }),
   );
   if (!fresh) return;
@@ -407,6 +424,48 @@ function focusOn(i: number, block: ScrollLogicalPosition = 'nearest'): void {
   const el = detailPane.querySelector(`.turn[data-turn="${i}"]`);
   el?.classList.add('focus', 'target');
   el?.scrollIntoView({ block });
+}
+
+/** Asks the host to share: the shown trajectory (and `turn`), and the table's query. */
+function share(action: ShareAction, turn: number | null): void {
+  const key = detail ? { iteration: detail.iteration, group: detail.group, rollout: detail.rollout } : null;
+  post({ type: 'trajectories/share', action, key, turn, query });
+}
+
+/** A link's turn, waiting for its trajectory's detail. */
+let pendingFocus: { row: number; turn: number } | undefined;
+
+function applyPendingFocus(): void {
+  if (!pendingFocus || detail?.row !== pendingFocus.row) return;
+  focusOn(Math.min(pendingFocus.turn, Math.max(0, detail.turns.length - 1)), 'start');
+  pendingFocus = undefined;
+}
+
+/** A host shortcut (contributes.keybindings): move through the table or the turns, or share. */
+function doAction(a: BrowserAction): void {
+  const focused = detailPane.querySelector('.turn.focus') ? focusTurn : null;
+  switch (a) {
+    case 'nextTrajectory':
+      select(selIndex < 0 ? 0 : Math.min(total - 1, selIndex + 1), true);
+      break;
+    case 'previousTrajectory':
+      select(Math.max(0, selIndex - 1), true);
+      break;
+    case 'nextTurn':
+    case 'previousTurn':
+      if (detail && detail.turns.length > 0)
+        focusOn(Math.max(0, Math.min(detail.turns.length - 1, (focused ?? -1) + (a === 'nextTurn' ? 1 : -1))), 'start');
+      break;
+    case 'toggleGroup':
+      toggleGroup();
+      break;
+    case 'copyLink':
+    case 'openRaw':
+      share(a, focused);
+      break;
+    default:
+      share(a, null);
+  }
 }
 
 function showPage(p: PageMessage): void {
@@ -460,8 +519,16 @@ onMessage((m) => {
         state.selected = { iteration: m.detail.iteration, group: m.detail.group, rollout: m.detail.rollout };
         state.detail = m.detail;
         showDetail(m.detail, fresh);
+        applyPendingFocus();
         persist();
       }
+      break;
+    case 'trajectories/focusTurn':
+      pendingFocus = { row: m.row, turn: m.turn };
+      applyPendingFocus();
+      break;
+    case 'trajectories/do':
+      doAction(m.action);
       break;
     case 'error':
       loaded = true;

@@ -1,7 +1,7 @@
 /** The detail pane: one trajectory, a strip of its turns, every turn with its marks, and the group view. */
 import { h } from '../common';
 import { formatFigure, formatPlain } from '../../src/shared/format';
-import type { TrajectoryDetailView, TurnDetailView } from '../../src/shared/protocol/trajectories';
+import type { ShareAction, TrajectoryDetailView, TurnDetailView } from '../../src/shared/protocol/trajectories';
 import { icon, isAnomalous, legend, marksOf } from './marks';
 import { logEl } from './text';
 import { groupView } from './group';
@@ -14,6 +14,18 @@ export interface DetailOptions {
   onOpenSibling: (iteration: number, group: number, rollout: number) => void;
   onClearFilters: () => void;
   onJumpTurn: (index: number) => void;
+  /** Copy Link / Open Raw Record, of the trajectory (turn null) or of one turn */
+  onShare?: (action: ShareAction, turn: number | null) => void;
+}
+
+/** A small link-styled button that asks the host to share (copy a link, open the raw record). */
+function shareButton(o: DetailOptions, action: ShareAction, turn: number | null, text: string, cls: string): HTMLElement | string {
+  const on = o.onShare;
+  if (!on) return '';
+  const title = `${text}${turn === null ? ' of this trajectory' : ` of turn ${turn}`}`;
+  const b = h('button', { class: `link ${cls}`, title, 'data-share': action, ...(turn === null ? {} : { 'data-turn-share': turn }) }, text);
+  b.addEventListener('click', () => on(action, turn));
+  return b;
 }
 
 function tags(list: [boolean, string, string][]): HTMLElement[] {
@@ -111,7 +123,7 @@ function advantageLine(t: TurnDetailView, A: number | null): HTMLElement {
   );
 }
 
-function renderTurn(t: TurnDetailView, A: number | null): HTMLElement {
+function renderTurn(t: TurnDetailView, A: number | null, o: DetailOptions): HTMLElement {
   const el = h('div', {
     class: `turn${isAnomalous(t) ? ' marked' : ''}`,
     'data-turn': t.index,
@@ -119,7 +131,18 @@ function renderTurn(t: TurnDetailView, A: number | null): HTMLElement {
     'aria-label': `turn ${t.index}`,
   });
   el.append(
-    h('div', { class: 'turn-head' }, h('strong', {}, `turn ${t.index}`), ' ', ...tags([[t.labeled, 'same', 'labeled']]), ...marksOf(t)),
+    h(
+      'div',
+      { class: 'turn-head' },
+      h('strong', {}, `turn ${t.index}`),
+      ' ',
+      ...tags([[t.labeled, 'same', 'labeled']]),
+      ...marksOf(t),
+      ' ',
+      shareButton(o, 'copyLink', t.index, 'copy link', 'turn-copy-link'),
+      ' ',
+      shareButton(o, 'openRaw', t.index, 'raw', 'turn-raw'),
+    ),
     logEl('pre', { class: 'action', 'data-field': 'action' }, t.action, '(no action logged)'),
   );
   if (t.labeled) el.append(candidates(t));
@@ -163,6 +186,10 @@ export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLEle
       `iteration ${d.iteration} · group ${d.group} · rollout ${d.rollout}`,
       ' ',
       h('span', { class: 'muted' }, `line ${d.line}`),
+      ' ',
+      shareButton(o, 'copyLink', null, 'Copy Link', 'detail-copy-link'),
+      ' ',
+      shareButton(o, 'openRaw', null, 'Open Raw Record', 'detail-raw'),
     ),
   );
   if (o.outsideTable) {
@@ -190,6 +217,6 @@ export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLEle
   if (d.extras)
     parts.push(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), logEl('pre', { class: 'text' }, d.extras, '')));
   parts.push(strip(d, o.onJumpTurn), legend());
-  for (const t of d.turns) parts.push(renderTurn(t, d.A));
+  for (const t of d.turns) parts.push(renderTurn(t, d.A, o));
   return parts;
 }

@@ -78,8 +78,13 @@ function viewParams(v: LinkView): [Param, string][] {
   }
 }
 
-/** The link's text; throws LinkError for what `parseLink` would refuse. */
-export function buildLink(link: RunLink, extensionId: string = EXTENSION_ID): string {
+/**
+ * The link's text; throws LinkError for what `parseLink` would refuse. `scheme` is the
+ * editor's own (`vscode.env.uriScheme`: `vscode`, `vscode-insiders`, `code-oss` in
+ * code-server), since an editor routes to extensions only the links of its own scheme.
+ */
+export function buildLink(link: RunLink, extensionId: string = EXTENSION_ID, scheme = 'vscode'): string {
+  if (!/^[a-z][a-z0-9+.-]*$/.test(scheme)) throw new LinkError(`"${shown(scheme)}" is not a URI scheme`);
   checkRun(link.run);
   const params: [Param, string][] =
     link.run.kind === 'local'
@@ -89,7 +94,7 @@ export function buildLink(link: RunLink, extensionId: string = EXTENSION_ID): st
           ['revision', link.run.revision],
         ];
   params.push(...viewParams(link.view));
-  const text = `vscode://${extensionId}${LINK_PATH}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
+  const text = `${scheme}://${extensionId}${LINK_PATH}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
   parseLink(LINK_PATH, text.slice(text.indexOf('?') + 1).replace(/%25/g, '%'));
   return text;
 }

@@ -32,6 +32,26 @@ export const SCHEMA_COMMANDS = ['rlRunBrowser.showSchemaCheck'] as const;
 
 export const CACHE_COMMANDS = ['rlRunBrowser.clearIndexCache'] as const;
 
+export const SHARE_COMMANDS = [
+  'rlRunBrowser.copyLink',
+  'rlRunBrowser.openRawRecord',
+  'rlRunBrowser.exportTrajectories',
+  'rlRunBrowser.openInNotebook',
+  'rlRunBrowser.nextTrajectory',
+  'rlRunBrowser.previousTrajectory',
+  'rlRunBrowser.nextTurn',
+  'rlRunBrowser.previousTurn',
+  'rlRunBrowser.toggleGroupView',
+] as const;
+
+/** The command each share action of the browser runs (with the page's trajectory, turn and query). */
+export const SHARE_ACTION_COMMANDS = {
+  copyLink: 'rlRunBrowser.copyLink',
+  openRaw: 'rlRunBrowser.openRawRecord',
+  export: 'rlRunBrowser.exportTrajectories',
+  notebook: 'rlRunBrowser.openInNotebook',
+} as const satisfies Record<string, (typeof SHARE_COMMANDS)[number]>;
+
 export const ALL_COMMANDS: readonly string[] = [
   ...HUB_COMMANDS,
   ...ACCOUNT_COMMANDS,
@@ -39,4 +59,5 @@ export const ALL_COMMANDS: readonly string[] = [
   ...PANEL_COMMANDS,
   ...SCHEMA_COMMANDS,
   ...CACHE_COMMANDS,
+  ...SHARE_COMMANDS,
 ];

@@ -2,9 +2,10 @@
  * The trajectory browser: the table in pages for the page's query, one trajectory at a
  * time for the detail, and navigation from other panels (a jump sets query and label).
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
-import type { TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
+import type { BrowserAction, TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
+import { SHARE_ACTION_COMMANDS } from '../commands/ids';
 import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
 import { queryRows, page, textSearch } from '../../core/run/query';
 import type { OpenPanel, PanelDeps } from './panelHost';
@@ -16,6 +17,8 @@ import { querySpec } from './queryViews';
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
   private lastQuery: { q: QueryView; offset: number; limit: number } | undefined;
+  /** a link's turn, sent again after the next detail of its row */
+  private pendingTurn: { row: number; turn: number } | undefined;
 
   constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
     super(panel, state, deps, parseTrajectoriesMessage, onDispose);
@@ -29,6 +32,17 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     this.remember();
     this.panel.reveal(undefined, false);
     if (this.ready) void this.push(true);
+  }
+
+  /** Scrolls the detail of `row` to `turn` (a link's turn): now if the page listens, and after that row's next detail. */
+  focusTurn(row: number, turn: number): void {
+    this.pendingTurn = { row, turn };
+    if (this.ready) this.post({ type: 'trajectories/focusTurn', row, turn });
+  }
+
+  /** A keyboard shortcut of the browser, done by the page. */
+  act(action: BrowserAction): void {
+    this.post({ type: 'trajectories/do', action });
   }
 
   protected async onMessage(m: TrajectoriesWebviewMessage): Promise<void> {
@@ -55,6 +69,14 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         break;
       case 'openMetrics':
         await this.deps.navigate.open('metrics', this.root);
+        break;
+      case 'trajectories/share':
+        await vscode.commands.executeCommand(SHARE_ACTION_COMMANDS[m.action], {
+          root: this.root,
+          key: m.key,
+          turn: m.turn,
+          query: m.query,
+        });
         break;
       case 'ready': // answered by PanelHost
         break;
@@ -138,6 +160,10 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
       for (const r of idx.groupRows(t.iteration, t.group)) siblings.push({ row: r, t: r === row ? t : await idx.read(r) });
       const gateGroups = live.run.report()?.gateGroups;
       this.post({ type: 'trajectories/detail', detail: detailView(idx, row, t, siblings, gateGroups) });
+      if (this.pendingTurn?.row === row) {
+        this.post({ type: 'trajectories/focusTurn', ...this.pendingTurn });
+        this.pendingTurn = undefined;
+      }
     } catch (e) {
       this.post({ type: 'error', message: (e as Error).message });
     }

@@ -1,6 +1,6 @@
 /** The trajectory browser's messages: one union per direction, checked on arrival. */
-import type { ErrorMessage, OpenTrajectoryMessage, QueryView, RawMessage, ReadyMessage } from '../protocol';
-import { isInt, isQuery, isRow, parseOpenTrajectory, rawMessage } from '../protocol';
+import type { ErrorMessage, OpenTrajectoryMessage, QueryView, RawMessage, ReadyMessage, TrajectoryKey } from '../protocol';
+import { isInt, isObj, isQuery, isRow, parseOpenTrajectory, rawMessage } from '../protocol';
 
 export interface RowView {
   row: number;
@@ -137,7 +137,25 @@ export interface SelectMessage {
   index: number;
 }
 
-export type TrajectoriesHostMessage = PageMessage | DetailMessage | SelectMessage | ErrorMessage;
+/** What the browser's share buttons and keys ask the host to do with a trajectory, a turn or the filter. */
+export type ShareAction = 'copyLink' | 'openRaw' | 'export' | 'notebook';
+export const SHARE_ACTIONS: readonly ShareAction[] = ['copyLink', 'openRaw', 'export', 'notebook'];
+/** What a keyboard shortcut (a host command) asks the page to do. */
+export type BrowserAction = ShareAction | 'nextTrajectory' | 'previousTrajectory' | 'nextTurn' | 'previousTurn' | 'toggleGroup';
+
+/** A shortcut was pressed: the page acts on its selection (and answers a share action with a ShareMessage). */
+export interface DoMessage {
+  type: 'trajectories/do';
+  action: BrowserAction;
+}
+/** Scroll the detail of `row` to turn `turn` (now, or once that detail arrives). */
+export interface FocusTurnMessage {
+  type: 'trajectories/focusTurn';
+  row: number;
+  turn: number;
+}
+
+export type TrajectoriesHostMessage = PageMessage | DetailMessage | SelectMessage | ErrorMessage | DoMessage | FocusTurnMessage;
 
 // ---- webview -> host
 
@@ -159,8 +177,32 @@ export interface OpenMetricsMessage {
   type: 'openMetrics';
 }
 
+/** A share button or shortcut: the action, the shown trajectory and turn (if any), and the table's query. */
+export interface ShareMessage {
+  type: 'trajectories/share';
+  action: ShareAction;
+  key: TrajectoryKey | null;
+  turn: number | null;
+  query: QueryView;
+}
+
 export type TrajectoriesWebviewMessage =
-  ReadyMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenTrajectoryMessage | OpenMetricsMessage;
+  ReadyMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenTrajectoryMessage | OpenMetricsMessage | ShareMessage;
+
+function parseKey(v: unknown): TrajectoryKey | null | undefined {
+  if (v === null) return null;
+  return isObj(v) && isRow(v['iteration']) && isRow(v['group']) && isRow(v['rollout'])
+    ? { iteration: v['iteration'], group: v['group'], rollout: v['rollout'] }
+    : undefined;
+}
+
+function parseShare(m: RawMessage): ShareMessage | undefined {
+  const action = SHARE_ACTIONS.find((a) => a === m['action']);
+  const key = parseKey(m['key']);
+  const turn = m['turn'] === null || isRow(m['turn']) ? m['turn'] : undefined;
+  if (!action || key === undefined || turn === undefined || !isQuery(m['query'])) return undefined;
+  return { type: 'trajectories/share', action, key, turn, query: m['query'] };
+}
 
 function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
   switch (m.type) {
@@ -178,6 +220,8 @@ function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
       return isRow(m['row']) ? { type: 'trajectories/reveal', row: m['row'] } : undefined;
     case 'openTrajectory':
       return parseOpenTrajectory(m);
+    case 'trajectories/share':
+      return parseShare(m);
     default:
       return undefined;
   }

@@ -1,0 +1,51 @@
+/** "Export Trajectories…": the browser's current filter to a JSONL or CSV file the user picks. */
+import * as vscode from 'vscode';
+import { basename, join } from 'node:path';
+import { describeFilter } from '../../core/notebook/describeFilter';
+import type { ExportFormat } from '../../core/export/exportRows';
+import { formatBytes } from '../../shared/format';
+import type { Services } from '../services';
+import type { ShareArgs } from './shareArgs';
+import { exportWithProgress, selection } from './exportSelection';
+import { escapeNotification as esc } from '../text';
+
+/** The format a chosen file's name asks for: `.csv` is CSV, anything else JSONL. */
+export function formatOfPath(path: string): ExportFormat {
+  return /\.csv$/i.test(path) ? 'csv' : 'jsonl';
+}
+
+const trajectories = (n: number): string => `${n} ${n === 1 ? 'trajectory' : 'trajectories'}`;
+
+/** A path the extension host can write: a local file, or a file on the remote machine the host runs on. */
+function hostPath(uri: vscode.Uri): string | undefined {
+  return uri.scheme === 'file' || uri.scheme === 'vscode-remote' ? uri.fsPath : undefined;
+}
+
+export async function exportTrajectories(s: Services, a: ShareArgs): Promise<void> {
+  const live = s.runs.get(a.root);
+  const sel = live && (await selection(live, a.query));
+  if (!live || !sel) return void vscode.window.showWarningMessage(`The run ${esc(a.root)} has no credit log open.`);
+  const what = describeFilter(sel.filter);
+  if (sel.rows.length === 0) return void vscode.window.showInformationMessage(`No trajectory to export: none matches ${esc(what)}.`);
+  const name = live.run.location.name.replace(/[^\w.-]+/g, '_');
+  const uri = await vscode.window.showSaveDialog({
+    title: `Export ${trajectories(sel.rows.length)} (${what})`,
+    defaultUri: vscode.Uri.file(join(live.run.location.root, `${name}-trajectories.jsonl`)),
+    filters: { 'JSON Lines (original records)': ['jsonl'], 'CSV (one row per trajectory)': ['csv'] },
+    saveLabel: 'Export',
+  });
+  if (!uri) return;
+  const path = hostPath(uri);
+  if (!path)
+    return void vscode.window.showErrorMessage(`RL Runs: cannot write ${esc(uri.toString())} (only files the extension host can reach).`);
+  try {
+    const r = await exportWithProgress(sel, formatOfPath(path), path);
+    if (!r) return void vscode.window.showInformationMessage(`Export cancelled: nothing was written to ${esc(path)}.`);
+    s.out.info(`exported ${trajectories(r.rows)} (${what}) to ${path}`);
+    void vscode.window
+      .showInformationMessage(`Exported ${trajectories(r.rows)} (${formatBytes(r.bytes)}) to ${esc(basename(path))}.`, 'Open File')
+      .then((open) => (open ? vscode.window.showTextDocument(vscode.Uri.file(path)) : undefined));
+  } catch (e) {
+    void vscode.window.showErrorMessage(`RL Runs: export to ${esc(path)} failed: ${esc((e as Error).message)}`);
+  }
+}

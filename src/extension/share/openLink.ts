@@ -1,0 +1,95 @@
+/**
+ * The URI handler's work: a link (`vscode://rl-run-browser.rl-run-browser/open?…`) parsed
+ * by core, its run found here (a local path, or a Hub repo whose logs were downloaded;
+ * if they were not, the user is asked before they are), what it names checked in that
+ * run, and the view opened: the browser at a trajectory and turn, the metrics, or a
+ * comparison. A link is refused with one line saying why.
+ */
+import * as vscode from 'vscode';
+import { LinkError, parseLink } from '../../core/links/link';
+import type { RunLink, RunRef } from '../../core/links/link';
+import type { Services } from '../services';
+import type { LiveRun } from '../runs';
+import { TrajectoriesPanel } from '../panels/trajectoriesPanel';
+import { linkTarget } from './linkTarget';
+import { escapeNotification as esc } from '../text';
+
+export const COMPARE_COMMAND = 'rlRunBrowser.compareRuns';
+
+async function localRun(s: Services, path: string): Promise<LiveRun> {
+  const live = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path) ?? (await s.runs.add(path));
+  if (!live) throw new LinkError(`no RL run at ${path} (no logs/ws_credit_log.jsonl or ws_metrics.jsonl there)`);
+  return live;
+}
+
+/** The run of a Hub repo's downloaded logs; asks (never silently) before downloading them. */
+async function hubRun(s: Services, repo: string, revision: string): Promise<LiveRun | undefined> {
+  const here = s.destinations.path(repo, 'logs');
+  const found = here !== undefined ? (s.runs.get(here) ?? (await s.runs.add(here))) : undefined;
+  if (found) return found;
+  const branch = revision === 'main' ? '' : ` (the download takes the repo's current logs, not revision ${revision})`;
+  const pick = await vscode.window.showInformationMessage(
+    `The link names ${esc(repo)}, whose logs are not on this machine. Download them from the Hub${here ? ` to ${esc(here)}` : ''}${esc(branch)}?`,
+    { modal: true },
+    'Download Logs',
+  );
+  if (pick !== 'Download Logs') return undefined;
+  await vscode.commands.executeCommand('rlRunBrowser.downloadLogs', { kind: 'folder', repo, folder: 'logs' }, here);
+  const dest = s.destinations.path(repo, 'logs');
+  const live = dest !== undefined ? (s.runs.get(dest) ?? (await s.runs.add(dest))) : undefined;
+  if (!live) throw new LinkError(`the logs of ${repo} did not arrive; the link is not opened`);
+  return live;
+}
+
+async function runOf(s: Services, ref: RunRef): Promise<LiveRun | undefined> {
+  const live = ref.kind === 'local' ? await localRun(s, ref.path) : await hubRun(s, ref.repo, ref.revision);
+  await live?.run.update();
+  return live;
+}
+
+async function compare(s: Services, a: LiveRun, other: RunRef): Promise<void> {
+  const b = await runOf(s, other);
+  if (!b) return;
+  if (!(await vscode.commands.getCommands(true)).includes(COMPARE_COMMAND)) {
+    void vscode.window.showWarningMessage(
+      `This link opens a comparison, and this version of RL Run Browser has no ${COMPARE_COMMAND} command.`,
+    );
+    return;
+  }
+  await vscode.commands.executeCommand(COMPARE_COMMAND, a.run.location.root, b.run.location.root);
+}
+
+/** Opens what `link` names; throws LinkError when the run does not hold it. */
+export async function openRunLink(s: Services, link: RunLink): Promise<void> {
+  const live = await runOf(s, link.run);
+  if (!live) return;
+  const root = live.run.location.root;
+  if (link.view.kind === 'compare') return compare(s, live, link.view.other);
+  const target = linkTarget({ name: live.run.location.name, credit: live.run.credit, metrics: live.run.metrics }, link.view);
+  switch (target.kind) {
+    case 'run':
+      await s.panels.open(live.run.metrics ? 'metrics' : 'trajectories', root);
+      return;
+    case 'metric':
+      await s.panels.open('metrics', root);
+      return;
+    case 'trajectories': {
+      await s.panels.openTrajectories(root, target.query, 'opened from a link', target.select);
+      const panel = s.panels.find('trajectories', root);
+      if (panel instanceof TrajectoriesPanel && target.row !== undefined && target.turn !== undefined)
+        panel.focusTurn(target.row, target.turn);
+    }
+  }
+}
+
+/** The URI handler: any failure is one line naming the link's problem. */
+export async function handleUri(s: Services, uri: vscode.Uri): Promise<void> {
+  s.out.info(`link: ${uri.toString(true)}`);
+  try {
+    await openRunLink(s, parseLink(uri.path, uri.query));
+  } catch (e) {
+    const msg = e instanceof LinkError ? e.message : `cannot open it: ${(e as Error).message}`;
+    s.out.warn(`link refused: ${msg}`);
+    void vscode.window.showErrorMessage(`RL Runs: link refused: ${esc(msg)}`);
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * Sharing, in a real code-server and Chromium: a turn's link copied to the clipboard and
+ * opened through the editor's own URL route (Developer: Open URL, as an OS hand-off
+ * would) in a second window on another workspace, at the same turn; a link naming what
+ * the run lacks refused; the raw record at its line and a turn's formatted view; the
+ * browser's filter exported (the bytes equal to the source lines); the notebook command
+ * without Jupyter; the shortcuts. code-server is itself a remote set-up (the UI in the
+ * browser, the extension host on the server), so the clipboard, the link and the export
+ * all cross that boundary here.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { parseTolerant } from '../../src/core/log/tolerantJson';
+import { buildSchemaTables } from '../../src/core/record/schema';
+import { prettyRecord, turnsKeyOf } from '../../src/extension/share/prettyRecord';
+import { SHOTS, workbench } from './harness';
+
+const KEY = { iteration: 12, group: 7, rollout: 3 };
+const TURN = 5;
+let page: Page;
+let run = '';
+const wb = workbench({ name: 'share' }, (w) => {
+  page = w.page;
+  run = w.run;
+});
+const log = (): string => join(run, 'logs', 'ws_credit_log.jsonl');
+const sourceLines = (): string[] => readFileSync(log(), 'utf8').split('\n');
+/** 1-based line of a trajectory in the log, found by reading the file (not by the extension's index). */
+const lineOf = (k: typeof KEY): number =>
+  sourceLines().findIndex((l) => l.startsWith(`{"iteration":${k.iteration},"group":${k.group},"rollout":${k.rollout},`)) + 1;
+let link = '';
+
+async function commandOn(p: Page, title: string): Promise<void> {
+  await p.keyboard.press('F1');
+  const input = p.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await p.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
+}
+
+const webviewOf = (p: Page): FrameLocator => p.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
+const toast = (p: Page, text: RegExp): ReturnType<Page['locator']> =>
+  p.locator('.notifications-toasts .notification-toast', { hasText: text });
+
+/** The link through the editor's own URL route: what VS Code does with a vscode:// URI the OS hands it. */
+async function openUrl(p: Page, url: string): Promise<void> {
+  await commandOn(p, 'Developer: Open URL');
+  const input = p.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(url);
+  await p.keyboard.press('Enter');
+  // the first link of an extension: the editor asks whether it may open it
+  const ask = p.locator('.monaco-dialog-box', { hasText: /Allow .*RL Run Browser.* to open this URI/i });
+  if (
+    await ask.waitFor({ timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await ask.locator('.monaco-button', { hasText: /^Open$/ }).click();
+}
+
+/** The harness's Open Trajectory, asked again (at most three times) when the workbench closes the fresh input box as focus moves. */
+async function openTrajectory(key: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await wb.openTrajectory(key);
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
+async function turnInView(wv: FrameLocator, turn: number): Promise<void> {
+  const target = wv.locator(`.turn.target[data-turn="${turn}"]`);
+  await target.waitFor({ timeout: 20_000 });
+  const pane = (await wv.locator('#detail').boundingBox())!;
+  const box = (await target.boundingBox())!;
+  assert.ok(
+    box.y >= pane.y - 1 && box.y < pane.y + pane.height,
+    `turn ${turn} is scrolled into view (${box.y} in ${pane.y}+${pane.height})`,
+  );
+}
+
+wb.journey('S1. Copy Link on a turn puts a link to that run, trajectory and turn on the clipboard', async () => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${wb.port}` });
+  await openTrajectory(`${KEY.iteration} ${KEY.group} ${KEY.rollout}`);
+  const wv = wb.webview();
+  await wv
+    .locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group} · rollout ${KEY.rollout}` })
+    .waitFor({ timeout: 60_000 });
+  assert.equal(await wv.locator('#detail-title .detail-copy-link').count(), 1, 'Copy Link in the detail header');
+  assert.equal(await wv.locator('.turn .turn-copy-link').count(), 8, 'copy link on each turn');
+  await wv.locator(`.turn[data-turn="${TURN}"] .turn-copy-link`).click();
+  await toast(page, new RegExp(`Copied a link to ${KEY.iteration} · ${KEY.group} · ${KEY.rollout}, turn ${TURN}`)).waitFor({
+    timeout: 20_000,
+  });
+  // a string: the tests compile without the DOM's types
+  link = await page.evaluate<string>('navigator.clipboard.readText()');
+  // code-server's scheme is code-oss (VS Code's is vscode): the link is the editor's own
+  assert.match(link, /^code-oss:\/\/rl-run-browser\.rl-run-browser\/open\?run=\//);
+  assert.ok(link.endsWith(`&iteration=${KEY.iteration}&group=${KEY.group}&rollout=${KEY.rollout}&turn=${TURN}`), link);
+  assert.equal(decodeURIComponent(decodeURIComponent(/run=([^&]*)/.exec(link)![1]!)), run);
+  await wb.shot('copied-link');
+});
+
+wb.continued(
+  'S2. the link opens in a fresh window on another workspace at the same turn; a link to what is not there is refused',
+  async () => {
+    const elsewhere = join(wb.work, 'elsewhere');
+    mkdirSync(elsewhere, { recursive: true });
+    const other = await page.context().newPage();
+    try {
+      await other.goto(`http://127.0.0.1:${wb.port}/?folder=${encodeURIComponent(elsewhere)}`);
+      await other.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await other.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
+      await openUrl(other, link);
+      const wv = webviewOf(other);
+      await wv
+        .locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group} · rollout ${KEY.rollout}` })
+        .waitFor({ timeout: 60_000 });
+      await turnInView(wv, TURN);
+      assert.match((await wv.locator('#jump-label').textContent())!, /^opened from a link/);
+      await other.screenshot({ path: join(SHOTS, 'share-S2-link-opened-elsewhere.png') });
+      await openUrl(other, link.replace(/&iteration=.*$/, '&iteration=99'));
+      await toast(other, /link refused: iteration 99 is not in run run/).waitFor({ timeout: 20_000 });
+      await openUrl(other, link.replace(/run=[^&]*/, 'run=/no/such/run'));
+      await toast(other, /link refused: no RL run at \/no\/such\/run/).waitFor({ timeout: 20_000 });
+      await other.screenshot({ path: join(SHOTS, 'share-S2-link-refused.png') });
+    } finally {
+      await other.close();
+    }
+  },
+);
+
+wb.continued("S3. Open Raw Record: the log at the trajectory's line; from a turn, the formatted record at that turn", async () => {
+  const wv = wb.webview();
+  await wv.locator('.detail-raw').click();
+  const line = lineOf(KEY);
+  // the demo log is 23 MB: on a loaded machine the editor takes a while to open it
+  const tab = page.locator('.tab[aria-selected="true"]', { hasText: 'ws_credit_log.jsonl' });
+  await tab.waitFor({ timeout: 120_000 });
+  await page.locator('.statusbar-item', { hasText: `Ln ${line}, Col 1` }).waitFor({ timeout: 60_000 });
+  await wb.shot('raw-record-line');
+  await page.locator('.tab', { hasText: 'Trajectories' }).click();
+  await wb.webview().locator(`.turn[data-turn="${TURN}"] .turn-raw`).click();
+  await page.locator('.tab[aria-selected="true"]', { hasText: `ws_credit_log.jsonl line ${line}.json` }).waitFor({ timeout: 20_000 });
+  const record = parseTolerant(sourceLines()[line - 1]!) as Record<string, unknown>;
+  const pretty = prettyRecord(record, turnsKeyOf(record, buildSchemaTables()));
+  await page.locator('.statusbar-item', { hasText: `Ln ${pretty.turnLines[TURN]! + 1}, Col 1` }).waitFor({ timeout: 20_000 });
+  const action = (record['turns'] as { action: string }[])[TURN]!.action;
+  await page
+    .locator('.editor-instance .view-line', { hasText: JSON.stringify(action).slice(1, 20) })
+    .first()
+    .waitFor({ timeout: 10_000 });
+  await wb.shot('raw-record-turn');
+});
+
+wb.continued('S4. the shortcuts: next trajectory, next turn, group view, in the browser only', async () => {
+  await page.locator('.tab', { hasText: 'Trajectories' }).click();
+  const wv = wb.webview();
+  await wv.locator('.trow.sel').click();
+  await page.keyboard.press('Alt+ArrowDown');
+  const next = wv.locator('#detail-title', { hasText: /rollout 4/ });
+  await next.waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Shift+Alt+ArrowDown');
+  await wv.locator('.turn.focus[data-turn="0"]').waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Shift+Alt+ArrowDown');
+  await wv.locator('.turn.focus[data-turn="1"]').waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Alt+KeyG');
+  await wv.locator('#siblings').waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Alt+ArrowUp');
+  await wv.locator('#detail-title', { hasText: /rollout 3/ }).waitFor({ timeout: 20_000 });
+  await wb.shot('shortcuts');
+  assert.ok(existsSync(log()));
+});
+
+wb.continued("S5. Export Trajectories… writes the filter's records byte for byte (on the machine the extension host runs on)", async () => {
+  await page.locator('.tab', { hasText: 'Trajectories' }).click();
+  const wv = wb.webview();
+  await wv.locator('#f-reward').selectOption('failure');
+  await wv.locator('.chip', { hasText: /failed/ }).waitFor({ timeout: 20_000 });
+  await wv.locator('#export-trajectories').click();
+  const out = join(run, 'failed-12-7.jsonl');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 20_000 });
+  await wb.shot('export-dialog');
+  await input.fill(out);
+  await page.keyboard.press('Enter');
+  await toast(page, /Exported \d+ trajector(y|ies)/).waitFor({ timeout: 60_000 });
+  const want = sourceLines().filter((l) => {
+    if (!l.trim()) return false;
+    const o = parseTolerant(l) as { iteration: number; group: number; reward: number };
+    return o.iteration === KEY.iteration && o.group === KEY.group && o.reward <= 0;
+  });
+  assert.ok(want.length >= 1);
+  assert.ok(readFileSync(out).equals(Buffer.from(want.map((l) => `${l}\n`).join(''))), 'the export is the source lines, byte for byte');
+  assert.match(
+    (await toast(page, /Exported/).textContent())!,
+    new RegExp(`Exported ${want.length} trajector${want.length === 1 ? 'y' : 'ies'} \\(`),
+  );
+  assert.deepEqual(
+    readdirSync(run).filter((f) => f.endsWith('.partial')),
+    [],
+    'no temporary file left',
+  );
+  await wb.shot('exported');
+});
+
+wb.continued('S6. Open Selection in a Notebook without the Jupyter extension says what it needs', async () => {
+  await wb.webview().locator('#open-notebook').click();
+  const t = toast(page, /needs the Jupyter extension \(ms-toolsai\.jupyter\)/);
+  await t.waitFor({ timeout: 20_000 });
+  await t.locator('.monaco-button', { hasText: 'Show Jupyter Extension' }).waitFor({ timeout: 10_000 });
+  await wb.shot('notebook-needs-jupyter');
+});
