@@ -4,7 +4,7 @@
  * later row wins and the duplication is reported.
  */
 import { JsonlFile } from './jsonlFile';
-import type { LineSink, UpdateResult } from './jsonlFile';
+import type { LineSink, ReadLimits, UpdateResult } from './jsonlFile';
 import { METRICS_ITERATION_ALIASES } from '../record/schema';
 import type { FieldMapping } from '../record/schema';
 import { numberOf, parseTolerant } from './tolerantJson';
@@ -48,9 +48,11 @@ export class MetricsIndex implements LineSink {
   constructor(
     readonly path: string,
     mapping: FieldMapping = {},
+    /** `source`: the bytes of a log that is not a local file (a Hub log read in place) */
+    limits: ReadLimits = {},
   ) {
     this.iterationKeys = [...(mapping['iteration'] ? [mapping['iteration']] : []), ...METRICS_ITERATION_ALIASES];
-    this.file = new JsonlFile(path, this);
+    this.file = new JsonlFile(path, this, limits);
   }
 
   get skippedLines(): { line: number; message: string }[] {

@@ -16,8 +16,11 @@ export class Run {
     readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS,
     engine: IndexEngine = {},
   ) {
-    this.credit = location.creditLog ? new CreditIndex(location.creditLog, options, undefined, engine) : undefined;
-    this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping) : undefined;
+    const remote = location.remote;
+    const creditEngine = remote?.credit ? { source: remote.credit } : engine;
+    this.credit = location.creditLog ? new CreditIndex(location.creditLog, options, undefined, creditEngine) : undefined;
+    const metricsLimits = remote?.metrics ? { source: remote.metrics } : {};
+    this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping, metricsLimits) : undefined;
   }
 
   /** `engine.store`: a folder of saved indexes, so that a log opened before starts from its saved index. */
