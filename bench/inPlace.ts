@@ -50,17 +50,30 @@ async function main(): Promise<void> {
   try {
     const conn = { endpoint };
     const ref = { repo: REPO, revision: 'main' };
-    const o = { conn, store: new IndexStore(join(work, 'index')), cache: new RangeCache(join(work, 'ranges')) };
-    const first = await timed(() => HubRun.open(ref, o));
+    const fresh = (n: number): { conn: typeof conn; store: IndexStore; cache: RangeCache } => ({
+      conn,
+      store: new IndexStore(join(work, `index-${n}`)),
+      cache: new RangeCache(join(work, `ranges-${n}`)),
+    });
+    const inPlace = (n: number): Promise<{ ms: number; value: HubRun }> => timed(() => HubRun.open(ref, fresh(n)));
+    const download = (n: number): Promise<{ ms: number; value: Run }> =>
+      timed(async () => {
+        const listing = await listRun(REPO, 'main', conn);
+        await runDownload(planDownload(listing, 'logs', undefined, join(work, `dl-${n}`)), conn);
+        const run = (await Run.open(join(work, `dl-${n}`)))!;
+        await run.update();
+        return run;
+      });
+    // two rounds in opposite orders (the first of a process pays the JIT and a cold page cache); the faster of each
+    const a1 = await inPlace(1);
+    const d1 = await download(1);
+    const d2 = await download(2);
+    const a2 = await inPlace(2);
+    const first = a1.ms <= a2.ms ? a1 : a2;
+    const dl = d1.ms <= d2.ms ? d1 : d2;
+    const o = fresh(first === a1 ? 1 : 2);
     const second = await timed(() => HubRun.open(ref, o));
     if (second.value.use !== 'unchanged') throw new Error(`the second open did not use the saved index (${second.value.use})`);
-    const dl = await timed(async () => {
-      const listing = await listRun(REPO, 'main', conn);
-      await runDownload(planDownload(listing, 'logs', undefined, join(work, 'dl')), conn);
-      const run = (await Run.open(join(work, 'dl')))!;
-      await run.update();
-      return run;
-    });
     const a = JSON.stringify(first.value.run.report()!.report).split('hub:bench/in-place/logs/ws_credit_log.jsonl').join('LOG');
     const b = JSON.stringify(dl.value.report()!.report)
       .split(join(work, 'dl', 'logs', 'ws_credit_log.jsonl'))
@@ -70,8 +83,8 @@ async function main(): Promise<void> {
     const after = uptime();
     appendResults('Hub log in place', [
       `log: ${(size / 1e6).toFixed(0)} MB, ${idx.size} trajectories, from the emulator on 127.0.0.1 (Xet bridge), each open in this process, the emulator in its own`,
-      `open in place (one streamed GET, index, save): ${first.ms.toFixed(0)} ms (${mbps(size, first.ms).toFixed(0)} MB/s)`,
-      `download first (verified, fsync'd) then open: ${dl.ms.toFixed(0)} ms; in place is ${(dl.ms / first.ms).toFixed(2)}x faster and puts nothing of the log on disk`,
+      `open in place (one streamed GET, index, save): ${first.ms.toFixed(0)} ms (${mbps(size, first.ms).toFixed(0)} MB/s; rounds ${a1.ms.toFixed(0)}, ${a2.ms.toFixed(0)} ms)`,
+      `download first (verified, fsync'd) then open: ${dl.ms.toFixed(0)} ms (rounds ${d1.ms.toFixed(0)}, ${d2.ms.toFixed(0)} ms); ratio download/in place ${(dl.ms / first.ms).toFixed(2)}x (in place puts nothing of the log on disk)`,
       `second open in place (saved index, no GET of the file): ${second.ms.toFixed(1)} ms; ${(first.ms / second.ms).toFixed(1)}x faster than the first`,
       `one record read by a range request: ${read.ms.toFixed(1)} ms`,
       `same report in place as downloaded: ${a === b}`,
