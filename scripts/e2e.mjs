@@ -32,6 +32,7 @@ const SUITE = [
   'build/test/e2e/browser.test.js',
   'build/test/e2e/dashboard.test.js',
   'build/test/e2e/share.test.js',
+  'build/test/e2e/inPlace.test.js',
 ];
 const FILES = process.argv.slice(2);
 // this run's screenshots only (each file writes its own, under its own prefix)

@@ -1,5 +1,14 @@
 /** `rlrb hub ls` and `rlrb download`. */
-import { resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { IndexOptions } from '../core/log/creditIndex';
+import { IndexStore } from '../core/log/indexStore';
+import type { Run } from '../core/run/run';
+import { HubRun } from '../core/hub/inPlace/hubRun';
+import { parseHubRef } from '../core/hub/inPlace/hubRef';
+import { RangeCache } from '../core/hub/inPlace/rangeCache';
+import { cliCacheDir } from './indexOptions';
 import type { FlagSpec, ParsedArgs } from './args';
 import { UsageError, numberFlag, stringFlag } from './args';
 import { resolveEndpoint, resolveToken } from '../core/hub/config';
@@ -90,6 +99,24 @@ export async function runHubCommand(a: ParsedArgs): Promise<number> {
     }
     throw e;
   }
+}
+
+/**
+ * `rlrb report|show hub:owner/name[@revision]`: the repo's logs read in place, the index saved
+ * in the cache folder (`--no-cache`: a temporary one) with the ranges fetched under `ranges/`.
+ */
+export async function openInPlace(spec: string, a: ParsedArgs, options: IndexOptions): Promise<Run> {
+  const ref = parseHubRef(spec);
+  if (typeof ref === 'string') throw new UsageError(ref);
+  const dir = a.flags.has('no-cache') ? mkdtempSync(join(tmpdir(), 'rlrb-in-place-')) : cliCacheDir();
+  const conn = await connection(a);
+  const hr = await HubRun.open(ref, { conn, store: new IndexStore(dir), cache: new RangeCache(join(dir, 'ranges')), options });
+  if (hr.offline !== undefined) {
+    writeErr(`rlrb: warning: ${safeLine(hr.offline)}; ${safeLine(spec)} opened from its saved index (commit ${hr.commit.slice(0, 12)})\n`);
+    const note = await hr.offlineNote();
+    if (note !== undefined) writeErr(`rlrb: warning: ${safeLine(note)}\n`);
+  }
+  return hr.run;
 }
 
 const DOWNLOAD_USAGE =

@@ -8,7 +8,8 @@ import type { TrajectoryView } from '../core/record/trajectory';
 import { recomputeCredit } from '../core/credit/credit';
 import { turnMarks } from '../core/credit/turnMarks';
 import type { TurnMarks } from '../core/credit/turnMarks';
-import { runHubCommand, runDownloadCommand, HUB_FLAGS, DOWNLOAD_FLAGS } from './hub';
+import { runHubCommand, runDownloadCommand, openInPlace, HUB_FLAGS, DOWNLOAD_FLAGS } from './hub';
+import { isHubRef } from '../core/hub/inPlace/hubRef';
 import { cmdCompare, COMPARE_USAGE } from './compare';
 import { cmdExport, EXPORT_USAGE } from './export';
 import { formatFigure } from '../shared/format';
@@ -20,7 +21,12 @@ import { LogEncodingError } from '../core/log/jsonlFile';
 
 const fmt = formatFigure;
 
-async function openRun(path: string, opts: IndexOptions, needCredit: boolean, engine: IndexEngine = {}): Promise<Run> {
+async function openRun(path: string, opts: IndexOptions, needCredit: boolean, engine: IndexEngine = {}, a?: ParsedArgs): Promise<Run> {
+  if (a && isHubRef(path)) {
+    const run = await openInPlace(path, a, opts);
+    if (needCredit && !run.credit) throw new UsageError(`${path}: no credit log (logs/ws_credit_log.jsonl) in the repo`);
+    return run;
+  }
   const run = await Run.open(resolve(path), opts, engine);
   if (!run) throw new UsageError(`${path}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
   if (needCredit && !run.credit) throw new UsageError(`${path}: no credit log (ws_credit_log.jsonl) found`);
@@ -51,7 +57,7 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
     throw new UsageError(
       'usage: rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]',
     );
-  const run = await openRun(path, indexOptions(a), true, indexEngine(a));
+  const run = await openRun(path, indexOptions(a), true, indexEngine(a), a);
   const full = run.report()!;
   if (a.flags.has('json')) {
     writeJson(full.report);
@@ -102,7 +108,7 @@ async function cmdShow(a: ParsedArgs): Promise<number> {
   if (!path || it === undefined || g === undefined || ro === undefined)
     throw new UsageError('usage: rlrb show <log> --iteration I --group G --rollout R [--json]');
   const opts = indexOptions(a);
-  const run = await openRun(path, opts, true, indexEngine(a));
+  const run = await openRun(path, opts, true, indexEngine(a), a);
   const idx = run.credit!;
   const row = idx.find(it, g, ro);
   if (row < 0) {
@@ -199,6 +205,7 @@ const HELP = `rlrb: RL Run Browser on the command line
   rlrb demo <dir> [--trajectories N] [--seed S] [--no-hub-repo] [--no-baseline]
   rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache]
   rlrb show <log> --iteration I --group G --rollout R [--json]
+  rlrb report|show hub:owner/name[@revision] ... [--endpoint URL]   (the Hub repo's logs read in place, not downloaded)
   ${COMPARE_USAGE}
   ${EXPORT_USAGE.replace(/^usage: /, '')}
   rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]
@@ -215,8 +222,11 @@ interface Command {
 
 /** Every command with its flags; a new command is one entry here (and a line in HELP). */
 const COMMANDS: Readonly<Record<string, Command>> = {
-  report: { flags: { json: 'boolean', ...INDEX_FLAGS }, run: cmdReport },
-  show: { flags: { iteration: 'string', group: 'string', rollout: 'string', json: 'boolean', ...INDEX_FLAGS }, run: cmdShow },
+  report: { flags: { json: 'boolean', endpoint: 'string', ...INDEX_FLAGS }, run: cmdReport },
+  show: {
+    flags: { iteration: 'string', group: 'string', rollout: 'string', json: 'boolean', endpoint: 'string', ...INDEX_FLAGS },
+    run: cmdShow,
+  },
   demo: { flags: { trajectories: 'string', seed: 'string', 'no-hub-repo': 'boolean', 'no-baseline': 'boolean' }, run: cmdDemo },
   hub: { flags: HUB_FLAGS, run: runHubCommand },
   download: { flags: DOWNLOAD_FLAGS, run: runDownloadCommand },

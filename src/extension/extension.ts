@@ -19,6 +19,7 @@ import * as panelCommands from './commands/panels';
 import * as schemaCommands from './commands/schema';
 import * as cacheCommands from './commands/cache';
 import * as shareCommands from './share/register';
+import * as inPlaceCommands from './inPlace/openLogsInPlace';
 import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -78,7 +79,16 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
 
-  for (const feature of [hubCommands, accountCommands, downloadCommands, panelCommands, schemaCommands, cacheCommands, shareCommands])
+  for (const feature of [
+    hubCommands,
+    accountCommands,
+    downloadCommands,
+    panelCommands,
+    schemaCommands,
+    cacheCommands,
+    shareCommands,
+    inPlaceCommands,
+  ])
     feature.register(ctx, services);
 
   void runs.scan();

@@ -23,6 +23,8 @@ export interface LiveRun {
 export class RunService extends Disposable {
   private readonly runs = new Map<string, LiveRun>();
   private readonly watchers = new Map<string, IDisposable[]>();
+  /** runs whose logs are not local files (a Hub repo's logs read in place): kept across scans, opened again on new options */
+  private readonly remotes = new Map<string, (o: IndexOptions) => Promise<Run>>();
   private readonly changed = this._register(new vscode.EventEmitter<{ root: string | undefined; kind: 'list' | 'append' | 'reset' }>());
   readonly onDidChange = this.changed.event;
   private readonly scans = new Coalesced(() => this.doScan());
@@ -52,6 +54,23 @@ export class RunService extends Disposable {
     this.options = o;
     this.dropAll();
     void this.scan();
+    for (const open of this.remotes.values()) void this.addRemote(open).catch(() => undefined);
+  }
+
+  get indexOptions(): IndexOptions {
+    return this.options;
+  }
+
+  /** Adds a run whose logs are elsewhere (already read by `open`); it stays in the list until the window closes. */
+  async addRemote(open: (o: IndexOptions) => Promise<Run>): Promise<LiveRun> {
+    const run = await open(this.options);
+    const root = run.location.root;
+    this.remotes.set(root, open);
+    this.drop(root);
+    const live = this.track(run, false);
+    live.progress = 1;
+    this.changed.fire({ root: undefined, kind: 'list' });
+    return live;
   }
 
   /**
@@ -87,7 +106,7 @@ export class RunService extends Disposable {
       found.add(loc.root);
       if (!this.runs.has(loc.root)) await this.add(loc.root);
     }
-    for (const root of [...this.runs.keys()]) if (!found.has(root)) this.drop(root);
+    for (const root of [...this.runs.keys()]) if (!found.has(root) && !this.remotes.has(root)) this.drop(root);
     this.changed.fire({ root: undefined, kind: 'list' });
   }
 
@@ -98,6 +117,21 @@ export class RunService extends Disposable {
     if (!run) return undefined;
     const existing = this.runs.get(run.location.root);
     if (existing) return existing;
+    const live = this.track(run, true);
+    void run.update().then(
+      () => {
+        live.progress = 1;
+        this.changed.fire({ root: run.location.root, kind: 'append' });
+      },
+      (e: unknown) => {
+        void vscode.window.showErrorMessage(`RL Runs: cannot read ${esc(run.location.root)}: ${esc((e as Error).message)}`);
+      },
+    );
+    return live;
+  }
+
+  /** Lists a run and passes its changes on; `follow`: watch its local files. */
+  private track(run: Run, follow: boolean): LiveRun {
     let cache: { size: number; value: Map<number, IterationSummary> } | undefined;
     const live: LiveRun = {
       run,
@@ -119,30 +153,23 @@ export class RunService extends Disposable {
         }),
       );
       subs.push(run.credit.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
-      subs.push(
-        followFile(run.credit.path, () => {
-          void run.credit!.update().catch(() => undefined);
-        }),
-      );
+      if (follow)
+        subs.push(
+          followFile(run.credit.path, () => {
+            void run.credit!.update().catch(() => undefined);
+          }),
+        );
     }
     if (run.metrics) {
       subs.push(run.metrics.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
-      subs.push(
-        followFile(run.metrics.path, () => {
-          void run.metrics!.update().catch(() => undefined);
-        }),
-      );
+      if (follow)
+        subs.push(
+          followFile(run.metrics.path, () => {
+            void run.metrics!.update().catch(() => undefined);
+          }),
+        );
     }
     this.watchers.set(root, subs);
-    void run.update().then(
-      () => {
-        live.progress = 1;
-        this.changed.fire({ root, kind: 'append' });
-      },
-      (e: unknown) => {
-        void vscode.window.showErrorMessage(`RL Runs: cannot read ${esc(root)}: ${esc((e as Error).message)}`);
-      },
-    );
     return live;
   }
 

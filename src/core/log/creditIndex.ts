@@ -5,7 +5,7 @@
  */
 import { FastScanner, MAX_DEPTH } from './fastScan';
 import { JsonlFile, readRange } from './jsonlFile';
-import type { LineSink, ReadLimits, ReadProgress, SkippedLine, UpdateResult } from './jsonlFile';
+import type { ByteSource, FileState, LineSink, ReadLimits, ReadProgress, SkippedLine, UpdateResult } from './jsonlFile';
 import { buildSchemaTables, schemaCheck, SchemaObserver } from '../record/schema';
 import type { FieldMapping, SchemaCheck, SchemaTables } from '../record/schema';
 import { normaliseRecord, summarize, Flag } from '../record/trajectory';
@@ -41,6 +41,8 @@ export interface IndexOptions {
 export interface IndexEngine {
   store?: IndexStore;
   threads?: ThreadOptions;
+  /** the log's bytes when it is not a local file (a Hub log read in place); its saved index is then kept by its owner (`snapshot`, `restoreFrame`) */
+  source?: ByteSource;
 }
 
 /** How the last update started: from nothing, from a saved index of the unchanged file, or of the file before it grew. */
@@ -191,7 +193,7 @@ export class CreditIndex implements LineSink {
     this.limits = limits;
     this.tables = buildSchemaTables(options.mapping);
     this.scanner = new FastScanner(this.tables, options.match);
-    this.file = new JsonlFile(path, this, limits);
+    this.file = new JsonlFile(path, this, engine.source ? { ...limits, source: engine.source } : limits);
   }
 
   get size(): number {
@@ -308,27 +310,44 @@ export class CreditIndex implements LineSink {
     try {
       const st = await stat(this.path);
       const identity = await fileIdentity(this.path, state.committed, st.size, st.mtimeMs);
-      const sections: Section[] = (Object.keys(COLUMN_TYPES) as (keyof Columns)[]).map((k) => ({
-        name: k,
-        count: this.n,
-        data: this.cols[k],
-      }));
-      const header = {
-        kind: KIND,
-        path: resolve(this.path),
-        options: this.optionsKey,
-        identity,
-        rows: this.n,
-        file: state,
-        observer: observerToJson(this.observer),
-        slowPathRows: this.slowPathRows,
-      };
-      await store.save(store.nameOf(KIND, this.path, this.options), encodeFrame(header, sections));
+      const { header, sections } = this.snapshotOf(state);
+      await store.save(
+        store.nameOf(KIND, this.path, this.options),
+        encodeFrame({ ...header, path: resolve(this.path), identity }, sections),
+      );
       this.lastSave = Date.now();
       this.cacheError = undefined;
     } catch (e) {
       this.cacheError = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     }
+  }
+
+  /** The index as it is now, to be kept by a caller that saves it elsewhere; undefined while a provisional last line is held. */
+  snapshot(): { header: Record<string, unknown>; sections: Section[]; committed: number } | undefined {
+    const state = this.file.state();
+    return state ? { ...this.snapshotOf(state), committed: state.committed } : undefined;
+  }
+
+  private snapshotOf(state: FileState): { header: Record<string, unknown>; sections: Section[] } {
+    const sections: Section[] = (Object.keys(COLUMN_TYPES) as (keyof Columns)[]).map((k) => ({
+      name: k,
+      count: this.n,
+      data: this.cols[k],
+    }));
+    const header = {
+      kind: KIND,
+      options: this.optionsKey,
+      rows: this.n,
+      file: state,
+      observer: observerToJson(this.observer),
+      slowPathRows: this.slowPathRows,
+    };
+    return { header, sections };
+  }
+
+  /** Starts from a frame of `snapshot()` indexed up to `committed` (its options must be these); false when it does not check out. */
+  restoreFrame(frame: DecodedFrame, committed: number): boolean {
+    return frame.header['kind'] === KIND && frame.header['options'] === this.optionsKey && this.restore(frame, committed);
   }
 
   /** Takes rows, schema and file state from a saved frame; false (nothing changed) when any part does not check out. */
@@ -498,7 +517,7 @@ export class CreditIndex implements LineSink {
   /** Reads one trajectory back from the file by its offset. */
   async read(i: number): Promise<TrajectoryView> {
     if (i < 0 || i >= this.n) throw new RangeError(`no trajectory at row ${i}`);
-    const bytes = await readRange(this.path, this.cols.offset[i]!, this.cols.length[i]!);
+    const bytes = await this.bytesOf(i);
     let obj: unknown;
     try {
       obj = parseTolerant(bytes.toString('utf8'));
@@ -513,7 +532,13 @@ export class CreditIndex implements LineSink {
 
   /** Raw text of a record, for text search. */
   async rawText(i: number): Promise<string> {
-    return (await readRange(this.path, this.cols.offset[i]!, this.cols.length[i]!)).toString('utf8');
+    return (await this.bytesOf(i)).toString('utf8');
+  }
+
+  private bytesOf(i: number): Promise<Buffer> {
+    const offset = this.cols.offset[i]!;
+    const length = this.cols.length[i]!;
+    return this.engine.source ? this.engine.source.readRange(offset, length) : readRange(this.path, offset, length);
   }
 
   /** First row of (iteration, group, rollout), or -1. */

@@ -5,7 +5,6 @@
  * written (offered provisionally, taken back and re-read when the file grows).
  */
 import { open, stat } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 
 export interface SkippedLine {
   line: number;
@@ -50,6 +49,24 @@ export interface ReadProgress {
 export interface ReadLimits {
   /** a longer line is skipped by number, unread (default 64 MB) */
   maxLineBytes?: number;
+  /** where the bytes come from when the log is not a local file (a Hub log read in place); default: the file at `path` */
+  source?: ByteSource;
+}
+
+/** An open log's bytes, read by position (a `FileHandle` is one). */
+export interface ByteHandle {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A log that is not a local file: its size and identity (a changed `ino` means replaced),
+ * sequential reads for indexing, and one record's bytes by range.
+ */
+export interface ByteSource {
+  stat(): Promise<{ size: number; dev: number; ino: number }>;
+  open(): Promise<ByteHandle>;
+  readRange(offset: number, length: number): Promise<Buffer>;
 }
 
 const CHUNK = 4 * 1024 * 1024;
@@ -87,6 +104,7 @@ export class JsonlFile {
   pendingTail = false;
 
   private readonly maxLine: number;
+  private readonly source: ByteSource | undefined;
 
   constructor(
     readonly path: string,
@@ -94,6 +112,7 @@ export class JsonlFile {
     limits: ReadLimits = {},
   ) {
     this.maxLine = limits.maxLineBytes ?? MAX_LINE_BYTES;
+    this.source = limits.source;
   }
 
   get bytesRead(): number {
@@ -142,8 +161,8 @@ export class JsonlFile {
   }
 
   private async doUpdate(onProgress?: (p: ReadProgress) => void, signal?: AbortSignal): Promise<UpdateResult> {
-    const st = await stat(this.path);
-    const fh = await open(this.path, 'r');
+    const st = this.source ? await this.source.stat() : await stat(this.path);
+    const fh: ByteHandle = this.source ? await this.source.open() : await open(this.path, 'r');
     try {
       let kind: UpdateResult['kind'] = 'append';
       const head = Buffer.alloc(Math.min(HEAD, st.size));
@@ -198,7 +217,7 @@ export class JsonlFile {
   }
 
   private async readFrom(
-    fh: FileHandle,
+    fh: ByteHandle,
     size: number,
     onProgress?: (p: ReadProgress) => void,
     signal?: AbortSignal,

@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { JsonlFile } from './jsonlFile';
-import type { LineSink, SkippedLine, UpdateResult } from './jsonlFile';
+import type { LineSink, ReadLimits, SkippedLine, UpdateResult } from './jsonlFile';
 import { columnOf, encodeFrame } from './indexCodec';
 import type { DecodedFrame } from './indexCodec';
 import { fileIdentity, loadSaved, stableJson } from './indexStore';
@@ -71,9 +71,11 @@ export class MetricsIndex implements LineSink {
     readonly path: string,
     mapping: FieldMapping = {},
     private readonly engine: { store?: IndexStore } = {},
+    /** `source`: the bytes of a log that is not a local file (a Hub log read in place) */
+    limits: ReadLimits = {},
   ) {
     this.iterationKeys = [...(mapping['iteration'] ? [mapping['iteration']] : []), ...METRICS_ITERATION_ALIASES];
-    this.file = new JsonlFile(path, this);
+    this.file = new JsonlFile(path, this, limits);
   }
 
   /** The options a saved index must have been built with: the iteration keys looked for, in order. */

@@ -16,8 +16,13 @@ export class Run {
     readonly options: IndexOptions = DEFAULT_INDEX_OPTIONS,
     engine: IndexEngine = {},
   ) {
-    this.credit = location.creditLog ? new CreditIndex(location.creditLog, options, undefined, engine) : undefined;
-    this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping, engine) : undefined;
+    const remote = location.remote;
+    // a Hub log read in place: its bytes come from the source, one thread, and its saved index is kept by its owner
+    const creditEngine = remote?.credit ? { source: remote.credit } : engine;
+    this.credit = location.creditLog ? new CreditIndex(location.creditLog, options, undefined, creditEngine) : undefined;
+    const metricsLimits = remote?.metrics ? { source: remote.metrics } : {};
+    const metricsEngine = remote?.metrics ? {} : engine;
+    this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping, metricsEngine, metricsLimits) : undefined;
   }
 
   /** `engine.store`: a folder of saved indexes, so that a log opened before starts from its saved index. */

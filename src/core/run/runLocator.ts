@@ -1,16 +1,27 @@
 /** Finds a run from a path: a run folder, a `logs/` folder, or a single log file. */
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { ByteSource } from '../log/jsonlFile';
 
 export const CREDIT_LOG = 'ws_credit_log.jsonl';
 export const METRICS_LOG = 'ws_metrics.jsonl';
 
 export interface RunLocation {
-  /** the folder shown as the run */
+  /** the folder shown as the run (for a Hub log read in place: `hub:owner/name`) */
   root: string;
   name: string;
   creditLog: string | undefined;
   metricsLog: string | undefined;
+  /** logs that are not local files (a Hub repo's logs read in place): their bytes come from these sources */
+  remote?: RemoteLogs;
+}
+
+/** The sources of a run whose logs are read where they are (the Hub), not from local files. */
+export interface RemoteLogs {
+  credit?: ByteSource;
+  metrics?: ByteSource;
+  /** shown next to the run's name, e.g. "on the Hub" */
+  description: string;
 }
 
 async function isFile(p: string): Promise<boolean> {

@@ -52,6 +52,8 @@ export const SHARE_ACTION_COMMANDS = {
   notebook: 'rlRunBrowser.openInNotebook',
 } as const satisfies Record<string, (typeof SHARE_COMMANDS)[number]>;
 
+export const IN_PLACE_COMMANDS = ['rlRunBrowser.openLogsInPlace'] as const;
+
 export const ALL_COMMANDS: readonly string[] = [
   ...HUB_COMMANDS,
   ...ACCOUNT_COMMANDS,
@@ -60,4 +62,5 @@ export const ALL_COMMANDS: readonly string[] = [
   ...SCHEMA_COMMANDS,
   ...CACHE_COMMANDS,
   ...SHARE_COMMANDS,
+  ...IN_PLACE_COMMANDS,
 ];

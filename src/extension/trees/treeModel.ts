@@ -215,8 +215,10 @@ export function runNode(
   index: CreditIndex | undefined,
   iterations: number,
   progress: number | undefined,
+  /** where the logs are when they are not local files (e.g. "on the Hub") */
+  remote?: string,
 ): RunNode {
-  const desc = index
+  const figures = index
     ? `${index.size} trajectories · ${iterations} iterations${progress !== undefined && progress < 1 ? ` · indexing ${(progress * 100).toFixed(0)}%` : ''}`
     : 'metrics only';
   return {
@@ -224,9 +226,9 @@ export function runNode(
     root,
     id: `run:${root}`,
     label: name,
-    description: desc,
+    description: remote ? `${remote} · ${figures}` : figures,
     tooltip: root,
-    icon: 'graph-line',
+    icon: remote ? 'cloud' : 'graph-line',
     contextValue: 'localRun',
     collapsible: true,
   };

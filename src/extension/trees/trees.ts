@@ -167,7 +167,17 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
     if (n.kind === 'run') {
       // the run's figures change as its log grows: describe it from its current state
       const live = this.runs.get(n.root);
-      if (live) return toItem(runNode(n.root, live.run.location.name, live.run.credit, live.iterations().size, live.progress));
+      if (live)
+        return toItem(
+          runNode(
+            n.root,
+            live.run.location.name,
+            live.run.credit,
+            live.iterations().size,
+            live.progress,
+            live.run.location.remote?.description,
+          ),
+        );
     }
     return toItem(n);
   }
@@ -200,7 +210,7 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
     const live = this.runs.get(root);
     const idx = live?.run.credit;
     if (!live || !idx) return undefined;
-    this.keep([runNode(root, live.run.location.name, idx, live.iterations().size, live.progress)]);
+    this.keep([runNode(root, live.run.location.name, idx, live.iterations().size, live.progress, live.run.location.remote?.description)]);
     this.keep(runChildren(root, true, live.run.metrics !== undefined));
     const s = live.iterations().get(iteration);
     if (!s) return undefined;
@@ -218,7 +228,18 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
   getChildren(n?: RunNode): RunNode[] {
     if (!n)
       return this.keep(
-        this.runs.list().map((l) => runNode(l.run.location.root, l.run.location.name, l.run.credit, l.iterations().size, l.progress)),
+        this.runs
+          .list()
+          .map((l) =>
+            runNode(
+              l.run.location.root,
+              l.run.location.name,
+              l.run.credit,
+              l.iterations().size,
+              l.progress,
+              l.run.location.remote?.description,
+            ),
+          ),
       );
     const live = this.runs.get(n.root);
     if (!live) return [];

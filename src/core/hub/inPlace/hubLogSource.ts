@@ -1,0 +1,172 @@
+/**
+ * A Hub log as the log reader's byte source: indexing reads it as one streamed pass (a plain
+ * GET from byte 0, or a range GET from where a saved index stopped), a record is read by a
+ * range request, and every range fetched for a record is kept in the range cache, so that
+ * offline the records already read still open. The file's first and last bytes streamed are
+ * kept too (the identity of a saved index is a hash of them).
+ */
+import type { ByteHandle, ByteSource } from '../../log/jsonlFile';
+import { HubError } from '../errors';
+import type { HubConnection } from '../model';
+import { getBytes, openBytes } from './rangeGet';
+import type { HubFileAt } from './rangeGet';
+import type { RangeCache } from './rangeCache';
+
+/** A file at one commit and the content hash its cached ranges are kept under. */
+export interface HubLogTarget extends HubFileAt {
+  /** lfs sha256, else git oid */
+  key: string;
+}
+
+/** The first and the last bytes of a pass kept in the cache (enough for the identity's 64 KB hashes). */
+export const EDGE_BYTES = 64 * 1024;
+const KEEP_LAST = 2 * EDGE_BYTES;
+const HEAD_READ = 256;
+
+export class NotCachedError extends Error {}
+
+export class HubLogSource implements ByteSource {
+  /** changed when the file was replaced (not grown): the reader then indexes it again from byte 0 */
+  generation = 1;
+  /** bytes fetched over the network by this source */
+  bytesFetched = 0;
+  /** when set, no request is made: only cached ranges are read */
+  offline: string | undefined;
+
+  constructor(
+    public target: HubLogTarget,
+    readonly conn: HubConnection,
+    readonly cache: RangeCache,
+    /** keep every streamed byte in the cache (a small log such as the metrics log) */
+    readonly keepWhole = false,
+  ) {}
+
+  stat(): Promise<{ size: number; dev: number; ino: number }> {
+    return Promise.resolve({ size: this.target.size, dev: 0, ino: this.generation });
+  }
+
+  open(): Promise<ByteHandle> {
+    return Promise.resolve(new StreamHandle(this, this.target));
+  }
+
+  /** Bytes of one record: from the cache, else by a range request (then cached). */
+  async readRange(offset: number, length: number): Promise<Buffer> {
+    const t = this.target;
+    const cached = await this.cache.get(t.key, offset, length);
+    if (cached) return cached;
+    if (this.offline !== undefined)
+      throw new NotCachedError(`bytes ${offset}-${offset + length - 1} of ${t.path} are not cached and ${this.offline}`);
+    const bytes = await getBytes(this.conn, t, offset, length);
+    this.bytesFetched += bytes.length;
+    await this.cache.put(t.key, offset, bytes);
+    return bytes;
+  }
+}
+
+/** One pass of the reader: sequential reads from one body; a read before it (the reader's head check) is a range read. */
+class StreamHandle implements ByteHandle {
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private chunks: Buffer[] = [];
+  /** file offset of chunks[0] and of the byte after the last one */
+  private from = 0;
+  private to = 0;
+  private opened = false;
+  private startedAt = 0;
+  private done = false;
+  private head: Buffer | undefined;
+  private last: Buffer[] = [];
+  private lastFrom = 0;
+  private whole: Buffer[] = [];
+
+  constructor(
+    private readonly src: HubLogSource,
+    private readonly t: HubLogTarget,
+  ) {}
+
+  async read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> {
+    length = Math.min(length, this.t.size - position);
+    if (length <= 0) return { bytesRead: 0 };
+    if (!this.opened && position === 0 && length <= HEAD_READ) return this.copy(await this.src.readRange(0, length), buffer, offset);
+    if (!this.opened) await this.start(position);
+    else if (position < this.from) return this.copy(await this.src.readRange(position, length), buffer, offset);
+    else if (position > this.to) throw new Error(`internal: a read at ${position} past the stream at ${this.to}`);
+    while (this.to < position + length && !this.done) await this.pull();
+    this.drop(position);
+    const have = Math.min(length, this.to - position);
+    const b = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    this.chunks = [b];
+    b.copy(buffer, offset, position - this.from, position - this.from + have);
+    return { bytesRead: have };
+  }
+
+  private copy(b: Buffer, buffer: Buffer, offset: number): { bytesRead: number } {
+    b.copy(buffer, offset);
+    return { bytesRead: b.length };
+  }
+
+  private async start(position: number): Promise<void> {
+    this.opened = true;
+    this.from = this.to = this.lastFrom = this.startedAt = position;
+    const cached = await this.src.cache.get(this.t.key, position, this.t.size - position);
+    if (cached) {
+      this.chunks = [cached];
+      this.to = this.t.size;
+      this.done = true;
+      return;
+    }
+    if (this.src.offline !== undefined)
+      throw new NotCachedError(`${this.t.path} from byte ${position} is not cached and ${this.src.offline}`);
+    this.reader = await openBytes(this.src.conn, this.t, position, this.t.size - 1);
+  }
+
+  private async pull(): Promise<void> {
+    const r = await this.reader!.read();
+    if (r.done) {
+      this.done = true;
+      if (this.to < this.t.size)
+        throw new HubError('offline', `the connection closed after ${this.to} of ${this.t.size} bytes of ${this.t.path}`);
+      return;
+    }
+    const b = Buffer.from(r.value.buffer, r.value.byteOffset, r.value.length);
+    if (this.to + b.length > this.t.size) throw new HubError('server', `${this.t.path}: the server sent more bytes than the file has`);
+    this.src.bytesFetched += b.length;
+    this.chunks.push(b);
+    this.keep(b);
+    this.to += b.length;
+  }
+
+  /** Keeps the first and the last bytes of the pass (and all of them for a small log) to be cached when it closes. */
+  private keep(b: Buffer): void {
+    if (this.src.keepWhole) this.whole.push(b);
+    if (this.startedAt === 0 && (this.head?.length ?? 0) < EDGE_BYTES)
+      this.head = Buffer.concat([this.head ?? Buffer.alloc(0), b.subarray(0, EDGE_BYTES - (this.head?.length ?? 0))]);
+    this.last.push(b);
+    let kept = this.last.reduce((n, x) => n + x.length, 0);
+    while (this.last.length > 1 && kept - this.last[0]!.length >= KEEP_LAST) {
+      kept -= this.last[0]!.length;
+      this.lastFrom += this.last.shift()!.length;
+    }
+  }
+
+  /** Forgets bytes before `position` (reads only go forward). */
+  private drop(position: number): void {
+    if (position <= this.from) return;
+    const b = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    this.chunks = [b.subarray(position - this.from)];
+    this.from = position;
+  }
+
+  async close(): Promise<void> {
+    await this.reader?.cancel().catch(() => undefined);
+    if (!this.reader || this.to === this.lastFrom) return;
+    const { cache } = this.src;
+    const key = this.t.key;
+    if (this.src.keepWhole && this.done && this.to === this.t.size && this.whole.length > 0) {
+      const all = Buffer.concat(this.whole);
+      await cache.put(key, this.t.size - all.length, all);
+      return;
+    }
+    if (this.head) await cache.put(key, 0, this.head);
+    await cache.put(key, this.lastFrom, Buffer.concat(this.last));
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * A Hub repo's logs opened in place: a `Run` whose bytes come from the Hub. The first open
+ * indexes the credit log in one streamed pass and saves the index under the file's content
+ * hash; an unchanged file opens from it with no GET of the file; a file grown at a newer
+ * commit (its first and last indexed 64 KB unchanged) fetches only its new tail; anything
+ * else is indexed again. Offline, a log opened before opens from its saved index, and its
+ * records from the ranges already fetched.
+ */
+import { Run } from '../../run/run';
+import type { RunLocation } from '../../run/runLocator';
+import { DEFAULT_INDEX_OPTIONS } from '../../log/creditIndex';
+import type { IndexOptions } from '../../log/creditIndex';
+import type { IndexStore } from '../../log/indexStore';
+import { HubError } from '../errors';
+import type { HubConnection } from '../model';
+import { EDGE_BYTES, HubLogSource } from './hubLogSource';
+import type { HubLogTarget } from './hubLogSource';
+import { CREDIT_PATH, METRICS_PATH, resolveHubLogs } from './hubLogs';
+import type { HubLogs } from './hubLogs';
+import { hubRefText } from './hubRef';
+import type { HubRef } from './hubRef';
+import type { RangeCache } from './rangeCache';
+import { loadHubIndex, loadPointer, saveHubIndex, savePointer, sha256 } from './savedHubIndex';
+import type { HubIdentity, HubPointer } from './savedHubIndex';
+
+export interface InPlaceOptions {
+  conn: HubConnection;
+  /** saved indexes (the same store as local logs') */
+  store: IndexStore;
+  /** ranges already fetched */
+  cache: RangeCache;
+  options?: IndexOptions;
+}
+
+/** How the credit index started: indexed from byte 0, from the saved index of the same content, of the file before it grew, or offline. */
+export type InPlaceUse = 'none' | 'unchanged' | 'grown' | 'offline';
+
+export class HubRun {
+  /** the commit read, and whether it was reached (undefined) or why not */
+  commit = '';
+  use: InPlaceUse = 'none';
+  offline: string | undefined;
+  private identity: HubIdentity | undefined;
+  private readonly where: string;
+
+  private constructor(
+    readonly ref: HubRef,
+    readonly run: Run,
+    private readonly o: InPlaceOptions,
+    readonly credit: HubLogSource | undefined,
+    readonly metrics: HubLogSource | undefined,
+  ) {
+    this.where = `${o.conn.endpoint}/${ref.repo}@${ref.revision}`;
+  }
+
+  get options(): IndexOptions {
+    return this.o.options ?? DEFAULT_INDEX_OPTIONS;
+  }
+
+  /** Opens the logs of `ref`: online when the Hub answers, else from what was saved (or a HubError when nothing was). */
+  static async open(ref: HubRef, o: InPlaceOptions): Promise<HubRun> {
+    const options = o.options ?? DEFAULT_INDEX_OPTIONS;
+    const where = `${o.conn.endpoint}/${ref.repo}@${ref.revision}`;
+    let logs: HubLogs | undefined;
+    let offline: string | undefined;
+    try {
+      logs = await resolveHubLogs(ref, o.conn);
+    } catch (e) {
+      if (!(e instanceof HubError) || e.kind !== 'offline') throw e;
+      offline = e.message;
+    }
+    const pointer = await loadPointer(o.store, where, options);
+    const credit = logs ? logs.credit : pointer.credit;
+    const metrics = logs ? logs.metrics : pointer.metrics;
+    if (!credit && !metrics) {
+      if (offline !== undefined)
+        throw new HubError('offline', `${offline}; ${hubRefText(ref)} was not opened here before, so nothing of it is saved`);
+      throw new HubError('entry-not-found', `${hubRefText(ref)} has no ${CREDIT_PATH} or ${METRICS_PATH}`);
+    }
+    const source = (t: HubLogTarget | undefined, whole: boolean): HubLogSource | undefined => {
+      if (!t) return undefined;
+      const s = new HubLogSource({ ...t }, o.conn, o.cache, whole);
+      s.offline = offline === undefined ? undefined : `the Hub cannot be reached (${offline})`;
+      return s;
+    };
+    const cs = source(credit, false);
+    const ms = source(metrics, true);
+    const name = hubRefText(ref);
+    const location: RunLocation = {
+      root: name,
+      name: ref.repo,
+      creditLog: cs ? `${name}/${CREDIT_PATH}` : undefined,
+      metricsLog: ms ? `${name}/${METRICS_PATH}` : undefined,
+      remote: { ...(cs ? { credit: cs } : {}), ...(ms ? { metrics: ms } : {}), description: 'on the Hub' },
+    };
+    const hr = new HubRun(ref, new Run(location, options), o, cs, ms);
+    hr.commit = logs?.commit ?? credit?.commit ?? metrics?.commit ?? '';
+    hr.offline = offline;
+    await hr.start(pointer);
+    return hr;
+  }
+
+  private async start(pointer: HubPointer): Promise<void> {
+    const idx = this.run.credit;
+    if (this.offline !== undefined) {
+      this.use = 'offline';
+      const saved = this.credit ? await loadHubIndex(this.o.store, this.credit.target.key, this.options) : undefined;
+      if (this.credit && (!saved || !idx?.restoreFrame(saved.frame, saved.identity.committed)))
+        throw new HubError('offline', `${this.offline}; the saved index of ${hubRefText(this.ref)} is gone or damaged`);
+      this.identity = saved?.identity;
+      await this.updateMetrics();
+      return;
+    }
+    if (this.credit && idx) this.use = await this.resume(this.credit, pointer.credit);
+    await this.run.update();
+    await this.save();
+  }
+
+  /** Starts the credit index from a saved one that fits `src.target`: the same content, or the content before it grew. */
+  private async resume(src: HubLogSource, prev: HubIdentity | undefined): Promise<InPlaceUse> {
+    const idx = this.run.credit!;
+    const t = src.target;
+    const same = await loadHubIndex(this.o.store, t.key, this.options);
+    if (same && same.identity.size === t.size && idx.restoreFrame(same.frame, same.identity.committed)) {
+      this.identity = same.identity;
+      return 'unchanged';
+    }
+    if (!prev || prev.key === t.key || prev.committed > t.size) return 'none';
+    const before = await loadHubIndex(this.o.store, prev.key, this.options);
+    if (!before || !(await this.samePrefix(src, before.identity))) return 'none';
+    return idx.restoreFrame(before.frame, before.identity.committed) ? 'grown' : 'none';
+  }
+
+  /** Whether the file now starts with the bytes `id` indexed: its first and last indexed 64 KB hash the same (two range requests). */
+  private async samePrefix(src: HubLogSource, id: HubIdentity): Promise<boolean> {
+    if (id.committed > src.target.size) return false;
+    const [head, tail] = await Promise.all([
+      src.readRange(0, Math.min(EDGE_BYTES, id.committed)),
+      src.readRange(Math.max(0, id.committed - EDGE_BYTES), Math.min(EDGE_BYTES, id.committed)),
+    ]);
+    return sha256(head) === id.head && sha256(tail) === id.tail;
+  }
+
+  private async updateMetrics(): Promise<void> {
+    try {
+      await this.run.metrics?.update();
+      this.run.metricsError = undefined;
+    } catch (e) {
+      this.run.metricsError = (e as Error).message;
+    }
+  }
+
+  /** Saves the credit index under its content hash and the pointer (best effort: a full disk costs the next open its speed). */
+  private async save(): Promise<void> {
+    const idx = this.run.credit;
+    const src = this.credit;
+    const snap = idx?.snapshot();
+    const pointer: HubPointer = this.metrics ? { metrics: { ...this.metrics.target } } : {};
+    if (src && snap) {
+      const c = snap.committed;
+      const [head, tail] = await Promise.all([
+        src.readRange(0, Math.min(EDGE_BYTES, c)),
+        src.readRange(Math.max(0, c - EDGE_BYTES), Math.min(EDGE_BYTES, c)),
+      ]);
+      this.identity = { ...src.target, committed: c, head: sha256(head), tail: sha256(tail) };
+      await saveHubIndex(this.o.store, this.options, snap, this.identity).catch(() => undefined);
+    }
+    if (this.identity) pointer.credit = this.identity;
+    await savePointer(this.o.store, this.where, this.options, pointer).catch(() => undefined);
+  }
+
+  /**
+   * Follows the repo's newer commits: nothing when the logs are the same content; the new
+   * tail only when the credit log grew (its indexed bytes unchanged); else indexed again.
+   */
+  async refresh(): Promise<'none' | 'grown' | 'rebuilt'> {
+    const logs = await resolveHubLogs(this.ref, this.o.conn);
+    this.offline = undefined;
+    for (const s of [this.credit, this.metrics]) if (s) s.offline = undefined;
+    // opened offline, the reader has not seen the file yet: let it (its head, cached) before the file changes under it
+    if (this.use === 'offline') await this.run.credit?.update();
+    this.commit = logs.commit;
+    let kind: 'none' | 'grown' | 'rebuilt' = 'none';
+    const t = logs.credit;
+    if (this.credit && t && t.key !== this.credit.target.key) {
+      const id = this.identity;
+      this.credit.target = { ...t };
+      if (id && t.size > id.committed && (await this.samePrefix(this.credit, id))) kind = 'grown';
+      else {
+        this.credit.generation++;
+        kind = 'rebuilt';
+      }
+    }
+    if (this.metrics && logs.metrics && logs.metrics.key !== this.metrics.target.key) {
+      this.metrics.target = { ...logs.metrics };
+      this.metrics.generation++;
+    }
+    await this.run.update();
+    if (kind !== 'none') this.use = kind === 'grown' ? 'grown' : 'none';
+    await this.save();
+    return kind;
+  }
+
+  /** Offline: one line saying which records cannot be opened (not cached); undefined online or when all are. */
+  async offlineNote(): Promise<string | undefined> {
+    const idx = this.run.credit;
+    if (this.offline === undefined || !idx || !this.credit) return undefined;
+    const ranges = await this.o.cache.ranges(this.credit.target.key);
+    const cached: number[] = [];
+    const missing: number[] = [];
+    const c = idx.columns;
+    for (let i = 0; i < idx.size; i++) {
+      const a = c.offset[i]!;
+      const b = a + c.length[i]!;
+      (ranges.some((r) => r.offset <= a && b <= r.offset + r.length) ? cached : missing).push(c.line[i]!);
+    }
+    if (missing.length === 0) return undefined;
+    const list = (l: number[]): string => l.slice(0, 10).join(', ') + (l.length > 10 ? `, … (${l.length - 10} more)` : '');
+    const which = missing.length <= cached.length || cached.length === 0 ? `lines ${list(missing)}` : `all but lines ${list(cached)}`;
+    return `offline: ${missing.length} of ${idx.size} records of ${idx.path} are not cached and open when the Hub answers again (${which})`;
+  }
+}

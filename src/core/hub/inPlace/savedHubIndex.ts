@@ -1,0 +1,84 @@
+/**
+ * The saved index of a Hub log, in the same store as local indexes but keyed by the file's
+ * content hash (lfs sha256, else git oid) instead of path and mtime, and a pointer per
+ * (endpoint, repo, revision, log) naming the content last indexed: offline it says which
+ * index to open; at a newer commit it says which index the grown file may continue.
+ * Both are frames like any saved index, and untrusted when read back.
+ */
+import { createHash } from 'node:crypto';
+import { decodeFrame, encodeFrame } from '../../log/indexCodec';
+import type { DecodedFrame, Section } from '../../log/indexCodec';
+import type { IndexStore } from '../../log/indexStore';
+import { stableJson } from '../../log/indexStore';
+import type { HubLogTarget } from './hubLogSource';
+
+/** What a saved index says of the Hub file it indexes. */
+export interface HubIdentity extends HubLogTarget {
+  /** bytes indexed: up to and including the last newline read */
+  committed: number;
+  /** sha256 of the first and of the last 64 KB before `committed` */
+  head: string;
+  tail: string;
+}
+
+export interface HubPointer {
+  credit?: HubIdentity;
+  metrics?: HubLogTarget;
+}
+
+const KEY = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const HEX64 = /^[0-9a-f]{64}$/;
+const SHA1 = /^[0-9a-f]{40}$/;
+const count = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+const str = (x: unknown): x is string => typeof x === 'string' && x.length < 1000;
+
+function isTarget(v: unknown): v is HubLogTarget {
+  if (v === null || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  return str(o['repo']) && str(o['path']) && SHA1.test(String(o['commit'])) && KEY.test(String(o['key'])) && count(o['size']);
+}
+
+export function isIdentity(v: unknown): v is HubIdentity {
+  if (!isTarget(v)) return false;
+  const o = v as unknown as Record<string, unknown>;
+  return count(o['committed']) && o['committed'] <= v.size && HEX64.test(String(o['head'])) && HEX64.test(String(o['tail']));
+}
+
+export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+const indexName = (store: IndexStore, key: string, options: unknown): string => store.nameOf('hub-credit', `/hub/${key}`, options);
+const pointerName = (store: IndexStore, where: string, options: unknown): string => store.nameOf('hub-pointer', `/hub/${where}`, options);
+
+/** The saved index of the content `key`, with its identity; undefined when none checks out. */
+export async function loadHubIndex(
+  store: IndexStore,
+  key: string,
+  options: unknown,
+): Promise<{ frame: DecodedFrame; identity: HubIdentity } | undefined> {
+  const buf = await store.load(indexName(store, key, options));
+  const frame = buf ? decodeFrame(buf) : undefined;
+  const identity = frame?.header['hub'];
+  if (!frame || !isIdentity(identity) || identity.key !== key) return undefined;
+  return { frame, identity };
+}
+
+export async function saveHubIndex(
+  store: IndexStore,
+  options: unknown,
+  snap: { header: Record<string, unknown>; sections: Section[] },
+  identity: HubIdentity,
+): Promise<void> {
+  await store.save(indexName(store, identity.key, options), encodeFrame({ ...snap.header, hub: identity }, snap.sections));
+}
+
+export async function loadPointer(store: IndexStore, where: string, options: unknown): Promise<HubPointer> {
+  const buf = await store.load(pointerName(store, where, options));
+  const frame = buf ? decodeFrame(buf) : undefined;
+  const h = frame?.header;
+  if (!h || h['kind'] !== 'hub-pointer' || h['where'] !== where || h['options'] !== stableJson(options)) return {};
+  return { ...(isIdentity(h['credit']) ? { credit: h['credit'] } : {}), ...(isTarget(h['metrics']) ? { metrics: h['metrics'] } : {}) };
+}
+
+export async function savePointer(store: IndexStore, where: string, options: unknown, p: HubPointer): Promise<void> {
+  await store.save(pointerName(store, where, options), encodeFrame({ kind: 'hub-pointer', where, options: stableJson(options), ...p }, []));
+}

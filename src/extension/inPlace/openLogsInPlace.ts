@@ -1,0 +1,88 @@
+/**
+ * RL Runs: Open Logs in Place: a Hub repo's logs become a run in the Local runs list (a
+ * cloud icon, "on the Hub") without being downloaded. The index is saved in the global
+ * storage with the local ones, the ranges fetched under `ranges/`; the run follows the
+ * repo's newer commits whenever the Hub tree sees one.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { IN_PLACE_COMMANDS } from '../commands/ids';
+import { registerCommands } from '../commands/registry';
+import { HubRun } from '../../core/hub/inPlace/hubRun';
+import { hubRefText } from '../../core/hub/inPlace/hubRef';
+import { RangeCache } from '../../core/hub/inPlace/rangeCache';
+import { escapeNotification as esc } from '../text';
+
+export function register(ctx: vscode.ExtensionContext, s: Services): void {
+  const cache = new RangeCache(vscode.Uri.joinPath(ctx.globalStorageUri, 'ranges').fsPath);
+  const open = new Map<string, HubRun>();
+  registerCommands(ctx, IN_PLACE_COMMANDS, {
+    'rlRunBrowser.openLogsInPlace': (node?: unknown) => openLogsInPlace(s, cache, open, node),
+  });
+  ctx.subscriptions.push(
+    s.hub.onDidChange((repo) => {
+      const hr = repo ? open.get(repo) : undefined;
+      const commit = repo ? s.hub.state(repo).listing?.commit : undefined;
+      if (hr && commit && commit !== hr.commit) void follow(s, hr);
+    }),
+  );
+}
+
+/** The repo of a Hub tree node, a repo id, or one picked from the followed repos. */
+async function repoOf(s: Services, node: unknown): Promise<string | undefined> {
+  if (typeof node === 'string') return node;
+  const r = (node as { repo?: unknown } | undefined)?.repo;
+  if (typeof r === 'string') return r;
+  const repos = s.settings().repos;
+  if (repos.length <= 1) return repos[0];
+  return vscode.window.showQuickPick(repos, { placeHolder: 'Open the logs of which Hub repo in place?' });
+}
+
+async function openLogsInPlace(s: Services, cache: RangeCache, open: Map<string, HubRun>, node: unknown): Promise<string | undefined> {
+  const repo = await repoOf(s, node);
+  if (!repo) return undefined;
+  const known = open.get(repo);
+  if (known) {
+    await follow(s, known);
+    return known.run.location.root;
+  }
+  try {
+    const conn = await s.hub.connection();
+    const ref = { repo, revision: 'main' };
+    let hr: HubRun | undefined;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `RL Runs: opening the logs of ${esc(repo)} in place…` },
+      () =>
+        s.runs.addRemote(async (options) => {
+          hr = await HubRun.open(ref, { conn, store: s.indexStore, cache, options });
+          return hr.run;
+        }),
+    );
+    if (!hr) return undefined;
+    open.set(repo, hr);
+    s.out.info(
+      `${hubRefText(ref)}: opened in place at ${hr.commit.slice(0, 12)} (${hr.use === 'none' ? 'indexed in one pass' : `saved index: ${hr.use}`})`,
+    );
+    if (hr.offline !== undefined) {
+      const note = await hr.offlineNote();
+      void vscode.window.showWarningMessage(
+        `RL Runs: ${esc(hr.offline)}; ${esc(repo)} opened from its saved index.${note ? ` ${esc(note)}` : ''}`,
+      );
+    }
+    return hr.run.location.root;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`RL Runs: cannot open the logs of ${esc(repo)} in place: ${esc((e as Error).message)}`);
+    return undefined;
+  }
+}
+
+/** Reads the repo's newer commit: only the new tail when the log grew. */
+async function follow(s: Services, hr: HubRun): Promise<void> {
+  try {
+    const kind = await hr.refresh();
+    if (kind !== 'none')
+      s.out.info(`${hubRefText(hr.ref)}: commit ${hr.commit.slice(0, 12)}: ${kind === 'grown' ? 'read the new tail' : 'indexed again'}`);
+  } catch (e) {
+    s.out.warn(`${hubRefText(hr.ref)}: cannot follow the repo: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The Hub repo's logs opened in place (not downloaded) in a real VS Code: the run in the
+ * Local runs list with a cloud and "on the Hub", and a trajectory opened from it, read by
+ * a range request, exactly as the log on the Hub has it.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { REPO, workbench } from './harness';
+
+let page: Page;
+const wb = workbench({ name: 'inplace' }, (w) => {
+  page = w.page;
+});
+
+interface Seen {
+  url: string;
+  range: string | undefined;
+  method: string;
+}
+const requests = async (): Promise<Seen[]> => (await (await fetch(`${wb.emuUrl}/__emulator/requests`)).json()) as Seen[];
+const creditGets = (l: Seen[]): Seen[] =>
+  l.filter((r) => r.method === 'GET' && r.url.includes('/resolve/') && r.url.endsWith('ws_credit_log.jsonl'));
+
+wb.journey('H1. Open Logs in Place on the Hub repo lists it under Local runs, on the Hub, without downloading it', async () => {
+  const icon = page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
+  await icon.waitFor({ timeout: 30_000 });
+  await icon.click();
+  await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
+  // the Hub repo's context menu
+  const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
+  await repo.click({ button: 'right' });
+  const item = page.locator('.monaco-menu .action-label', { hasText: 'Open Logs in Place' });
+  await item.waitFor({ timeout: 10_000 });
+  await wb.shot('repo-menu');
+  await item.click();
+  const row = page.locator('.monaco-list-row', { hasText: /on the Hub · 10800 trajectories · 45 iterations/ });
+  await row.waitFor({ timeout: 60_000 });
+  assert.match((await row.textContent())!, new RegExp(REPO.replace(/[./]/g, '\\$&')));
+  assert.equal(await row.locator('.codicon-cloud').count(), 1, 'a cloud icon');
+  assert.equal(existsSync(join(wb.downloads)), false, 'nothing was downloaded');
+  const gets = creditGets(await requests());
+  assert.equal(gets.filter((r) => r.range === undefined).length, 1, 'one streamed GET of the credit log');
+  await wb.shot('run-on-the-hub');
+});
+
+wb.journey('H2. a trajectory of the run on the Hub opens by a range request, exactly as the log has it', async () => {
+  const before = (await requests()).length;
+  await wb.command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
+  // two runs: the local demo run and the one on the Hub
+  await page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ hasText: `hub:${REPO}` })
+    .first()
+    .click();
+  const input = page.locator('.quick-input-widget input');
+  await input.fill('44 3 2');
+  await page.keyboard.press('Enter');
+  await wb.webview().locator('#detail-title', { hasText: 'iteration 44 · group 3 · rollout 2' }).waitFor({ timeout: 30_000 });
+  const line = readFileSync(join(wb.run, '.hub-repo', 'logs', 'ws_credit_log.jsonl'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('{"iteration":44,"group":3,"rollout":2,'))!;
+  const rec = JSON.parse(line) as { turns: { action: string }[] };
+  assert.equal(await wb.webview().locator('.turn[data-turn="0"] pre[data-field="action"]').textContent(), rec.turns[0]!.action);
+  const ranged = creditGets((await requests()).slice(before)).filter((r) => r.range !== undefined && r.range !== 'bytes=0-0');
+  assert.ok(ranged.length >= 1, 'the record came by a range request');
+  await wb.shot('trajectory-on-the-hub');
+});

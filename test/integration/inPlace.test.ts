@@ -1,0 +1,237 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { tempDir } from '../helpers';
+import { startHubEmulator } from '../hubEmulator/server';
+import type { HubEmulator, SeenRequest } from '../hubEmulator/server';
+import { writeDemo } from '../../src/core/demo/demo';
+import { Run } from '../../src/core/run/run';
+import { IndexStore } from '../../src/core/log/indexStore';
+import { HubRun } from '../../src/core/hub/inPlace/hubRun';
+import type { InPlaceOptions } from '../../src/core/hub/inPlace/hubRun';
+import { RangeCache } from '../../src/core/hub/inPlace/rangeCache';
+import { NotCachedError } from '../../src/core/hub/inPlace/hubLogSource';
+
+const REPO = 'acme/in-place';
+let emu: HubEmulator;
+let repoDir: string;
+let creditPath: string;
+
+before(async () => {
+  repoDir = tempDir('rlrb-inplace-repo-');
+  const d = writeDemo(repoDir, { trajectories: 1500, hubRepo: false, baseline: false });
+  creditPath = d.creditLog;
+  // a hostile line in the middle: both readers skip it with the same line number
+  const lines = readFileSync(creditPath, 'utf8').split('\n');
+  lines.splice(700, 0, '{"iteration": 3, "not json');
+  writeFileSync(creditPath, lines.join('\n'));
+  emu = await startHubEmulator({ repos: { [REPO]: repoDir } });
+});
+after(async () => {
+  await emu.close();
+});
+
+function fresh(endpoint = emu.url): InPlaceOptions {
+  return { conn: { endpoint }, store: new IndexStore(tempDir('rlrb-idx-')), cache: new RangeCache(tempDir('rlrb-ranges-')) };
+}
+
+const fileRequests = (from: number): SeenRequest[] =>
+  emu.requests.slice(from).filter((r) => r.method === 'GET' && (r.origin === 'cdn' || r.url.includes('/resolve/')));
+/** a GET of the file with no Range header: the whole file */
+const fullGets = (from: number): SeenRequest[] => fileRequests(from).filter((r) => r.range === undefined);
+
+async function localRun(): Promise<Run> {
+  const r = (await Run.open(repoDir))!;
+  await r.update();
+  return r;
+}
+
+/** The report, the columns and a few records of both runs are the same (paths aside). */
+async function assertSameIndex(remote: Run, local: Run): Promise<void> {
+  const a = remote.credit!;
+  const b = local.credit!;
+  assert.equal(a.size, b.size);
+  assert.deepStrictEqual(a.skippedLines, b.skippedLines);
+  const strip = (x: unknown, p: string): unknown => JSON.parse(JSON.stringify(x).split(p).join('LOG'));
+  assert.deepStrictEqual(strip(remote.report()!.report, a.path), strip(local.report()!.report, b.path));
+  assert.deepStrictEqual(remote.report()!.curve, local.report()!.curve);
+  for (const k of ['offset', 'length', 'line', 'reward', 'sumC', 'flags'] as const)
+    assert.deepStrictEqual(a.columns[k].subarray(0, a.size), b.columns[k].subarray(0, b.size), k);
+  for (const i of [0, 1, Math.floor(a.size / 2), a.size - 1]) assert.deepStrictEqual(await a.read(i), await b.read(i));
+}
+
+test('in place: one streamed GET builds the same index as the local file, and a record is read by a range request', async () => {
+  const o = fresh();
+  const mark = emu.requests.length;
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.equal(hr.use, 'none');
+  assert.ok(hr.run.credit!.skippedCount >= 1);
+  assert.equal(fullGets(mark).length, 2, 'one plain GET for each log');
+  const before = emu.requests.length;
+  const local = await localRun();
+  await assertSameIndex(hr.run, local);
+  const ranged = fileRequests(before).filter((r) => r.range !== undefined && r.range !== 'bytes=0-0');
+  assert.ok(ranged.length >= 1, 'records not in the kept edges came by range requests');
+  assert.equal(fullGets(before).length, 0);
+});
+
+test('in place: a second open starts from the saved index and makes no full GET', async () => {
+  const o = fresh();
+  await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const mark = emu.requests.length;
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.equal(hr.use, 'unchanged');
+  assert.deepStrictEqual(fullGets(mark), []);
+  assert.equal(hr.credit!.bytesFetched + hr.metrics!.bytesFetched, 0, 'no byte of either log fetched');
+  await assertSameIndex(hr.run, await localRun());
+});
+
+test('in place: a file grown at a newer commit fetches only its new tail, then equals the local index', async () => {
+  const o = fresh();
+  const first = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const oldSize = first.credit!.target.size;
+  const commit = first.commit;
+  const extra = readFileSync(creditPath, 'utf8').split('\n').slice(0, 200).join('\n') + '\n';
+  appendFileSync(creditPath, extra);
+  emu.rescan(REPO);
+  try {
+    const mark = emu.requests.length;
+    const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+    assert.notEqual(hr.commit, commit);
+    assert.equal(hr.use, 'grown');
+    assert.deepStrictEqual(fullGets(mark), []);
+    const added = Buffer.byteLength(extra);
+    assert.ok(
+      fileRequests(mark).some((r) => r.range === `bytes=${oldSize}-${oldSize + added - 1}`),
+      'the tail by one range request',
+    );
+    // the tail, the two 64 KB identity checks, and the head check of the reader
+    assert.ok(hr.credit!.bytesFetched <= added + 3 * 65536, `fetched ${hr.credit!.bytesFetched}`);
+    await assertSameIndex(hr.run, await localRun());
+
+    // an open run follows the next commit the same way
+    appendFileSync(creditPath, extra);
+    emu.rescan(REPO);
+    assert.equal(await hr.refresh(), 'grown');
+    await assertSameIndex(hr.run, await localRun());
+  } finally {
+    const text = readFileSync(creditPath, 'utf8');
+    writeFileSync(creditPath, text.slice(0, text.length - 2 * extra.length));
+    emu.rescan(REPO);
+  }
+});
+
+test('in place: a file replaced at a newer commit is indexed again', async () => {
+  const o = fresh();
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const original = readFileSync(creditPath);
+  const lines = original.toString('utf8').split('\n');
+  writeFileSync(creditPath, [lines[1], lines[0], ...lines.slice(2)].join('\n'));
+  emu.rescan(REPO);
+  try {
+    const mark = emu.requests.length;
+    assert.equal(await hr.refresh(), 'rebuilt');
+    assert.equal(fullGets(mark).length, 1);
+    await assertSameIndex(hr.run, await localRun());
+  } finally {
+    writeFileSync(creditPath, original);
+    emu.rescan(REPO);
+  }
+});
+
+test('in place: offline, a log opened before opens from its saved index and reads its cached records', async () => {
+  const dir = tempDir('rlrb-offline-repo-');
+  writeDemo(dir, { trajectories: 600, hubRepo: false, baseline: false });
+  const own = await startHubEmulator({ repos: { [REPO]: dir } });
+  const o = fresh(own.url);
+  const online = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const mid = Math.floor(online.run.credit!.size / 2);
+  const want = await online.run.credit!.read(mid);
+  await own.close();
+
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.equal(hr.use, 'offline');
+  assert.match(hr.offline!, /cannot reach|dropped/);
+  const local = (await Run.open(dir))!;
+  await local.update();
+  const strip = (x: unknown, p: string): unknown => JSON.parse(JSON.stringify(x).split(p).join('LOG'));
+  assert.deepStrictEqual(strip(hr.run.report()!.report, hr.run.credit!.path), strip(local.report()!.report, local.credit!.path));
+  assert.deepStrictEqual(hr.run.report()!.curve, local.report()!.curve, 'the metrics log came from the cache');
+  assert.deepStrictEqual(await hr.run.credit!.read(mid), want);
+  await assert.rejects(hr.run.credit!.read(mid + 1), (e: unknown) => e instanceof NotCachedError && /not cached/.test(e.message));
+  const note = await hr.offlineNote();
+  assert.ok(note !== undefined && !note.includes('\n'));
+  let readable = 0;
+  for (let i = 0; i < hr.run.credit!.size; i++)
+    readable += await hr.run.credit!.read(i).then(
+      () => 1,
+      () => 0,
+    );
+  assert.ok(readable > 0 && readable < hr.run.credit!.size);
+  assert.match(
+    note,
+    new RegExp(
+      `^offline: ${hr.run.credit!.size - readable} of ${hr.run.credit!.size} records of hub:acme/in-place/logs/ws_credit_log.jsonl are not cached .*\\(all but lines `,
+    ),
+  );
+
+  // never opened here: a one-line error naming the repo
+  await assert.rejects(HubRun.open({ repo: 'acme/never', revision: 'main' }, o), /acme\/never was not opened here before/);
+});
+
+test('in place: a server that ignores Range, or answers a wrong Content-Range, is refused', async () => {
+  const o = fresh();
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const idx = hr.run.credit!;
+  try {
+    emu.faults.ignoreRange = 1;
+    await assert.rejects(
+      idx.read(Math.floor(idx.size / 3)),
+      /ignored the Range header \(HTTP 200 to a request for bytes \d+-\d+\/\d+\); refused/,
+    );
+    emu.faults.wrongContentRange = 1;
+    await assert.rejects(idx.read(Math.floor(idx.size / 3) + 1), /answered with Content-Range "bytes .*; refused/);
+  } finally {
+    delete emu.faults.ignoreRange;
+    delete emu.faults.wrongContentRange;
+  }
+  // refused bytes were never cached: with a good server the record reads
+  assert.deepStrictEqual(await idx.read(Math.floor(idx.size / 3)), await (await localRun()).credit!.read(Math.floor(idx.size / 3)));
+});
+
+/** Runs the CLI without blocking this process, which serves the emulator. */
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    const p = spawn('node', [resolve('dist/cli.js'), ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    p.on('close', (code) => res({ status: code ?? -1, stdout, stderr }));
+  });
+}
+
+test('rlrb report and show hub:owner/name read the logs in place: the same report as the local run, the second time from the saved index', async () => {
+  const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
+  const local = await runCli(['report', repoDir, '--json'], env);
+  assert.equal(local.status, 0, local.stderr);
+  const strip = (t: string, p: string): unknown => JSON.parse(t.split(JSON.stringify(p).slice(1, -1)).join('LOG'));
+  const want = strip(local.stdout, join(repoDir, 'logs', 'ws_credit_log.jsonl'));
+  for (const round of [1, 2]) {
+    const mark = emu.requests.length;
+    const r = await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url, '--json'], env);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepStrictEqual(strip(r.stdout, `hub:${REPO}/logs/ws_credit_log.jsonl`), want);
+    assert.equal(fullGets(mark).length, round === 1 ? 2 : 0, `round ${round}`);
+  }
+  const args = ['--iteration', '2', '--group', '3', '--rollout', '1', '--json'];
+  const a = await runCli(['show', `hub:${REPO}@main`, '--endpoint', emu.url, ...args], env);
+  const b = await runCli(['show', repoDir, ...args], env);
+  assert.equal(a.status, 0, a.stderr);
+  assert.deepStrictEqual(JSON.parse(a.stdout), JSON.parse(b.stdout));
+  const bad = await runCli(['report', 'hub:not a repo', '--endpoint', emu.url], env);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /is not a repo id/);
+});
