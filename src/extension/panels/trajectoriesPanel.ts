@@ -2,7 +2,7 @@
  * The trajectory browser: the table in pages for the page's query, one trajectory at a
  * time for the detail, and navigation from other panels (a jump sets query and label).
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
 import type { TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
 import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
@@ -12,6 +12,17 @@ import { PanelHost } from './panelHost';
 import { rowView, detailView } from './trajectoryViews';
 import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
+
+/** The side-by-side view of two trajectories: a command of its own feature, run with `{ run, iteration, group, rollout }` twice. */
+const SIDE_BY_SIDE = 'rlRunBrowser.openSideBySide';
+
+async function openSideBySide(run: string, a: TrajectoryKey, b: TrajectoryKey): Promise<void> {
+  if (!(await vscode.commands.getCommands(true)).includes(SIDE_BY_SIDE)) {
+    void vscode.window.showInformationMessage('The side-by-side view is not available in this version.');
+    return;
+  }
+  await vscode.commands.executeCommand(SIDE_BY_SIDE, { run, ...a }, { run, ...b });
+}
 
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
@@ -55,6 +66,9 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         break;
       case 'openMetrics':
         await this.deps.navigate.open('metrics', this.root);
+        break;
+      case 'trajectories/compare':
+        await openSideBySide(this.root, m.a, m.b);
         break;
       case 'ready': // answered by PanelHost
         break;

@@ -1,5 +1,5 @@
 /** The trajectory browser's messages: one union per direction, checked on arrival. */
-import type { ErrorMessage, OpenTrajectoryMessage, QueryView, RawMessage, ReadyMessage } from '../protocol';
+import type { ErrorMessage, OpenTrajectoryMessage, QueryView, RawMessage, ReadyMessage, TrajectoryKey } from '../protocol';
 import { isInt, isQuery, isRow, parseOpenTrajectory, rawMessage } from '../protocol';
 
 export interface RowView {
@@ -159,8 +159,22 @@ export interface OpenMetricsMessage {
   type: 'openMetrics';
 }
 
+/** Two siblings of the group view, to open side by side. */
+export interface CompareMessage {
+  type: 'trajectories/compare';
+  a: TrajectoryKey;
+  b: TrajectoryKey;
+}
+
 export type TrajectoriesWebviewMessage =
-  ReadyMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenTrajectoryMessage | OpenMetricsMessage;
+  ReadyMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenTrajectoryMessage | OpenMetricsMessage | CompareMessage;
+
+function trajectoryKey(v: unknown): TrajectoryKey | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const [iteration, group, rollout] = [o['iteration'], o['group'], o['rollout']];
+  return isRow(iteration) && isRow(group) && isRow(rollout) ? { iteration, group, rollout } : undefined;
+}
 
 function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
   switch (m.type) {
@@ -178,6 +192,11 @@ function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
       return isRow(m['row']) ? { type: 'trajectories/reveal', row: m['row'] } : undefined;
     case 'openTrajectory':
       return parseOpenTrajectory(m);
+    case 'trajectories/compare': {
+      const a = trajectoryKey(m['a']);
+      const b = trajectoryKey(m['b']);
+      return a && b ? { type: 'trajectories/compare', a, b } : undefined;
+    }
     default:
       return undefined;
   }
