@@ -41,7 +41,13 @@ function summary(d: TrajectoryDetailView, open: Open): HTMLElement {
   const t = h(
     'table',
     { class: 'grid', id: 'group-view' },
-    h('tr', {}, ...['rollout', 'reward', 'A', 'labeled', 'mean c', 'turns'].map((x) => h('th', {}, x))),
+    h(
+      'tr',
+      {},
+      ...['rollout', 'reward', 'A', 'labeled', 'mean c', 'turns'].map((x) =>
+        h('th', x === 'rollout' || x === 'labeled' ? {} : { class: 'num' }, x),
+      ),
+    ),
   );
   for (const r of d.group5) {
     const link = h('button', { class: 'link' }, String(r.rollout));
