@@ -1,7 +1,9 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
 import { h, initialState, onThemeChange, saveState, themeColor, channel } from './common';
-import { formatCount, formatFigure, formatQuantity } from '../src/shared/format';
+import { formatCount, formatQuantity, formatSigned, metricQuantity } from '../src/shared/format';
+import { visibleText } from '../src/shared/visibleText';
+import { logNodes } from './trajectories/text';
 import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../src/shared/protocol/report';
 
 const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
@@ -52,9 +54,9 @@ function gateTable(r: ReportView): HTMLElement {
         {},
         h('td', { class: 'num' }, g.iteration),
         h('td', { class: 'num' }, g.group),
-        h('td', { class: 'num' }, formatFigure(g.succeededMeanC, 4)),
-        h('td', { class: 'num' }, formatFigure(g.failedMeanC, 4)),
-        h('td', { class: `num ${g.diff > 0 ? 'mark-pass' : g.diff < 0 ? 'mark-fail' : ''}` }, formatFigure(g.diff, 4)),
+        h('td', { class: 'num' }, formatSigned(g.succeededMeanC, 4)),
+        h('td', { class: 'num' }, formatSigned(g.failedMeanC, 4)),
+        h('td', { class: `num ${g.diff > 0 ? 'mark-pass' : g.diff < 0 ? 'mark-fail' : ''}` }, formatSigned(g.diff, 4)),
         h('td', {}, sideLink(g, 'succeeded'), ' · ', sideLink(g, 'failed')),
       ),
     );
@@ -83,10 +85,10 @@ function render(r: ReportView): void {
       h(
         'tr',
         { 'data-key': l.key },
-        h('td', {}, figureLink(l.key, l.label)),
+        h('td', {}, figureLink(l.key, visibleText(l.label))),
         h('td', { class: 'num', 'data-value': l.value === null ? 'null' : String(l.value) }, formatQuantity(l.quantity, l.value)),
-        h('td', {}, l.target),
-        h('td', { class: 'muted' }, l.card),
+        h('td', {}, ...logNodes(l.target)),
+        h('td', { class: 'muted' }, ...logNodes(l.card)),
         h('td', { class: `mark-${l.mark}` }, MARK[l.mark] ?? ''),
         h('td', { class: 'muted wrap' }, l.tolerance),
       ),
@@ -101,10 +103,10 @@ function render(r: ReportView): void {
       h(
         'tr',
         {},
-        h('td', {}, c.name),
-        h('td', { class: 'num' }, formatFigure(c.first, 3)),
-        h('td', { class: 'num' }, formatFigure(c.last, 3)),
-        h('td', { class: 'muted' }, c.source),
+        h('td', {}, ...logNodes(c.name)),
+        h('td', { class: 'num' }, formatQuantity(metricQuantity(c.name), c.first, 3)),
+        h('td', { class: 'num' }, formatQuantity(metricQuantity(c.name), c.last, 3)),
+        h('td', { class: 'muted' }, ...logNodes(c.source)),
       ),
     );
   const canvas = h('canvas', {
@@ -122,8 +124,8 @@ function render(r: ReportView): void {
       h(
         'tr',
         {},
-        h('td', {}, s.field, s.required ? ' *' : ''),
-        h('td', { class: s.foundAs ? '' : s.required ? 'mark-fail' : 'muted' }, s.foundAs || 'not found'),
+        h('td', {}, ...logNodes(s.field), s.required ? ' *' : ''),
+        h('td', { class: s.foundAs ? '' : s.required ? 'mark-fail' : 'muted' }, ...logNodes(s.foundAs || 'not found')),
         h('td', { class: 'num' }, s.foundAs ? `${formatCount(s.missing)} ${s.level === 'turn' ? 'turns' : 'records'}` : ''),
       ),
     );
@@ -140,20 +142,20 @@ function render(r: ReportView): void {
       ),
     );
   }
-  const skipped = h('ul', { id: 'skipped' }, ...r.skipped.map((s) => h('li', {}, `line ${s.line}: ${s.message}`)));
+  const skipped = h('ul', { id: 'skipped' }, ...r.skipped.map((s) => h('li', {}, `line ${s.line}: `, ...logNodes(s.message))));
   app.replaceChildren(
-    h('h1', {}, `Run report: ${r.runName}`),
+    h('h1', {}, 'Run report: ', ...logNodes(r.runName)),
     h(
       'p',
       { class: 'muted' },
-      `${f.trajectories} trajectories over ${f.iterations} iterations · ${f.labeledTurns} labeled turns, ${f.creditedTurns} credited · β ${r.beta}, τ ${r.tau}`,
+      `${formatCount(f.trajectories)} trajectories over ${formatCount(f.iterations)} iterations · ${formatCount(f.labeledTurns)} labeled turns, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
     ),
     h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
     lines,
     h(
       'p',
       { class: 'muted' },
-      `gate: ${f.gate.groups} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
+      `gate: ${formatCount(f.gate.groups)} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
     ),
     h('h2', {}, 'Gate per iteration'),
     h('div', { class: 'gate-box' }, canvas),
@@ -171,15 +173,24 @@ function render(r: ReportView): void {
       ? h(
           'p',
           { class: 'mark-fail' },
-          `expected fields not found: ${r.notFound.join(', ')} (map them with the setting rlRunBrowser.fieldMapping)`,
+          `expected fields not found: ${visibleText(r.notFound.join(', '))} (map them with the setting rlRunBrowser.fieldMapping)`,
         )
       : h('p', { class: 'muted' }, 'every required field was found'),
-    r.unknownKeys.length ? h('p', { class: 'muted' }, `other fields (kept, shown in the detail view): ${r.unknownKeys.join(', ')}`) : '',
-    h('h2', {}, `Skipped lines (${r.skippedCount})`),
+    r.unknownKeys.length
+      ? h(
+          'p',
+          { class: 'muted', id: 'unknown-keys' },
+          'other fields (kept, shown in the detail view): ',
+          ...logNodes(r.unknownKeys.join(', ')),
+        )
+      : '',
+    h('h2', {}, `Skipped lines (${formatCount(r.skippedCount)})`),
     r.skippedCount ? skipped : h('p', { class: 'muted' }, 'none'),
     h('h2', {}, `c and A_t mismatches (${r.mismatches.length}${r.mismatches.length >= 200 ? '+' : ''} trajectories)`),
     r.mismatches.length ? mism : h('p', { class: 'muted' }, 'none'),
-    r.warnings.length ? h('div', {}, h('h2', {}, 'Warnings'), h('ul', {}, ...r.warnings.map((w) => h('li', {}, w)))) : '',
+    r.warnings.length
+      ? h('div', {}, h('h2', {}, 'Warnings'), h('ul', { id: 'warnings' }, ...r.warnings.map((w) => h('li', {}, ...logNodes(w)))))
+      : '',
   );
   const pos = themeColor('--vscode-charts-green', '#89d185');
   const neg = themeColor('--vscode-charts-red', '#f14c4c');
@@ -199,7 +210,7 @@ function render(r: ReportView): void {
       scales: { x: { ticks: { color: text }, grid: { color: grid } }, y: { ticks: { color: text }, grid: { color: grid } } },
       plugins: {
         legend: { display: false },
-        tooltip: { callbacks: { label: (i) => `mean diff ${formatFigure(i.parsed.y, 4)} over ${data[i.dataIndex]?.groups ?? 0} groups` } },
+        tooltip: { callbacks: { label: (i) => `mean diff ${formatSigned(i.parsed.y, 4)} over ${data[i.dataIndex]?.groups ?? 0} groups` } },
       },
       onClick: (_e, els) => {
         const bar = els[0] && data[els[0].index];
@@ -212,9 +223,9 @@ function render(r: ReportView): void {
 onMessage((m) => {
   if (m.type === 'report/data') {
     last = m.report;
-    document.title = `Run report: ${m.report.runName}`;
+    document.title = `Run report: ${visibleText(m.report.runName)}`;
     render(m.report);
-  } else if (m.type === 'error') app.replaceChildren(h('p', { class: 'error' }, m.message));
+  } else if (m.type === 'error') app.replaceChildren(h('p', { class: 'error' }, ...logNodes(m.message)));
 });
 onThemeChange(() => {
   if (last) render(last);

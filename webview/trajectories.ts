@@ -5,8 +5,8 @@
  * shown) panel draws them at once, before the host answers.
  */
 import { h, initialState, useControls, saveState, channel } from './common';
-import { formatFigure, formatPlain } from '../src/shared/format';
-import type { QueryView, PanelState, SortKeyView } from '../src/shared/protocol';
+import { visibleText } from '../src/shared/visibleText';
+import type { QueryView, PanelState } from '../src/shared/protocol';
 import type {
   BrowserAction,
   PageMessage,
@@ -18,6 +18,7 @@ import type {
 } from '../src/shared/protocol/trajectories';
 import { queryHeader } from '../src/shared/queryChips';
 import { renderChips } from './trajectories/chips';
+import { COLUMNS, colClass, flagLegend } from './trajectories/columns';
 import { renderDetail } from './trajectories/detail';
 import { wantedMarks } from './trajectories/marks';
 import { splitter } from './trajectories/split';
@@ -120,29 +121,14 @@ text.addEventListener('input', () => {
   }, 350);
 });
 
-const cols: { key: SortKeyView; label: string; cls?: string; get: (r: RowView) => string }[] = [
-  { key: 'iteration', label: 'iter', get: (r) => String(r.iteration) },
-  { key: 'group', label: 'group', get: (r) => String(r.group) },
-  { key: 'rollout', label: 'roll', get: (r) => String(r.rollout) },
-  { key: 'reward', label: 'reward', get: (r) => formatPlain(r.reward, 0) },
-  { key: 'A', label: 'A', get: (r) => formatFigure(r.A, 3) },
-  { key: 'labeled', label: 'lab', get: (r) => (r.labeled ? '●' : '') },
-  { key: 'turns', label: 'turns', get: (r) => String(r.turns) },
-  { key: 'meanC', label: 'mean c', get: (r) => formatFigure(r.meanC, 3) },
-  {
-    key: 'flags',
-    label: 'flags',
-    get: (r) =>
-      [r.signFlips ? `flip×${r.signFlips}` : '', r.argmaxTurns ? `argmax×${r.argmaxTurns}` : '', r.fallbackTurns ? 'fallback' : '']
-        .filter(Boolean)
-        .join(' '),
-  },
-];
 const thead = h('div', { class: 'thead', role: 'row' });
+/** The header scrolls sideways with the rows (the table scrolls rather than clip a column). */
+const theadWrap = h('div', { class: 'thead-wrap' }, thead);
+const tableWrap = h('div', { class: 'table-wrap' }, theadWrap);
 /** Click: sort by that column (again: the other way). Shift+click: add it as the next key. */
 function renderHead(): void {
   thead.replaceChildren(
-    ...cols.map((c) => {
+    ...COLUMNS.map((c) => {
       const at = query.sort.findIndex((x) => x.key === c.key);
       const s = at >= 0 ? query.sort[at] : undefined;
       const arrow = s ? (s.descending ? '▼' : '▲') : '';
@@ -151,8 +137,9 @@ function renderHead(): void {
         {
           role: 'columnheader',
           'aria-sort': s ? (s.descending ? 'descending' : 'ascending') : 'none',
-          title: `Sort by ${c.label} (Shift+click: then by ${c.label})`,
+          title: `${c.tip}. Click: sort by ${c.label}; Shift+click: then by ${c.label}`,
           'data-key': c.key,
+          class: colClass(c),
         },
         c.label + (arrow ? ` ${arrow}` : ''),
         s && query.sort.length > 1 ? h('sup', { 'aria-label': `sort key ${at + 1}` }, at + 1) : null,
@@ -172,6 +159,13 @@ function renderHead(): void {
 const viewport = h('div', { class: 'viewport', tabindex: 0, role: 'grid', 'aria-label': 'Trajectories', id: 'table' });
 const spacer = h('div', { class: 'spacer' });
 viewport.append(spacer);
+tableWrap.append(viewport);
+/** The rows' scrollbar width, so that the header (padded by it) lines up with them to the last column. */
+function fitHeader(): void {
+  tableWrap.style.setProperty('--sbw', `${viewport.offsetWidth - viewport.clientWidth}px`);
+  theadWrap.scrollLeft = viewport.scrollLeft;
+}
+new ResizeObserver(fitHeader).observe(viewport);
 const detailPane = h('div', { class: 'detail', id: 'detail', tabindex: 0, 'aria-label': 'Selected trajectory' });
 const detailHint = (): HTMLElement => h('p', { class: 'muted' }, 'Select a trajectory (arrows, Enter). g toggles the group view.');
 const skeleton = (lines: number, cls: string): HTMLElement[] =>
@@ -231,11 +225,12 @@ app.append(
     count,
   ),
   chipBox,
+  flagLegend(),
   h('div', { class: 'toolbar' }, header, back, reveal, exportBtn, notebookBtn),
   browser,
 );
 browser.append(
-  h('div', { class: 'table-wrap' }, thead, viewport),
+  tableWrap,
   splitter(browser, state.split ?? 52, (pct) => {
     state.split = pct;
     persist();
@@ -317,7 +312,7 @@ function renderRows(): void {
         'data-row': r.row,
         'data-key': `${r.iteration}/${r.group}/${r.rollout}`,
       },
-      ...cols.map((c) => h('span', {}, c.get(r))),
+      ...COLUMNS.map((c) => h('span', { class: colClass(c) }, c.cell(r))),
     );
     el.style.top = `${i * ROW_H}px`;
     frag.push(el);
@@ -344,6 +339,7 @@ function select(i: number, open: boolean): void {
 }
 
 viewport.addEventListener('scroll', () => {
+  fitHeader();
   renderRows();
   persist();
 });
@@ -404,6 +400,7 @@ function showDetail(d: TrajectoryDetailView, fresh: boolean): void {
         detailSkeleton();
         post({ type: 'openTrajectory', iteration, group, rollout });
       },
+      onCompare: (a, b) => post({ type: 'trajectories/compare', a, b }),
       onClearFilters: () => setQuery({ filter: {}, sort: query.sort }),
       onJumpTurn: (i) => focusOn(i),
       onShare: share,
@@ -474,9 +471,9 @@ function showPage(p: PageMessage): void {
   size = p.size;
   p.rows.forEach((r, i) => rows.set(p.offset + i, r));
   label = p.label;
-  header.textContent = p.searching ? 'searching…' : (label ? `${label} — ` : '') + queryHeader(query, p.total, p.size);
+  header.textContent = p.searching ? 'searching…' : visibleText((label ? `${label} — ` : '') + queryHeader(query, p.total, p.size));
   count.textContent = p.searching ? 'searching…' : `${p.total} of ${p.size} trajectories`;
-  document.title = `Trajectories: ${p.runName}`;
+  document.title = `Trajectories: ${visibleText(p.runName)}`;
   renderRows();
 }
 
@@ -532,7 +529,7 @@ onMessage((m) => {
       break;
     case 'error':
       loaded = true;
-      detailPane.replaceChildren(h('p', { class: 'error' }, m.message));
+      detailPane.replaceChildren(h('p', { class: 'error' }, visibleText(m.message)));
       break;
     default:
       break;

@@ -91,7 +91,7 @@ export function formatQuantity(q: Quantity, v: number | null | undefined, digits
     case 'p':
       return formatP(v);
     case 'signed':
-      return formatFigure(v, digits);
+      return formatSigned(v, digits);
     case 'plain':
       return formatPlain(v, digits);
   }
@@ -115,4 +115,45 @@ export function metricQuantity(name: string): Quantity {
 /** A metric's value as its quantity (see metricQuantity). */
 export function formatMetric(name: string, v: number | null | undefined): string {
   return formatQuantity(metricQuantity(name), v);
+}
+
+/**
+ * A signed quantity (c, A, A_t, a difference) with a sign and fixed decimals, never in
+ * scientific notation: 0.00544 at 3 decimals is "+0.005"; a tiny non-zero value keeps
+ * one significant digit ("+0.00004") so that it never reads as zero; zero has no sign.
+ */
+export function formatSigned(v: number | null | undefined, digits = 4): string {
+  if (bad(v)) return NO_DATA;
+  if (!Number.isFinite(v)) return v > 0 ? '+∞' : '−∞';
+  if (v === 0) return (0).toFixed(digits);
+  const a = Math.abs(v);
+  const d = a < 10 ** -digits ? Math.min(12, Math.ceil(-Math.log10(a))) : digits;
+  return (v > 0 ? '+' : '-') + a.toFixed(d);
+}
+
+/** A reward: the judge's 1, 0 and -1 as whole numbers, anything else with two decimals (no plus sign). */
+export function formatReward(v: number | null | undefined): string {
+  if (bad(v)) return NO_DATA;
+  if (Number.isInteger(v) || !Number.isFinite(v)) return String(v);
+  return formatSigned(v, 2).replace(/^\+/, '');
+}
+
+const BREAK_AFTER = new Set([' ', '\t', '\n', ',', '(', '[', '{', '=', ')', ']', '}']);
+const NO_BREAK_BEFORE = new Set([' ', '\t', '\n', ',', ')', ']', '}']);
+
+/**
+ * Code-like text cut into pieces that may wrap only between them: after a space, a comma,
+ * a bracket or an `=` (unless a space, comma or closing bracket follows). Inside a token
+ * (`point_2d`, `0.125`, a path) nothing breaks. The pieces joined are the string.
+ */
+export function wrapPieces(s: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 1; i < s.length; i++)
+    if (BREAK_AFTER.has(s[i - 1]!) && !NO_BREAK_BEFORE.has(s[i]!)) {
+      out.push(s.slice(from, i));
+      from = i;
+    }
+  if (from < s.length) out.push(s.slice(from));
+  return out;
 }

@@ -11,7 +11,10 @@ import {
   formatPlain,
   formatQuantity,
   formatRate,
+  formatReward,
+  formatSigned,
   metricQuantity,
+  wrapPieces,
 } from '../../src/shared/format';
 
 test('formatFigure: a dash for no data, integers as they are, a sign and fixed digits, tiny values in scientific notation', () => {
@@ -81,4 +84,40 @@ test('metricQuantity and formatMetric: each metric of run-format.md section 5 as
   assert.equal(formatMetric('ws/fallback_rate', 0.0001), '0.0001');
   assert.equal(formatMetric('ws/c_mean', 0.034), '+0.0340');
   assert.equal(formatQuantity('tokens', 368.1234), '368');
+});
+
+test('formatSigned: c, A and A_t with a sign and fixed decimals, never scientific notation', () => {
+  assert.equal(formatSigned(0.00544, 3), '+0.005');
+  assert.equal(formatSigned(0.00544, 2), '+0.005', 'a tiny value keeps one significant digit, never 5.44e-3');
+  assert.equal(formatSigned(-0.239, 4), '-0.2390');
+  assert.equal(formatSigned(1, 3), '+1.000', 'c clipped at 1 has its decimals like every other c');
+  assert.equal(formatSigned(-1, 3), '-1.000');
+  assert.equal(formatSigned(0, 3), '0.000');
+  assert.equal(formatSigned(-0.00001234), '-0.00001');
+  assert.equal(formatSigned(null), '—');
+  assert.equal(formatSigned(NaN), '—');
+  assert.equal(formatSigned(Infinity), '+∞');
+  for (const v of [0.00544, -3e-9, 12.5, -0.0004999]) assert.doesNotMatch(formatSigned(v, 2), /e/);
+});
+
+test("formatReward: the judge's 1, 0, -1 as whole numbers, other rewards with two decimals and no plus sign", () => {
+  assert.equal(formatReward(1), '1');
+  assert.equal(formatReward(0), '0');
+  assert.equal(formatReward(-1), '-1');
+  assert.equal(formatReward(0.5), '0.50', 'not 5.00e-1');
+  assert.equal(formatReward(null), '—');
+});
+
+test('wrapPieces: code-like actions wrap after spaces, commas, brackets and =, never inside a token', () => {
+  assert.deepEqual(wrapPieces('click(point_2d=[120, 340])'), ['click(', 'point_2d=', '[', '120, ', '340])']);
+  assert.deepEqual(wrapPieces('type(text="a/very/long-path.txt")'), ['type(', 'text=', '"a/very/long-path.txt")']);
+  assert.deepEqual(wrapPieces('done()'), ['done()']);
+  assert.deepEqual(wrapPieces(''), []);
+  for (const s of ['click(point_2d=[120, 340])', 'a,,b', '  x  ', 'f(g(h(1)),k)', 'x=\n=y'])
+    assert.equal(wrapPieces(s).join(''), s, `the pieces of ${JSON.stringify(s)} are the string`);
+});
+
+test('formatQuantity: a signed figure (c, a gate difference) keeps its sign and fixed decimals', () => {
+  assert.equal(formatQuantity('signed', 0.00544, 3), '+0.005');
+  assert.equal(formatQuantity('signed', -0.0123), '-0.0123');
 });

@@ -3,13 +3,17 @@ import { h } from '../common';
 import { queryChips } from '../../src/shared/queryChips';
 import type { QueryView } from '../../src/shared/protocol';
 import { icon } from './marks';
+import { logNodes } from './text';
+import { visibleText } from '../../src/shared/visibleText';
 
 export function renderChips(box: HTMLElement, q: QueryView, set: (q: QueryView) => void): void {
   const chips = queryChips(q);
   const els: HTMLElement[] = chips.map((c) => {
-    const x = h('button', { 'aria-label': `remove ${c.label}`, title: `remove ${c.label}` }, icon('close'));
+    // a chip's words can hold a searched text pasted from a log: its bidi controls are shown
+    const said = visibleText(c.label);
+    const x = h('button', { 'aria-label': `remove ${said}`, title: `remove ${said}` }, icon('close'));
     x.addEventListener('click', () => set(c.without(q)));
-    return h('span', { class: 'chip', 'data-chip': c.id }, c.label, x);
+    return h('span', { class: 'chip', 'data-chip': c.id }, ...logNodes(c.label), x);
   });
   if (chips.length > 0) {
     const all = h('button', { class: 'link', id: 'clear-all' }, 'Clear all');

@@ -1,9 +1,11 @@
 /** The detail pane: one trajectory, a strip of its turns, every turn with its marks, and the group view. */
 import { h } from '../common';
-import { formatFigure, formatPlain } from '../../src/shared/format';
+import { formatReward, formatSigned } from '../../src/shared/format';
+import { visibleText } from '../../src/shared/visibleText';
+import type { TrajectoryKey } from '../../src/shared/protocol';
 import type { ShareAction, TrajectoryDetailView, TurnDetailView } from '../../src/shared/protocol/trajectories';
 import { icon, isAnomalous, legend, marksOf } from './marks';
-import { logEl } from './text';
+import { codeEl, logEl } from './text';
 import { groupView } from './group';
 
 export interface DetailOptions {
@@ -12,6 +14,8 @@ export interface DetailOptions {
   outsideTable: boolean;
   onToggleGroup: () => void;
   onOpenSibling: (iteration: number, group: number, rollout: number) => void;
+  /** two siblings of the group view to compare side by side */
+  onCompare: (a: TrajectoryKey, b: TrajectoryKey) => void;
   onClearFilters: () => void;
   onJumpTurn: (index: number) => void;
   /** Copy Link / Open Raw Record, of the trajectory (turn null) or of one turn */
@@ -27,6 +31,9 @@ function shareButton(o: DetailOptions, action: ShareAction, turn: number | null,
   b.addEventListener('click', () => on(action, turn));
   return b;
 }
+
+/** A logged c or A_t: a clip at 1 or a fallback 0 stays the whole number the log holds, anything else fixed decimals with a sign. */
+const logged = (v: number, digits: number): string => (Number.isInteger(v) ? String(v) : formatSigned(v, digits));
 
 function tags(list: [boolean, string, string][]): HTMLElement[] {
   return list.filter(([on]) => on).map(([, cls, label]) => h('span', { class: `tag ${cls}` }, label));
@@ -52,10 +59,10 @@ function candidates(t: TurnDetailView): HTMLElement {
     bar.style.width = c.score === null ? '0' : `${Math.max(2, ((c.score - lo) / span) * 100)}%`;
     grid.append(
       h('span', {}, String(c.k)),
-      logEl('span', { class: 'action', 'data-field': 'candidate' }, c.text, '—'),
+      codeEl('span', { class: 'action', 'data-field': 'candidate' }, c.text, '—'),
       h('span', { 'data-field': 'score' }, c.score === null ? 'null' : c.score.toFixed(3)),
       h('div', {}, bar),
-      h('span', { 'data-field': 'd' }, c.k === 0 || t.masked ? '' : c.d === null ? '—' : formatFigure(c.d, 2)),
+      h('span', { 'data-field': 'd' }, c.k === 0 || t.masked ? '' : c.d === null ? '—' : formatSigned(c.d, 3)),
       h(
         'span',
         { class: 'tags' },
@@ -73,7 +80,7 @@ function candidates(t: TurnDetailView): HTMLElement {
 }
 
 function creditBar(c: number | null): HTMLElement {
-  const cbar = h('span', { class: 'cbar', role: 'img', 'aria-label': `credit ${formatFigure(c)}` }, h('span', { class: 'zero' }));
+  const cbar = h('span', { class: 'cbar', role: 'img', 'aria-label': `credit ${formatSigned(c, 4)}` }, h('span', { class: 'zero' }));
   if (c !== null) {
     const fill = h('span', { class: 'fill' });
     const w = Math.min(1, Math.abs(c)) * 50;
@@ -93,7 +100,7 @@ function creditLine(t: TurnDetailView): HTMLElement | string {
     'span',
     {},
     'c ',
-    h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : formatFigure(t.c)),
+    h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : logged(t.c, 4)),
     ' ',
     creditBar(t.c),
     agrees
@@ -106,20 +113,20 @@ function creditLine(t: TurnDetailView): HTMLElement | string {
         )
       : '',
     t.cMismatch && t.cRecomputed !== null
-      ? h('span', { class: 'mk-cmis', 'data-field': 'c-recomputed' }, ` recomputed ${formatFigure(t.cRecomputed)}`)
+      ? h('span', { class: 'mk-cmis', 'data-field': 'c-recomputed' }, ` recomputed ${formatSigned(t.cRecomputed, 4)}`)
       : '',
     ' · ',
   );
 }
 
 function advantageLine(t: TurnDetailView, A: number | null): HTMLElement {
-  const At = h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : formatFigure(t.At, 4));
+  const At = h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : logged(t.At, 4));
   return h(
     'div',
     {},
     creditLine(t),
-    h('span', { class: t.signFlip ? 'flip-line' : '', 'data-field': 'A-line' }, 'A ', formatFigure(A, 4), ' → A_t ', At),
-    t.aTMismatch ? h('span', { class: 'mk-atmis' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
+    h('span', { class: t.signFlip ? 'flip-line' : '', 'data-field': 'A-line' }, 'A ', formatSigned(A, 4), ' → A_t ', At),
+    t.aTMismatch ? h('span', { class: 'mk-atmis' }, ` (expected ${formatSigned(t.expectedAt, 4)})`) : '',
   );
 }
 
@@ -143,7 +150,7 @@ function renderTurn(t: TurnDetailView, A: number | null, o: DetailOptions): HTML
       ' ',
       shareButton(o, 'openRaw', t.index, 'raw', 'turn-raw'),
     ),
-    logEl('pre', { class: 'action', 'data-field': 'action' }, t.action, '(no action logged)'),
+    codeEl('pre', { class: 'action', 'data-field': 'action' }, t.action, '(no action logged)'),
   );
   if (t.labeled) el.append(candidates(t));
   el.append(advantageLine(t, A));
@@ -164,11 +171,11 @@ function strip(d: TrajectoryDetailView, onJump: (i: number) => void): HTMLElemen
           class: isAnomalous(t) ? 'marked' : '',
           role: 'listitem',
           'data-turn': t.index,
-          title: `turn ${t.index}: ${t.action ?? 'no action'}`,
+          title: `turn ${t.index}: ${visibleText(t.action ?? 'no action')}`,
         },
         h('span', {}, h('strong', {}, String(t.index)), ' ', logEl('span', {}, t.kind || '—', '')),
-        h('span', {}, t.masked ? 'masked' : `c ${t.c === null ? '—' : formatFigure(t.c, 3)}`),
-        h('span', {}, `A_t ${t.At === null ? '—' : formatFigure(t.At, 2)}`),
+        h('span', {}, t.masked ? 'masked' : `c ${formatSigned(t.c, 3)}`),
+        h('span', {}, `A_t ${formatSigned(t.At, 3)}`),
         h('span', { class: 'marks' }, ...marksOf(t, true)),
       );
       b.addEventListener('click', () => onJump(t.index));
@@ -208,12 +215,12 @@ export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLEle
       'div',
       {},
       'reward ',
-      h('strong', { id: 'reward' }, formatPlain(d.reward, 0)),
-      ` · A ${formatFigure(d.A, 4)} · ${d.labeled ? 'labeled' : 'unlabeled'} · mean c ${formatFigure(d.meanC, 4)} · `,
+      h('strong', { id: 'reward' }, formatReward(d.reward)),
+      ` · A ${formatSigned(d.A, 4)} · ${d.labeled ? 'labeled' : 'unlabeled'} · mean c ${formatSigned(d.meanC, 4)} · `,
       toggle,
     ),
   );
-  if (o.showGroup) parts.push(groupView(d, o.onOpenSibling));
+  if (o.showGroup) parts.push(groupView(d, { open: o.onOpenSibling, compare: o.onCompare }));
   if (d.extras)
     parts.push(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), logEl('pre', { class: 'text' }, d.extras, '')));
   parts.push(strip(d, o.onJumpTurn), legend());

@@ -1,15 +1,15 @@
 /** Log text as DOM text: bidi controls become visible `<U+202E>` tokens (src/shared/visibleText), never markup. */
 import { h } from '../common';
 import { visibleParts } from '../../src/shared/visibleText';
+import { wrapPieces } from '../../src/shared/format';
 
 /** The nodes of one log string: text nodes, and a styled token for each bidi control. */
 export function logNodes(s: string): Node[] {
-  return visibleParts(s).map((p) =>
-    p.control
-      ? h('span', { class: 'bidi', title: 'a bidi control character in the log, shown by its code point' }, p.text)
-      : document.createTextNode(p.text),
-  );
+  return visibleParts(s).map((p) => (p.control ? bidiToken(p.text) : document.createTextNode(p.text)));
 }
+
+const bidiToken = (text: string): HTMLElement =>
+  h('span', { class: 'bidi', title: 'a bidi control character in the log, shown by its code point' }, text);
 
 /** An element holding one log string (or `empty`, in the muted style, when the log has none). */
 export function logEl<K extends keyof HTMLElementTagNameMap>(
@@ -21,5 +21,37 @@ export function logEl<K extends keyof HTMLElementTagNameMap>(
   const el = h(tag, attrs);
   if (s === null) el.append(h('span', { class: 'muted' }, empty));
   else el.append(...logNodes(s));
+  return el;
+}
+
+/** One piece of code-like text: the token unbreakable, its trailing spaces free to hang at a line end, then a break opportunity. */
+function pieceNodes(piece: string): Node[] {
+  const body = piece.replace(/\s+$/, '');
+  const out: Node[] = [];
+  if (body) out.push(h('span', { class: 'tok' }, body));
+  if (body.length < piece.length) out.push(document.createTextNode(piece.slice(body.length)));
+  out.push(h('wbr', {}));
+  return out;
+}
+
+/**
+ * A code-like log string (an action, a candidate) as DOM text that wraps only at word
+ * boundaries (spaces, commas, brackets, `=`: src/shared/format's wrapPieces), never inside a
+ * token; a token too long for its column scrolls. Bidi controls are made visible as in logNodes.
+ */
+export function codeEl<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | undefined>,
+  s: string | null,
+  empty: string,
+): HTMLElementTagNameMap[K] {
+  const el = h(tag, attrs);
+  if (s === null) {
+    el.append(h('span', { class: 'muted' }, empty));
+    return el;
+  }
+  for (const p of visibleParts(s))
+    if (p.control) el.append(bidiToken(p.text));
+    else for (const piece of wrapPieces(p.text)) el.append(...pieceNodes(piece));
   return el;
 }

@@ -14,6 +14,17 @@ import { rowView, detailView } from './trajectoryViews';
 import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
 
+/** The side-by-side view of two trajectories: a command of its own feature, run with `{ run, iteration, group, rollout }` twice. */
+const SIDE_BY_SIDE = 'rlRunBrowser.openSideBySide';
+
+async function openSideBySide(run: string, a: TrajectoryKey, b: TrajectoryKey): Promise<void> {
+  if (!(await vscode.commands.getCommands(true)).includes(SIDE_BY_SIDE)) {
+    void vscode.window.showInformationMessage('The side-by-side view is not available in this version.');
+    return;
+  }
+  await vscode.commands.executeCommand(SIDE_BY_SIDE, { run, ...a }, { run, ...b });
+}
+
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
   private lastQuery: { q: QueryView; offset: number; limit: number } | undefined;
@@ -77,6 +88,9 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
           turn: m.turn,
           query: m.query,
         });
+        break;
+      case 'trajectories/compare':
+        await openSideBySide(this.root, m.a, m.b);
         break;
       case 'ready': // answered by PanelHost
         break;

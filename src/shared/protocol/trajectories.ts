@@ -177,6 +177,13 @@ export interface OpenMetricsMessage {
   type: 'openMetrics';
 }
 
+/** Two siblings of the group view, to open side by side. */
+export interface CompareMessage {
+  type: 'trajectories/compare';
+  a: TrajectoryKey;
+  b: TrajectoryKey;
+}
+
 /** A share button or shortcut: the action, the shown trajectory and turn (if any), and the table's query. */
 export interface ShareMessage {
   type: 'trajectories/share';
@@ -187,7 +194,7 @@ export interface ShareMessage {
 }
 
 export type TrajectoriesWebviewMessage =
-  ReadyMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenTrajectoryMessage | OpenMetricsMessage | ShareMessage;
+  ReadyMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenTrajectoryMessage | OpenMetricsMessage | ShareMessage | CompareMessage;
 
 function parseKey(v: unknown): TrajectoryKey | null | undefined {
   if (v === null) return null;
@@ -222,6 +229,11 @@ function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
       return parseOpenTrajectory(m);
     case 'trajectories/share':
       return parseShare(m);
+    case 'trajectories/compare': {
+      const a = parseKey(m['a']);
+      const b = parseKey(m['b']);
+      return a && b ? { type: 'trajectories/compare', a, b } : undefined;
+    }
     default:
       return undefined;
   }
