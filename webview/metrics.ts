@@ -258,6 +258,11 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
         tooltip: {
           callbacks: {
             title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
+            // the swatch of a line is its run's colour (not the target-miss colour of its points)
+            labelColor: (item) => {
+              const c = typeof item.dataset.borderColor === 'string' ? item.dataset.borderColor : colors().line;
+              return { borderColor: c, backgroundColor: c };
+            },
             label: (item) =>
               `${item.dataset.label ?? ''}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
           },
@@ -335,6 +340,8 @@ function updateChart(s: SeriesView): void {
   x.min = xRange?.min;
   x.max = xRange?.max;
   ch.update('none');
+  const card = body.querySelector<HTMLElement>(`.chart-card[data-metric="${CSS.escape(s.name)}"]`);
+  if (card) card.dataset['lines'] = String(linesOf(s, state.root).length);
 }
 
 /** A card's text (summary, gap note) after new data, without rebuilding its chart. */
@@ -362,6 +369,7 @@ function draw(card: HTMLElement): void {
     charts.set(name, ch);
     card.dataset['xMax'] = String(ch.scales['x']?.max ?? '');
     card.dataset['drawn'] = 'true';
+    card.dataset['lines'] = String(linesOf(s, state.root).length);
   }
 }
 

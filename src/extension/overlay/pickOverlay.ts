@@ -5,7 +5,7 @@ import { escapeNotification as esc } from '../text';
 
 /** The roots the user picks among the local runs not in `exclude` (one, or several with `many`); [] when cancelled or none. */
 export async function pickOverlayRuns(runs: RunService, exclude: readonly string[], many: boolean): Promise<string[]> {
-  await runs.scan();
+  await runs.scanned();
   const items = runs
     .list()
     .filter((l) => !exclude.includes(l.run.location.root))
