@@ -117,7 +117,7 @@ await Promise.all(names.map((n) => targets[n]()));
 // codicons for the webviews: the font, and the stylesheet with only the icons the panels
 // use (the full one has ~600 rules for the page to parse and match)
 const codicons = 'node_modules/@vscode/codicons/dist';
-const ICONS = ['pin', 'pinned', 'arrow-swap', 'warning', 'fold', 'error', 'star-full', 'circle-slash', 'check', 'close'];
+const ICONS = ['pin', 'pinned', 'arrow-swap', 'warning', 'fold', 'error', 'star-full', 'circle-slash', 'check', 'close', 'link'];
 if (existsSync(codicons)) {
   mkdirSync('dist/webview', { recursive: true });
   copyFileSync(join(codicons, 'codicon.ttf'), join('dist/webview', 'codicon.ttf'));

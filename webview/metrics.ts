@@ -6,8 +6,25 @@ import { formatMetric } from '../src/shared/format';
 import { pointKeys } from './metrics/keys';
 import { smooth } from '../src/shared/smoothing';
 import { flatRange, tickLabel } from '../src/shared/ticks';
-import type { PanelState } from '../src/shared/protocol';
-import type { MetricsHostMessage, MetricsWebviewMessage, SeriesView } from '../src/shared/protocol/metrics';
+import { visibleText } from '../src/shared/visibleText';
+import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, SeriesView } from '../src/shared/protocol/metrics';
+import { legend } from './metrics/legend';
+import { closeRunMenu, showRunMenu } from './metrics/runMenu';
+import { runColor, runDash } from './metrics/palette';
+import type { Line } from './metrics/overlay';
+import {
+  allRuns,
+  hasValues,
+  hiddenRuns,
+  linesOf,
+  nearestPoint,
+  overlaid,
+  overlayNote,
+  runName,
+  runsKey,
+  setRuns,
+  toggleRun,
+} from './metrics/overlay';
 
 const { post, onMessage } = channel<MetricsWebviewMessage, MetricsHostMessage>();
 
@@ -35,7 +52,7 @@ function columns(width: number): number {
   post({ type: 'ready' });
 }
 
-const state: PanelState = initialState();
+const state: MetricsPanelState = initialState();
 state.pinned ??= [];
 state.smoothing ??= 0.6;
 let series: SeriesView[] = [];
@@ -59,7 +76,27 @@ const hint = h(
   'Click a point (or focus a chart, move with ← →, press Enter) to open the trajectories behind it',
 );
 const body = h('div', { id: 'charts-root' });
-app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), info, hint), body);
+const addRun = h('button', { class: 'add-run', id: 'add-run', title: 'Overlay another local run on these charts' }, 'Add run…');
+addRun.addEventListener('click', () => post({ type: 'metrics/addRun' }));
+const legendBox = h('div', { class: 'legend-box' });
+app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), addRun, info, hint, legendBox), body);
+setRuns(undefined, state.hiddenRuns ?? []);
+
+function showLegend(): void {
+  legendBox.replaceChildren(
+    legend(allRuns(), hiddenRuns(), {
+      toggle: (root) => {
+        toggleRun(root);
+        state.hiddenRuns = hiddenRuns();
+        saveState(state);
+        showLegend();
+        legendBox.querySelector<HTMLElement>(`.run-toggle[data-run="${CSS.escape(root)}"]`)?.focus();
+        for (const s of series) updateChart(s);
+      },
+      remove: (root) => post({ type: 'metrics/removeRun', run: root }),
+    }),
+  );
+}
 
 search.addEventListener('input', () => {
   state.search = search.value;
@@ -98,44 +135,60 @@ function colors(): Colors {
   return themeColors;
 }
 
-function datasets(s: SeriesView): ChartDataset<'line', { x: number; y: number | null }[]>[] {
+type Points = ChartDataset<'line', { x: number; y: number | null }[]>;
+
+/** The raw line of a run (and its smoothed line): one run's look is its colour, the target misses in the error colour. */
+function lineDatasets(l: Line, single: boolean): Points[] {
   const c = colors();
-  const raw = s.x.map((x, i) => ({ x, y: s.y[i] ?? null }));
-  const sm = smooth(
-    s.y.map((v) => (v === null ? NaN : v)),
-    state.smoothing ?? 0,
-  );
-  const off = new Set(s.off ?? []);
-  const out: ChartDataset<'line', { x: number; y: number | null }[]>[] = [
+  const color = single ? c.line : runColor(l.color);
+  const smoothing = state.smoothing ?? 0;
+  const raw = l.x.map((x, i) => ({ x, y: l.y[i] ?? null }));
+  const off = new Set(l.off ?? []);
+  const dash = single ? [] : runDash(l.color);
+  const out: Points[] = [
     {
-      label: 'raw',
+      label: single ? 'raw' : smoothing > 0 ? `${l.name} (raw)` : l.name,
       data: raw,
-      borderColor: (state.smoothing ?? 0) > 0 ? c.raw : c.line,
+      borderColor: smoothing > 0 ? color + '40' : color,
       borderWidth: 1,
+      borderDash: smoothing > 0 ? [] : dash,
       // a value that misses the card's target: a dot and its segment in the error colour
       pointRadius: off.size ? raw.map((_p, i) => (off.has(i) ? 2 : 0)) : 0,
       pointBackgroundColor: c.off,
       pointBorderColor: c.off,
       pointHoverRadius: 4,
-      pointHoverBackgroundColor: c.line,
+      pointHoverBackgroundColor: color,
       pointHitRadius: 6,
       spanGaps: false,
       ...(off.size ? { segment: { borderColor: (ctx: { p1DataIndex: number }) => (off.has(ctx.p1DataIndex) ? c.off : undefined) } } : {}),
     },
   ];
-  if ((state.smoothing ?? 0) > 0)
+  if (smoothing > 0) {
+    const sm = smooth(
+      l.y.map((v) => (v === null ? NaN : v)),
+      smoothing,
+    );
     out.push({
-      label: 'smoothed',
-      data: s.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null })),
-      borderColor: c.line,
+      label: single ? 'smoothed' : l.name,
+      data: l.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null })),
+      borderColor: color,
       borderWidth: 1.6,
+      borderDash: dash,
       pointRadius: 0,
       pointHitRadius: 0,
       spanGaps: false,
     });
-  if (s.target && s.x.length > 0) {
-    const lo = s.x[0]!,
-      hi = s.x[s.x.length - 1]!;
+  }
+  return out;
+}
+
+function datasets(s: SeriesView): Points[] {
+  const c = colors();
+  const single = !overlaid();
+  const out = linesOf(s, state.root).flatMap((l) => lineDatasets(l, single));
+  if (s.target && xRange && out.length > 0) {
+    const lo = xRange.min,
+      hi = xRange.max;
     const line = (y: number): { x: number; y: number }[] => [
       { x: lo, y },
       { x: hi, y },
@@ -205,32 +258,73 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
         tooltip: {
           callbacks: {
             title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
+            // the swatch of a line is its run's colour (not the target-miss colour of its points)
+            labelColor: (item) => {
+              const c = typeof item.dataset.borderColor === 'string' ? item.dataset.borderColor : colors().line;
+              return { borderColor: c, backgroundColor: c };
+            },
             label: (item) =>
-              `${item.dataset.label}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
+              `${item.dataset.label ?? ''}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
           },
         },
       },
-      onClick: (_e, elements) => {
+      onClick: (e, elements, chart) => {
         const el = elements.find((x) => x.datasetIndex === 0) ?? elements[0];
-        if (el) openPoint(s, el.index);
+        const p = el && chart.data.datasets[el.datasetIndex]?.data[el.index];
+        if (!p || typeof p !== 'object' || !('x' in p)) return;
+        const box = chart.canvas.getBoundingClientRect();
+        openAt(current(s), Number(p.x), chart, box.left + (e.x ?? 0), box.top + (e.y ?? 0));
       },
     },
   });
 }
 
-function openPoint(s: SeriesView, i: number): void {
-  const point = s.x[i];
-  if (point !== undefined) post({ type: 'metrics/openPoint', metric: s.name, iteration: Math.round(point) });
+/** The latest data of the chart `s` was built for. */
+function current(s: SeriesView): SeriesView {
+  return series.find((x) => x.name === s.name) ?? s;
+}
+
+function postOpen(l: Line, i: number): void {
+  const x = l.x[i];
+  if (x !== undefined) post({ type: 'metrics/openPoint', metric: l.metric, iteration: Math.round(x), run: l.run });
+}
+
+/**
+ * A click (or Enter) at iteration `x` of a chart: the trajectories of the run whose point it
+ * is; where several runs have a point there (within a few pixels), a menu asks which.
+ */
+function openAt(s: SeriesView, x: number, ch: Chart, menuX: number, menuY: number): void {
+  const scale = ch.scales['x'];
+  const px = scale?.getPixelForValue(x) ?? 0;
+  const hits = linesOf(s, state.root).flatMap((l) => {
+    const i = nearestPoint(l, x);
+    return i >= 0 && Math.abs((scale?.getPixelForValue(l.x[i]!) ?? px) - px) <= 8 ? [{ l, i }] : [];
+  });
+  const [first] = hits;
+  if (!first) return;
+  if (hits.length === 1) return postOpen(first.l, first.i);
+  showRunMenu(
+    menuX,
+    menuY,
+    `Iteration ${Math.round(x)}: open the trajectories of`,
+    hits.map(({ l, i }) => ({
+      label: `${l.name} · iteration ${l.x[i]}: ${formatMetric(s.name, l.y[i] ?? null)}`,
+      color: runColor(l.color),
+      pick: () => postOpen(l, i),
+    })),
+  );
 }
 
 function offNote(s: SeriesView, dataset: number, i: number): string {
-  return dataset === 0 && s.off?.includes(i) ? ` (misses the target ${s.target?.label ?? ''})` : '';
+  return dataset === 0 && !overlaid() && s.off?.includes(i) ? ` (misses the target ${s.target?.label ?? ''})` : '';
 }
 
-/** What the keyboard readout says about point i. */
-function describePoint(s: SeriesView, i: number): string {
-  const x = s.x[i];
-  return `${s.name}, iteration ${x ?? '?'}: ${formatMetric(s.name, s.y[i] ?? null)}${offNote(s, 0, i)}. Enter opens its trajectories.`;
+/** What the keyboard readout says about point i of the chart's first line. */
+function describePoint(s: SeriesView, l: Line, i: number): string {
+  const x = l.x[i];
+  const who = l.name ? ` (${l.name})` : '';
+  const off = l.off?.includes(i) ? ` (misses the target ${s.target?.label ?? ''})` : '';
+  return `${visibleText(s.name)}${who}, iteration ${x ?? '?'}: ${formatMetric(s.name, l.y[i] ?? null)}${off}. Enter opens its trajectories.`;
 }
 
 function updateChart(s: SeriesView): void {
@@ -246,16 +340,22 @@ function updateChart(s: SeriesView): void {
   x.min = xRange?.min;
   x.max = xRange?.max;
   ch.update('none');
+  const card = body.querySelector<HTMLElement>(`.chart-card[data-metric="${CSS.escape(s.name)}"]`);
+  if (card) card.dataset['lines'] = String(linesOf(s, state.root).length);
 }
 
 /** A card's text (summary, gap note) after new data, without rebuilding its chart. */
 function updateCard(s: SeriesView): void {
   const el = body.querySelector(`.chart-card[data-metric="${CSS.escape(s.name)}"]`);
   el?.querySelector('.summary')?.replaceWith(summaryLine(s));
+  const note = overlayNote(s);
+  const old = el?.querySelector('.overlay-note');
+  if (old) old.replaceWith(note || '');
+  else if (note) el?.querySelector('.summary')?.after(note);
   el?.classList.toggle('off-target', s.lastMeets === false);
-  const note = el?.querySelector('.gap-note');
+  const gap = el?.querySelector('.gap-note');
   const text = gapText(s);
-  if (note) note.textContent = text;
+  if (gap) gap.textContent = text;
   else if (text) el?.querySelector('.canvas-box')?.append(h('div', { class: 'gap-note' }, text));
 }
 
@@ -264,11 +364,12 @@ function updateCard(s: SeriesView): void {
 function draw(card: HTMLElement): void {
   const name = card.dataset['metric']!;
   const s = series.find((x) => x.name === name);
-  if (s && !charts.has(name) && card.isConnected && s.gaps < s.total) {
+  if (s && !charts.has(name) && card.isConnected && hasValues(s)) {
     const ch = makeChart(card.querySelector('canvas')!, s);
     charts.set(name, ch);
     card.dataset['xMax'] = String(ch.scales['x']?.max ?? '');
     card.dataset['drawn'] = 'true';
+    card.dataset['lines'] = String(linesOf(s, state.root).length);
   }
 }
 
@@ -305,8 +406,17 @@ function card(s: SeriesView): HTMLElement {
   const pin = h('button', {
     class: `pin codicon codicon-${pinned ? 'pinned' : 'pin'}${pinned ? ' on' : ''}`,
     title: pinned ? 'Unpin' : 'Pin to the top',
-    'aria-label': `${pinned ? 'Unpin' : 'Pin'} ${s.name}`,
+    'aria-label': `${pinned ? 'Unpin' : 'Pin'} ${visibleText(s.name)}`,
     'aria-pressed': String(pinned),
+  });
+  const link = h('button', {
+    class: 'pin copy-link codicon codicon-link',
+    title: 'Copy Link',
+    'aria-label': `Copy a link to ${visibleText(s.name)}`,
+  });
+  link.addEventListener('click', () => {
+    const own = s.absent ? s.lines?.[0] : undefined;
+    post({ type: 'metrics/copyLink', metric: own ? own.metric : s.name, run: own ? own.run : state.root });
   });
   pin.addEventListener('click', () => {
     state.pinned = pinned ? state.pinned!.filter((n) => n !== s.name) : [...state.pinned!, s.name];
@@ -316,7 +426,7 @@ function card(s: SeriesView): HTMLElement {
   });
   const canvas = h('canvas', {
     role: 'img',
-    'aria-label': `${s.name} over iterations; click a point, or press the arrow keys and Enter, to open its trajectories`,
+    'aria-label': `${visibleText(s.name)} over iterations; click a point, or press the arrow keys and Enter, to open its trajectories`,
     title: 'Click a point to open the trajectories behind it',
   });
   const readout = h('span', { class: 'readout', 'aria-live': 'polite' });
@@ -326,16 +436,28 @@ function card(s: SeriesView): HTMLElement {
     () => charts.get(s.name),
     () => {
       const cur = series.find((x) => x.name === s.name);
-      return cur && { x: cur.x, y: cur.y, describe: (i) => describePoint(cur, i), open: (i) => openPoint(cur, i) };
+      const l = cur && linesOf(cur, state.root)[0];
+      if (!cur || !l) return undefined;
+      return {
+        x: l.x,
+        y: l.y,
+        describe: (i) => describePoint(cur, l, i),
+        open: (i) => {
+          const ch = charts.get(cur.name);
+          const box = canvas.getBoundingClientRect();
+          if (ch) openAt(cur, l.x[i] ?? NaN, ch, box.left + 40, box.top + 20);
+        },
+      };
     },
   );
   const gapNote = gapText(s);
   const el = h(
     'div',
     { class: `chart-card${s.lastMeets === false ? ' off-target' : ''}`, 'data-metric': s.name },
-    h('header', {}, h('span', { class: 'title', text: s.name }), pin),
+    h('header', {}, h('span', { class: 'title', text: visibleText(s.name) }), h('span', { class: 'card-actions' }, link, pin)),
     summaryLine(s),
-    h('div', { class: 'canvas-box' }, canvas, gapNote ? h('div', { class: `gap-note${s.gaps >= s.total ? ' empty' : ''}` }, gapNote) : ''),
+    overlayNote(s),
+    h('div', { class: 'canvas-box' }, canvas, gapNote ? h('div', { class: `gap-note${hasValues(s) ? '' : ' empty'}` }, gapNote) : ''),
     readout,
   );
   return el;
@@ -343,13 +465,15 @@ function card(s: SeriesView): HTMLElement {
 
 /** "12 of 45 values are missing or not finite", "no values", or '' for a whole series. */
 function gapText(s: SeriesView): string {
-  if (s.total === 0 || s.gaps >= s.total) return 'no values: every row lacks this metric or holds NaN / Infinity';
+  if (!hasValues(s)) return 'no values: every row lacks this metric or holds NaN / Infinity';
+  if (s.absent) return '';
   if (s.gaps === 0) return '';
   return `${s.gaps} of ${s.total} values are missing or not finite (gaps in the line)`;
 }
 
 /** The card's second line: the target with a pass / fail badge and the last value against it, or the last value. */
 function summaryLine(s: SeriesView): HTMLElement {
+  if (overlaid()) return overlaySummary(s);
   const last = s.last ? `last ${formatMetric(s.name, s.last.y)} at iteration ${s.last.x}` : 'no last value';
   if (!s.target) return h('div', { class: 'summary muted' }, last);
   const badge =
@@ -367,6 +491,26 @@ function summaryLine(s: SeriesView): HTMLElement {
   );
 }
 
+/** With several runs: each run's last value (against the target, if any). */
+function overlaySummary(s: SeriesView): HTMLElement {
+  const runs = allRuns();
+  const own = [...(s.absent ? [] : [{ run: runs[0]?.root ?? state.root, last: s.last, lastMeets: s.lastMeets }]), ...(s.lines ?? [])];
+  const parts = own.map((l, i) =>
+    h(
+      'span',
+      { class: l.lastMeets === false ? 'off' : '' },
+      `${i ? ' · ' : ''}${runName(l.run)} ${l.last ? `${formatMetric(s.name, l.last.y)} @ ${l.last.x}` : 'no value'}${l.lastMeets === undefined ? '' : l.lastMeets ? ' ✓' : ' ✗'}`,
+    ),
+  );
+  return h(
+    'div',
+    { class: 'summary' },
+    h('span', { class: 'muted' }, 'last: '),
+    ...parts,
+    s.target ? h('span', { class: 'muted' }, ` · target ${s.target.label}`) : '',
+  );
+}
+
 function sectionTitle(g: string): string {
   return g === 'targets' ? 'Card targets' : g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`;
 }
@@ -379,6 +523,7 @@ function targetTally(list: SeriesView[]): HTMLElement {
 }
 
 function render(): void {
+  closeRunMenu();
   seen.disconnect();
   queue.length = 0;
   for (const c of charts.values()) c.destroy();
@@ -428,11 +573,17 @@ function render(): void {
 onMessage((m) => {
   if (m.type === 'metrics/data') {
     const samePins = JSON.stringify(m.pinned) === JSON.stringify(state.pinned);
-    const sameNames = samePins && m.series.length === series.length && m.series.every((s, i) => s.name === series[i]!.name);
+    const before = runsKey();
+    setRuns(m.runs, state.hiddenRuns ?? []);
+    const sameRuns = before === runsKey();
+    const sameNames = samePins && sameRuns && m.series.length === series.length && m.series.every((s, i) => s.name === series[i]!.name);
     series = m.series;
     xRange = m.xRange;
     state.pinned = m.pinned;
+    if (m.overlay) state.overlay = m.overlay;
+    state.hiddenRuns = hiddenRuns();
     saveState(state);
+    if (!sameRuns) showLegend();
     document.title = `Metrics: ${m.runName}`;
     if (sameNames && charts.size > 0) {
       for (const s of series) {

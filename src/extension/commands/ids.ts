@@ -26,6 +26,7 @@ export const PANEL_COMMANDS = [
   'rlRunBrowser.openReport',
   'rlRunBrowser.openTrajectories',
   'rlRunBrowser.openTrajectory',
+  'rlRunBrowser.overlayRuns',
 ] as const;
 
 export const SCHEMA_COMMANDS = ['rlRunBrowser.showSchemaCheck'] as const;

@@ -7,6 +7,7 @@ import { pickRun } from './pickRun';
 import { registerCommands } from './registry';
 import { PANEL_COMMANDS } from './ids';
 import { escapeNotification as esc } from '../text';
+import { MetricsPanel } from '../panels/metricsPanel';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   registerCommands(ctx, PANEL_COMMANDS, {
@@ -26,7 +27,22 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       await s.panels.openTrajectories(root, q, a.label ?? null, a.select);
     },
     'rlRunBrowser.openTrajectory': (arg?: unknown) => openOneTrajectory(s, arg),
+    'rlRunBrowser.overlayRuns': (arg?: unknown) => overlayRuns(s, arg),
   });
+}
+
+/** Overlays runs on a dashboard: the active one, else the dashboard of the run given or picked. */
+async function overlayRuns(s: Services, arg: unknown): Promise<void> {
+  const active =
+    arg === undefined
+      ? s.runs
+          .list()
+          .map((l) => s.panels.find('metrics', l.run.location.root))
+          .find((p) => p?.panel.active)
+      : undefined;
+  const root = active?.root ?? (await pickRun(s.runs, arg));
+  const panel = active ?? (root !== undefined ? await s.panels.open('metrics', root) : undefined);
+  if (panel instanceof MetricsPanel) await panel.pickOverlay(true);
 }
 
 /** Asks for `iteration group rollout` and opens that trajectory, or says it is not there. */

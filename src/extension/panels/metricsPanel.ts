@@ -1,20 +1,65 @@
-/** The metrics dashboard: decimated series for the charts' width, pins, and jumps to the trajectories behind a point. */
-import type * as vscode from 'vscode';
+/** The metrics dashboard: decimated series for the charts' width, pins, overlaid runs, and jumps to the trajectories behind a point. */
+import * as vscode from 'vscode';
 import type { PanelState } from '../../shared/protocol';
-import type { MetricsHostMessage, MetricsWebviewMessage } from '../../shared/protocol/metrics';
+import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, OverlayEntry } from '../../shared/protocol/metrics';
 import { parseMetricsMessage } from '../../shared/protocol/metrics';
+import { buildLink, LinkError } from '../../core/links/link';
 import type { OpenPanel, PanelDeps } from './panelHost';
 import { PanelHost } from './panelHost';
 import { seriesViews, xRange } from './seriesViews';
 import { jumpFor } from './jumpTable';
 import { queryView } from './queryViews';
+import { addRuns, parseOverlay, removeRun, room } from '../overlay/overlayState';
+import { overlayViews } from '../overlay/overlayViews';
+import type { OverlayRun } from '../overlay/overlayViews';
+import { pickOverlayRuns } from '../overlay/pickOverlay';
+import { escapeNotification as esc } from '../text';
 
 export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMessage> {
   /** the width of one chart, which the series are decimated for */
   private width = 600;
+  /** the runs overlaid on this one, each with its colour */
+  private overlay: OverlayEntry[];
+  private overlayTimer: NodeJS.Timeout | undefined;
 
   constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
     super(panel, state, deps, parseMetricsMessage, onDispose);
+    this.overlay = parseOverlay((state as MetricsPanelState).overlay, state.root);
+    this.disposables.push(
+      deps.runs.onDidChange((e) => {
+        if (e.root !== undefined && this.overlay.some((o) => o.root === e.root)) this.scheduleOverlayPush();
+      }),
+      { dispose: () => clearTimeout(this.overlayTimer) },
+    );
+  }
+
+  /** Asks which local runs to overlay (several with `many`) and shows them. */
+  async pickOverlay(many: boolean): Promise<void> {
+    if (room(this.overlay) <= 0) {
+      void vscode.window.showInformationMessage(`A dashboard overlays at most ${this.overlay.length} runs: remove one first.`);
+      return;
+    }
+    const roots = await pickOverlayRuns(this.deps.runs, [this.root, ...this.overlay.map((o) => o.root)], many);
+    if (roots.length === 0) return;
+    const next = addRuns(this.overlay, roots, this.root);
+    if (next.length < this.overlay.length + roots.length)
+      void vscode.window.showInformationMessage(
+        `Only ${next.length - this.overlay.length} of the ${roots.length} runs fit on the dashboard.`,
+      );
+    await this.setOverlay(next);
+  }
+
+  private async setOverlay(next: OverlayEntry[]): Promise<void> {
+    this.overlay = next;
+    (this.state as MetricsPanelState).overlay = next;
+    this.remember();
+    await this.push();
+  }
+
+  /** A run on this dashboard (the primary or an overlaid one), else undefined: a page's message names only those. */
+  private known(run: string | undefined): string | undefined {
+    if (run === undefined || run === this.root) return this.root;
+    return this.overlay.some((o) => o.root === run) ? run : undefined;
   }
 
   protected async onMessage(m: MetricsWebviewMessage): Promise<void> {
@@ -31,13 +76,58 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
         await this.deps.pins.set(this.root, m.pinned);
         break;
       case 'metrics/openPoint': {
+        const root = this.known(m.run);
+        if (!root) return;
         const j = jumpFor(m.metric, m.iteration);
-        await this.deps.navigate.openTrajectories(this.root, queryView(j.spec), j.label);
+        await this.deps.navigate.openTrajectories(root, queryView(j.spec), j.label);
         break;
       }
+      case 'metrics/addRun':
+        await this.pickOverlay(false);
+        break;
+      case 'metrics/removeRun':
+        await this.setOverlay(removeRun(this.overlay, m.run));
+        break;
+      case 'metrics/copyLink':
+        await this.copyLink(m.run, m.metric);
+        break;
       case 'ready': // answered by PanelHost
         break;
     }
+  }
+
+  private async copyLink(run: string, metric: string): Promise<void> {
+    const root = this.known(run);
+    if (!root) return;
+    try {
+      await vscode.env.clipboard.writeText(buildLink({ run: { kind: 'local', path: root }, view: { kind: 'metric', metric } }));
+      vscode.window.setStatusBarMessage(`Copied a link to ${esc(metric)}`, 4000);
+    } catch (e) {
+      if (!(e instanceof LinkError)) throw e;
+      void vscode.window.showWarningMessage(`No link to ${esc(metric)}: ${esc(e.message)}`);
+    }
+  }
+
+  /** An overlaid run's log grew: push once the burst settles, like the primary run's. */
+  private scheduleOverlayPush(): void {
+    if (!this.ready || this.overlayTimer) return;
+    this.overlayTimer = setTimeout(() => {
+      this.overlayTimer = undefined;
+      void this.push();
+    }, 300);
+  }
+
+  /** Each overlaid run's table, loading a run the window has not opened yet (a restored dashboard). */
+  private async overlayRuns(): Promise<OverlayRun[]> {
+    const out: OverlayRun[] = [];
+    for (const o of this.overlay) {
+      const live = this.deps.runs.get(o.root) ?? (await this.deps.runs.add(o.root));
+      const name = live?.run.location.name ?? o.root.split(/[\\/]/).pop() ?? o.root;
+      const m = live?.run.metrics;
+      const problem = !live ? 'not found (no log there)' : !m ? 'has no ws_metrics.jsonl' : undefined;
+      out.push({ root: o.root, name, color: o.color, table: m?.getTable(), ...(problem ? { problem } : {}) });
+    }
+    return out;
   }
 
   protected async push(): Promise<void> {
@@ -52,13 +142,18 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       return;
     }
     const t = m.getTable();
-    this.post({
+    const base = {
       type: 'metrics/data',
       runName: live.run.location.name,
-      series: seriesViews(t, this.width),
       iterations: t.iterations.length,
-      xRange: xRange(t),
       pinned: this.deps.pins.get(this.root),
-    });
+    } as const;
+    if (this.overlay.length === 0) {
+      this.post({ ...base, series: seriesViews(t, this.width), xRange: xRange(t), overlay: [] });
+      return;
+    }
+    const primary: OverlayRun = { root: this.root, name: live.run.location.name, color: 0, table: t };
+    const v = overlayViews([primary, ...(await this.overlayRuns())], this.width);
+    this.post({ ...base, series: v.series, xRange: v.xRange, runs: v.runs, overlay: this.overlay });
   }
 }

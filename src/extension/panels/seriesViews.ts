@@ -18,28 +18,37 @@ function scan(xs: readonly number[], values: Float64Array): { gaps: number; last
   return { gaps, last };
 }
 
-function targetFields(target: MetricTarget | undefined, y: (number | null)[], last: { y: number } | null): Partial<SeriesView> {
+function targetFields(
+  target: MetricTarget | undefined,
+  y: (number | null)[],
+  last: { y: number } | null,
+): Pick<SeriesView, 'off' | 'lastMeets'> {
   if (!target) return {};
   const off: number[] = [];
   y.forEach((v, i) => {
     if (v !== null && !meetsTarget(target, v)) off.push(i);
   });
-  return { target: { ...target }, off, ...(last ? { lastMeets: meetsTarget(target, last.y) } : {}) };
+  return { off, ...(last ? { lastMeets: meetsTarget(target, last.y) } : {}) };
+}
+
+/** The fields of one run's line of a chart: decimated to about `width` points, its gaps, last value and target misses. */
+export type LineFields = Omit<SeriesView, 'name' | 'group' | 'target' | 'absent' | 'lines' | 'onlyIn'>;
+
+/** One run's line: decimated (LTTB, gaps kept), gaps counted before decimation, points off the target marked. */
+export function seriesLine(xs: number[], values: Float64Array, width: number, target: MetricTarget | undefined): LineFields {
+  const d = decimate(xs, values, Math.max(50, Math.round(width)));
+  const y = d.y.map((v) => (Number.isFinite(v) ? v : null));
+  const { gaps, last } = scan(xs, values);
+  return { x: d.x, y, total: xs.length, gaps, last, ...targetFields(target, y, last) };
 }
 
 function seriesView(xs: number[], s: MetricSeries, width: number): SeriesView {
-  const d = decimate(xs, s.values, Math.max(50, Math.round(width)));
-  const y = d.y.map((v) => (Number.isFinite(v) ? v : null));
-  const { gaps, last } = scan(xs, s.values);
+  const target = METRIC_TARGETS[s.name];
   return {
     name: s.name,
     group: metricPrefix(s.name) || 'other',
-    x: d.x,
-    y,
-    total: xs.length,
-    gaps,
-    last,
-    ...targetFields(METRIC_TARGETS[s.name], y, last),
+    ...seriesLine(xs, s.values, width, target),
+    ...(target ? { target: { ...target } } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 /** The metrics dashboard's messages: one union per direction, checked on arrival. */
-import type { ErrorMessage, RawMessage, ReadyMessage } from '../protocol';
+import type { ErrorMessage, PanelState, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, isNum, rawMessage } from '../protocol';
 
 export interface SeriesView {
@@ -19,7 +19,54 @@ export interface SeriesView {
   lastMeets?: boolean;
   /** with a target: indexes into x / y of the points that miss it */
   off?: number[];
+  /** the primary run has no such metric (x and y are empty): the chart holds only overlaid runs' lines */
+  absent?: boolean;
+  /** the overlaid runs' lines of this chart, in the order of `MetricsDataMessage.runs` (runs without the metric left out) */
+  lines?: RunLine[];
+  /** with overlaid runs: the runs (roots) that have this metric, when not all of them do */
+  onlyIn?: string[];
 }
+
+/** One overlaid run's line on a chart: its own metric name (it may be an equivalent one), decimated like the primary's. */
+export interface RunLine {
+  run: string;
+  metric: string;
+  x: number[];
+  y: (number | null)[];
+  total: number;
+  gaps: number;
+  last: { x: number; y: number } | null;
+  lastMeets?: boolean;
+  off?: number[];
+}
+
+/** A run on the dashboard: the primary one first, then the overlaid ones. */
+export interface RunView {
+  root: string;
+  name: string;
+  /** index into the dashboard's palette; kept per run across reloads */
+  color: number;
+  primary: boolean;
+  /** what the run cannot show (no metrics log, not found), else absent */
+  problem?: string;
+  /** how many metrics only this run has */
+  onlyHere: number;
+}
+
+/** A run overlaid on the dashboard, as the panel's state keeps it. */
+export interface OverlayEntry {
+  root: string;
+  color: number;
+}
+
+/** The dashboard's panel state: the common one plus its overlaid runs and the runs toggled off. */
+export interface MetricsPanelState extends PanelState {
+  overlay?: OverlayEntry[];
+  hiddenRuns?: string[];
+}
+
+/** At most this many runs overlaid on the primary one (each needs its own colour). */
+export const MAX_OVERLAY = 5;
 
 // ---- host -> webview
 
@@ -32,6 +79,10 @@ export interface MetricsDataMessage {
   xRange: { min: number; max: number } | null;
   /** pinned metric names, remembered per workspace */
   pinned: string[];
+  /** with overlaid runs: every run, the primary first (absent: one run, as before) */
+  runs?: RunView[];
+  /** the overlaid runs as the host keeps them, for the page's saved state */
+  overlay?: OverlayEntry[];
 }
 
 export type MetricsHostMessage = MetricsDataMessage | ErrorMessage;
@@ -47,14 +98,32 @@ export interface PinMessage {
   type: 'metrics/pin';
   pinned: string[];
 }
-/** A click on a chart: open the trajectories behind that point. */
+/** A click on a chart: open the trajectories behind that point (of `run`, else of the primary run). */
 export interface OpenPointMessage {
   type: 'metrics/openPoint';
   metric: string;
   iteration: number;
+  run?: string;
+}
+/** "Add run...": the host asks which local runs to overlay. */
+export interface AddRunMessage {
+  type: 'metrics/addRun';
+}
+export interface RemoveRunMessage {
+  type: 'metrics/removeRun';
+  run: string;
+}
+/** "Copy Link" on a chart: the host puts a link to this metric of `run` on the clipboard. */
+export interface CopyLinkMessage {
+  type: 'metrics/copyLink';
+  metric: string;
+  run: string;
 }
 
-export type MetricsWebviewMessage = ReadyMessage | ChartWidthMessage | PinMessage | OpenPointMessage;
+export type MetricsWebviewMessage =
+  ReadyMessage | ChartWidthMessage | PinMessage | OpenPointMessage | AddRunMessage | RemoveRunMessage | CopyLinkMessage;
+
+const isShortString = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 4096;
 
 const isPinList = (v: unknown): v is string[] =>
   Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === 'string' && x.length <= 500);
@@ -68,8 +137,21 @@ function parse(m: RawMessage): MetricsWebviewMessage | undefined {
     case 'metrics/pin':
       return isPinList(m['pinned']) ? { type: 'metrics/pin', pinned: m['pinned'] } : undefined;
     case 'metrics/openPoint':
-      return typeof m['metric'] === 'string' && isInt(m['iteration'])
-        ? { type: 'metrics/openPoint', metric: m['metric'], iteration: m['iteration'] }
+      if (typeof m['metric'] !== 'string' || !isInt(m['iteration'])) return undefined;
+      if (m['run'] !== undefined && !isShortString(m['run'])) return undefined;
+      return {
+        type: 'metrics/openPoint',
+        metric: m['metric'],
+        iteration: m['iteration'],
+        ...(isShortString(m['run']) ? { run: m['run'] } : {}),
+      };
+    case 'metrics/addRun':
+      return { type: 'metrics/addRun' };
+    case 'metrics/removeRun':
+      return isShortString(m['run']) ? { type: 'metrics/removeRun', run: m['run'] } : undefined;
+    case 'metrics/copyLink':
+      return isShortString(m['metric']) && isShortString(m['run'])
+        ? { type: 'metrics/copyLink', metric: m['metric'], run: m['run'] }
         : undefined;
     default:
       return undefined;
