@@ -67,13 +67,16 @@ function turnCell(t: TurnDetailView | undefined, s: SideView | null, side: strin
     h('div', { class: 'turn-head' }, ...marksOf(t)),
     logEl('pre', { class: 'action', 'data-field': 'action' }, t.action, '(no action logged)'),
     t.candidates.length >= 2 ? candidates(t) : s.hasCandidates ? h('div', { class: 'muted' }, 'no candidates on this turn') : '',
-    h(
-      'div',
-      { class: 'sbs-credit' },
-      credit ? h('span', { 'data-field': 'c' }, credit, ' · ') : '',
-      h('span', { 'data-field': 'At' }, `A_t ${t.At === null ? 'absent' : formatFigure(t.At, 4)}`),
-      t.aTMismatch ? h('span', { class: 'mk-atmis' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
-    ),
+    // a plain GRPO turn has neither c nor A_t: nothing to say beyond its action
+    credit || t.At !== null
+      ? h(
+          'div',
+          { class: 'sbs-credit' },
+          credit ? h('span', { 'data-field': 'c' }, credit, ' · ') : '',
+          h('span', { 'data-field': 'At' }, `A_t ${t.At === null ? 'absent' : formatFigure(t.At, 4)}`),
+          t.aTMismatch ? h('span', { class: 'mk-atmis' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
+        )
+      : '',
   );
 }
 

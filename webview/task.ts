@@ -27,10 +27,12 @@ const title = h('h1', { id: 'task-title' }, 'Task ');
 const legend = h('div', { class: 'task-legend', id: 'task-legend' });
 const sideBtn = h('button', { id: 'side-by-side', class: 'primary', disabled: true }, 'Side by side');
 const pickInfo = h('span', { class: 'muted', id: 'pick-info' }, 'check two rollouts to see them side by side');
+const instruction = h('pre', { class: 'text task-instruction', id: 'task-instruction' });
 const canvas = h('canvas', { id: 'success-chart', role: 'img', 'aria-label': 'success over iterations, a line per run' });
 const runsEl = h('div', { id: 'task-runs', class: 'task-runs' });
 app.append(
   h('div', { class: 'toolbar' }, title, legend, sideBtn, pickInfo),
+  instruction,
   h('h2', {}, 'Success over iterations'),
   h('div', { class: 'task-chart' }, canvas),
   runsEl,
@@ -125,6 +127,7 @@ function runSection(r: TaskRunView, i: number): HTMLElement {
 function render(v: TaskView): void {
   view = v;
   title.replaceChildren('Task ', logEl('span', { class: 'task-key', 'data-field': 'task' }, v.task, ''));
+  instruction.replaceChildren(...(v.instruction === null ? [] : [logEl('span', {}, v.instruction, '')]));
   legend.replaceChildren(
     ...v.runs.map((r, i) => {
       const sw = h('span', { class: 'swatch' });

@@ -26,6 +26,9 @@ export function shortText(s: string, n = 40): string {
 }
 
 export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, TaskPanelState> {
+  /** read once, from the task's first trajectory (undefined: not read yet) */
+  private instruction: string | null | undefined;
+
   constructor(
     panel: vscode.WebviewPanel,
     state: TaskPanelState,
@@ -81,7 +84,7 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
   protected async push(): Promise<void> {
     try {
       const runs = await Promise.all(this.state.runs.map((root) => this.runView(root)));
-      this.post({ type: 'task/view', view: { task: this.state.task, runs } });
+      this.post({ type: 'task/view', view: { task: this.state.task, instruction: this.instruction ?? null, runs } });
     } catch (e) {
       this.post({ type: 'error', message: (e as Error).message });
     }
@@ -94,6 +97,12 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
     const idx = live.run.credit;
     if (!idx) return missingRunView(root, name, 'this run has no credit log');
     const rows = await taskRows(idx);
-    return taskRunView(root, name, idx, taskHistory(rows, this.state.task));
+    const history = taskHistory(rows, this.state.task);
+    const first = history.groups[0]?.rows[0];
+    if (this.instruction === undefined && first !== undefined) {
+      const text = (await idx.read(first).catch(() => undefined))?.instruction ?? null;
+      this.instruction = text === this.state.task ? null : text;
+    }
+    return taskRunView(root, name, idx, history);
   }
 }

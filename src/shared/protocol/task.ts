@@ -71,6 +71,8 @@ export interface TaskRunView {
 
 export interface TaskView {
   task: string;
+  /** the instruction of the task's first trajectory, when the task is keyed by its task_id (null otherwise) */
+  instruction: string | null;
   runs: TaskRunView[];
 }
 
