@@ -65,7 +65,7 @@ export function initialState(): PanelState {
   return JSON.parse(el?.textContent ?? '{}') as PanelState;
 }
 
-export function saveState(s: PanelState): void {
+export function saveState(s: PanelState | { kind: string; root: string }): void {
   api.setState(s);
 }
 

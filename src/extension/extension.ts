@@ -20,6 +20,7 @@ import * as schemaCommands from './commands/schema';
 import * as cacheCommands from './commands/cache';
 import * as shareCommands from './share/register';
 import * as inPlaceCommands from './inPlace/openLogsInPlace';
+import * as taskViews from './task/register';
 import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -88,6 +89,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     cacheCommands,
     shareCommands,
     inPlaceCommands,
+    taskViews,
   ])
     feature.register(ctx, services);
 

@@ -55,6 +55,8 @@ export const SHARE_ACTION_COMMANDS = {
 
 export const IN_PLACE_COMMANDS = ['rlRunBrowser.openLogsInPlace'] as const;
 
+export const TASK_COMMANDS = ['rlRunBrowser.openTask', 'rlRunBrowser.openSideBySide'] as const;
+
 export const ALL_COMMANDS: readonly string[] = [
   ...HUB_COMMANDS,
   ...ACCOUNT_COMMANDS,
@@ -64,4 +66,5 @@ export const ALL_COMMANDS: readonly string[] = [
   ...CACHE_COMMANDS,
   ...SHARE_COMMANDS,
   ...IN_PLACE_COMMANDS,
+  ...TASK_COMMANDS,
 ];

@@ -16,9 +16,23 @@ export interface PinStore {
   set(root: string, pinned: string[]): Promise<void>;
 }
 
+/** What any panel keeps across reloads: its kind and the run it shows first (`PanelState` for the run panels). */
+export interface HostState {
+  kind: string;
+  root: string;
+}
+
+/** A panel's page: its title, its script (`dist/webview/<script>.js`), its stylesheets in media/ after webview.css. */
+export interface PanelPage {
+  title: string;
+  script: string;
+  styles: string[];
+  codicons: boolean;
+}
+
 /** The last navigation state of each kind of panel, for the serializer. */
 export interface PanelStateStore {
-  remember(state: PanelState): void;
+  remember(state: HostState): void;
   recall(kind: PanelKind): PanelState | undefined;
 }
 
@@ -52,36 +66,49 @@ const PANEL_CSS: Partial<Record<PanelState['kind'], string>> = {
   trajectories: 'trajectories.css',
 };
 
-function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, state: PanelState): string {
+const isRunKind = (k: string): k is PanelKind => k in TITLES;
+
+/** The page of a run panel (metrics, trajectories, report). */
+function runPage(kind: string): PanelPage {
+  if (!isRunKind(kind)) throw new Error(`no page for the panel kind ${kind}`);
+  const css = PANEL_CSS[kind];
+  // codicons only where the page shows them (the dashboard's pins, the browser's turn marks)
+  return { title: TITLES[kind], script: kind, styles: css ? [css] : [], codicons: kind !== 'report' };
+}
+
+function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: PanelPage, state: HostState): string {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+  const media = (f: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', f)).toString();
   return buildHtml({
     cspSource: webview.cspSource,
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, `${state.kind}.js`)).toString(),
-    // codicons only where the page shows them (the dashboard's pins, the browser's turn marks)
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, `${page.script}.js`)).toString(),
     styleUris: [
-      ...(state.kind !== 'report' ? [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString()] : []),
-      webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webview.css')).toString(),
-      ...(PANEL_CSS[state.kind]
-        ? [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', PANEL_CSS[state.kind]!)).toString()]
-        : []),
+      ...(page.codicons ? [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString()] : []),
+      media('webview.css'),
+      ...page.styles.map(media),
     ],
-    title: TITLES[state.kind],
+    title: page.title,
     initialState: state,
   });
 }
 
 /** A panel as its manager sees it. */
-export interface OpenPanel extends vscode.Disposable {
-  readonly kind: PanelKind;
+export interface OpenPanel<K extends string = PanelKind> extends vscode.Disposable {
+  readonly kind: K;
   readonly root: string;
   readonly panel: vscode.WebviewPanel;
 }
 
 /**
  * The base of every panel. `In` is what its webview may send (checked by `parse` on
- * arrival, anything else dropped), `Out` what the host sends it.
+ * arrival, anything else dropped), `Out` what the host sends it, `S` the state it keeps
+ * (a panel of another kind than the run panels' passes its `page`).
  */
-export abstract class PanelHost<In extends { type: string }, Out extends { type: string }> implements OpenPanel {
+export abstract class PanelHost<
+  In extends { type: string },
+  Out extends { type: string },
+  S extends HostState = PanelState,
+> implements OpenPanel<S['kind']> {
   protected readonly disposables: vscode.Disposable[] = [];
   /** the page listens (it sent `ready`) */
   protected ready = false;
@@ -90,33 +117,39 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
 
   constructor(
     readonly panel: vscode.WebviewPanel,
-    protected readonly state: PanelState,
+    protected readonly state: S,
     protected readonly deps: PanelDeps,
     parse: (v: unknown) => In | undefined,
-    private readonly onDispose: (p: OpenPanel) => void,
+    private readonly onDispose: (p: OpenPanel<S['kind']>) => void,
+    page: PanelPage = runPage(state.kind),
   ) {
     const live = deps.runs.get(state.root);
-    panel.title = `${TITLES[state.kind]}: ${live?.run.location.name ?? state.root.split('/').pop()}`;
+    panel.title = `${page.title}: ${live?.run.location.name ?? state.root.split('/').pop()}`;
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.svg');
     panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.webview.html = panelHtml(panel.webview, deps.extensionUri, state);
+    panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, state);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => {
         const msg = parse(m);
         if (msg) void this.receive(msg);
       }),
       deps.runs.onDidChange((e) => {
-        if (e.root === state.root || e.kind === 'list') this.schedulePush();
+        if (e.kind === 'list' || this.shows(e.root)) this.schedulePush();
       }),
       panel.onDidDispose(() => this.dispose()),
     );
   }
 
-  get kind(): PanelKind {
+  get kind(): S['kind'] {
     return this.state.kind;
   }
   get root(): string {
     return this.state.root;
+  }
+
+  /** Whether a change of the run at `root` changes what this panel shows (the run it was opened on). */
+  protected shows(root: string | undefined): boolean {
+    return root === this.state.root;
   }
 
   /** This panel's kind of message, after its check. */

@@ -1,0 +1,108 @@
+/**
+ * The task view: one task across training in one run or two, every group of it at each
+ * iteration and its success over iterations, from each run's index (no log re-read);
+ * it follows every run it shows, so new iterations appear as a log grows.
+ */
+import type * as vscode from 'vscode';
+import { taskHistory } from '../../core/compare/taskHistory';
+import type { TaskHostMessage, TaskPanelState, TaskPick, TaskRunView, TaskWebviewMessage } from '../../shared/protocol/task';
+import { parseTaskMessage } from '../../shared/protocol/task';
+import type { RunTrajectoryKey } from '../../shared/protocol/task';
+import { visibleText } from '../../shared/visibleText';
+import type { OpenPanel, PanelDeps } from '../panels/panelHost';
+import { PanelHost } from '../panels/panelHost';
+import { taskRows } from './taskColumns';
+import { missingRunView, taskRunView } from './taskViews';
+
+/** How the task view opens what it links to. */
+export interface TaskNavigator {
+  sideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): Promise<void>;
+}
+
+/** A title-sized piece of log text (bidi controls shown by their code point). */
+export function shortText(s: string, n = 40): string {
+  const v = visibleText(s).replace(/\s+/g, ' ');
+  return v.length > n ? `${v.slice(0, n - 1)}…` : v;
+}
+
+export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, TaskPanelState> {
+  /** read once, from the task's first trajectory (undefined: not read yet) */
+  private instruction: string | null | undefined;
+
+  constructor(
+    panel: vscode.WebviewPanel,
+    state: TaskPanelState,
+    deps: PanelDeps,
+    private readonly nav: TaskNavigator,
+    onDispose: (p: OpenPanel<'task'>) => void,
+  ) {
+    super(panel, state, deps, parseTaskMessage, onDispose, { title: 'Task', script: 'task', styles: ['task.css'], codicons: false });
+    panel.title = `Task: ${shortText(state.task)}`;
+  }
+
+  get task(): string {
+    return this.state.task;
+  }
+  get runs(): readonly string[] {
+    return this.state.runs;
+  }
+
+  protected override shows(root: string | undefined): boolean {
+    return root !== undefined && this.state.runs.includes(root);
+  }
+
+  protected async onMessage(m: TaskWebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'task/open': {
+        const root = this.state.runs[m.run];
+        if (!root) return;
+        const { iteration, group, rollout } = m;
+        await this.deps.navigate.openTrajectories(
+          root,
+          { filter: { iterationMin: iteration, iterationMax: iteration, group }, sort: [{ key: 'rollout' }] },
+          null,
+          { iteration, group, rollout },
+        );
+        break;
+      }
+      case 'task/sideBySide': {
+        const left = this.key(m.left);
+        const right = this.key(m.right);
+        if (left && right) await this.nav.sideBySide(left, right);
+        break;
+      }
+      case 'ready': // answered by PanelHost
+        break;
+    }
+  }
+
+  private key(p: TaskPick): RunTrajectoryKey | undefined {
+    const run = this.state.runs[p.run];
+    return run === undefined ? undefined : { run, iteration: p.iteration, group: p.group, rollout: p.rollout };
+  }
+
+  protected async push(): Promise<void> {
+    try {
+      const runs = await Promise.all(this.state.runs.map((root) => this.runView(root)));
+      this.post({ type: 'task/view', view: { task: this.state.task, instruction: this.instruction ?? null, runs } });
+    } catch (e) {
+      this.post({ type: 'error', message: (e as Error).message });
+    }
+  }
+
+  private async runView(root: string): Promise<TaskRunView> {
+    const live = this.deps.runs.get(root);
+    const name = live?.run.location.name ?? root.split('/').pop() ?? root;
+    if (!live) return missingRunView(root, name, `the run ${root} is not open (no log found there)`);
+    const idx = live.run.credit;
+    if (!idx) return missingRunView(root, name, 'this run has no credit log');
+    const rows = await taskRows(idx);
+    const history = taskHistory(rows, this.state.task);
+    const first = history.groups[0]?.rows[0];
+    if (this.instruction === undefined && first !== undefined) {
+      const text = (await idx.read(first).catch(() => undefined))?.instruction ?? null;
+      this.instruction = text === this.state.task ? null : text;
+    }
+    return taskRunView(root, name, idx, history);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Two trajectories side by side: rewards and A at the top, turns aligned by index, the
+ * first turn where the executed actions differ highlighted and scrolled to, and on each
+ * side its own candidates, scores, c, A_t and marks (a plain GRPO run has none: it says so).
+ */
+import { channel, h, initialState, saveState } from './common';
+import { formatFigure, formatPlain } from '../src/shared/format';
+import type { SideBySideHostMessage, SideBySideView, SideBySideWebviewMessage, SideView } from '../src/shared/protocol/task';
+import { parseSideBySideState } from '../src/shared/protocol/task';
+import type { TurnDetailView } from '../src/shared/protocol/trajectories';
+import { legend, marksOf } from './trajectories/marks';
+import { logEl } from './trajectories/text';
+
+const { post, onMessage } = channel<SideBySideWebviewMessage, SideBySideHostMessage>();
+const app = document.getElementById('app')!;
+const state = parseSideBySideState(initialState());
+if (state) saveState(state);
+let scrolledTo: number | null | undefined;
+
+function header(s: SideView | null, error: string | null, side: 'left' | 'right'): HTMLElement {
+  if (!s) return h('div', { class: 'sbs-head error', 'data-side': side, role: 'alert' }, error ?? 'not found');
+  const open = h('button', { class: 'link', 'data-open': side }, `iteration ${s.iteration} · group ${s.group} · rollout ${s.rollout}`);
+  open.addEventListener('click', () => post({ type: 'sideBySide/open', side }));
+  return h(
+    'div',
+    { class: 'sbs-head', 'data-side': side },
+    h('h2', {}, `${s.runName} `, open),
+    s.taskId !== null ? h('div', { class: 'muted' }, 'task ', logEl('span', {}, s.taskId, '')) : '',
+    logEl('pre', { class: 'text instruction' }, s.instruction, '(no instruction logged)'),
+    h(
+      'div',
+      {},
+      'reward ',
+      h('strong', { 'data-field': 'reward' }, formatPlain(s.reward, 2)),
+      ' · A ',
+      h('strong', { 'data-field': 'A' }, formatFigure(s.A, 4)),
+      ` · ${s.turns.length} turns · ${s.labeled ? 'labeled' : 'unlabeled'}`,
+    ),
+    s.hasCandidates ? '' : h('div', { class: 'muted', 'data-field': 'no-candidates' }, 'no candidates in this run'),
+  );
+}
+
+function candidates(t: TurnDetailView): HTMLElement {
+  const grid = h(
+    'div',
+    { class: 'sbs-cands', role: 'table', 'aria-label': 'candidates' },
+    ...['k', 'candidate', 'score', 'd_k'].map((x) => h('span', { class: 'muted' }, x)),
+  );
+  for (const c of t.candidates)
+    grid.append(
+      h('span', {}, String(c.k)),
+      logEl('span', { class: `action${c.k === 0 ? ' exec' : ''}` }, c.text, '—'),
+      h('span', {}, c.score === null ? 'null' : c.score.toFixed(3)),
+      h('span', {}, c.k === 0 || t.masked ? '' : c.d === null ? '—' : formatFigure(c.d, 2)),
+    );
+  return grid;
+}
+
+function turnCell(t: TurnDetailView | undefined, s: SideView | null, side: string): HTMLElement {
+  if (!s) return h('div', { class: 'sbs-cell empty' });
+  if (!t)
+    return h('div', { class: 'sbs-cell empty', 'data-side': side }, h('span', { class: 'muted' }, '(no turn: the trajectory has ended)'));
+  const credit = t.masked ? 'c masked' : t.labeled ? `c ${t.c === null ? 'null' : formatFigure(t.c)}` : null;
+  return h(
+    'div',
+    { class: 'sbs-cell', 'data-side': side },
+    h('div', { class: 'turn-head' }, ...marksOf(t)),
+    logEl('pre', { class: 'action', 'data-field': 'action' }, t.action, '(no action logged)'),
+    t.candidates.length >= 2 ? candidates(t) : s.hasCandidates ? h('div', { class: 'muted' }, 'no candidates on this turn') : '',
+    // a plain GRPO turn has neither c nor A_t: nothing to say beyond its action
+    credit || t.At !== null
+      ? h(
+          'div',
+          { class: 'sbs-credit' },
+          credit ? h('span', { 'data-field': 'c' }, credit, ' · ') : '',
+          h('span', { 'data-field': 'At' }, `A_t ${t.At === null ? 'absent' : formatFigure(t.At, 4)}`),
+          t.aTMismatch ? h('span', { class: 'mk-atmis' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
+        )
+      : '',
+  );
+}
+
+function render(v: SideBySideView): void {
+  const n = Math.max(v.left?.turns.length ?? 0, v.right?.turns.length ?? 0);
+  const summary =
+    v.left && v.right
+      ? v.divergeAt === null
+        ? 'the executed actions are the same at every turn'
+        : `the executed actions first differ at turn ${v.divergeAt}`
+      : '';
+  const rows = h('div', { class: 'sbs-rows', id: 'sbs-rows' });
+  for (let i = 0; i < n; i++) {
+    const cls = i === v.divergeAt ? 'diverge' : v.sameAt[i] ? 'same' : 'differ';
+    rows.append(
+      h(
+        'div',
+        {
+          class: `sbs-row ${cls}`,
+          'data-turn': i,
+          role: 'group',
+          'aria-label': `turn ${i}${i === v.divergeAt ? ', the first divergent turn' : ''}`,
+        },
+        h(
+          'div',
+          { class: 'sbs-index' },
+          h('strong', {}, String(i)),
+          i === v.divergeAt ? h('div', { class: 'diverge-tag' }, 'first divergence') : '',
+        ),
+        turnCell(v.left?.turns[i], v.left, 'left'),
+        turnCell(v.right?.turns[i], v.right, 'right'),
+      ),
+    );
+  }
+  app.replaceChildren(
+    h('div', { class: 'sbs-top' }, h('div', {}), header(v.left, v.leftError, 'left'), header(v.right, v.rightError, 'right')),
+    h('div', { class: 'toolbar' }, h('strong', { id: 'divergence' }, summary), legend()),
+    rows,
+  );
+  // scroll to the divergence once per pair (a live update keeps the reader's place)
+  if (scrolledTo !== v.divergeAt) {
+    scrolledTo = v.divergeAt;
+    if (v.divergeAt !== null) rows.querySelector(`[data-turn="${v.divergeAt}"]`)?.scrollIntoView({ block: 'center' });
+  }
+}
+
+onMessage((m) => {
+  if (m.type === 'sideBySide/view') render(m.view);
+  else if (m.type === 'error') app.replaceChildren(h('div', { class: 'error', role: 'alert' }, m.message));
+});
+if (!state) app.replaceChildren(h('div', { class: 'error', role: 'alert' }, 'This panel lost its trajectories: open it again.'));
+post({ type: 'ready' });
