@@ -32,6 +32,8 @@ export const SCHEMA_COMMANDS = ['rlRunBrowser.showSchemaCheck'] as const;
 
 export const CACHE_COMMANDS = ['rlRunBrowser.clearIndexCache'] as const;
 
+export const COMPARE_COMMANDS = ['rlRunBrowser.compareRuns', 'rlRunBrowser.compareSelected', 'rlRunBrowser.compareWith'] as const;
+
 export const ALL_COMMANDS: readonly string[] = [
   ...HUB_COMMANDS,
   ...ACCOUNT_COMMANDS,
@@ -39,4 +41,5 @@ export const ALL_COMMANDS: readonly string[] = [
   ...PANEL_COMMANDS,
   ...SCHEMA_COMMANDS,
   ...CACHE_COMMANDS,
+  ...COMPARE_COMMANDS,
 ];
