@@ -58,14 +58,13 @@ function renderHeader(v: CompareView): void {
   );
 }
 
+/** The host's warnings (a run without labeled turns among them: core says so). */
 function warnings(v: CompareView): HTMLElement | null {
-  const notes = [v.a.unlabeled && `Run A: ${v.a.unlabeled}.`, v.b.unlabeled && `Run B: ${v.b.unlabeled}.`].filter((x): x is string => !!x);
-  const all = [...v.warnings.map((w) => w), ...notes];
-  if (all.length === 0) return null;
+  if (v.warnings.length === 0) return null;
   return h(
     'ul',
     { class: 'warnings', id: 'warnings' },
-    ...all.map((w) => h('li', {}, h('i', { class: 'codicon codicon-warning' }), ' ', w)),
+    ...v.warnings.map((w) => h('li', {}, h('i', { class: 'codicon codicon-warning' }), ' ', w)),
   );
 }
 
@@ -152,8 +151,8 @@ function curveTable(title: string, rows: CurveLineView[], id: string): HTMLEleme
         'tr',
         {},
         h('td', {}, c.name),
-        h('td', { class: 'num' }, formatQuantity('signed', c.first, 3)),
-        h('td', { class: 'num' }, formatQuantity('signed', c.last, 3)),
+        h('td', { class: 'num' }, formatQuantity('plain', c.first, 3)),
+        h('td', { class: 'num' }, formatQuantity('plain', c.last, 3)),
         h('td', { class: 'muted' }, c.source),
       ),
     );
@@ -190,7 +189,8 @@ function render(v: CompareView): void {
   boxes.figures.replaceChildren(figuresTable(v));
   const tc = v.taskCounts;
   boxes.tasksNote.textContent = `${tc.both} tasks seen by both runs, ${tc.onlyA} by A only, ${tc.onlyB} by B only, in the window. Click a task to open it in the task view.`;
-  boxes.report.replaceChildren(reportTable(v));
+  const notes = [v.a.unlabeled && `A: ${v.a.unlabeled}.`, v.b.unlabeled && `B: ${v.b.unlabeled}.`].filter(Boolean).join(' ');
+  boxes.report.replaceChildren(...(notes ? [h('p', { class: 'muted', id: 'report-note' }, notes)] : []), reportTable(v));
   boxes.curves.replaceChildren(curveTable(`A: ${v.a.name}`, v.curveA, 'curve-a'), curveTable(`B: ${v.b.name}`, v.curveB, 'curve-b'));
   charts.draw(v);
   shown = true;

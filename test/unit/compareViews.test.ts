@@ -66,7 +66,7 @@ test('figures of section 6 by hand: two iterations, A ahead in one, tied in the 
   assert.equal(v.get('success')!.diff, 0.25);
   assert.match(v.get('success')!.meaning, /A 75\.0%, B 50\.0%: A is 25\.0 points ahead/);
   const ahead = v.get('iterationsAhead')!;
-  assert.deepEqual([ahead.a, ahead.b, ahead.diff], [1, 0, 1]);
+  assert.deepEqual([ahead.a, ahead.b, ahead.diff], [1, 0, null]);
   assert.equal(ahead.p, f.iterationSignTestP);
   assert.match(ahead.meaning, /In 1 of 2 common iterations .* higher .* in 0 lower \(1 tied\)/);
   const td = v.get('taskMeanDiff')!;

@@ -38,12 +38,14 @@ const line = (label: string, data: Points, color: string, dash?: number[]): Char
   ...(dash ? { borderDash: dash } : {}),
 });
 
-function chart(
-  canvas: HTMLCanvasElement,
-  datasets: ChartDataset<'line', Points>[],
-  y: { min?: number; max?: number },
-  fmt: (v: number) => string,
-): Chart {
+type Range = { min?: number; max?: number };
+
+/** The x axis from the first to the last common iteration, not to the next round tick. */
+function xRange(p: CompareView['perIteration']): Range {
+  return p.length === 0 ? {} : { min: p[0]!.iteration, max: p[p.length - 1]!.iteration };
+}
+
+function chart(canvas: HTMLCanvasElement, datasets: ChartDataset<'line', Points>[], x: Range, y: Range, fmt: (v: number) => string): Chart {
   const c = colors();
   return new Chart(canvas, {
     type: 'line',
@@ -57,6 +59,7 @@ function chart(
       scales: {
         x: {
           type: 'linear',
+          ...x,
           ticks: { color: c.text, maxTicksLimit: 8 },
           grid: { color: c.grid },
           title: { display: true, text: 'iteration', color: c.text },
@@ -110,6 +113,7 @@ export class SuccessCharts {
       c1.data.datasets[1]!.data = sb;
       c2.data.datasets[0]!.data = d;
       c2.data.datasets[1]!.data = zero(p);
+      for (const ch of [c1, c2]) Object.assign(ch.options.scales!['x']!, { min: undefined, max: undefined }, xRange(p));
       c1.update('none');
       c2.update('none');
       return;
@@ -118,8 +122,10 @@ export class SuccessCharts {
     const c = colors();
     const rate = (y: number): string => formatRate(y, 3);
     this.charts = [
-      chart(this.success, [line(`A: ${v.a.name}`, sa, c.a), line(`B: ${v.b.name}`, sb, c.b)], { min: 0, max: 1 }, rate),
-      chart(this.diff, [line('A − B', d, c.diff), line('0 (no difference)', zero(p), c.zero, [4, 4])], {}, (y) => formatFigure(y, 3)),
+      chart(this.success, [line(`A: ${v.a.name}`, sa, c.a), line(`B: ${v.b.name}`, sb, c.b)], xRange(p), { min: 0, max: 1 }, rate),
+      chart(this.diff, [line('A − B', d, c.diff), line('0 (no difference)', zero(p), c.zero, [4, 4])], xRange(p), {}, (y) =>
+        formatFigure(y, 3),
+      ),
     ];
   }
 

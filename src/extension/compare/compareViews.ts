@@ -130,7 +130,7 @@ export function figureViews(f: ComparisonFigures): CompareFigureView[] {
       quantity: 'count',
       a: f.iterationsAhead,
       b: f.iterationsBehind,
-      diff: f.iterationsAhead - f.iterationsBehind,
+      diff: null,
       p: f.iterationSignTestP,
       meaning: aheadWords(f),
     },
