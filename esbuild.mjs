@@ -54,7 +54,7 @@ const targets = {
     existsSync('test/hubEmulator/main.ts') &&
     esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),
   webviews: () => {
-    const entries = ['metrics.ts', 'trajectories.ts', 'report.ts', 'controls.ts', 'task.ts', 'sideBySide.ts'].filter((f) =>
+    const entries = ['metrics.ts', 'trajectories.ts', 'report.ts', 'controls.ts', 'task.ts', 'sideBySide.ts', 'compare.ts'].filter((f) =>
       existsSync(join('webview', f)),
     );
     if (entries.length === 0) return;

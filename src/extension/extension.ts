@@ -21,6 +21,7 @@ import * as cacheCommands from './commands/cache';
 import * as shareCommands from './share/register';
 import * as inPlaceCommands from './inPlace/openLogsInPlace';
 import * as taskViews from './task/register';
+import * as compareCommands from './compare/compareCommands';
 import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -90,6 +91,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     shareCommands,
     inPlaceCommands,
     taskViews,
+    compareCommands,
   ])
     feature.register(ctx, services);
 

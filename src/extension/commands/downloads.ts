@@ -80,14 +80,25 @@ async function downloadFromNode(s: Services, n: HubNodeArg | undefined, kind: De
     if (!pick) return;
     iteration = pick.it;
   }
+  if (kind === 'logs') {
+    const root = await downloadLogsRun(s, repo, destArg);
+    if (root) await s.panels.open('metrics', root);
+    return;
+  }
   const dest = destArg ?? (await askDestination(s.destinations, repo, kind));
   if (!dest) return;
   const req: DownloadRequest = { repo, kind, iteration, dest };
-  const ok = await s.downloads.enqueue(req);
-  if (ok && kind === 'logs') {
-    await s.destinations.addFetchedLogs(dest);
-    const live = await s.runs.add(dest);
-    await s.runs.scan();
-    if (live) await s.panels.open('metrics', live.run.location.root);
-  }
+  await s.downloads.enqueue(req);
+}
+
+/** Downloads a repo's logs (asking where, with the cancellable progress of every download) and opens the folder as a run: its root, or undefined. */
+export async function downloadLogsRun(s: Services, repo: string, destArg?: string): Promise<string | undefined> {
+  const dest = destArg ?? (await askDestination(s.destinations, repo, 'logs'));
+  if (!dest) return undefined;
+  const ok = await s.downloads.enqueue({ repo, kind: 'logs', iteration: undefined, dest });
+  if (!ok) return undefined;
+  await s.destinations.addFetchedLogs(dest);
+  const live = await s.runs.add(dest);
+  await s.runs.scan();
+  return live?.run.location.root;
 }

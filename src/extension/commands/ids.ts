@@ -57,6 +57,8 @@ export const IN_PLACE_COMMANDS = ['rlRunBrowser.openLogsInPlace'] as const;
 
 export const TASK_COMMANDS = ['rlRunBrowser.openTask', 'rlRunBrowser.openSideBySide'] as const;
 
+export const COMPARE_COMMANDS = ['rlRunBrowser.compareRuns', 'rlRunBrowser.compareSelected', 'rlRunBrowser.compareWith'] as const;
+
 export const ALL_COMMANDS: readonly string[] = [
   ...HUB_COMMANDS,
   ...ACCOUNT_COMMANDS,
@@ -67,4 +69,5 @@ export const ALL_COMMANDS: readonly string[] = [
   ...SHARE_COMMANDS,
   ...IN_PLACE_COMMANDS,
   ...TASK_COMMANDS,
+  ...COMPARE_COMMANDS,
 ];

@@ -23,7 +23,7 @@ export class Trees extends Disposable {
     this.runs = this._register(new RunTreeProvider(runService));
     this.hubView = this._register(vscode.window.createTreeView('rlRunBrowser.hub', { treeDataProvider: this.hub, showCollapseAll: true }));
     this.runView = this._register(
-      vscode.window.createTreeView('rlRunBrowser.runs', { treeDataProvider: this.runs, showCollapseAll: true }),
+      vscode.window.createTreeView('rlRunBrowser.runs', { treeDataProvider: this.runs, showCollapseAll: true, canSelectMany: true }),
     );
   }
 

@@ -1,0 +1,216 @@
+/**
+ * The comparison panel of two runs: computes section 6 on the host (RunComparer), sends
+ * the figures, answers the per-task table's pages, and computes again, debounced, when
+ * either run's logs grow. Its html, CSP and options are the other panels' (html.ts,
+ * panelHost.ts); it is not a PanelHost because it stands for two runs, not one.
+ */
+import * as vscode from 'vscode';
+import { RunComparer } from '../../core/compare/compareRuns';
+import type { RunComparison } from '../../core/compare/compareRuns';
+import type { TaskRow } from '../../core/compare/figures';
+import { buildLink } from '../../core/links/link';
+import type { CompareHostMessage, CompareState, CompareWebviewMessage, QueryTasksMessage } from '../../shared/protocol/compare';
+import { parseCompareMessage } from '../../shared/protocol/compare';
+import type { LiveRun, RunService } from '../runs';
+import { buildHtml } from '../panels/html';
+import { webviewOptions } from '../panels/panelHost';
+import { compareView, queryTaskRows, taskRowView } from './compareViews';
+
+export const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
+export const OPEN_TASK_COMMAND = 'rlRunBrowser.openTask';
+/** how long a burst of appends settles before computing again */
+const DEBOUNCE_MS = 500;
+
+export interface CompareDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly runs: RunService;
+  remember(state: CompareState): void;
+}
+
+export function compareHtml(webview: vscode.Webview, extensionUri: vscode.Uri, state: CompareState): string {
+  const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+  const media = (f: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', f)).toString();
+  return buildHtml({
+    cspSource: webview.cspSource,
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'compare.js')).toString(),
+    styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(), media('webview.css'), media('compare.css')],
+    title: 'Compare runs',
+    initialState: state,
+  });
+}
+
+const baseName = (root: string): string => root.split(/[\\/]/).filter(Boolean).pop() ?? root;
+
+export class ComparePanel implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private disposed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private computing: Promise<void> | undefined;
+  private again = false;
+  private comparer: RunComparer | undefined;
+  private result: RunComparison | undefined;
+  private version = 0;
+  private lastQuery: QueryTasksMessage | undefined;
+  private sorted: { key: string; rows: TaskRow[] } | undefined;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly state: CompareState,
+    private readonly deps: CompareDeps,
+    private readonly onDispose: (p: ComparePanel) => void,
+  ) {
+    panel.title = `Compare: ${baseName(state.rootA)} ↔ ${baseName(state.rootB)}`;
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.svg');
+    panel.webview.options = webviewOptions(deps.extensionUri);
+    panel.webview.html = compareHtml(panel.webview, deps.extensionUri, state);
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => {
+        const msg = parseCompareMessage(m);
+        if (msg) void this.receive(msg);
+      }),
+      deps.runs.onDidChange((e) => {
+        if (e.root === state.rootA || e.root === state.rootB || e.kind === 'list') this.schedule();
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    deps.remember(state);
+  }
+
+  get pair(): [string, string] {
+    return [this.state.rootA, this.state.rootB];
+  }
+
+  private post(m: CompareHostMessage): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  private async receive(m: CompareWebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        await this.compute();
+        break;
+      case 'compare/queryTasks':
+        this.lastQuery = m;
+        this.answer(m);
+        break;
+      case 'compare/openTask':
+        await this.openTask(m.task);
+        break;
+      case 'compare/copyLink':
+        await this.copyLink();
+        break;
+    }
+  }
+
+  /** Either log grew: compute again once the burst settles. */
+  private schedule(): void {
+    if (!this.ready || this.timer || this.disposed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.compute();
+    }, DEBOUNCE_MS);
+  }
+
+  /** One computation at a time; a change during one runs one more after it. */
+  private compute(): Promise<void> {
+    if (this.computing) {
+      this.again = true;
+      return this.computing;
+    }
+    this.computing = this.doCompute()
+      .catch((e: unknown) => this.post({ type: 'error', message: `Cannot compare: ${(e as Error).message}` }))
+      .finally(() => {
+        this.computing = undefined;
+        if (this.again && !this.disposed) {
+          this.again = false;
+          void this.compute();
+        }
+      });
+    return this.computing;
+  }
+
+  private async live(root: string): Promise<LiveRun | undefined> {
+    const runs = this.deps.runs;
+    if (!runs.get(root)) await runs.scan();
+    return runs.get(root) ?? (await runs.add(root));
+  }
+
+  private async doCompute(): Promise<void> {
+    const [a, b] = await Promise.all([this.live(this.state.rootA), this.live(this.state.rootB)]);
+    for (const [name, live, root] of [['A', a, this.state.rootA] as const, ['B', b, this.state.rootB] as const]) {
+      if (!live) return this.post({ type: 'error', message: `Run ${name} (${root}) is not open: no log found there.` });
+      if (!live.run.credit)
+        return this.post({
+          type: 'error',
+          message: `Run ${name} (${root}) has no credit log (ws_credit_log.jsonl): a comparison needs one.`,
+        });
+    }
+    await Promise.all([a!.run.update(), b!.run.update()]);
+    if (this.disposed) return;
+    if (this.comparer?.a !== a!.run || this.comparer.b !== b!.run) {
+      this.comparer?.dispose();
+      this.comparer = new RunComparer(a!.run, b!.run);
+    }
+    this.result = await this.comparer.compute();
+    this.version++;
+    this.sorted = undefined;
+    const side = (l: LiveRun): { name: string; root: string } => ({ name: l.run.location.name, root: l.run.location.root });
+    this.post({ type: 'compare/data', view: compareView(this.result, side(a!), side(b!)) });
+    if (this.lastQuery) this.answer(this.lastQuery);
+  }
+
+  private answer(q: QueryTasksMessage): void {
+    if (!this.result) return;
+    const key = `${this.version}:${q.sort.key}:${q.sort.descending}:${q.text}`;
+    if (this.sorted?.key !== key) this.sorted = { key, rows: queryTaskRows(this.result.perTask, q.sort, q.text) };
+    const rows = this.sorted.rows;
+    const offset = Math.min(q.offset, rows.length);
+    this.post({
+      type: 'compare/tasks',
+      seq: q.seq,
+      total: rows.length,
+      offset,
+      rows: rows.slice(offset, offset + q.limit).map(taskRowView),
+    });
+  }
+
+  private async openTask(task: string): Promise<void> {
+    const known = await vscode.commands.getCommands(true);
+    if (!known.includes(OPEN_TASK_COMMAND)) {
+      this.post({ type: 'compare/notice', message: 'The task view is not available in this version.' });
+      return;
+    }
+    await vscode.commands.executeCommand(OPEN_TASK_COMMAND, task, [this.state.rootA, this.state.rootB]);
+  }
+
+  /** The link of this comparison (view kind 'compare'). */
+  link(): string {
+    return buildLink({
+      run: { kind: 'local', path: this.state.rootA },
+      view: { kind: 'compare', other: { kind: 'local', path: this.state.rootB } },
+    });
+  }
+
+  private async copyLink(): Promise<void> {
+    let text: string;
+    try {
+      text = this.link();
+    } catch (e) {
+      this.post({ type: 'compare/notice', message: `No link: ${(e as Error).message}` });
+      return;
+    }
+    await vscode.env.clipboard.writeText(text);
+    this.post({ type: 'compare/notice', message: 'Copied the link to this comparison.' });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.comparer?.dispose();
+    for (const d of this.disposables) d.dispose();
+    this.onDispose(this);
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Comparing two runs in a real VS Code (code-server) driven by Chromium, on the demo run
+ * and its plain GRPO baseline (run/baseline): both selected in Local runs and compared,
+ * a figure equal to `rlrb compare --json`, the per-task table sorted and filtered, Copy
+ * Link, a task click, the light theme. Screenshots: test-results/e2e/compare-*.png.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { workbench } from './harness';
+
+let page: Page;
+const wb = workbench({ name: 'compare', demoArgs: [] }, (w) => {
+  page = w.page;
+});
+const webview = (): FrameLocator => wb.webview();
+
+interface CompareJson {
+  iterations: number;
+  trajectoriesA: number;
+  successA: number | null;
+  successB: number | null;
+  tasks: { count: number; p: number | null };
+}
+
+function compareJson(a = wb.run, b = join(wb.run, 'baseline')): CompareJson {
+  const r = spawnSync('node', ['dist/cli.js', 'compare', a, b, '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as CompareJson;
+}
+
+/** The numbers of one column of the task rows in view. */
+async function column(n: number): Promise<number[]> {
+  const cells = await webview().locator(`.task-spacer .task-row > :nth-child(${n})`).allTextContents();
+  // a task one run did not see has no difference (—): it sorts last, and is left out here
+  return cells.map((c) => Number(c.replace(/,/g, ''))).filter((x) => !Number.isNaN(x));
+}
+
+const ordered = (xs: number[], desc: boolean): boolean => xs.every((x, i) => i === 0 || (desc ? xs[i - 1]! >= x : xs[i - 1]! <= x));
+
+wb.journey(
+  'C1. two runs selected in Local runs are compared: the figures equal rlrb compare --json, B says it has no labeled turn',
+  async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
+    const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*\d+ trajectories/ });
+    const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*\d+ trajectories/ });
+    await runRow.waitFor({ timeout: 60_000 });
+    await baseRow.waitFor({ timeout: 60_000 });
+    await runRow.click();
+    await baseRow.click({ modifiers: ['Control'] });
+    await baseRow.click({ button: 'right' });
+    await page.locator('.monaco-menu .action-label', { hasText: 'Compare Selected Runs' }).click();
+    const wv = webview();
+    const success = wv.locator('#figures tr[data-key="success"]');
+    await success.waitFor({ timeout: 60_000 });
+    const json = compareJson();
+    assert.equal(Number(await success.locator('td').nth(1).getAttribute('data-value')), json.successA);
+    assert.equal(Number(await success.locator('td').nth(2).getAttribute('data-value')), json.successB);
+    const paired = wv.locator('#figures tr[data-key="taskMeanDiff"] td').nth(4);
+    assert.equal(Number(await paired.getAttribute('data-value')), json.tasks.p);
+    assert.match((await wv.locator('#window').textContent()) ?? '', new RegExp(`\\(${json.iterations} in common\\)`));
+    assert.match((await wv.locator('#warnings').textContent()) ?? '', /run B \(.*\): no labeled turn/);
+    assert.match((await wv.locator('#report-note').textContent()) ?? '', /^B: no labeled turn/);
+    const flip = wv.locator('#reports tr[data-key="signFlipRate"] td');
+    assert.equal(await flip.nth(4).textContent(), 'no labeled turn');
+    await wv.locator('#success-chart').waitFor();
+    await wv.locator('.task-spacer .task-row').first().waitFor({ timeout: 30_000 });
+    assert.match((await wv.locator('#task-status').textContent()) ?? '', new RegExp(`^${json.tasks.count} tasks$`));
+    await page.waitForTimeout(500);
+    await wb.shot('panel');
+    await wv.locator('#reports').scrollIntoViewIfNeeded();
+    await wb.shot('reports');
+  },
+);
+
+wb.continued('C2. the per-task table sorts by a column either way and filters by text, the filter a chip with clear', async () => {
+  const wv = webview();
+  await wv.locator('#task-table').scrollIntoViewIfNeeded();
+  // the default sort: A − B, largest first
+  assert.ok(ordered(await column(4), true), 'sorted by A − B, descending');
+  await wv.locator('.task-head [data-sort="trajectoriesA"]').click();
+  await wv.locator('[data-chip="sort"]', { hasText: 'sorted by trajectories in A, descending' }).waitFor({ timeout: 10_000 });
+  await wv.locator('.task-head [data-sort="trajectoriesA"][aria-sort="descending"]').waitFor();
+  await page.waitForTimeout(300);
+  assert.ok(ordered(await column(5), true), 'trajectories in A, descending');
+  await wv.locator('.task-head [data-sort="trajectoriesA"]').click();
+  await wv.locator('[data-chip="sort"]', { hasText: 'ascending' }).waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(300);
+  assert.ok(ordered(await column(5), false), 'trajectories in A, ascending');
+  // filter by the name of the first task in view
+  const total = (await wv.locator('#task-status').textContent()) ?? '';
+  const name = (await wv.locator('.task-spacer .task-row').first().getAttribute('data-task'))!;
+  await wv.locator('#task-filter').fill(name);
+  await wv.locator('[data-chip="text"]', { hasText: name }).waitFor({ timeout: 10_000 });
+  await wv
+    .locator('#task-status', { hasText: /^\d+ tasks$/ })
+    .filter({ hasNotText: total })
+    .waitFor({ timeout: 10_000 });
+  const tasks = await wv.locator('.task-spacer .task-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-task') ?? ''));
+  assert.ok(tasks.length > 0 && tasks.every((t) => t.toLowerCase().includes(name.toLowerCase())), tasks.join());
+  await wb.shot('filtered');
+  await wv.locator('#clear-filter').click();
+  await wv.locator('#task-status', { hasText: total }).waitFor({ timeout: 10_000 });
+  assert.equal(await wv.locator('[data-chip="text"]').count(), 0);
+});
+
+wb.continued(
+  'C3. Copy Link puts a link with compare= on the clipboard; a task click opens the task view or says it is missing',
+  async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const wv = webview();
+    await wv.locator('#copy-link').click();
+    await wv.locator('#notice', { hasText: 'Copied the link' }).waitFor({ timeout: 10_000 });
+    const link = await page.evaluate<string>('navigator.clipboard.readText()');
+    assert.match(link, /^vscode:\/\/rl-run-browser\.rl-run-browser\/open\?run=/);
+    assert.ok(link.includes(`compare=${join(wb.run, 'baseline')}`), link);
+    const tabs = await page.locator('.editor-group-container .tab').count();
+    await wv.locator('.task-spacer .task-row').first().click();
+    // a string: the tests compile without the DOM's types
+    await page
+      .waitForFunction(`document.querySelectorAll('.editor-group-container .tab').length > ${tabs}`, undefined, { timeout: 10_000 })
+      .catch(async () => {
+        await wv.locator('#notice', { hasText: 'The task view is not available' }).waitFor({ timeout: 5_000 });
+      });
+    await wb.shot('after-task-click');
+  },
+);
+
+wb.journey('C4. the palette compares two runs picked one after the other; the panel in the light theme', async () => {
+  await wb.command('RL Runs: Compare Two Runs…');
+  const pick = async (text: string): Promise<void> => {
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: text }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
+  };
+  // each run by its root, the item's description (the run A was excluded from the second pick)
+  await pick(join(wb.run, 'baseline'));
+  await pick(wb.run);
+  const wv = webview();
+  await wv.locator('#figures tr[data-key="success"]').waitFor({ timeout: 60_000 });
+  assert.match((await wv.locator('.compare-header h1').textContent()) ?? '', /A: baseline vs B: run/);
+  await wb.command('Preferences: Color Theme');
+  await page.locator('.quick-input-widget input').fill('Light Modern');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Light Modern' }).first().click();
+  await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(800);
+  await wb.shot('panel-light');
+  await wb.command('Preferences: Color Theme');
+  await page.locator('.quick-input-widget input').fill('Dark Modern');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Dark Modern' }).first().click();
+});
+
+wb.continued(
+  'C5. a line appended to run A (the baseline here) reaches the open comparison: its trajectory count and success move',
+  async () => {
+    // C4 left the comparison baseline (A) against run (B) open, in the dark theme again
+    const wv = webview();
+    const count = wv.locator('#figures tr[data-key="trajectories"] td').nth(1);
+    const before = Number(await count.getAttribute('data-value'));
+    const log = join(wb.run, 'baseline', 'logs', 'ws_credit_log.jsonl');
+    const last = readFileSync(log, 'utf8').trimEnd().split('\n').pop()!;
+    const added = last.replace(/"rollout":\d+/, '"rollout":99').replace(/"reward":[^,]+/, '"reward":1');
+    assert.notEqual(added, last);
+    appendFileSync(log, `${added}\n`);
+    await wv.locator(`#figures tr[data-key="trajectories"] td[data-value="${before + 1}"]`).waitFor({ timeout: 20_000 });
+    const json = compareJson(join(wb.run, 'baseline'), wb.run);
+    assert.equal(json.trajectoriesA, before + 1);
+    const success = wv.locator('#figures tr[data-key="success"] td').nth(1);
+    assert.equal(Number(await success.getAttribute('data-value')), json.successA);
+    await wb.shot('live');
+  },
+);

@@ -1,0 +1,218 @@
+/** The comparison of two runs: section 6 with what each figure means, the success chart, the per-task table, both reports and curves. */
+import { channel, h, initialState, onThemeChange, saveState } from './common';
+import { formatP, formatQuantity } from '../src/shared/format';
+import type { PanelState } from '../src/shared/protocol';
+import type {
+  CompareHostMessage,
+  CompareState,
+  CompareView,
+  CompareWebviewMessage,
+  CurveLineView,
+  TaskSortView,
+} from '../src/shared/protocol/compare';
+import { parseCompareState } from '../src/shared/protocol/compare';
+import { TaskTable } from './compare/table';
+import { SuccessCharts } from './compare/chart';
+
+const { post, onMessage } = channel<CompareWebviewMessage, CompareHostMessage>();
+
+// the shared helpers keep a PanelState; this page keeps its own (checked) shape in the same slot
+const state: CompareState = parseCompareState(initialState()) ?? { kind: 'compare', rootA: '', rootB: '', root: '' };
+const persist = (): void => saveState(state as unknown as PanelState);
+persist();
+
+const app = document.getElementById('app')!;
+const header = h('header', { class: 'compare-header' });
+const notice = h('div', { class: 'notice', id: 'notice', role: 'status', 'aria-live': 'polite' });
+const body = h('div', { id: 'compare-body' }, h('p', { class: 'muted', id: 'loading' }, 'Comparing the two runs…'));
+const charts = new SuccessCharts();
+const table = new TaskTable({
+  sort: state.sort ?? { key: 'diff', descending: true },
+  text: state.text ?? '',
+  scrollTop: state.scrollTop ?? 0,
+  query: (q) => post({ type: 'compare/queryTasks', ...q }),
+  open: (task) => post({ type: 'compare/openTask', task }),
+  changed: (sort: TaskSortView, text: string, scrollTop: number) => {
+    state.sort = sort;
+    state.text = text;
+    state.scrollTop = scrollTop;
+    persist();
+  },
+});
+app.append(header, notice, body);
+let shown = false;
+
+function copyButton(): HTMLElement {
+  const b = h('button', { class: 'link', id: 'copy-link', title: 'Copy a link that opens this comparison' }, 'Copy Link');
+  b.addEventListener('click', () => post({ type: 'compare/copyLink' }));
+  return b;
+}
+
+function renderHeader(v: CompareView): void {
+  const w = v.window;
+  const win = w.iterations === 0 ? 'no common iteration' : `iterations ${w.first}–${w.last} (${w.iterations} in common)`;
+  header.replaceChildren(
+    h('h1', {}, h('span', { class: 'side-a' }, `A: ${v.a.name}`), ' vs ', h('span', { class: 'side-b' }, `B: ${v.b.name}`)),
+    h('div', { class: 'muted roots' }, h('div', { title: v.a.root }, `A = ${v.a.root}`), h('div', { title: v.b.root }, `B = ${v.b.root}`)),
+    h('div', { class: 'toolbar' }, h('span', { class: 'badge', id: 'window' }, `Window: ${win}`), copyButton()),
+  );
+}
+
+/** The host's warnings (a run without labeled turns among them: core says so). */
+function warnings(v: CompareView): HTMLElement | null {
+  if (v.warnings.length === 0) return null;
+  return h(
+    'ul',
+    { class: 'warnings', id: 'warnings' },
+    ...v.warnings.map((w) => h('li', {}, h('i', { class: 'codicon codicon-warning' }), ' ', w)),
+  );
+}
+
+function figuresTable(v: CompareView): HTMLElement {
+  const t = h(
+    'table',
+    { class: 'grid', id: 'figures' },
+    h(
+      'tr',
+      {},
+      h('th', {}, 'figure'),
+      h('th', { class: 'num' }, 'A'),
+      h('th', { class: 'num' }, 'B'),
+      h('th', { class: 'num' }, 'A − B'),
+      h('th', { class: 'num' }, 'p'),
+      h('th', {}, 'what it means'),
+    ),
+  );
+  for (const f of v.figures) {
+    const diffQ = f.quantity === 'rate' || f.quantity === 'plain' ? 'signed' : f.quantity;
+    t.append(
+      h(
+        'tr',
+        { 'data-key': f.key },
+        h('td', {}, f.label),
+        h('td', { class: 'num', 'data-value': String(f.a) }, formatQuantity(f.quantity, f.a)),
+        h('td', { class: 'num', 'data-value': String(f.b) }, formatQuantity(f.quantity, f.b)),
+        h('td', { class: 'num', 'data-value': String(f.diff) }, f.diff === null ? '' : formatQuantity(diffQ, f.diff)),
+        h(
+          'td',
+          { class: `num${f.p !== null && f.p < 0.05 ? ' strong' : ''}`, 'data-value': String(f.p) },
+          f.p === null ? '' : formatP(f.p),
+        ),
+        h('td', { class: 'wrap meaning' }, f.meaning),
+      ),
+    );
+  }
+  return t;
+}
+
+function reportTable(v: CompareView): HTMLElement {
+  const t = h(
+    'table',
+    { class: 'grid', id: 'reports' },
+    h(
+      'tr',
+      {},
+      h('th', {}, 'figure (section 4)'),
+      h('th', { class: 'num' }, 'A'),
+      h('th', {}, ''),
+      h('th', { class: 'num' }, 'B'),
+      h('th', {}, ''),
+      h('th', {}, 'target'),
+      h('th', {}, 'card'),
+    ),
+  );
+  const mark = (m: string): HTMLElement => h('td', { class: `mark-${m === 'no labeled turn' || m === 'no data' ? 'none' : m}` }, m);
+  for (const l of v.report)
+    t.append(
+      h(
+        'tr',
+        { 'data-key': l.key },
+        h('td', {}, l.label),
+        h('td', { class: 'num' }, formatQuantity(l.quantity, l.a)),
+        mark(l.markA),
+        h('td', { class: 'num' }, formatQuantity(l.quantity, l.b)),
+        mark(l.markB),
+        h('td', {}, l.target),
+        h('td', { class: 'muted' }, l.card),
+      ),
+    );
+  return t;
+}
+
+function curveTable(title: string, rows: CurveLineView[], id: string): HTMLElement {
+  const t = h(
+    'table',
+    { class: 'grid', id },
+    h('tr', {}, h('th', {}, title), h('th', { class: 'num' }, 'first 10'), h('th', { class: 'num' }, 'last 10'), h('th', {}, 'from')),
+  );
+  for (const c of rows)
+    t.append(
+      h(
+        'tr',
+        {},
+        h('td', {}, c.name),
+        h('td', { class: 'num' }, formatQuantity('plain', c.first, 3)),
+        h('td', { class: 'num' }, formatQuantity('plain', c.last, 3)),
+        h('td', { class: 'muted' }, c.source),
+      ),
+    );
+  if (rows.length === 0) t.append(h('tr', {}, h('td', { class: 'muted' }, 'no training curve')));
+  return t;
+}
+
+function section(title: string, ...children: (HTMLElement | null)[]): HTMLElement {
+  return h('section', { class: 'section' }, h('h2', {}, title), ...children);
+}
+
+const boxes = {
+  warnings: h('div', { id: 'warnings-box' }),
+  figures: h('div', { id: 'figures-box' }),
+  tasksNote: h('p', { class: 'muted', id: 'tasks-note' }),
+  report: h('div', { id: 'report-box' }),
+  curves: h('div', { class: 'side-by-side', id: 'curves-box' }),
+};
+const sections = [
+  boxes.warnings,
+  section('The comparison (run-format section 6)', boxes.figures),
+  section('Success per iteration', charts.el),
+  section('Per task', boxes.tasksNote, table.el),
+  section('Run reports side by side', boxes.report),
+  section('Training curve: first 10 against last 10 iterations', boxes.curves),
+];
+
+/** Each new view fills the same boxes, so the table keeps its scroll and the charts their canvas. */
+function render(v: CompareView): void {
+  renderHeader(v);
+  if (!shown) body.replaceChildren(...sections);
+  const w = warnings(v);
+  boxes.warnings.replaceChildren(...(w ? [w] : []));
+  boxes.figures.replaceChildren(figuresTable(v));
+  const tc = v.taskCounts;
+  boxes.tasksNote.textContent = `${tc.both} tasks seen by both runs, ${tc.onlyA} by A only, ${tc.onlyB} by B only, in the window. Click a task to open it in the task view.`;
+  const notes = [v.a.unlabeled && `A: ${v.a.unlabeled}.`, v.b.unlabeled && `B: ${v.b.unlabeled}.`].filter(Boolean).join(' ');
+  boxes.report.replaceChildren(...(notes ? [h('p', { class: 'muted', id: 'report-note' }, notes)] : []), reportTable(v));
+  boxes.curves.replaceChildren(curveTable(`A: ${v.a.name}`, v.curveA, 'curve-a'), curveTable(`B: ${v.b.name}`, v.curveB, 'curve-b'));
+  charts.draw(v);
+  shown = true;
+  table.refresh();
+}
+
+onMessage((m) => {
+  switch (m.type) {
+    case 'compare/data':
+      render(m.view);
+      break;
+    case 'compare/tasks':
+      table.receive(m);
+      break;
+    case 'compare/notice':
+      notice.textContent = m.message;
+      break;
+    case 'error':
+      shown = false;
+      body.replaceChildren(h('p', { class: 'error', id: 'compare-error' }, m.message));
+      break;
+  }
+});
+onThemeChange(() => charts.redraw());
+post({ type: 'ready' });

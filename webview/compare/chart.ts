@@ -1,0 +1,147 @@
+/** The per-iteration success of both runs (two lines) and their difference (its own chart, with the zero line), Chart.js as the dashboard draws. */
+import { Chart, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
+import type { ChartDataset } from 'chart.js';
+import { h, themeColor } from '../common';
+import { formatFigure, formatRate } from '../../src/shared/format';
+import type { CompareView } from '../../src/shared/protocol/compare';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
+
+type Points = { x: number; y: number }[];
+
+function applyFont(): void {
+  const cs = getComputedStyle(document.body);
+  Chart.defaults.font.family = cs.fontFamily || 'sans-serif';
+  const size = parseFloat(cs.fontSize);
+  Chart.defaults.font.size = Number.isFinite(size) && size > 0 ? Math.max(9, size - 2) : 11;
+}
+
+function colors(): { a: string; b: string; diff: string; zero: string; text: string; grid: string } {
+  return {
+    a: themeColor('--vscode-charts-blue', '#3794ff'),
+    b: themeColor('--vscode-charts-orange', '#d18616'),
+    diff: themeColor('--vscode-charts-green', '#89d185'),
+    zero: themeColor('--vscode-descriptionForeground', '#888'),
+    text: themeColor('--vscode-foreground', '#ccc'),
+    grid: themeColor('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)'),
+  };
+}
+
+const line = (label: string, data: Points, color: string, dash?: number[]): ChartDataset<'line', Points> => ({
+  label,
+  data,
+  borderColor: color,
+  backgroundColor: color,
+  borderWidth: 1.5,
+  pointRadius: 0,
+  pointHitRadius: 6,
+  ...(dash ? { borderDash: dash } : {}),
+});
+
+type Range = { min?: number; max?: number };
+
+/** The x axis from the first to the last common iteration, not to the next round tick. */
+function xRange(p: CompareView['perIteration']): Range {
+  return p.length === 0 ? {} : { min: p[0]!.iteration, max: p[p.length - 1]!.iteration };
+}
+
+function chart(canvas: HTMLCanvasElement, datasets: ChartDataset<'line', Points>[], x: Range, y: Range, fmt: (v: number) => string): Chart {
+  const c = colors();
+  return new Chart(canvas, {
+    type: 'line',
+    data: { datasets },
+    options: {
+      animation: false,
+      parsing: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      interaction: { mode: 'nearest', intersect: false, axis: 'x' },
+      scales: {
+        x: {
+          type: 'linear',
+          ...x,
+          ticks: { color: c.text, maxTicksLimit: 8 },
+          grid: { color: c.grid },
+          title: { display: true, text: 'iteration', color: c.text },
+        },
+        y: { type: 'linear', ...y, ticks: { color: c.text, maxTicksLimit: 6 }, grid: { color: c.grid } },
+      },
+      plugins: {
+        legend: { display: true, labels: { color: c.text, boxHeight: 2 } },
+        tooltip: {
+          callbacks: {
+            title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
+            label: (item) => `${item.dataset.label ?? ''}: ${fmt(item.parsed.y ?? Number.NaN)}`,
+          },
+        },
+      },
+    },
+  });
+}
+
+export class SuccessCharts {
+  readonly el: HTMLElement;
+  private charts: Chart[] = [];
+  private readonly success = h('canvas', { id: 'success-chart', role: 'img', 'aria-label': 'success per iteration of run A and run B' });
+  private readonly diff = h('canvas', { id: 'diff-chart', role: 'img', 'aria-label': "A's success minus B's per iteration" });
+  private readonly note = h('p', { class: 'muted', id: 'chart-note' });
+  private last: CompareView | undefined;
+
+  constructor() {
+    this.el = h(
+      'div',
+      { class: 'compare-charts' },
+      this.note,
+      h('div', { class: 'chart-box' }, this.success),
+      h('div', { class: 'chart-box small' }, this.diff),
+    );
+  }
+
+  draw(v: CompareView): void {
+    this.last = v;
+    const p = v.perIteration;
+    this.note.textContent =
+      p.length === 0
+        ? 'No common iteration: nothing to draw.'
+        : `Share of trajectories with reward > 0 at each of the ${p.length} common iterations.`;
+    const sa = p.map((x) => ({ x: x.iteration, y: x.successA }));
+    const sb = p.map((x) => ({ x: x.iteration, y: x.successB }));
+    const d = p.map((x) => ({ x: x.iteration, y: x.diff }));
+    if (this.charts.length === 2) {
+      const [c1, c2] = this.charts as [Chart, Chart];
+      c1.data.datasets[0]!.data = sa;
+      c1.data.datasets[1]!.data = sb;
+      c2.data.datasets[0]!.data = d;
+      c2.data.datasets[1]!.data = zero(p);
+      for (const ch of [c1, c2]) Object.assign(ch.options.scales!['x']!, { min: undefined, max: undefined }, xRange(p));
+      c1.update('none');
+      c2.update('none');
+      return;
+    }
+    applyFont();
+    const c = colors();
+    const rate = (y: number): string => formatRate(y, 3);
+    this.charts = [
+      chart(this.success, [line(`A: ${v.a.name}`, sa, c.a), line(`B: ${v.b.name}`, sb, c.b)], xRange(p), { min: 0, max: 1 }, rate),
+      chart(this.diff, [line('A − B', d, c.diff), line('0 (no difference)', zero(p), c.zero, [4, 4])], xRange(p), {}, (y) =>
+        formatFigure(y, 3),
+      ),
+    ];
+  }
+
+  /** New theme colours: draw again from the last view. */
+  redraw(): void {
+    for (const ch of this.charts) ch.destroy();
+    this.charts = [];
+    if (this.last) this.draw(this.last);
+  }
+}
+
+function zero(p: CompareView['perIteration']): Points {
+  return p.length === 0
+    ? []
+    : [
+        { x: p[0]!.iteration, y: 0 },
+        { x: p[p.length - 1]!.iteration, y: 0 },
+      ];
+}
