@@ -1,7 +1,6 @@
 /** The comparison of two runs: section 6 with what each figure means, the success chart, the per-task table, both reports and curves. */
 import { channel, h, initialState, onThemeChange, saveState } from './common';
 import { formatP, formatQuantity } from '../src/shared/format';
-import type { PanelState } from '../src/shared/protocol';
 import type {
   CompareHostMessage,
   CompareState,
@@ -18,7 +17,7 @@ const { post, onMessage } = channel<CompareWebviewMessage, CompareHostMessage>()
 
 // the shared helpers keep a PanelState; this page keeps its own (checked) shape in the same slot
 const state: CompareState = parseCompareState(initialState()) ?? { kind: 'compare', rootA: '', rootB: '', root: '' };
-const persist = (): void => saveState(state as unknown as PanelState);
+const persist = (): void => saveState(state);
 persist();
 
 const app = document.getElementById('app')!;
