@@ -113,7 +113,7 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
   for (const it of plan.items) checkItem(it);
   await mkdir(dest, { recursive: true });
   for (const t of targets) await refuseSymlinks(dest, t.abs);
-  if (plan.latestFile && o.latestConflict !== 'overwrite') {
+  if (plan.latestFile && !o.keepLatest && o.latestConflict !== 'overwrite') {
     const cur = await currentLatest(dest);
     if (cur !== null && cur !== plan.latestFile.value) {
       throw new DownloadError(
@@ -190,7 +190,7 @@ async function runLocked(
     throw f instanceof DownloadError ? f : new DownloadError(String((f as Error).message ?? f));
   }
   let latestWritten = false;
-  if (plan.latestFile) {
+  if (plan.latestFile && !o.keepLatest) {
     const latest = safeTarget(dest, plan.latestFile.target);
     await refuseSymlinks(dest, latest + '.tmp');
     await refuseSymlinks(dest, latest);
