@@ -18,6 +18,7 @@ import * as downloadCommands from './commands/downloads';
 import * as panelCommands from './commands/panels';
 import * as schemaCommands from './commands/schema';
 import * as cacheCommands from './commands/cache';
+import * as problemDiagnostics from './problems/diagnostics';
 import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -74,7 +75,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
 
-  for (const feature of [hubCommands, accountCommands, downloadCommands, panelCommands, schemaCommands, cacheCommands])
+  for (const feature of [hubCommands, accountCommands, downloadCommands, panelCommands, schemaCommands, cacheCommands, problemDiagnostics])
     feature.register(ctx, services);
 
   void runs.scan();
