@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
 import { Run } from '../../src/core/run/run';
-import { collectProblems, moreProblems, problemBreakdown, problemTotal, runProblems } from '../../src/extension/problems/dataProblems';
+import {
+  collectProblems,
+  moreProblems,
+  problemBreakdown,
+  problemsMessage,
+  problemTotal,
+  runProblems,
+} from '../../src/extension/problems/dataProblems';
+import { isDataProblemsMessage, parseShowProblems } from '../../src/shared/protocol';
 
 function hostileRun(): string {
   const dir = tempDir();
@@ -77,4 +85,24 @@ test('data problems: a clean run has none; the list is bounded with a summary en
   assert.equal(g.count, 7);
   assert.equal(moreProblems(g)?.message, 'and 4 more problems of this kind (7 skipped lines in ws_metrics.jsonl)');
   assert.equal(moreProblems(p.groups[0]!), undefined);
+});
+
+test('the banner message: built from the problems, checked on both ends (the page drops anything else)', () => {
+  const p = {
+    total: 3,
+    groups: [
+      { kind: 'skipped' as const, file: '/r/a.jsonl', count: 2, problems: [] },
+      { kind: 'duplicateMetric' as const, file: '/r/b.jsonl', count: 1, problems: [] },
+    ],
+  };
+  const m = problemsMessage(p);
+  assert.deepEqual(m, { type: 'dataProblems', total: 3, breakdown: '2 skipped lines, 1 duplicate metric row' });
+  assert.ok(isDataProblemsMessage(m));
+  assert.ok(!isDataProblemsMessage({ ...m, total: -1 }));
+  assert.ok(!isDataProblemsMessage({ ...m, total: 1.5 }));
+  assert.ok(!isDataProblemsMessage({ ...m, breakdown: 7 }));
+  assert.ok(!isDataProblemsMessage({ ...m, breakdown: 'x'.repeat(2001) }));
+  assert.deepEqual(parseShowProblems({ type: 'showProblems' }), { type: 'showProblems' });
+  assert.equal(parseShowProblems({ type: 'showProblems', command: 'workbench.action.terminal.new' }), undefined);
+  assert.equal(parseShowProblems({ type: 'ready' }), undefined);
 });

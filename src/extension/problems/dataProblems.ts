@@ -8,6 +8,7 @@
 import { basename } from 'node:path';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import type { MetricsIndex } from '../../core/log/metricsIndex';
+import type { DataProblemsMessage } from '../../shared/protocol';
 
 export type ProblemKind = 'skipped' | 'duplicateMetric' | 'nonFinite' | 'missingField' | 'wrongType' | 'duplicateTrajectory';
 
@@ -211,4 +212,9 @@ export function moreProblems(g: ProblemGroup): DataProblem | undefined {
     severity: 'warning',
     message: `and ${more} more problem${more === 1 ? '' : 's'} of this kind (${kindNoun(g.kind, g.count)} in ${basename(g.file)})`,
   };
+}
+
+/** What the panels' banner shows (total 0: no banner). */
+export function problemsMessage(p: RunProblems): DataProblemsMessage {
+  return { type: 'dataProblems', total: p.total, breakdown: problemBreakdown(p) };
 }
