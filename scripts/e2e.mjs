@@ -1,7 +1,7 @@
 // The end-to-end suite: packages the VSIX, then runs test/e2e in a real VS Code
 // (code-server) driven by Debian's Chromium. Fails, never skips, when either is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { codeServerBin } from './codeServer.mjs';
 
 if (!existsSync('/usr/bin/chromium')) {
@@ -27,8 +27,10 @@ if (maps.length > 0) {
 const build = spawnSync('node', ['esbuild.mjs', '--only=tests,cli,emulator'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
 /** The e2e files, in the order they run; `node scripts/e2e.mjs <file>...` runs only those (e.g. build/test/e2e/browser.test.js). */
-const SUITE = ['build/test/e2e/journeys.test.js', 'build/test/e2e/browser.test.js'];
+const SUITE = ['build/test/e2e/journeys.test.js', 'build/test/e2e/browser.test.js', 'build/test/e2e/dashboard.test.js'];
 const FILES = process.argv.slice(2);
+// this run's screenshots only (each file writes its own, under its own prefix)
+rmSync('test-results/e2e', { recursive: true, force: true });
 const r = spawnSync(
   'node',
   ['--test', '--test-concurrency=1', '--test-timeout=900000', '--enable-source-maps', ...(FILES.length > 0 ? FILES : SUITE)],

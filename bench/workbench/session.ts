@@ -1,15 +1,12 @@
 /**
  * One real workbench for the benchmark: code-server (from .cache, started by the e2e
- * suite's helper) with the packaged extension, and Debian's Chromium through
+ * harness's functions) with the packaged extension, and Debian's Chromium through
  * playwright-core with the timing probe in every document.
  */
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { launchBrowser, startCodeServer } from '../../test/e2e/harness';
 import { initScript } from './probe';
 
 export interface Workbench {
@@ -22,49 +19,14 @@ export interface Workbench {
   close: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => res(p));
-    });
-  });
-}
-
-type StartCodeServer = (o: Record<string, unknown>) => Promise<ChildProcess>;
-
-/** Starts code-server with `extensionsDir` (the VSIX installed there when given) and a browser. */
+/** Starts code-server with `extensionsDir` (the VSIX installed there when given) and a browser, as the e2e harness does. */
 export async function startWorkbench(work: string, extensionsDir: string, vsix: string | undefined, folder: string): Promise<Workbench> {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  const port = await freePort();
-  const { startCodeServer } = (await import(resolve('scripts', 'codeServer.mjs'))) as { startCodeServer: StartCodeServer };
-  const cs = await startCodeServer({
-    port,
-    userData: join(work, 'user'),
-    extensionsDir,
-    folder,
-    vsix,
-    settings: { 'workbench.colorTheme': 'Default Dark Modern', 'rlRunBrowser.repos': [] },
-  });
+  const settings = { 'workbench.colorTheme': 'Default Dark Modern', 'rlRunBrowser.repos': [] };
+  const { proc: cs, port } = await startCodeServer(work, folder, settings, extensionsDir, vsix ?? null);
   const profile = join(work, 'chromium');
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1600, height: 1000 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const ctx = await launchBrowser(profile);
   await ctx.addInitScript(initScript());
   const marks = new Map<string, number>();
   await ctx.exposeBinding('__rlrbMark', (_src, name: string, t: number) => {

@@ -7,6 +7,7 @@ import { Run } from '../core/run/run';
 import { locateRun } from '../core/run/runLocator';
 import type { IndexOptions } from '../core/log/creditIndex';
 import { followFile } from '../core/log/watch';
+import { Coalesced } from '../core/run/coalesced';
 import { summarizeIterations } from './trees/treeModel';
 import type { IterationSummary } from './trees/treeModel';
 import { Disposable, disposeAll, toDisposable } from './dispose';
@@ -24,7 +25,7 @@ export class RunService extends Disposable {
   private readonly watchers = new Map<string, IDisposable[]>();
   private readonly changed = this._register(new vscode.EventEmitter<{ root: string | undefined; kind: 'list' | 'append' | 'reset' }>());
   readonly onDidChange = this.changed.event;
-  private scanning: Promise<void> | undefined;
+  private readonly scans = new Coalesced(() => this.doScan());
 
   constructor(
     private options: IndexOptions,
@@ -51,12 +52,18 @@ export class RunService extends Disposable {
     void this.scan();
   }
 
-  /** Finds runs: each folder itself, its logs/, and its first-level subfolders (dot folders skipped). */
+  /**
+   * Finds runs: each folder itself, its logs/, and its first-level subfolders (dot folders
+   * skipped). Asked while a scan runs, it scans once more after it (the running one may
+   * have passed a folder or an option that changed since).
+   */
   scan(): Promise<void> {
-    this.scanning ??= this.doScan().finally(() => {
-      this.scanning = undefined;
-    });
-    return this.scanning;
+    return this.scans.run();
+  }
+
+  /** The runs as the last scan found them (the first scan started if none ran): a command's pick never rescans. */
+  scanned(): Promise<void> {
+    return this.scans.settled();
   }
 
   private async doScan(): Promise<void> {

@@ -4,18 +4,13 @@
  * controls made visible. A real code-server and Chromium, on the demo run plus one
  * hand-made group (iteration 44, group 900) whose marks are known.
  */
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page, FrameLocator } from 'playwright-core';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page, FrameLocator } from 'playwright-core';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
+import { workbench } from './harness';
 
 const A1 = -0.239;
 const plain = (A: number, x: number): Record<string, unknown> => ({
@@ -76,58 +71,22 @@ const GROUP = [
   },
 ];
 
-const ROOT = resolve('.');
-const WORK = resolve('.cache', 'e2e-browser');
-const SHOTS = resolve('test-results', 'e2e');
-const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
-const CODE_SERVER = resolve('.cache', 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
-let emu: ChildProcess | undefined;
-let cs: ChildProcess | undefined;
-let ctx: BrowserContext | undefined;
 let page: Page;
-let emuUrl = '';
 let run = '';
-let step = 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => res(p));
-    });
-  });
-}
-
-async function shot(name: string): Promise<void> {
-  step++;
-  await page.screenshot({ path: join(SHOTS, `browser-${String(step).padStart(2, '0')}-${name}.png`) });
-}
-
+const wb = workbench(
+  {
+    name: 'browser',
+    prepare: (run) => appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), GROUP.map((r) => JSON.stringify(r)).join('\n') + '\n'),
+  },
+  (w) => {
+    page = w.page;
+    run = w.run;
+  },
+);
+const shot = (name: string): Promise<void> => wb.shot(name);
 /** The document of the visible webview panel. */
-function webview(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
-}
-
-async function command(title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
-}
-
-/** A journey: on failure, a screenshot of what the user saw. */
-function journey(name: string, fn: () => Promise<void>): void {
-  test(name, async () => {
-    try {
-      await fn();
-    } catch (e) {
-      await page.screenshot({ path: join(SHOTS, `FAILED-browser-${name.slice(0, 2).replace(/\W/g, '')}.png`) }).catch(() => undefined);
-      throw e;
-    }
-  });
-}
+const webview = (): FrameLocator => wb.webview();
+const command = (title: string): Promise<void> => wb.command(title);
 
 /** The palette command that opens one trajectory, answered with "iteration group rollout". */
 async function openTrajectory(key: string): Promise<void> {
@@ -148,67 +107,7 @@ async function openTrajectory(key: string): Promise<void> {
   }
 }
 
-before(async () => {
-  if (!existsSync('/usr/bin/chromium'))
-    throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
-  if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
-  rmSync(WORK, { recursive: true, force: true });
-  mkdirSync(SHOTS, { recursive: true });
-  run = join(WORK, 'run');
-  const demo = spawnSync('node', ['dist/cli.js', 'demo', run, '--no-baseline'], { encoding: 'utf8' });
-  assert.equal(demo.status, 0, demo.stderr);
-  appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), GROUP.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const emuPort = await freePort();
-  emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${join(run, '.hub-repo')}`, '--port', String(emuPort)], { stdio: 'ignore' });
-  emuUrl = `http://127.0.0.1:${emuPort}`;
-  const port = await freePort();
-  const { startCodeServer } = (await import(join(ROOT, 'scripts', 'codeServer.mjs'))) as {
-    startCodeServer: (o: Record<string, unknown>) => Promise<ChildProcess>;
-  };
-  cs = await startCodeServer({
-    port,
-    userData: join(WORK, 'user'),
-    extensionsDir: join(WORK, 'extensions'),
-    folder: run,
-    vsix: resolve('dist', 'rl-run-browser.vsix'),
-    settings: {
-      'rlRunBrowser.endpoint': emuUrl,
-      'rlRunBrowser.repos': [REPO],
-      'rlRunBrowser.downloadDestination': join(WORK, 'downloads'),
-      'workbench.colorTheme': 'Default Dark Modern',
-    },
-  });
-  ctx = await chromium.launchPersistentContext(join(WORK, 'chromium'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1600, height: 1000 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
-  page = ctx.pages()[0] ?? (await ctx.newPage());
-  page.on('dialog', (d) => {
-    throw new Error(`a dialog opened: ${d.message()}`);
-  });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(run)}`);
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-});
-
-after(async () => {
-  await ctx?.close().catch(() => undefined);
-  cs?.kill();
-  emu?.kill();
-});
-
-journey(
+wb.journey(
   '1. a flag filter is a chip; the detail of a trajectory outside the table says so; opening one for a flag scrolls to its first flagged turn',
   async () => {
     await openTrajectory('44 900 0');
@@ -239,7 +138,7 @@ journey(
   },
 );
 
-journey(
+wb.continued(
   '2. the sign flip, the clip and the masked turn are marked on the turns; agreeing c is a check; the strip lists every turn',
   async () => {
     const wv = webview();
@@ -266,7 +165,7 @@ journey(
   },
 );
 
-journey('3. the group view: a column per rollout, the first diverging turn, the gate difference from the report', async () => {
+wb.continued('3. the group view: a column per rollout, the first diverging turn, the gate difference from the report', async () => {
   const wv = webview();
   await wv.locator('#toggle-group').click();
   await wv.locator('#siblings').waitFor();
@@ -288,7 +187,7 @@ journey('3. the group view: a column per rollout, the first diverging turn, the 
   await wv.locator('#toggle-group').click();
 });
 
-journey('4. removing chips, zero matches, Clear all; the header never keeps a stale filter', async () => {
+wb.continued('4. removing chips, zero matches, Clear all; the header never keeps a stale filter', async () => {
   const wv = webview();
   await wv.locator('.chip[data-chip="flag-1"] button').click();
   await wv.locator('#jump-label', { hasText: /^3 of \d+ trajectories · iteration 44 · group 900$/ }).waitFor({ timeout: 20_000 });
@@ -307,7 +206,7 @@ journey('4. removing chips, zero matches, Clear all; the header never keeps a st
   await wv.locator('.chip').first().waitFor({ state: 'detached', timeout: 20_000 });
 });
 
-journey('5. the split resizes by keyboard and is remembered; a hidden tab comes back drawn, never blank', async () => {
+wb.continued('5. the split resizes by keyboard and is remembered; a hidden tab comes back drawn, never blank', async () => {
   const wv = webview();
   const split = wv.locator('#splitter');
   const before = Number(await split.getAttribute('aria-valuenow'));

@@ -1,145 +1,40 @@
-// NOT YET IN THE SUITE (scripts/e2e.mjs does not run it): its journeys D1-D4 fail at their
-// first step, where the palette does not offer "RL Runs: Open Metrics" in this file's own
-// window (the extension not yet active there); D5 passes. Left for the next session.
 /**
  * End-to-end journeys of the metrics dashboard and the run report in a real VS Code
- * (code-server) driven by Chromium; the setup is journeys.test.ts's. Screenshots go to
- * test-results/e2e/dashboard-*.png.
+ * (code-server) driven by Chromium (the harness: harness.ts). Screenshots go to
+ * test-results/e2e/dash-*.png.
  */
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page, FrameLocator } from 'playwright-core';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page, FrameLocator } from 'playwright-core';
+import { workbench } from './harness';
 
-const ROOT = resolve('.');
-const WORK = resolve('.cache', 'e2e-dashboard');
-const SHOTS = resolve('test-results', 'e2e');
-const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
-const CODE_SERVER = resolve('.cache', 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
-let emu: ChildProcess | undefined;
-let cs: ChildProcess | undefined;
-let ctx: BrowserContext | undefined;
 let page: Page;
-let emuUrl = '';
-let run = '';
-let step = 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => res(p));
-    });
-  });
-}
-
-async function shot(name: string): Promise<void> {
-  step++;
-  await page.screenshot({ path: join(SHOTS, `dash-${String(step).padStart(2, '0')}-${name}.png`) });
-}
-
-/** The document of the visible webview panel. */
-function webview(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
-}
-
-async function command(title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
-}
-
-/** A journey: on failure, a screenshot of what the user saw. */
-function journey(name: string, fn: () => Promise<void>): void {
-  test(name, async () => {
-    try {
-      await fn();
-    } catch (e) {
-      await page.screenshot({ path: join(SHOTS, `FAILED-${name.slice(0, 2).replace(/\W/g, '')}.png`) }).catch(() => undefined);
-      throw e;
-    }
-  });
-}
-
-before(async () => {
-  if (!existsSync('/usr/bin/chromium'))
-    throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
-  if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
-  rmSync(WORK, { recursive: true, force: true });
-
-  mkdirSync(SHOTS, { recursive: true });
-  run = join(WORK, 'run');
-  const demo = spawnSync('node', ['dist/cli.js', 'demo', run, '--no-baseline'], { encoding: 'utf8' });
-  assert.equal(demo.status, 0, demo.stderr);
-  // gaps for the charts' notes: a metric with no value at all, and one that is NaN on 12 of 45 rows
-  const mpath = join(run, 'logs', 'ws_metrics.jsonl');
-  const lines = readFileSync(mpath, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim());
-  const out = lines.map((l, k) => {
-    // the demo writes Python's NaN already: edit the text, never JSON.parse it
-    const t = l.replace(/^\{/, '{"ws/broken_metric_with_a_rather_long_name_that_must_wrap":null,');
-    return k % 4 === 0 ? t.replace(/("ws\/truncation_rate":)[^,}]+/, '$1NaN') : t;
-  });
-  writeFileSync(mpath, out.join('\n') + '\n');
-  const emuPort = await freePort();
-  emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${join(run, '.hub-repo')}`, '--port', String(emuPort)], { stdio: 'ignore' });
-  emuUrl = `http://127.0.0.1:${emuPort}`;
-  const port = await freePort();
-  const { startCodeServer } = (await import(join(ROOT, 'scripts', 'codeServer.mjs'))) as {
-    startCodeServer: (o: Record<string, unknown>) => Promise<ChildProcess>;
-  };
-  cs = await startCodeServer({
-    port,
-    userData: join(WORK, 'user'),
-    extensionsDir: join(WORK, 'extensions'),
-    folder: run,
-    vsix: resolve('dist', 'rl-run-browser.vsix'),
-    settings: {
-      'rlRunBrowser.endpoint': emuUrl,
-      'rlRunBrowser.repos': [REPO],
-      'rlRunBrowser.downloadDestination': join(WORK, 'downloads'),
-      'workbench.colorTheme': 'Default Dark Modern',
+const wb = workbench(
+  {
+    name: 'dash',
+    prepare: (run) => {
+      // gaps for the charts' notes: a metric with no value at all, and one that is NaN on 12 of 45 rows
+      const mpath = join(run, 'logs', 'ws_metrics.jsonl');
+      const lines = readFileSync(mpath, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim());
+      const out = lines.map((l, k) => {
+        // the demo writes Python's NaN already: edit the text, never JSON.parse it
+        const t = l.replace(/^\{/, '{"ws/broken_metric_with_a_rather_long_name_that_must_wrap":null,');
+        return k % 4 === 0 ? t.replace(/("ws\/truncation_rate":)[^,}]+/, '$1NaN') : t;
+      });
+      writeFileSync(mpath, out.join('\n') + '\n');
     },
-  });
-  ctx = await chromium.launchPersistentContext(join(WORK, 'chromium'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1600, height: 1000 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
-  page = ctx.pages()[0] ?? (await ctx.newPage());
-  page.on('dialog', (d) => {
-    throw new Error(`a dialog opened: ${d.message()}`);
-  });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(run)}`);
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-});
-
-after(async () => {
-  await ctx?.close().catch(() => undefined);
-  cs?.kill();
-  emu?.kill();
-});
+  },
+  (w) => {
+    page = w.page;
+  },
+);
+const shot = (name: string): Promise<void> => wb.shot(name);
+/** The document of the visible webview panel. */
+const webview = (): FrameLocator => wb.webview();
+const command = (title: string): Promise<void> => wb.command(title);
 
 const pickTheme = async (name: string): Promise<void> => {
   await command('Preferences: Color Theme');
@@ -148,7 +43,7 @@ const pickTheme = async (name: string): Promise<void> => {
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().click();
 };
 
-journey(
+wb.journey(
   'D1. the dashboard opens on the card targets: badges, the last value against the target, whole names, the x axis ending at the last iteration',
   async () => {
     await command('RL Runs: Open Metrics');
@@ -178,7 +73,7 @@ journey(
   },
 );
 
-journey('D2. an empty chart and a chart with gaps say so inside the chart', async () => {
+wb.continued('D2. an empty chart and a chart with gaps say so inside the chart', async () => {
   const wv = webview();
   await wv.locator('#metric-search:defined').waitFor({ timeout: 20_000 });
   await wv.locator('#metric-search').click();
@@ -199,7 +94,7 @@ journey('D2. an empty chart and a chart with gaps say so inside the chart', asyn
   await wv.locator('#card-targets').waitFor();
 });
 
-journey('D3. a chart point is reachable by keyboard: arrows move the highlighted point, Enter opens its trajectories', async () => {
+wb.continued('D3. a chart point is reachable by keyboard: arrows move the highlighted point, Enter opens its trajectories', async () => {
   const wv = webview();
   const canvas = wv.locator('.chart-card[data-metric="ws/c_mean"] canvas');
   await canvas.focus();
@@ -219,7 +114,7 @@ journey('D3. a chart point is reachable by keyboard: arrows move the highlighted
   await shot('keyboard-opened-trajectories');
 });
 
-journey('D4. the dashboard in the light theme', async () => {
+wb.continued('D4. the dashboard in the light theme', async () => {
   await page
     .locator('.tab', { hasText: /Metrics/ })
     .first()
@@ -232,7 +127,7 @@ journey('D4. the dashboard in the light theme', async () => {
   await pickTheme('Dark Modern');
 });
 
-journey('D5. the report states the tolerance of each mark and the units of the schema counts', async () => {
+wb.journey('D5. the report states the tolerance of each mark and the units of the schema counts', async () => {
   await command('RL Runs: Open Run Report');
   const wv = webview();
   await wv.locator('#report-table').waitFor({ timeout: 30_000 });

@@ -1,119 +1,53 @@
 /**
  * End-to-end journeys in a real VS Code (code-server from npm) driven by Debian's
- * Chromium through playwright-core, against the Hub emulator on 127.0.0.1. Each step
- * saves a screenshot under test-results/e2e/.
+ * Chromium through playwright-core, against the Hub emulator on 127.0.0.1 (the harness:
+ * harness.ts). Each step saves a screenshot under test-results/e2e/.
  */
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page, FrameLocator } from 'playwright-core';
+import type { Page, FrameLocator } from 'playwright-core';
+import { REPO, SHOTS, workbench } from './harness';
 
 const ROOT = resolve('.');
-// a fresh folder per run, outside the checkout: two checkouts may share .cache/ (and a
-// short path keeps code-server's sockets under TMPDIR within the 108-byte limit)
-const WORK = mkdtempSync(join(tmpdir(), 'rlrb-e2e-'));
-const SHOTS = resolve('test-results', 'e2e');
-const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
-const CODE_SERVER = resolve('.cache', 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
-let emu: ChildProcess | undefined;
-let cs: ChildProcess | undefined;
-let ctx: BrowserContext | undefined;
 let page: Page;
-let emuUrl = '';
 let run = '';
-let step = 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => res(p));
-    });
-  });
-}
-
-async function shot(name: string): Promise<void> {
-  step++;
-  await page.screenshot({ path: join(SHOTS, `${String(step).padStart(2, '0')}-${name}.png`) });
-}
-
+const wb = workbench(
+  {
+    name: '',
+    focusLog: true,
+    prepare: (run) => {
+      // a trajectory whose texts are payloads, for journey 9
+      const xss = {
+        iteration: 44,
+        group: 47,
+        rollout: 9,
+        task_id: '<img src=x onerror="document.title=\'pwned\'">',
+        instruction: '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil',
+        reward: 0,
+        A: 0,
+        labeled: false,
+        turns: [{ action: 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")', A_t: 0 }],
+      };
+      appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), JSON.stringify(xss) + '\n');
+    },
+  },
+  (w) => {
+    page = w.page;
+    run = w.run;
+  },
+);
+const shot = (name: string): Promise<void> => wb.shot(name);
 /** The document of the visible webview panel. */
-function webview(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
-}
-
-async function command(title: string): Promise<void> {
-  mark(`palette: ${title}`);
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
-}
-
-/** Where focus went, with the journey and palette steps between: a closed input box says who took it. */
-const focusLog: string[] = [];
-const t0 = Date.now();
-function mark(what: string): void {
-  focusLog.push(`${((Date.now() - t0) / 1000).toFixed(2)} ${what}`);
-}
-
-/** What a journey may leave open: a quick input, a modal dialog, notification toasts. */
-const LEFT_OPEN = '.quick-input-widget:visible, .monaco-dialog-box:visible, .notifications-toasts.visible .notification-toast';
-
-/**
- * The state every journey starts from: the emulator without faults, and nothing left open
- * (Escape closes a quick input or a dialog first, then hides the toasts; the ones of a
- * journey before would otherwise match the next one's toast locators). Unless the journey
- * goes on with the panel the one before left, no editor either: the workbench hands focus
- * back to the active editor when a quick input or a dialog closes, and a webview takes it
- * a moment later (a message to its frame), closing the palette opened in between.
- */
-async function knownState(editors: 'close' | 'keep'): Promise<void> {
-  await faults({});
-  for (let i = 0; i < 5 && (await page.locator(LEFT_OPEN).count()) > 0; i++) {
-    mark(`escape: ${await page.locator(LEFT_OPEN).count()} left open`);
-    await page.keyboard.press('Escape');
-    await page
-      .locator(LEFT_OPEN)
-      .first()
-      .waitFor({ state: 'hidden', timeout: 2_000 })
-      .catch(() => undefined);
-  }
-  assert.equal(await page.locator(LEFT_OPEN).count(), 0, 'a quick input, a dialog or a toast is still open');
-  const tabs = page.locator('.editor-group-container .tab');
-  if (editors === 'close' && (await tabs.count()) > 0) {
-    await command('View: Close All Editors');
-    await tabs.first().waitFor({ state: 'detached', timeout: 10_000 });
-  }
-}
-
+const webview = (): FrameLocator => wb.webview();
+const command = (title: string): Promise<void> => wb.command(title);
+const mark = (what: string): void => wb.mark(what);
+const faults = (f: Record<string, unknown>): Promise<void> => wb.faults(f);
+const journey = (name: string, fn: () => Promise<void>): void => wb.journey(name, fn);
 /** A journey that goes on with the panel the one before left open. */
-function continued(name: string, fn: () => Promise<void>): void {
-  journey(name, fn, 'keep');
-}
-
-/** A journey: from a known state; on failure, a screenshot of what the user saw. */
-function journey(name: string, fn: () => Promise<void>, editors: 'close' | 'keep' = 'close'): void {
-  test(name, async () => {
-    try {
-      mark(`journey ${name.slice(0, 3)}`);
-      await knownState(editors);
-      await fn();
-    } catch (e) {
-      await page.screenshot({ path: join(SHOTS, `FAILED-${name.slice(0, 2).replace(/\W/g, '')}.png`) }).catch(() => undefined);
-      throw e;
-    }
-  });
-}
+const continued = (name: string, fn: () => Promise<void>): void => wb.continued(name, fn);
+const openTrajectory = (key: string): Promise<void> => wb.openTrajectory(key);
 
 /**
  * Waits until the workspace's stored state (IndexedDB, what a reload reads) lists an editor
@@ -144,105 +78,6 @@ async function savedForReload(viewType: string, text: string): Promise<void> {
   }
   mark(`saved for a reload after ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
-
-/** The palette command that opens one trajectory, answered with "iteration group rollout". */
-async function openTrajectory(key: string): Promise<void> {
-  await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(key, { timeout: 10_000 });
-  await page.keyboard.press('Enter');
-}
-
-before(async () => {
-  if (!existsSync('/usr/bin/chromium'))
-    throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
-  if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
-  rmSync(SHOTS, { recursive: true, force: true });
-  mkdirSync(SHOTS, { recursive: true });
-  run = join(WORK, 'run');
-  const demo = spawnSync('node', ['dist/cli.js', 'demo', run, '--no-baseline'], { encoding: 'utf8' });
-  assert.equal(demo.status, 0, demo.stderr);
-  // a trajectory whose texts are payloads, for journey 9
-  const xss = {
-    iteration: 44,
-    group: 47,
-    rollout: 9,
-    task_id: '<img src=x onerror="document.title=\'pwned\'">',
-    instruction: '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil',
-    reward: 0,
-    A: 0,
-    labeled: false,
-    turns: [{ action: 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")', A_t: 0 }],
-  };
-  appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), JSON.stringify(xss) + '\n');
-  const emuPort = await freePort();
-  emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${join(run, '.hub-repo')}`, '--port', String(emuPort)], { stdio: 'ignore' });
-  emuUrl = `http://127.0.0.1:${emuPort}`;
-  const port = await freePort();
-  const { startCodeServer } = (await import(join(ROOT, 'scripts', 'codeServer.mjs'))) as {
-    startCodeServer: (o: Record<string, unknown>) => Promise<ChildProcess>;
-  };
-  cs = await startCodeServer({
-    port,
-    userData: join(WORK, 'user'),
-    extensionsDir: join(WORK, 'extensions'),
-    folder: run,
-    vsix: resolve('dist', 'rl-run-browser.vsix'),
-    settings: {
-      'rlRunBrowser.endpoint': emuUrl,
-      'rlRunBrowser.repos': [REPO],
-      'rlRunBrowser.downloadDestination': join(WORK, 'downloads'),
-      'workbench.colorTheme': 'Default Dark Modern',
-    },
-  });
-  ctx = await chromium.launchPersistentContext(join(WORK, 'chromium'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1600, height: 1000 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
-  page = ctx.pages()[0] ?? (await ctx.newPage());
-  await page.exposeFunction('rlrbFocus', (what: string) => mark(`focus ${what}`));
-  // a string: the tests compile without the DOM's types
-  await page.addInitScript(`(() => {
-    const describe = (e) => {
-      if (!(e instanceof Element)) return 'nothing';
-      const cls = typeof e.className === 'string' ? e.className.split(' ').slice(0, 3).join('.') : '';
-      const label = e.getAttribute('aria-label');
-      const where = e.closest('.quick-input-widget, .monaco-dialog-box, .notifications-toasts, .pane, .editor-group-container, .part');
-      return e.tagName.toLowerCase() + '.' + cls + (label ? ' "' + label.slice(0, 40) + '"' : '') + ' in ' + (where ? where.className.split(' ').slice(0, 2).join('.') : '?');
-    };
-    document.addEventListener('focusin', (e) => void window.rlrbFocus(describe(e.target)), true);
-    document.addEventListener('focusout', (e) => { if (!e.relatedTarget) void window.rlrbFocus('left ' + describe(e.target)); }, true);
-  })()`);
-  page.on('dialog', (d) => {
-    throw new Error(`a dialog opened: ${d.message()}`);
-  });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(run)}`);
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-});
-
-after(async () => {
-  writeFileSync(join(SHOTS, 'focus.log'), focusLog.join('\n') + '\n');
-  await ctx?.close().catch(() => undefined);
-  const exited = (p: ChildProcess | undefined): Promise<void> =>
-    new Promise((res) => (!p || p.exitCode !== null || p.signalCode !== null ? res() : p.once('exit', () => res())));
-  cs?.kill();
-  emu?.kill();
-  await Promise.all([exited(cs), exited(emu)]);
-  rmSync(WORK, { recursive: true, force: true, maxRetries: 3 });
-});
 
 journey('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes and the latest star, and the local run', async () => {
   const icon = page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
@@ -419,11 +254,6 @@ continued('5. the group view shows the five siblings with their rewards', async 
   await shot('group');
 });
 
-async function faults(f: Record<string, unknown>): Promise<void> {
-  const r = await fetch(`${emuUrl}/__emulator/faults`, { method: 'POST', body: JSON.stringify(f) });
-  assert.ok(r.ok);
-}
-
 function sameFiles(a: string, b: string): void {
   const names = readdirSync(b).sort();
   assert.deepEqual(readdirSync(a).sort(), names);
@@ -448,7 +278,7 @@ journey('6. downloading a resume checkpoint from the tree: progress, byte-identi
   await shot('download-progress');
   await page.locator('.notifications-toasts', { hasText: /Downloaded and verified/ }).waitFor({ timeout: 60_000 });
   await faults({});
-  const dest = join(WORK, 'downloads', 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
+  const dest = join(wb.downloads, 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
   sameFiles(join(dest, 'iter_0000039'), join(run, '.hub-repo', 'resume', 'iter_0000039'));
   assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '39');
   await page.locator('.monaco-list-row', { hasText: /iter_0000039 ★.*downloaded/ }).waitFor({ timeout: 20_000 });
@@ -466,7 +296,7 @@ journey('7. a download over a dropping link, cancelled, then started again, comp
   await page.locator('.notifications-toasts', { hasText: /Downloading .*resume iteration 29/ }).waitFor({ timeout: 20_000 });
   await command('RL Runs: Cancel Download');
   await page.locator('.notifications-toasts', { hasText: /Download cancelled/ }).waitFor({ timeout: 30_000 });
-  const dest = join(WORK, 'downloads', 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
+  const dest = join(wb.downloads, 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
   assert.equal(
     readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'),
     '39',
@@ -552,7 +382,7 @@ journey('11. the run report shows the figures that rlrb report --json gives', as
 journey('12. the in-host suite: every command runs on the demo run, settings are picked up, sign-in stores the token', async () => {
   const suite = resolve('build', 'inhost', 'suite.js');
   assert.ok(existsSync(suite), 'the in-host suite is built');
-  const host = await ctx!.newPage();
+  const host = await page.context().newPage();
   const logs: string[] = [];
   const exit = new Promise<number>((res) => {
     void host.exposeFunction('codeAutomationExit', (code: number) => {

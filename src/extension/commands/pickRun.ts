@@ -1,4 +1,4 @@
-/** The run a command acts on: its argument, else the only run, else the user's pick. */
+/** The run a command acts on: its argument, else the only run, else the user's pick (from the runs already found). */
 import * as vscode from 'vscode';
 import type { RunService } from '../runs';
 import { parseRunArg } from '../commandArgs';
@@ -7,12 +7,14 @@ export async function pickRun(runs: RunService, arg: unknown): Promise<string | 
   const fromArg = parseRunArg(arg);
   if (fromArg) {
     if (!runs.get(fromArg)) {
-      await runs.scan();
+      await runs.scanned();
       if (!runs.get(fromArg)) await runs.add(fromArg);
     }
     return runs.get(fromArg)?.run.location.root ?? fromArg;
   }
-  await runs.scan();
+  await runs.scanned();
+  // a rescan only when nothing was found: the user may just have made the run
+  if (runs.list().length === 0) await runs.scan();
   const list = runs.list();
   if (list.length === 0) {
     void vscode.window.showWarningMessage(
