@@ -27,7 +27,12 @@ if (maps.length > 0) {
 const build = spawnSync('node', ['esbuild.mjs', '--only=tests,cli,emulator'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
 /** The e2e files, in the order they run; `node scripts/e2e.mjs <file>...` runs only those (e.g. build/test/e2e/browser.test.js). */
-const SUITE = ['build/test/e2e/journeys.test.js', 'build/test/e2e/browser.test.js', 'build/test/e2e/dashboard.test.js'];
+const SUITE = [
+  'build/test/e2e/journeys.test.js',
+  'build/test/e2e/browser.test.js',
+  'build/test/e2e/dashboard.test.js',
+  'build/test/e2e/problems.test.js',
+];
 const FILES = process.argv.slice(2);
 // this run's screenshots only (each file writes its own, under its own prefix)
 rmSync('test-results/e2e', { recursive: true, force: true });
