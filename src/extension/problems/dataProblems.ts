@@ -88,7 +88,7 @@ function creditProblems(idx: CreditIndex, limit: number): ProblemGroup[] {
       p(
         'wrongType',
         f.wrongTypeLines[0] ?? 1,
-        `${f.level === 'turn' ? 'turn.' : ''}${f.field} has a value of the wrong type in ${f.wrongType} record(s), read as missing (lines ${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''})`,
+        `${f.level === 'turn' ? 'turn.' : ''}${f.field} has a value of the wrong type in ${f.wrongType} record(s), read as missing (line${f.wrongType > 1 ? 's' : ''} ${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''})`,
       ),
     );
   const c = idx.columns;
@@ -151,7 +151,7 @@ function metricsProblems(m: MetricsIndex, limit: number): ProblemGroup[] {
     file,
     line: Math.max(1, n.lines[0] ?? 1),
     severity: 'warning',
-    message: `${n.name} is NaN, infinite or null on ${n.count} of ${n.rows} rows (lines ${n.lines.join(', ')}${n.count > n.lines.length ? ', ...' : ''})`,
+    message: `${n.name} is NaN, infinite or null on ${n.count} of ${n.rows} rows (line${n.count > 1 ? 's' : ''} ${n.lines.join(', ')}${n.count > n.lines.length ? ', ...' : ''})`,
   }));
   return [
     group('skipped', file, m.skippedCount, skipped, limit),
