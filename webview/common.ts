@@ -1,5 +1,6 @@
 /** Browser-side helpers shared by the panels: the VS Code API, state, DOM, colours (numbers: src/shared/format). */
 import type { PanelState } from '../src/shared/protocol';
+import { handleBanner } from './banner';
 
 interface VsCodeApi {
   postMessage(m: unknown): void;
@@ -51,6 +52,7 @@ export function channel<Out, In>(): Channel<Out, In> {
     post: (m) => api.postMessage(m),
     onMessage: (fn) =>
       window.addEventListener('message', (e: MessageEvent<In>) => {
+        if (handleBanner(e.data, (m) => api.postMessage(m))) return;
         fn(e.data);
         loadControls();
       }),

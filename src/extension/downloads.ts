@@ -18,6 +18,13 @@ export interface DownloadRequest {
   dest: string;
   /** the user already agreed to change the destination's latest */
   setLatest?: boolean;
+  /** leave the destination's latest file as it is (an older checkpoint fetched to evaluate) */
+  keepLatest?: boolean;
+}
+
+/** A link that opens "Change Download Destination…" for this repo and kind, for a notification. */
+function changeLink(r: DownloadRequest): string {
+  return `[Change destination…](command:rlRunBrowser.changeDownloadDestination?${encodeURIComponent(JSON.stringify([r.repo, r.kind]))})`;
 }
 
 const PENDING_KEY = 'rlRunBrowser.pendingDownloads';
@@ -57,7 +64,7 @@ export class DownloadManager extends Disposable {
 
   /** Queues a download; resolves when it has ended (well or not). */
   enqueue(r: DownloadRequest): Promise<boolean> {
-    const key = `${r.repo}:${r.kind}:${r.iteration ?? 'latest'}:${r.dest}`;
+    const key = `${r.repo}:${r.kind}:${r.iteration ?? 'latest'}:${r.dest}${r.keepLatest ? ':keep-latest' : ''}`;
     void this.remember(r, true);
     const p = this.queue.then(() => this.run(r, key));
     this.queue = p.then(
@@ -94,7 +101,7 @@ export class DownloadManager extends Disposable {
 
   private async remember(r: DownloadRequest, add: boolean): Promise<void> {
     const same = (x: DownloadRequest): boolean =>
-      x.repo === r.repo && x.kind === r.kind && x.iteration === r.iteration && x.dest === r.dest;
+      x.repo === r.repo && x.kind === r.kind && x.iteration === r.iteration && x.dest === r.dest && !x.keepLatest === !r.keepLatest;
     const list = this.pending().filter((x) => !same(x));
     await this.memento.update(PENDING_KEY, add ? [...list, r] : list);
   }
@@ -114,7 +121,7 @@ export class DownloadManager extends Disposable {
       if (!listing) throw new DownloadError(this.hub.state(r.repo).error ?? `cannot list ${r.repo}`);
       const plan = planDownload(listing, r.kind, r.iteration, r.dest);
       let setLatest = r.setLatest === true;
-      if (plan.latestFile && !setLatest) {
+      if (plan.latestFile && !setLatest && !r.keepLatest) {
         const cur = await currentLatest(r.dest);
         if (cur !== null && cur !== plan.latestFile.value) {
           const choice = await vscode.window.showWarningMessage(
@@ -132,9 +139,13 @@ export class DownloadManager extends Disposable {
           await this.remember(r, true);
         }
       }
-      const title = `${r.repo}: ${r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`}`;
+      const title = `${r.repo}: ${r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`}${r.keepLatest ? ' (latest file left as it was)' : ''}`;
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downloading ${esc(title)}`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Downloading ${esc(title)} into ${esc(r.dest)} · ${changeLink(r)}`,
+          cancellable: true,
+        },
         async (progress, token) => {
           const onCancel = token.onCancellationRequested(() => ac.abort());
           let reported = 0;
@@ -143,6 +154,7 @@ export class DownloadManager extends Disposable {
               ...conn,
               ...tuningOptions(this.tuning()),
               latestConflict: setLatest ? 'overwrite' : 'fail',
+              ...(r.keepLatest ? { keepLatest: true } : {}),
               onProgress: (p) => {
                 const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
                 const files = p.current
@@ -166,9 +178,12 @@ export class DownloadManager extends Disposable {
       );
       await this.remember(r, false);
       this.finished.fire({ ...r, ok: true });
-      void vscode.window.showInformationMessage(`Downloaded and verified ${esc(title)} into ${esc(r.dest)}`, 'Reveal').then((c) => {
-        if (c) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.dest));
-      });
+      void vscode.window
+        .showInformationMessage(`Downloaded and verified ${esc(title)} into ${esc(r.dest)}`, 'Reveal', 'Change Destination…')
+        .then((c) => {
+          if (c === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.dest));
+          if (c === 'Change Destination…') void vscode.commands.executeCommand('rlRunBrowser.changeDownloadDestination', r.repo, r.kind);
+        });
       return true;
     } catch (e) {
       this.finished.fire({ ...r, ok: false });

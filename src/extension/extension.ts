@@ -22,6 +22,7 @@ import * as shareCommands from './share/register';
 import * as inPlaceCommands from './inPlace/openLogsInPlace';
 import * as taskViews from './task/register';
 import * as compareCommands from './compare/compareCommands';
+import * as problemDiagnostics from './problems/diagnostics';
 import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -92,6 +93,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     inPlaceCommands,
     taskViews,
     compareCommands,
+    problemDiagnostics,
   ])
     feature.register(ctx, services);
 

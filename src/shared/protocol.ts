@@ -105,6 +105,22 @@ export interface OpenTrajectoryMessage extends TrajectoryKey {
   type: 'openTrajectory';
 }
 
+/**
+ * host -> webview: the run's logs have data problems (the panel shows a banner at its
+ * top); `total` 0 takes the banner away. Sent to every panel of the run.
+ */
+export interface DataProblemsMessage {
+  type: 'dataProblems';
+  total: number;
+  /** "2 skipped lines, 1 duplicate metric row" */
+  breakdown: string;
+}
+
+/** webview -> host: open VS Code's Problems panel (the banner's link). */
+export interface ShowProblemsMessage {
+  type: 'showProblems';
+}
+
 // ---- checks for what a webview sends (webviews show untrusted text)
 
 /** A message object with a string `type`, or undefined. */
@@ -140,4 +156,20 @@ export function parseOpenTrajectory(m: RawMessage): OpenTrajectoryMessage | unde
   return isInt(m['iteration']) && isInt(m['group']) && isInt(m['rollout'])
     ? { type: 'openTrajectory', iteration: m['iteration'], group: m['group'], rollout: m['rollout'] }
     : undefined;
+}
+
+export function parseShowProblems(m: RawMessage): ShowProblemsMessage | undefined {
+  return m.type === 'showProblems' && Object.keys(m).length === 1 ? { type: 'showProblems' } : undefined;
+}
+
+/** The page's check of the banner message (text only, bounded). */
+export function isDataProblemsMessage(v: unknown): v is DataProblemsMessage {
+  return (
+    isObj(v) &&
+    v['type'] === 'dataProblems' &&
+    isInt(v['total']) &&
+    v['total'] >= 0 &&
+    typeof v['breakdown'] === 'string' &&
+    v['breakdown'].length <= 2000
+  );
 }

@@ -260,12 +260,14 @@ function sameFiles(a: string, b: string): void {
   for (const n of names) assert.ok(readFileSync(join(a, n)).equals(readFileSync(join(b, n))), `${n} differs`);
 }
 
-async function downloadFromTree(iterLabel: string): Promise<void> {
+/** A resume download from the tree's inline action; the first one asks for the folder, later ones use the remembered one. */
+async function downloadFromTree(iterLabel: string, folder: 'asked' | 'remembered'): Promise<void> {
   await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').hover();
   // resume/ is listed above hf/, which can hold the same iteration
   const row = page.locator('.monaco-list-row', { hasText: iterLabel }).first();
   await row.hover();
   await row.locator('.action-label[aria-label^="Download Checkpoint for Resume"]').click();
+  if (folder === 'remembered') return;
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await page.locator('.quick-input-list .monaco-list-row').first().click();
@@ -273,7 +275,7 @@ async function downloadFromTree(iterLabel: string): Promise<void> {
 
 journey('6. downloading a resume checkpoint from the tree: progress, byte-identical files, latest file, marked downloaded', async () => {
   await faults({ trickleBytesPerSecond: 40_000 });
-  await downloadFromTree('iter_0000039');
+  await downloadFromTree('iter_0000039', 'asked');
   await page.locator('.notifications-toasts', { hasText: /Downloading .*resume iteration 39/ }).waitFor({ timeout: 20_000 });
   await shot('download-progress');
   await page.locator('.notifications-toasts', { hasText: /Downloaded and verified/ }).waitFor({ timeout: 60_000 });
@@ -287,7 +289,7 @@ journey('6. downloading a resume checkpoint from the tree: progress, byte-identi
 
 journey('7. a download over a dropping link, cancelled, then started again, completes and verifies', async () => {
   await faults({ dropAfterBytes: 1500, dropCount: 100000, trickleBytesPerSecond: 20_000 });
-  await downloadFromTree('iter_0000029');
+  await downloadFromTree('iter_0000029', 'remembered');
   const modal = page.locator('.monaco-dialog-box');
   // iteration 29 would change the destination's latest (39): the extension asks first
   await modal.waitFor({ timeout: 20_000 });

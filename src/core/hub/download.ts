@@ -7,7 +7,9 @@
  * The steps live in download/: a progress meter, the fetch-and-verify step for one file,
  * the finish step (fsync, rename, latest), a short worker pool, the lock.
  */
-import { mkdir, readFile, stat, statfs } from 'node:fs/promises';
+import { mkdir, open, stat, statfs } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { HubError } from './errors';
 import type { RunListing } from './model';
@@ -99,12 +101,24 @@ function checkItem(it: DownloadItem): void {
 
 /** What the destination's latest file names now, if anything. */
 export async function currentLatest(dest: string): Promise<number | null> {
+  // untrusted: only a small regular file is read (a huge file, a FIFO or a folder names nothing)
+  let fh: FileHandle | undefined;
   try {
-    return parseLatest(await readFile(join(dest, DEST_LATEST), 'utf8'));
+    fh = await open(join(dest, DEST_LATEST), constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = await fh.stat();
+    if (!st.isFile() || st.size > LATEST_MAX_BYTES) return null;
+    const buf = Buffer.alloc(LATEST_MAX_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, LATEST_MAX_BYTES, 0);
+    return parseLatest(buf.toString('utf8', 0, bytesRead));
   } catch {
     return null;
+  } finally {
+    await fh?.close().catch(() => undefined);
   }
 }
+
+/** A latest file holds a number and a newline; anything longer is not one. */
+const LATEST_MAX_BYTES = 64;
 
 /** Runs a plan; resolves when every file is in place and verified, and the latest file written. */
 export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promise<DownloadResult> {
@@ -113,7 +127,7 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
   for (const it of plan.items) checkItem(it);
   await mkdir(dest, { recursive: true });
   for (const t of targets) await refuseSymlinks(dest, t.abs);
-  if (plan.latestFile && o.latestConflict !== 'overwrite') {
+  if (plan.latestFile && !o.keepLatest && o.latestConflict !== 'overwrite') {
     const cur = await currentLatest(dest);
     if (cur !== null && cur !== plan.latestFile.value) {
       throw new DownloadError(
@@ -190,7 +204,7 @@ async function runLocked(
     throw f instanceof DownloadError ? f : new DownloadError(String((f as Error).message ?? f));
   }
   let latestWritten = false;
-  if (plan.latestFile) {
+  if (plan.latestFile && !o.keepLatest) {
     const latest = safeTarget(dest, plan.latestFile.target);
     await refuseSymlinks(dest, latest + '.tmp');
     await refuseSymlinks(dest, latest);

@@ -32,6 +32,16 @@ export interface DuplicateIteration {
   lines: number[];
 }
 
+export interface NonFiniteMetric {
+  name: string;
+  /** rows whose value is null, NaN or +-Infinity */
+  count: number;
+  /** rows in the table (one per iteration) */
+  rows: number;
+  /** the first of those rows' lines */
+  lines: number[];
+}
+
 interface Row {
   iteration: number;
   line: number;
@@ -288,6 +298,25 @@ export class MetricsIndex implements LineSink {
       else lines.set(r.iteration, [r.line]);
     }
     return [...lines].filter(([, l]) => l.length > 1).map(([iteration, l]) => ({ iteration, lines: l }));
+  }
+
+  /**
+   * Metrics logged with a value that is not a finite number (null, NaN, Infinity) in the
+   * rows the table uses (the later row of a repeated iteration), with the first lines.
+   */
+  nonFinite(): NonFiniteMetric[] {
+    const latest = new Map<number, Row>();
+    for (const r of this.rows) latest.set(r.iteration, r);
+    const out = new Map<string, NonFiniteMetric>();
+    for (const r of [...latest.values()].sort((a, b) => a.line - b.line))
+      for (const [name, v] of r.values) {
+        if (Number.isFinite(v)) continue;
+        let m = out.get(name);
+        if (!m) out.set(name, (m = { name, count: 0, rows: latest.size, lines: [] }));
+        m.count++;
+        if (m.lines.length < 5) m.lines.push(r.line);
+      }
+    return [...out.values()].sort((a, b) => compareMetricNames(a.name, b.name));
   }
 
   /** The series, the later row winning for a repeated iteration. */

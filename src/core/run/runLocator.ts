@@ -41,6 +41,20 @@ async function isDir(p: string): Promise<boolean> {
 }
 
 /**
+ * The name shown for a run folder: its own name, except for a folder named `logs`
+ * (a download of a repo's logs/ keeps them in `<owner>__<name>/logs/logs/`), which is
+ * named after its parent, `owner__name` read as the repo `owner/name`.
+ */
+export function runName(root: string): string {
+  const own = basename(root);
+  if (own !== 'logs') return own;
+  const parent = basename(dirname(root));
+  if (!parent || parent === 'logs' || parent === dirname(root)) return own;
+  const i = parent.indexOf('__');
+  return i > 0 && i < parent.length - 2 ? `${parent.slice(0, i)}/${parent.slice(i + 2)}` : parent;
+}
+
+/**
  * Returns the run at `path`, or undefined when it holds no log. A single file is
  * taken as the credit log unless its name says metrics.
  */
@@ -51,7 +65,7 @@ export async function locateRun(path: string): Promise<RunLocation | undefined> 
     const isMetrics = /metrics/i.test(basename(path));
     const sibling = join(dir, isMetrics ? CREDIT_LOG : METRICS_LOG);
     const other = (await isFile(sibling)) ? sibling : undefined;
-    return { root, name: basename(root), creditLog: isMetrics ? other : path, metricsLog: isMetrics ? path : other };
+    return { root, name: runName(root), creditLog: isMetrics ? other : path, metricsLog: isMetrics ? path : other };
   }
   if (!(await isDir(path))) return undefined;
   for (const dir of [join(path, 'logs'), path]) {
@@ -61,7 +75,7 @@ export async function locateRun(path: string): Promise<RunLocation | undefined> 
     const hasMetrics = await isFile(metrics);
     if (hasCredit || hasMetrics) {
       const root = dir === path && basename(path) === 'logs' ? dirname(path) : path;
-      return { root, name: basename(root), creditLog: hasCredit ? credit : undefined, metricsLog: hasMetrics ? metrics : undefined };
+      return { root, name: runName(root), creditLog: hasCredit ? credit : undefined, metricsLog: hasMetrics ? metrics : undefined };
     }
   }
   return undefined;

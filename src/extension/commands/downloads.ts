@@ -5,19 +5,23 @@ import { parseHubNode } from '../commandArgs';
 import type { HubNodeArg } from '../commandArgs';
 import type { DestKind } from '../destinations';
 import type { DownloadRequest } from '../downloads';
-import { askDestination } from './askDestination';
+import { askDestination, chooseFolder } from './askDestination';
 import { downloadCommandLine } from '../shellCommand';
 import { registerCommands } from './registry';
 import { DOWNLOAD_COMMANDS } from './ids';
 import { escapeNotification as esc } from '../text';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
-  const download = (kind: DestKind) => (n?: unknown, dest?: unknown) =>
-    downloadFromNode(s, parseHubNode(n), kind, typeof dest === 'string' ? dest : undefined);
+  const download =
+    (kind: DestKind, keepLatest = false) =>
+    (n?: unknown, dest?: unknown): Promise<void> =>
+      downloadFromNode(s, parseHubNode(n), kind, typeof dest === 'string' ? dest : undefined, keepLatest);
   registerCommands(ctx, DOWNLOAD_COMMANDS, {
     'rlRunBrowser.downloadResume': download('resume'),
     'rlRunBrowser.downloadWeights': download('hf'),
     'rlRunBrowser.downloadLogs': download('logs'),
+    'rlRunBrowser.downloadResumeKeepLatest': download('resume', true),
+    'rlRunBrowser.changeDownloadDestination': (n?: unknown, kindArg?: unknown) => changeDestination(s, n, kindArg),
     'rlRunBrowser.cancelDownload': async () => {
       const running = s.downloads.running;
       if (running.length === 0) {
@@ -60,7 +64,13 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
 }
 
 /** Asks what is missing (repo, iteration, folder), downloads, and opens fetched logs. */
-async function downloadFromNode(s: Services, n: HubNodeArg | undefined, kind: DestKind, destArg?: string): Promise<void> {
+async function downloadFromNode(
+  s: Services,
+  n: HubNodeArg | undefined,
+  kind: DestKind,
+  destArg?: string,
+  keepLatest = false,
+): Promise<void> {
   const repos = s.settings().repos;
   const repo = n?.repo ?? (repos.length === 1 ? repos[0] : await vscode.window.showQuickPick(repos, { placeHolder: 'Which repo?' }));
   if (!repo) return;
@@ -87,7 +97,7 @@ async function downloadFromNode(s: Services, n: HubNodeArg | undefined, kind: De
   }
   const dest = destArg ?? (await askDestination(s.destinations, repo, kind));
   if (!dest) return;
-  const req: DownloadRequest = { repo, kind, iteration, dest };
+  const req: DownloadRequest = { repo, kind, iteration, dest, ...(keepLatest ? { keepLatest } : {}) };
   await s.downloads.enqueue(req);
 }
 
@@ -101,4 +111,37 @@ export async function downloadLogsRun(s: Services, repo: string, destArg?: strin
   const live = await s.runs.add(dest);
   await s.runs.scan();
   return live?.run.location.root;
+}
+
+const KINDS: readonly DestKind[] = ['resume', 'hf', 'logs'];
+
+/**
+ * Picks another folder for a repo's next downloads of one kind. From the tree (a node),
+ * the palette (asks), or the progress notification's link (`repo`, `kind` as strings).
+ */
+async function changeDestination(s: Services, n: unknown, kindArg: unknown): Promise<void> {
+  const node = parseHubNode(n);
+  const repos = s.settings().repos;
+  const repo =
+    node?.repo ??
+    (typeof n === 'string' && repos.includes(n) ? n : undefined) ??
+    (repos.length === 1 ? repos[0] : await vscode.window.showQuickPick(repos, { placeHolder: 'Downloads from which repo?' }));
+  if (!repo) return;
+  const fromNode = node?.kind === 'iteration' || node?.kind === 'folder' ? node.folder : undefined;
+  const kind = fromNode ?? KINDS.find((k) => k === kindArg) ?? (await pickKind(s, repo));
+  if (!kind) return;
+  const picked = await chooseFolder(s.destinations, repo, kind);
+  if (!picked) return;
+  s.trees.hub.refresh();
+  void vscode.window.showInformationMessage(`The next ${kind} downloads from ${esc(repo)} go to ${esc(picked)}`);
+}
+
+async function pickKind(s: Services, repo: string): Promise<DestKind | undefined> {
+  const items: (vscode.QuickPickItem & { destKind: DestKind })[] = KINDS.map((k) => ({
+    label: k,
+    description: s.destinations.path(repo, k) ?? 'not chosen yet',
+    destKind: k,
+  }));
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Which downloads: resume checkpoints, hf weights or logs?' });
+  return pick?.destKind;
 }

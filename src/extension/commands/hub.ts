@@ -6,6 +6,8 @@ import { parseHubNode } from '../commandArgs';
 import { SECTION } from '../settings';
 import { iterDirName, repoWebUrl } from '../../core/hub/model';
 import { registerCommands } from './registry';
+import { checkRepo, repoNameProblem } from '../../core/hub/repoCheck';
+import { escapeNotification as esc } from '../text';
 import { HUB_COMMANDS } from './ids';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
@@ -17,13 +19,21 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       await s.runs.scan();
     },
     'rlRunBrowser.followRepo': async () => {
-      const repo = await vscode.window.showInputBox({
+      const input = await vscode.window.showInputBox({
         prompt: 'Hub model repo to follow (owner/name)',
         placeHolder: 'XunmeiLiu/openwebrl-ws-credit-beta0.4',
-        validateInput: (v) => (/^[\w.-]+\/[\w.-]+$/.test(v.trim()) ? undefined : 'owner/name'),
+        validateInput: (v) => repoNameProblem(v.trim()),
       });
+      const repo = input?.trim();
       if (!repo) return;
-      const next = [...new Set([...repos(), repo.trim()])];
+      // a name typed elsewhere (a command argument) is checked too, before any request
+      const found = await checkRepo(repo, await s.hub.connection());
+      if (found.state !== 'found') {
+        const why = found.state === 'not-found' ? `was not found on ${s.hub.endpoint()}` : `cannot be followed (${found.message})`;
+        void vscode.window.showWarningMessage(`${esc(repo)} ${esc(why)}: not followed`);
+        return;
+      }
+      const next = [...new Set([...repos(), repo])];
       await vscode.workspace.getConfiguration(SECTION).update('repos', next, vscode.ConfigurationTarget.Global);
     },
     'rlRunBrowser.unfollowRepo': async (n?: unknown) => {

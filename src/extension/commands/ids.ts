@@ -19,6 +19,8 @@ export const DOWNLOAD_COMMANDS = [
   'rlRunBrowser.cancelDownload',
   'rlRunBrowser.copyDownloadCommand',
   'rlRunBrowser.revealDownload',
+  'rlRunBrowser.downloadResumeKeepLatest',
+  'rlRunBrowser.changeDownloadDestination',
 ] as const;
 
 export const PANEL_COMMANDS = [

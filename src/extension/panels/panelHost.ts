@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
 import type { LiveRun, RunService } from '../runs';
 import { buildHtml } from './html';
+import { parseShowProblems, rawMessage } from '../../shared/protocol';
+import { problemsMessage, runProblems } from '../problems/dataProblems';
 
 export const TITLES: Readonly<Record<PanelKind, string>> = { metrics: 'Metrics', trajectories: 'Trajectories', report: 'Run report' };
 
@@ -130,6 +132,8 @@ export abstract class PanelHost<
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, state);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => {
+        const raw = rawMessage(m);
+        if (raw && parseShowProblems(raw)) return void vscode.commands.executeCommand('workbench.actions.view.problems');
         const msg = parse(m);
         if (msg) void this.receive(msg);
       }),
@@ -161,11 +165,18 @@ export abstract class PanelHost<
     if (m.type === 'ready') {
       this.ready = true;
       await this.push(true);
+      this.postProblems();
     } else await this.onMessage(m);
   }
 
   protected post(m: Out): void {
     void this.panel.webview.postMessage(m);
+  }
+
+  /** The run's data problems, for the banner at the top of the page. */
+  private postProblems(): void {
+    const run = this.live()?.run;
+    if (run) void this.panel.webview.postMessage(problemsMessage(runProblems(run)));
   }
 
   protected live(): LiveRun | undefined {
@@ -181,7 +192,7 @@ export abstract class PanelHost<
     if (!this.ready || this.pushTimer) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
-      void this.push(false);
+      void this.push(false).then(() => this.postProblems());
     }, 300);
   }
 

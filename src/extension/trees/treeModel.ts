@@ -7,6 +7,8 @@ import type { HubFile } from '../../core/hub/treeEntry';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { formatBytes, formatFigure } from '../../shared/format';
 import { Flag } from '../../core/record/trajectory';
+import { kindNoun, problemCounts } from '../problems/dataProblems';
+import type { RunProblems } from '../problems/dataProblems';
 
 export interface TreeNode {
   id: string;
@@ -118,8 +120,13 @@ function listingWarnings(repo: string, warnings: readonly string[]): HubNode[] {
   return shown;
 }
 
-export function hubIterationNode(repo: string, it: IterationInfo, local: LocalState): HubNode {
-  const where = local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${local.percent.toFixed(0)}%` : '';
+/**
+ * An iteration of a Hub listing. `latestHere`: the latest file of the local destination
+ * names this iteration (the one the launcher would resume from there).
+ */
+export function hubIterationNode(repo: string, it: IterationInfo, local: LocalState, latestHere = false): HubNode {
+  const state = local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${local.percent.toFixed(0)}%` : '';
+  const where = [state, latestHere ? 'latest here' : ''].filter(Boolean).join(', ');
   return {
     kind: 'iteration',
     repo,
@@ -128,9 +135,9 @@ export function hubIterationNode(repo: string, it: IterationInfo, local: LocalSt
     id: `hub:${repo}:${it.kind}:${it.iteration}`,
     label: `${it.dir.slice(it.kind.length + 1)}${it.isLatest ? ' ★' : ''}`,
     description: [formatBytes(it.bytes), `${it.files.length} files`, where].filter(Boolean).join(' · '),
-    tooltip: `${it.dir}\n${it.files.length} files, ${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}${where ? `\nlocal copy: ${where}` : ''}`,
+    tooltip: `${it.dir}\n${it.files.length} files, ${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}${state ? `\nlocal copy: ${state}` : ''}${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}`,
     icon: local.state === 'complete' ? 'pass-filled' : local.state === 'partial' ? 'cloud-download' : it.isLatest ? 'star-full' : 'cloud',
-    contextValue: `hubIteration+${it.kind}${it.isLatest ? '+latest' : ''}+${local.state}`,
+    contextValue: `hubIteration+${it.kind}${it.isLatest ? '+latest' : ''}+${local.state}${latestHere ? '+latestHere' : ''}`,
     collapsible: true,
   };
 }
@@ -140,12 +147,14 @@ export function hubFolderChildren(
   listing: RunListing,
   folder: CheckpointKind | 'logs',
   local: (it: IterationInfo) => LocalState,
+  /** what the local destination's latest file names (resume only), null when nothing readable */
+  localLatest: number | null = null,
 ): HubNode[] {
   if (folder === 'logs') return listing.logs.map((f) => hubFileNode(repo, f, 'logs/'));
   return listing[folder]
     .slice()
     .reverse()
-    .map((it) => hubIterationNode(repo, it, local(it)));
+    .map((it) => hubIterationNode(repo, it, local(it), folder === 'resume' && it.iteration === localLatest));
 }
 
 export function hubFileNode(repo: string, f: HubFile, prefix: string): HubNode {
@@ -209,6 +218,17 @@ export type RunNode =
   | (TreeNode & { kind: 'group'; root: string; iteration: number; group: number })
   | (TreeNode & { kind: 'trajectory'; root: string; iteration: number; group: number; rollout: number; row: number });
 
+/** A run's data problems as its tree row shows them. */
+export interface ProblemBadge {
+  total: number;
+  /** "2 skipped lines", one a kind */
+  kinds: string[];
+}
+
+export function problemBadge(p: RunProblems): ProblemBadge | undefined {
+  return p.total > 0 ? { total: p.total, kinds: problemCounts(p).map((c) => kindNoun(c.kind, c.count)) } : undefined;
+}
+
 export function runNode(
   root: string,
   name: string,
@@ -217,18 +237,22 @@ export function runNode(
   progress: number | undefined,
   /** where the logs are when they are not local files (e.g. "on the Hub") */
   remote?: string,
+  problems?: ProblemBadge,
 ): RunNode {
   const figures = index
     ? `${index.size} trajectories · ${iterations} iterations${progress !== undefined && progress < 1 ? ` · indexing ${(progress * 100).toFixed(0)}%` : ''}`
     : 'metrics only';
+  const badge = problems ? `${problems.total} data problem${problems.total === 1 ? '' : 's'}` : undefined;
   return {
     kind: 'run',
     root,
     id: `run:${root}`,
     label: name,
-    description: remote ? `${remote} · ${figures}` : figures,
-    tooltip: root,
-    icon: remote ? 'cloud' : 'graph-line',
+    description: [badge, remote, figures].filter((p) => p !== undefined && p !== '').join(' · '),
+    tooltip: problems
+      ? `${root}\n\n${badge}:\n${problems.kinds.map((k) => `- ${k}`).join('\n')}\nEach is listed at its line in the Problems panel (View > Problems).`
+      : root,
+    icon: problems ? 'warning' : remote ? 'cloud' : 'graph-line',
     contextValue: 'localRun',
     collapsible: true,
   };

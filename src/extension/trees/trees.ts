@@ -11,11 +11,13 @@ import {
   iterationNodes,
   groupNodes,
   trajectoryNodes,
+  problemBadge,
 } from './treeModel';
+import { runProblems } from '../problems/dataProblems';
 import type { HubService } from '../hub';
-import type { RunService } from '../runs';
+import type { LiveRun, RunService } from '../runs';
 import type { IterationInfo } from '../../core/hub/model';
-import { localCompletion, planDownload } from '../../core/hub/download';
+import { currentLatest, localCompletion, planDownload } from '../../core/hub/download';
 import { Disposable, toDisposable } from '../dispose';
 
 function toItem(n: TreeNode): vscode.TreeItem {
@@ -97,12 +99,15 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
       if (n.folder !== 'logs') {
         for (const it of s.listing[n.folder]) await this.computeLocal(n.repo, it);
       }
+      const dest = n.folder === 'resume' ? this.destFor(n.repo, 'resume') : undefined;
+      const localLatest = dest ? await currentLatest(dest) : null;
       return this.keep(
         hubFolderChildren(
           n.repo,
           s.listing,
           n.folder,
           (it) => this.local.get(`${n.repo}:${it.kind}:${it.iteration}`) ?? { state: 'absent' },
+          localLatest,
         ),
       );
     }
@@ -132,6 +137,20 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
       this.local.set(`${repo}:${it.kind}:${it.iteration}`, { state: 'absent' });
     }
   }
+}
+
+/** A run's row from its current state, its data problems included. */
+function liveRunNode(l: LiveRun): RunNode {
+  const loc = l.run.location;
+  return runNode(
+    loc.root,
+    loc.name,
+    l.run.credit,
+    l.iterations().size,
+    l.progress,
+    loc.remote?.description,
+    problemBadge(runProblems(l.run)),
+  );
 }
 
 export class RunTreeProvider extends Disposable implements vscode.TreeDataProvider<RunNode> {
@@ -167,17 +186,7 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
     if (n.kind === 'run') {
       // the run's figures change as its log grows: describe it from its current state
       const live = this.runs.get(n.root);
-      if (live)
-        return toItem(
-          runNode(
-            n.root,
-            live.run.location.name,
-            live.run.credit,
-            live.iterations().size,
-            live.progress,
-            live.run.location.remote?.description,
-          ),
-        );
+      if (live) return toItem(liveRunNode(live));
     }
     return toItem(n);
   }
@@ -210,7 +219,7 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
     const live = this.runs.get(root);
     const idx = live?.run.credit;
     if (!live || !idx) return undefined;
-    this.keep([runNode(root, live.run.location.name, idx, live.iterations().size, live.progress, live.run.location.remote?.description)]);
+    this.keep([liveRunNode(live)]);
     this.keep(runChildren(root, true, live.run.metrics !== undefined));
     const s = live.iterations().get(iteration);
     if (!s) return undefined;
@@ -226,21 +235,7 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
   }
 
   getChildren(n?: RunNode): RunNode[] {
-    if (!n)
-      return this.keep(
-        this.runs
-          .list()
-          .map((l) =>
-            runNode(
-              l.run.location.root,
-              l.run.location.name,
-              l.run.credit,
-              l.iterations().size,
-              l.progress,
-              l.run.location.remote?.description,
-            ),
-          ),
-      );
+    if (!n) return this.keep(this.runs.list().map(liveRunNode));
     const live = this.runs.get(n.root);
     if (!live) return [];
     const idx = live.run.credit;

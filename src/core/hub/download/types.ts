@@ -62,6 +62,11 @@ export interface DownloadOptions extends HubConnection {
   /** what to do when the destination names a different iteration as latest */
   latestConflict?: 'overwrite' | 'fail';
   /**
+   * Leave the destination's latest file as it is (neither checked nor written): for
+   * fetching an older checkpoint to evaluate without changing what the launcher resumes from.
+   */
+  keepLatest?: boolean;
+  /**
    * A partial is flushed to disk (fdatasync, in the background) each time this many more
    * bytes are written (default 32 MB), so that the disk writes while the network reads:
    * the fsync before a file's rename then finds little left to write, instead of a whole
