@@ -1,15 +1,16 @@
-/** `rlrb compare <run A> <run B> [--json] [--from I] [--to J]`: run-format.md section 6, as a table or one JSON object. */
+/** `rlrb compare <run A> <run B> [--json] [--from I] [--to J] [--threads N]`: run-format.md section 6, as a table or one JSON object. */
 import { safeLine, writeErr, writeJson, writeOut } from './safeText';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { Run } from '../core/run/run';
+import { DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
 import { RunComparer, comparisonJson } from '../core/compare/compareRuns';
 import type { RunComparison } from '../core/compare/compareRuns';
 import type { CompareWindow } from '../core/compare/figures';
 import { reportLines } from '../core/report/targets';
 import { formatFigure as fmt } from '../shared/format';
 
-export const COMPARE_USAGE = 'rlrb compare <run A> <run B> [--json] [--from I] [--to J]';
+export const COMPARE_USAGE = 'rlrb compare <run A> <run B> [--json] [--from I] [--to J] [--threads N]';
 
 class CompareUsage extends Error {}
 
@@ -18,12 +19,15 @@ interface CompareArgs {
   b: string;
   json: boolean;
   window: CompareWindow;
+  /** the threads a large log is indexed with (0: every core) */
+  threads: number;
 }
 
-function wholeFlag(name: string, v: string | undefined): number | undefined {
+function wholeFlag(name: string, v: string | undefined, min = Number.MIN_SAFE_INTEGER): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isSafeInteger(n)) throw new CompareUsage(`--${name} must be a whole number, not "${v}"`);
+  if (v.trim() === '' || !Number.isSafeInteger(n) || n < min)
+    throw new CompareUsage(`--${name} must be a whole number${min === 0 ? ' of at least 0' : ''}, not "${v}"`);
   return n;
 }
 
@@ -39,20 +43,25 @@ function parse(argv: readonly string[]): CompareArgs {
   const from = wholeFlag('from', p.values.from);
   const to = wholeFlag('to', p.values.to);
   if (from !== undefined && to !== undefined && from > to) throw new CompareUsage(`--from ${from} is after --to ${to}`);
-  return { a, b, json: p.values.json === true, window: { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) } };
+  const threads = wholeFlag('threads', p.values.threads, 0) ?? 0;
+  const window = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+  return { a, b, json: p.values.json === true, window, threads };
 }
 
-function parseCompare(argv: readonly string[]): { values: { json?: boolean; from?: string; to?: string }; positionals: string[] } {
+function parseCompare(argv: readonly string[]): {
+  values: { json?: boolean; from?: string; to?: string; threads?: string };
+  positionals: string[];
+} {
   return parseArgs({
     args: [...argv],
     strict: true,
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' } },
+    options: { json: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' }, threads: { type: 'string' } },
   });
 }
 
-async function openRun(path: string): Promise<Run> {
-  const run = await Run.open(resolve(path));
+async function openRun(path: string, threads: number): Promise<Run> {
+  const run = await Run.open(resolve(path), DEFAULT_INDEX_OPTIONS, { threads: { threads } });
   if (!run) throw new CompareUsage(`${path}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
   if (!run.credit) throw new CompareUsage(`${path}: no credit log (ws_credit_log.jsonl) found`);
   try {
@@ -68,7 +77,7 @@ async function openRun(path: string): Promise<Run> {
 export async function cmdCompare(argv: readonly string[]): Promise<number> {
   try {
     const args = parse(argv);
-    const [a, b] = await Promise.all([openRun(args.a), openRun(args.b)]);
+    const [a, b] = await Promise.all([openRun(args.a, args.threads), openRun(args.b, args.threads)]);
     const cmp = await new RunComparer(a, b).compute(args.window);
     if (args.json) writeJson(comparisonJson(cmp));
     else writeOut(renderComparison(cmp, a, b, args.window));

@@ -21,7 +21,7 @@ import { writableSink } from '../core/export/sink';
 
 export const EXPORT_USAGE =
   'usage: rlrb export <run folder or credit log> --format jsonl|csv [--iteration-min N] [--iteration-max N] [--group N] ' +
-  '[--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--text S] [--map FILE] [--out FILE]';
+  '[--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--text S] [--map FILE] [--out FILE] [--threads N]';
 
 class UsageError extends Error {}
 
@@ -36,6 +36,7 @@ const OPTIONS = {
   text: { type: 'string' },
   map: { type: 'string' },
   out: { type: 'string' },
+  threads: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -149,8 +150,17 @@ async function creditLogOf(path: string): Promise<string> {
   return loc.creditLog;
 }
 
-async function openIndex(log: string, mapping: FieldMapping): Promise<CreditIndex> {
-  const index = new CreditIndex(log, { ...DEFAULT_INDEX_OPTIONS, mapping });
+/** `--threads N`: a whole number of at least 0 (0, the default: every core). */
+function threadsFlag(v: Values): number {
+  if (v.threads === undefined) return 0;
+  const n = Number(v.threads);
+  if (v.threads.trim() === '' || !Number.isSafeInteger(n) || n < 0)
+    throw new UsageError(`export: --threads must be a whole number of at least 0, not "${v.threads}"`);
+  return n;
+}
+
+async function openIndex(log: string, mapping: FieldMapping, threads: number): Promise<CreditIndex> {
+  const index = new CreditIndex(log, { ...DEFAULT_INDEX_OPTIONS, mapping }, undefined, { threads: { threads } });
   try {
     await index.update();
   } catch (e) {
@@ -226,7 +236,7 @@ export async function cmdExport(argv: string[]): Promise<number> {
     const log = await creditLogOf(positionals[0]!);
     if (out !== undefined && (await realpath(out).catch(() => out)) === (await realpath(log)))
       throw new UsageError(`export: --out ${v.out} is the log being exported`);
-    const index = await openIndex(log, mapping);
+    const index = await openIndex(log, mapping, threadsFlag(v));
     const rows = await selectRows(index, filter, { signal: ac.signal });
     await run(index, rows, format, out, ac.signal);
     return 0;

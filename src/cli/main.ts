@@ -55,7 +55,7 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   const path = a.positional[1];
   if (!path)
     throw new UsageError(
-      'usage: rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE]',
+      'usage: rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache] [--threads N]',
     );
   const run = await openRun(path, indexOptions(a), true, indexEngine(a), a);
   const full = run.report()!;
@@ -203,7 +203,7 @@ function cmdDemo(a: ParsedArgs): number {
 const HELP = `rlrb: RL Run Browser on the command line
 
   rlrb demo <dir> [--trajectories N] [--seed S] [--no-hub-repo] [--no-baseline]
-  rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache]
+  rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache] [--threads N]
   rlrb show <log> --iteration I --group G --rollout R [--json]
   rlrb report|show hub:owner/name[@revision] ... [--endpoint URL]   (the Hub repo's logs read in place, not downloaded)
   ${COMPARE_USAGE}

@@ -54,3 +54,24 @@ test('report of a 34 MB log: --threads 2 prints what --threads 1 prints', () => 
     assert.equal(r.out, one.out, `--threads ${t}`);
   }
 });
+
+test('compare and export take --threads too: a whole number >= 0, and one thread gives what every core gives', () => {
+  const dir = tempDir();
+  const { creditLog } = writeDemo(dir, { trajectories: 100, hubRepo: false, baseline: true });
+  const env = { XDG_CACHE_HOME: tempDir() };
+  const base = join(dir, 'baseline');
+  for (const bad of ['x', '1.5', '-1']) {
+    const c = rlrb(env, 'compare', dir, base, `--threads=${bad}`);
+    assert.equal(c.code, 2, `compare --threads ${bad}`);
+    assert.match(c.err, /--threads must be a whole number/);
+    const e = rlrb(env, 'export', creditLog, '--format', 'csv', `--threads=${bad}`);
+    assert.equal(e.code, 2, `export --threads ${bad}`);
+    assert.match(e.err, /--threads must be a whole number/);
+  }
+  const one = rlrb(env, 'compare', dir, base, '--json', '--threads', '1');
+  assert.equal(one.code, 0, one.err);
+  assert.equal(rlrb(env, 'compare', dir, base, '--json').out, one.out);
+  const csv = rlrb(env, 'export', creditLog, '--format', 'csv', '--threads', '1');
+  assert.equal(csv.code, 0, csv.err);
+  assert.equal(rlrb(env, 'export', creditLog, '--format', 'csv').out, csv.out);
+});
