@@ -44,8 +44,8 @@ wb.journey(
   'C1. two runs selected in Local runs are compared: the figures equal rlrb compare --json, B says it has no labeled turn',
   async () => {
     await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
-    const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*\d+ trajectories/ });
-    const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*\d+ trajectories/ });
+    const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
+    const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*(\d+ data problems? · )?\d+ trajectories/ });
     await runRow.waitFor({ timeout: 60_000 });
     await baseRow.waitFor({ timeout: 60_000 });
     await runRow.click();
