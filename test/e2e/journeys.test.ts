@@ -113,7 +113,7 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
   assert.equal(await wv.locator('.chart-card').count(), 1);
   // pinning, remembered by the host for this workspace
-  await wv.locator('.chart-card[data-metric="ws/c_mean"] .pin').click();
+  await wv.locator('.chart-card[data-metric="ws/c_mean"] .pin:not(.copy-link)').click();
   await wv.locator('section[aria-label="pinned"]').waitFor({ timeout: 10_000 });
   await shot('metrics');
   // a theme change redraws the charts in the new theme's colours (read from --vscode-*).

@@ -75,3 +75,11 @@ test('a run with data problems shows a warning badge and a tooltip listing the k
   assert.equal(clean.icon, 'graph-line');
   assert.equal(clean.description, 'metrics only');
 });
+
+test('a run on the Hub with data problems keeps its cloud icon; the badge leads its description', () => {
+  const p: RunProblems = { total: 1, groups: [{ kind: 'nonFinite', file: '/r/ws_metrics.jsonl', count: 1, problems: [] }] };
+  const n = runNode('hub:acme/run', 'acme/run', undefined, 0, 1, 'on the Hub', problemBadge(p));
+  assert.equal(n.icon, 'cloud');
+  assert.equal(n.description, '1 data problem · on the Hub · metrics only');
+  assert.match(n.tooltip!, /1 data problem:/);
+});

@@ -252,7 +252,8 @@ export function runNode(
     tooltip: problems
       ? `${root}\n\n${badge}:\n${problems.kinds.map((k) => `- ${k}`).join('\n')}\nEach is listed at its line in the Problems panel (View > Problems).`
       : root,
-    icon: problems ? 'warning' : remote ? 'cloud' : 'graph-line',
+    // a run on the Hub keeps its cloud (its badge is in the description and the tooltip)
+    icon: remote ? 'cloud' : problems ? 'warning' : 'graph-line',
     contextValue: 'localRun',
     collapsible: true,
   };
