@@ -68,6 +68,11 @@ wb.journey('P2. each panel of the run has the banner; its link opens the Problem
     .catch(() => undefined);
   await banner.getByRole('button', { name: 'Show in Problems panel' }).click();
   await page.locator('.markers-panel .monaco-list-row', { hasText: `line ${badLine} skipped` }).waitFor({ timeout: 20_000 });
+  // the Problems view takes focus from the webview a moment after it shows; a palette
+  // opened before that would be closed by the move
+  await page.waitForFunction("document.activeElement !== null && document.activeElement.closest('.markers-panel') !== null", undefined, {
+    timeout: 10_000,
+  });
   await wb.command('RL Runs: Open Run Report');
   await wb.webview().locator('#rlrb-data-problems').waitFor({ timeout: 60_000 });
   await wb.shot('report-banner');
