@@ -128,4 +128,6 @@ onMessage((m) => {
   else if (m.type === 'error') app.replaceChildren(h('div', { class: 'error', role: 'alert' }, m.message));
 });
 if (!state) app.replaceChildren(h('div', { class: 'error', role: 'alert' }, 'This panel lost its trajectories: open it again.'));
+// never a blank panel: what is coming, until the host's first answer
+else app.replaceChildren(h('p', { class: 'muted', 'aria-busy': 'true' }, 'Reading both trajectories…'));
 post({ type: 'ready' });

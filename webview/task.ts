@@ -157,4 +157,6 @@ onThemeChange(() => {
   if (view) render(view);
 });
 if (!state) runsEl.replaceChildren(h('div', { class: 'error', role: 'alert' }, 'This panel lost its task: open it again.'));
+// never a blank panel: what is coming, until the host's first answer
+else runsEl.replaceChildren(h('p', { class: 'muted', 'aria-busy': 'true' }, 'Reading the groups of this task from the index…'));
 post({ type: 'ready' });
