@@ -63,7 +63,7 @@ test('Hub tree: repo -> resume/hf/logs -> iterations (newest first, latest starr
     its.map((n) => n.label),
     ['iter_0000039 ★', 'iter_0000019'],
   );
-  assert.match(its[0]!.description!, /3\.00 KB · 1 files · downloaded/);
+  assert.match(its[0]!.description!, /downloaded · 3\.00 KB · 1 files/);
   assert.match(its[1]!.description!, /partial 42%/);
   assert.equal(its[0]!.contextValue, 'hubIteration+resume+latest+complete');
   assert.equal(its[0]!.id, 'hub:o/r:resume:39');

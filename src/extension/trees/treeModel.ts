@@ -134,7 +134,8 @@ export function hubIterationNode(repo: string, it: IterationInfo, local: LocalSt
     iteration: it.iteration,
     id: `hub:${repo}:${it.kind}:${it.iteration}`,
     label: `${it.dir.slice(it.kind.length + 1)}${it.isLatest ? ' ★' : ''}`,
-    description: [formatBytes(it.bytes), `${it.files.length} files`, where].filter(Boolean).join(' · '),
+    // the local state first: at the sidebar's default width the end of a description is cut
+    description: [where, formatBytes(it.bytes), `${it.files.length} files`].filter(Boolean).join(' · '),
     tooltip: `${it.dir}\n${it.files.length} files, ${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}${state ? `\nlocal copy: ${state}` : ''}${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}`,
     icon: local.state === 'complete' ? 'pass-filled' : local.state === 'partial' ? 'cloud-download' : it.isLatest ? 'star-full' : 'cloud',
     contextValue: `hubIteration+${it.kind}${it.isLatest ? '+latest' : ''}+${local.state}${latestHere ? '+latestHere' : ''}`,
