@@ -91,7 +91,7 @@ wb.journey('P3. one click downloads to the remembered folder; the Hub tree marks
   await page.locator('.notifications-toasts', { hasText: /Downloaded and verified .*iteration 39/ }).waitFor({ timeout: 90_000 });
   const dest = join(wb.downloads, 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
   assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '39');
-  await page.locator('.monaco-list-row', { hasText: /iter_0000039 ★.*downloaded, latest here/ }).waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: /iter_0000039 ★\s*latest here, downloaded/ }).waitFor({ timeout: 20_000 });
   await wb.shot('latest-here');
 
   // an older checkpoint to evaluate: no question, the latest file left as it was

@@ -32,7 +32,7 @@ const listing = {
 test('the Hub tree marks the iteration the local latest file names as "latest here", and only that one', () => {
   const nodes = hubFolderChildren('a/b', listing, 'resume', () => ({ state: 'complete' }), 20);
   const d = Object.fromEntries(nodes.map((n) => [n.label, n.description]));
-  assert.equal(d['iter_0000020'], 'downloaded, latest here · 10 B · 0 files');
+  assert.equal(d['iter_0000020'], 'latest here, downloaded · 10 B · 0 files');
   assert.equal(d['iter_0000040 ★'], 'downloaded · 10 B · 0 files');
   const none = hubFolderChildren('a/b', listing, 'resume', () => ({ state: 'absent' }), null);
   assert.ok(none.every((n) => !n.description?.includes('latest here')));

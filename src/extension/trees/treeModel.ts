@@ -126,7 +126,8 @@ function listingWarnings(repo: string, warnings: readonly string[]): HubNode[] {
  */
 export function hubIterationNode(repo: string, it: IterationInfo, local: LocalState, latestHere = false): HubNode {
   const state = local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${local.percent.toFixed(0)}%` : '';
-  const where = [state, latestHere ? 'latest here' : ''].filter(Boolean).join(', ');
+  // latest here first: the check icon already says downloaded, and the sidebar cuts the end
+  const where = [latestHere ? 'latest here' : '', state].filter(Boolean).join(', ');
   return {
     kind: 'iteration',
     repo,
