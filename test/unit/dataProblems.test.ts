@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
 import { Run } from '../../src/core/run/run';
+import { writeDemo } from '../../src/core/demo/demo';
 import {
   collectProblems,
   moreProblems,
@@ -105,4 +106,16 @@ test('the banner message: built from the problems, checked on both ends (the pag
   assert.deepEqual(parseShowProblems({ type: 'showProblems' }), { type: 'showProblems' });
   assert.equal(parseShowProblems({ type: 'showProblems', command: 'workbench.action.terminal.new' }), undefined);
   assert.equal(parseShowProblems({ type: 'ready' }), undefined);
+});
+
+test('a plain GRPO run (turns with only `action`, so A_t = A) has no data problem: A_t is not a required turn field', async () => {
+  const dir = tempDir();
+  writeDemo(dir, { trajectories: 300, hubRepo: false });
+  const base = (await Run.open(join(dir, 'baseline')))!;
+  await base.update();
+  const p = collectProblems(base);
+  assert.deepEqual(
+    p.groups.filter((g) => g.kind === 'missingField').flatMap((g) => g.problems.map((x) => x.message)),
+    [],
+  );
 });

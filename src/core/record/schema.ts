@@ -33,7 +33,8 @@ export const TURN_ALIASES: Readonly<Record<TurnField, readonly string[]>> = {
 
 /** Fields every credit log is expected to carry; the others are optional. */
 export const REQUIRED_TRAJECTORY_FIELDS: readonly TrajectoryField[] = ['iteration', 'group', 'rollout', 'reward', 'A', 'turns'];
-export const REQUIRED_TURN_FIELDS: readonly TurnField[] = ['action', 'A_t'];
+/** `A_t` is optional: a turn without it (every turn of a plain GRPO run) has `A_t` = `A` (format section 2). */
+export const REQUIRED_TURN_FIELDS: readonly TurnField[] = ['action'];
 
 /** The iteration key of the metrics log shares the trajectory aliases. */
 export const METRICS_ITERATION_ALIASES: readonly string[] = ['iteration', ...TRAJECTORY_ALIASES.iteration];
