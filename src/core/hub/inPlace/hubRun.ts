@@ -13,6 +13,7 @@ import type { IndexOptions } from '../../log/creditIndex';
 import type { IndexStore } from '../../log/indexStore';
 import { HubError } from '../errors';
 import type { HubConnection } from '../model';
+import type { RetryPolicy } from '../retry';
 import { EDGE_BYTES, HubLogSource } from './hubLogSource';
 import type { HubLogTarget } from './hubLogSource';
 import { CREDIT_PATH, METRICS_PATH, resolveHubLogs } from './hubLogs';
@@ -30,6 +31,8 @@ export interface InPlaceOptions {
   /** ranges already fetched */
   cache: RangeCache;
   options?: IndexOptions;
+  /** how a dropped, stalled or failed transfer of a log is tried again (the downloader's defaults) */
+  retry?: RetryPolicy;
 }
 
 /** How the credit index started: indexed from byte 0, from the saved index of the same content, of the file before it grew, or offline. */
@@ -80,6 +83,7 @@ export class HubRun {
     const source = (t: HubLogTarget | undefined, whole: boolean): HubLogSource | undefined => {
       if (!t) return undefined;
       const s = new HubLogSource({ ...t }, o.conn, o.cache, whole);
+      s.retry = o.retry ?? {};
       s.offline = offline === undefined ? undefined : `the Hub cannot be reached (${offline})`;
       return s;
     };
