@@ -153,26 +153,29 @@ export class IndexStore {
     }
   }
 
-  /** Deletes every saved index; returns how many files and bytes were freed. */
-  async clear(): Promise<{ files: number; bytes: number }> {
-    let files = 0;
-    let bytes = 0;
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return { files, bytes };
-    }
-    for (const name of names) {
+  /** The saved index files (and temp files) and their sizes. */
+  private async held(): Promise<{ path: string; size: number }[]> {
+    const out: { path: string; size: number }[] = [];
+    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
       if (!name.endsWith(SUFFIX) && !name.endsWith('.tmp')) continue;
       const p = join(this.dir, name);
       const st = await stat(p).catch(() => undefined);
-      if (!st?.isFile()) continue;
-      await unlink(p).catch(() => undefined);
-      files++;
-      bytes += st.size;
+      if (st?.isFile()) out.push({ path: p, size: st.size });
     }
-    return { files, bytes };
+    return out;
+  }
+
+  /** How many saved indexes, and their bytes. */
+  async usage(): Promise<{ files: number; bytes: number }> {
+    const held = await this.held();
+    return { files: held.length, bytes: held.reduce((n, f) => n + f.size, 0) };
+  }
+
+  /** Deletes every saved index; returns how many files and bytes were freed. */
+  async clear(): Promise<{ files: number; bytes: number }> {
+    const held = await this.held();
+    for (const f of held) await unlink(f.path).catch(() => undefined);
+    return { files: held.length, bytes: held.reduce((n, f) => n + f.size, 0) };
   }
 }
 

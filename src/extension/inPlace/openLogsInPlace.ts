@@ -13,8 +13,12 @@ import { hubRefText } from '../../core/hub/inPlace/hubRef';
 import { RangeCache } from '../../core/hub/inPlace/rangeCache';
 import { escapeNotification as esc } from '../text';
 
+/** The fetched ranges of Hub logs, under the global storage's `ranges/`. */
+export const rangeCacheOf = (ctx: vscode.ExtensionContext): RangeCache =>
+  new RangeCache(vscode.Uri.joinPath(ctx.globalStorageUri, 'ranges').fsPath);
+
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
-  const cache = new RangeCache(vscode.Uri.joinPath(ctx.globalStorageUri, 'ranges').fsPath);
+  const cache = rangeCacheOf(ctx);
   const open = new Map<string, HubRun>();
   registerCommands(ctx, IN_PLACE_COMMANDS, {
     'rlRunBrowser.openLogsInPlace': (node?: unknown) => openLogsInPlace(s, cache, open, node),
