@@ -111,8 +111,8 @@ export async function openInPlace(spec: string, a: ParsedArgs, options: IndexOpt
   const dir = a.flags.has('no-cache') ? mkdtempSync(join(tmpdir(), 'rlrb-in-place-')) : cliCacheDir();
   const conn = await connection(a);
   const hr = await HubRun.open(ref, { conn, store: new IndexStore(dir), cache: new RangeCache(rangesDir(dir)), options });
-  if (hr.offline !== undefined) {
-    writeErr(`rlrb: warning: ${safeLine(hr.offline)}; ${safeLine(spec)} opened from its saved index (commit ${hr.commit.slice(0, 12)})\n`);
+  if (hr.savedIndexLine !== undefined) {
+    writeErr(`rlrb: warning: ${safeLine(hr.savedIndexLine)}\n`);
     const note = await hr.offlineNote();
     if (note !== undefined) writeErr(`rlrb: warning: ${safeLine(note)}\n`);
   }

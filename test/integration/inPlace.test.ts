@@ -292,3 +292,41 @@ test('in place: a 503 then success, for the pass and for a record, is retried; t
   );
   assert.equal(emu.requests.slice(before).filter((r) => r.status === 503).length, 7);
 });
+
+test('in place: a 5xx from the Hub when a repo opened before is opened falls back to its saved index, in one line naming the status and the commit', async () => {
+  const o = fresh();
+  const online = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const mid = Math.floor(online.run.credit!.size / 2);
+  const want = await online.run.credit!.read(mid);
+  const mark = emu.requests.length;
+  emu.faults.apiErrors = { count: 1000, status: 503 };
+  try {
+    const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+    assert.equal(hr.use, 'offline');
+    assert.equal(
+      hr.savedIndexLine,
+      `the Hub answered HTTP 503; hub:${REPO} opened from the saved index of commit ${online.commit.slice(0, 12)}`,
+    );
+    assert.deepStrictEqual(fullGets(mark), []);
+    assert.deepStrictEqual(hr.run.report()!.report, online.run.report()!.report);
+    assert.deepStrictEqual(await hr.run.credit!.read(mid), want, 'a record already read comes from the ranges cache');
+
+    const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
+    emu.faults.apiErrors.count = 0;
+    assert.equal((await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url], env)).status, 0);
+    emu.faults.apiErrors.count = 1000;
+    const r = await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url], env);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^rlrb: warning: the Hub answered HTTP 503; hub:acme\/in-place opened from the saved index of commit [0-9a-f]{12}\n/,
+    );
+    // never opened here: the 5xx is the error
+    await assert.rejects(
+      HubRun.open({ repo: 'acme/never', revision: 'main' }, fresh()),
+      /^HubError: the Hub answered HTTP 503; hub:acme\/never was not opened here before/,
+    );
+  } finally {
+    delete emu.faults.apiErrors;
+  }
+});

@@ -67,11 +67,10 @@ async function openLogsInPlace(s: Services, cache: RangeCache, open: Map<string,
     s.out.info(
       `${hubRefText(ref)}: opened in place at ${hr.commit.slice(0, 12)} (${hr.use === 'none' ? 'indexed in one pass' : `saved index: ${hr.use}`})`,
     );
-    if (hr.offline !== undefined) {
+    if (hr.savedIndexLine !== undefined) {
       const note = await hr.offlineNote();
-      void vscode.window.showWarningMessage(
-        `RL Runs: ${esc(hr.offline)}; ${esc(repo)} opened from its saved index.${note ? ` ${esc(note)}` : ''}`,
-      );
+      s.out.warn(hr.savedIndexLine);
+      void vscode.window.showWarningMessage(`RL Runs: ${esc(hr.savedIndexLine)}.${note ? ` ${esc(note)}` : ''}`);
     }
     return hr.run.location.root;
   } catch (e) {

@@ -59,7 +59,7 @@ export class HubLogSource implements ByteSource {
     const cached = await this.cache.get(t.key, offset, length);
     if (cached) return cached;
     if (this.offline !== undefined)
-      throw new NotCachedError(`bytes ${offset}-${offset + length - 1} of ${t.path} are not cached and ${this.offline}`);
+      throw new NotCachedError(`bytes ${offset}-${offset + length - 1} of ${t.path} are not cached, and ${this.offline}`);
     const bytes = await retrying(this.retry, this.conn.signal, () => getBytes(this.conn, t, offset, length));
     this.bytesFetched += bytes.length;
     await this.cache.put(t.key, offset, bytes);
@@ -127,7 +127,7 @@ class StreamHandle implements ByteHandle {
       return;
     }
     if (this.src.offline !== undefined)
-      throw new NotCachedError(`${this.t.path} from byte ${position} is not cached and ${this.src.offline}`);
+      throw new NotCachedError(`${this.t.path} from byte ${position} is not cached, and ${this.src.offline}`);
     await this.pull();
   }
 

@@ -38,6 +38,14 @@ export interface InPlaceOptions {
 /** How the credit index started: indexed from byte 0, from the saved index of the same content, of the file before it grew, or offline. */
 export type InPlaceUse = 'none' | 'unchanged' | 'grown' | 'offline';
 
+/** Why a repo opened before opens from its saved index: a network error, or the Hub failing (5xx); undefined for anything else. */
+function fallbackReason(e: unknown): string | undefined {
+  if (!(e instanceof HubError)) return undefined;
+  if (e.kind === 'offline') return e.message;
+  if (e.kind === 'server' && e.status !== undefined && e.status >= 500) return `the Hub answered HTTP ${e.status}`;
+  return undefined;
+}
+
 export class HubRun {
   /** the commit read, and whether it was reached (undefined) or why not */
   commit = '';
@@ -69,8 +77,8 @@ export class HubRun {
     try {
       logs = await resolveHubLogs(ref, o.conn);
     } catch (e) {
-      if (!(e instanceof HubError) || e.kind !== 'offline') throw e;
-      offline = e.message;
+      offline = fallbackReason(e);
+      if (offline === undefined) throw e;
     }
     const pointer = await loadPointer(o.store, where, options);
     const credit = logs ? logs.credit : pointer.credit;
@@ -84,7 +92,7 @@ export class HubRun {
       if (!t) return undefined;
       const s = new HubLogSource({ ...t }, o.conn, o.cache, whole);
       s.retry = o.retry ?? {};
-      s.offline = offline === undefined ? undefined : `the Hub cannot be reached (${offline})`;
+      s.offline = offline;
       return s;
     };
     const cs = source(credit, false);
@@ -203,6 +211,12 @@ export class HubRun {
     if (kind !== 'none') this.use = kind === 'grown' ? 'grown' : 'none';
     await this.save();
     return kind;
+  }
+
+  /** Opened from the saved index because the Hub failed or could not be reached: one line saying so; undefined otherwise. */
+  get savedIndexLine(): string | undefined {
+    if (this.offline === undefined) return undefined;
+    return `${this.offline}; ${hubRefText(this.ref)} opened from the saved index of commit ${this.commit.slice(0, 12)}`;
   }
 
   /** Offline: one line saying which records cannot be opened (not cached); undefined online or when all are. */
