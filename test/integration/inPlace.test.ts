@@ -330,3 +330,19 @@ test('in place: a 5xx from the Hub when a repo opened before is opened falls bac
     delete emu.faults.apiErrors;
   }
 });
+
+test('in place: the metrics index is saved like the credit index: a second open, even with the ranges cache emptied, makes no GET of either log', async () => {
+  const o = fresh();
+  const first = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  await o.cache.clear();
+  const mark = emu.requests.length;
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.deepStrictEqual(
+    fileRequests(mark).map((r) => `${r.url} ${r.range ?? ''}`),
+    [],
+  );
+  assert.equal(hr.use, 'unchanged');
+  assert.equal(hr.run.metrics!.rowCount, first.run.metrics!.rowCount);
+  assert.deepStrictEqual(hr.run.report()!.curve, (await localRun()).report()!.curve);
+  await assertSameIndex(hr.run, await localRun());
+});

@@ -134,6 +134,17 @@ export class MetricsIndex implements LineSink {
     if (this.cacheError === undefined) this.lastSave = Date.now();
   }
 
+  /** The rows as they are now, to be kept by a caller that saves them elsewhere (a Hub log); undefined while a provisional last line is held. */
+  snapshot(): { header: Record<string, unknown>; sections: Section[]; committed: number } | undefined {
+    const state = this.file.state();
+    return state ? { ...this.frameOf(state), committed: state.committed } : undefined;
+  }
+
+  /** Starts from a frame of `snapshot()` indexed up to `committed` (with these iteration keys); false when it does not check out. */
+  restoreFrame(frame: DecodedFrame, committed: number): boolean {
+    return frame.header['kind'] === KIND && frame.header['options'] === this.optionsKey && this.restore(frame, committed);
+  }
+
   /** The rows as a frame: names once, values by name number. */
   private frameOf(state: FileState): { header: Record<string, unknown>; sections: Section[] } {
     const n = this.rows.length;

@@ -36,6 +36,8 @@ export class HubLogSource implements ByteSource {
   offline: string | undefined;
   /** how a dropped, stalled or failed transfer is tried again (from the byte reached) */
   retry: RetryPolicy = {};
+  /** the first bytes of the content `key`, known from its saved index: the reader's head check then makes no request */
+  knownHead: { key: string; bytes: Buffer } | undefined;
 
   constructor(
     public target: HubLogTarget,
@@ -56,6 +58,8 @@ export class HubLogSource implements ByteSource {
   /** Bytes of one record: from the cache, else by a range request (then cached). */
   async readRange(offset: number, length: number): Promise<Buffer> {
     const t = this.target;
+    const kh = this.knownHead;
+    if (kh?.key === t.key && offset + length <= kh.bytes.length) return kh.bytes.subarray(offset, offset + length);
     const cached = await this.cache.get(t.key, offset, length);
     if (cached) return cached;
     if (this.offline !== undefined)
