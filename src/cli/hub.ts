@@ -8,7 +8,7 @@ import type { Run } from '../core/run/run';
 import { HubRun } from '../core/hub/inPlace/hubRun';
 import { parseHubRef } from '../core/hub/inPlace/hubRef';
 import { RangeCache } from '../core/hub/inPlace/rangeCache';
-import { cliCacheDir } from './indexOptions';
+import { cliCacheDir, rangesDir } from './indexOptions';
 import type { FlagSpec, ParsedArgs } from './args';
 import { UsageError, numberFlag, stringFlag } from './args';
 import { resolveEndpoint, resolveToken } from '../core/hub/config';
@@ -110,9 +110,9 @@ export async function openInPlace(spec: string, a: ParsedArgs, options: IndexOpt
   if (typeof ref === 'string') throw new UsageError(ref);
   const dir = a.flags.has('no-cache') ? mkdtempSync(join(tmpdir(), 'rlrb-in-place-')) : cliCacheDir();
   const conn = await connection(a);
-  const hr = await HubRun.open(ref, { conn, store: new IndexStore(dir), cache: new RangeCache(join(dir, 'ranges')), options });
-  if (hr.offline !== undefined) {
-    writeErr(`rlrb: warning: ${safeLine(hr.offline)}; ${safeLine(spec)} opened from its saved index (commit ${hr.commit.slice(0, 12)})\n`);
+  const hr = await HubRun.open(ref, { conn, store: new IndexStore(dir), cache: new RangeCache(rangesDir(dir)), options });
+  if (hr.savedIndexLine !== undefined) {
+    writeErr(`rlrb: warning: ${safeLine(hr.savedIndexLine)}\n`);
     const note = await hr.offlineNote();
     if (note !== undefined) writeErr(`rlrb: warning: ${safeLine(note)}\n`);
   }

@@ -5,6 +5,7 @@ import { isAbsolute, join } from 'node:path';
 import { DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
 import type { IndexEngine, IndexOptions } from '../core/log/creditIndex';
 import { DEFAULT_CACHE_BYTES, IndexStore } from '../core/log/indexStore';
+import { RangeCache } from '../core/hub/inPlace/rangeCache';
 import { safeLine, writeOut } from './safeText';
 import { validateMapping } from '../core/record/schema';
 import { UsageError, numberFlag, stringFlag } from './args';
@@ -77,12 +78,30 @@ export function indexEngine(a: ParsedArgs): IndexEngine {
   return a.flags.has('no-cache') ? { threads } : { store: new IndexStore(cliCacheDir(), { maxBytes: cliCacheBytes() }), threads };
 }
 
-/** `rlrb cache clear`: deletes the saved indexes. */
+/** The fetched ranges of Hub logs read in place, under a cache folder. */
+export const rangesDir = (dir: string): string => join(dir, 'ranges');
+
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** `rlrb cache`: what the cache folder holds; `rlrb cache clear`: deletes the saved indexes and the fetched ranges. */
 async function cmdCache(a: ParsedArgs): Promise<number> {
-  if (a.positional[1] !== 'clear' || a.positional.length !== 2) throw new UsageError('usage: rlrb cache clear');
+  const clear = a.positional[1] === 'clear';
+  if (a.positional.length > 2 || (a.positional.length === 2 && !clear)) throw new UsageError('usage: rlrb cache [clear]');
   const dir = cliCacheDir();
-  const r = await new IndexStore(dir).clear();
-  writeOut(`${safeLine(dir)}: deleted ${r.files} saved index(es), ${(r.bytes / 1e6).toFixed(1)} MB\n`);
+  const ranges = new RangeCache(rangesDir(dir));
+  if (clear) {
+    const r = await new IndexStore(dir).clear();
+    const g = await ranges.clear();
+    writeOut(
+      `${safeLine(dir)}: deleted ${r.files} saved index(es), ${mb(r.bytes)}, and ${g.ranges} fetched range(s) of Hub logs (ranges/), ${mb(g.bytes)}\n`,
+    );
+    return 0;
+  }
+  const r = await new IndexStore(dir).usage();
+  const g = await ranges.usage();
+  writeOut(
+    `${safeLine(dir)}: ${r.files} saved index(es), ${mb(r.bytes)}; ranges/: ${g.ranges} fetched range(s) of ${g.files} Hub log(s), ${mb(g.bytes)}\n`,
+  );
   return 0;
 }
 

@@ -210,7 +210,7 @@ const HELP = `rlrb: RL Run Browser on the command line
   ${EXPORT_USAGE.replace(/^usage: /, '')}
   rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]
   rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--stall-timeout SECONDS] [--set-latest]
-  rlrb cache clear   (deletes the saved indexes in $XDG_CACHE_HOME/rlrb or ~/.cache/rlrb)
+  rlrb cache [clear] (lists, or deletes, the saved indexes and the fetched ranges of Hub logs in $XDG_CACHE_HOME/rlrb or ~/.cache/rlrb)
 
 Exit codes: 0 success (warnings included), 1 failure, 2 bad usage or an unreadable file.
 `;

@@ -35,6 +35,10 @@ export interface Faults {
   dropCount?: number;
   /** answer the next N file requests with 500/502/503 */
   serverErrors?: number;
+  /** the status `serverErrors` answer with (default: 503, 502 and 500 in turn) */
+  serverErrorStatus?: number;
+  /** answer the next `count` /api/ requests with `status` (the Hub failing, not the link) */
+  apiErrors?: { count: number; status: number };
   /**
    * answer the next N requests (any route) with 429: `Retry-After` when `retryAfter` is set,
    * the IETF `RateLimit: "resolvers";r=0;t=N` header when `reset` is
@@ -264,7 +268,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     const faultsApply = !faults.pathContains || f.path.includes(faults.pathContains);
     if (faultsApply && (faults.serverErrors ?? 0) > 0) {
       faults.serverErrors!--;
-      const status = [500, 502, 503][faults.serverErrors! % 3]!;
+      const status = faults.serverErrorStatus ?? [500, 502, 503][faults.serverErrors! % 3]!;
       res.writeHead(status, { 'Content-Type': 'text/plain' });
       res.end("Internal Error - We're working hard to fix this as soon as possible!");
       return;
@@ -417,6 +421,13 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     if (path === '/healthz') return json(res, 200, { ok: true });
     if (path.startsWith('/__emulator/')) return control(req, res, path);
     if (takeRateLimit(res)) return;
+    const ae = faults.apiErrors;
+    if (ae && ae.count > 0 && path.startsWith('/api/')) {
+      ae.count--;
+      res.writeHead(ae.status, { 'Content-Type': 'text/plain' });
+      res.end("Internal Error - We're working hard to fix this as soon as possible!");
+      return;
+    }
     if (path === '/api/whoami-v2') {
       const h = req.headers.authorization;
       const token = h?.startsWith('Bearer ') ? h.slice(7) : undefined;

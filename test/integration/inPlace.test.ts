@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { tempDir } from '../helpers';
 import { startHubEmulator } from '../hubEmulator/server';
-import type { HubEmulator, SeenRequest } from '../hubEmulator/server';
+import type { Faults, HubEmulator, SeenRequest } from '../hubEmulator/server';
 import { writeDemo } from '../../src/core/demo/demo';
 import { Run } from '../../src/core/run/run';
 import { IndexStore } from '../../src/core/log/indexStore';
@@ -234,4 +234,115 @@ test('rlrb report and show hub:owner/name read the logs in place: the same repor
   const bad = await runCli(['report', 'hub:not a repo', '--endpoint', emu.url], env);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /is not a repo id/);
+});
+
+/** Sets file faults on the credit log for one call, then clears every fault. */
+async function withFaults<T>(f: Omit<Faults, 'pathContains'>, fn: () => Promise<T>): Promise<T> {
+  Object.assign(emu.faults, { ...f, pathContains: 'ws_credit' });
+  try {
+    return await fn();
+  } finally {
+    for (const k of Object.keys(emu.faults) as (keyof Faults)[]) delete emu.faults[k];
+  }
+}
+
+const FAST_RETRY = { backoffMs: 10, stallTimeoutMs: 400 };
+const creditSize = (): number => readFileSync(creditPath).length;
+
+test('in place: a connection cut in the middle of the indexing pass resumes from the byte reached, with the same index', async () => {
+  const size = creditSize();
+  const mark = emu.requests.length;
+  const hr = await withFaults({ dropAfterBytes: Math.floor(size / 2), dropCount: 1 }, () =>
+    HubRun.open({ repo: REPO, revision: 'main' }, { ...fresh(), retry: FAST_RETRY }),
+  );
+  const resumed = fileRequests(mark).filter((r) => r.url.includes('ws_credit') || r.origin === 'cdn');
+  assert.ok(
+    resumed.some(
+      (r) =>
+        /^bytes=(\d+)-(\d+)$/.test(r.range ?? '') && Number(/^bytes=(\d+)-/.exec(r.range!)![1]) > 0 && r.range!.endsWith(`-${size - 1}`),
+    ),
+    `a Range: bytes=N- request resumed the pass: ${JSON.stringify(resumed.map((r) => r.range))}`,
+  );
+  await assertSameIndex(hr.run, await localRun());
+});
+
+test('in place: a stall longer than the watchdog drops the body and resumes it, with the same index', { timeout: 30_000 }, async () => {
+  const size = creditSize();
+  const hr = await withFaults({ stall: { afterBytes: Math.floor(size / 3), count: 1 } }, () =>
+    HubRun.open({ repo: REPO, revision: 'main' }, { ...fresh(), retry: FAST_RETRY }),
+  );
+  await assertSameIndex(hr.run, await localRun());
+});
+
+test('in place: a 503 then success, for the pass and for a record, is retried; the retries are bounded', async () => {
+  const mark = emu.requests.length;
+  const o = { ...fresh(), retry: FAST_RETRY };
+  const hr = await withFaults({ serverErrors: 1, serverErrorStatus: 503 }, () => HubRun.open({ repo: REPO, revision: 'main' }, o));
+  assert.ok(emu.requests.slice(mark).some((r) => r.status === 503));
+  const local = await localRun();
+  await assertSameIndex(hr.run, local);
+  const idx = hr.run.credit!;
+  const i = Math.floor(idx.size / 3);
+  assert.deepStrictEqual(await withFaults({ serverErrors: 1, serverErrorStatus: 503 }, () => idx.read(i)), await local.credit!.read(i));
+  assert.deepStrictEqual(await withFaults({ dropAfterBytes: 10, dropCount: 1 }, () => idx.read(i + 1)), await local.credit!.read(i + 1));
+  const before = emu.requests.length;
+  await assert.rejects(
+    withFaults({ serverErrors: 100, serverErrorStatus: 503 }, () => idx.read(i + 2)),
+    /HTTP 503.*\(after 6 retries\)/,
+  );
+  assert.equal(emu.requests.slice(before).filter((r) => r.status === 503).length, 7);
+});
+
+test('in place: a 5xx from the Hub when a repo opened before is opened falls back to its saved index, in one line naming the status and the commit', async () => {
+  const o = fresh();
+  const online = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const mid = Math.floor(online.run.credit!.size / 2);
+  const want = await online.run.credit!.read(mid);
+  const mark = emu.requests.length;
+  emu.faults.apiErrors = { count: 1000, status: 503 };
+  try {
+    const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+    assert.equal(hr.use, 'offline');
+    assert.equal(
+      hr.savedIndexLine,
+      `the Hub answered HTTP 503; hub:${REPO} opened from the saved index of commit ${online.commit.slice(0, 12)}`,
+    );
+    assert.deepStrictEqual(fullGets(mark), []);
+    assert.deepStrictEqual(hr.run.report()!.report, online.run.report()!.report);
+    assert.deepStrictEqual(await hr.run.credit!.read(mid), want, 'a record already read comes from the ranges cache');
+
+    const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
+    emu.faults.apiErrors.count = 0;
+    assert.equal((await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url], env)).status, 0);
+    emu.faults.apiErrors.count = 1000;
+    const r = await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url], env);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^rlrb: warning: the Hub answered HTTP 503; hub:acme\/in-place opened from the saved index of commit [0-9a-f]{12}\n/,
+    );
+    // never opened here: the 5xx is the error
+    await assert.rejects(
+      HubRun.open({ repo: 'acme/never', revision: 'main' }, fresh()),
+      /^HubError: the Hub answered HTTP 503; hub:acme\/never was not opened here before/,
+    );
+  } finally {
+    delete emu.faults.apiErrors;
+  }
+});
+
+test('in place: the metrics index is saved like the credit index: a second open, even with the ranges cache emptied, makes no GET of either log', async () => {
+  const o = fresh();
+  const first = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  await o.cache.clear();
+  const mark = emu.requests.length;
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.deepStrictEqual(
+    fileRequests(mark).map((r) => `${r.url} ${r.range ?? ''}`),
+    [],
+  );
+  assert.equal(hr.use, 'unchanged');
+  assert.equal(hr.run.metrics!.rowCount, first.run.metrics!.rowCount);
+  assert.deepStrictEqual(hr.run.report()!.curve, (await localRun()).report()!.curve);
+  await assertSameIndex(hr.run, await localRun());
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
@@ -218,4 +218,23 @@ test('report saves its index in the cache folder, reads it back with the same fi
   const cleared = env(['cache', 'clear']);
   assert.equal(cleared.status, 0, cleared.stderr);
   assert.deepEqual(saved(), []);
+});
+
+test('cache lists the saved indexes and the fetched ranges of Hub logs; cache clear deletes both and says so', () => {
+  const fresh = tempDir();
+  const env = (args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: fresh } });
+  assert.equal(env(['report', log, '--json']).status, 0);
+  const key = join(fresh, 'rlrb', 'ranges', 'ab'.repeat(20));
+  mkdirSync(key, { recursive: true });
+  writeFileSync(join(key, '0-5'), 'hello');
+  writeFileSync(join(key, '100-3'), 'abc');
+  const listed = env(['cache']);
+  assert.equal(listed.status, 0, listed.stderr);
+  assert.match(listed.stdout, /: 1 saved index\(es\), [\d.]+ MB; ranges\/: 2 fetched range\(s\) of 1 Hub log\(s\), 0\.0 MB\n$/);
+  const cleared = env(['cache', 'clear']);
+  assert.equal(cleared.status, 0, cleared.stderr);
+  assert.match(cleared.stdout, /deleted 1 saved index\(es\), [\d.]+ MB, and 2 fetched range\(s\) of Hub logs \(ranges\/\), 0\.0 MB\n$/);
+  assert.deepEqual(readdirSync(join(fresh, 'rlrb', 'ranges')), []);
+  assert.match(env(['cache']).stdout, /: 0 saved index\(es\), 0\.0 MB; ranges\/: 0 fetched range\(s\) of 0 Hub log\(s\)/);
+  assert.equal(env(['cache', 'bogus']).status, 2);
 });

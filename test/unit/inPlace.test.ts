@@ -4,7 +4,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers';
 import { RangeCache } from '../../src/core/hub/inPlace/rangeCache';
-import { hubRefText, parseHubRef } from '../../src/core/hub/inPlace/hubRef';
+import { hubRefText, parseHubRef, parseRemembered } from '../../src/core/hub/inPlace/hubRef';
 import { runNode } from '../../src/extension/trees/treeModel';
 
 const KEY = 'ab'.repeat(32);
@@ -51,4 +51,25 @@ test('a run read in place shows a cloud and "on the Hub" in the Local runs list'
   assert.equal(n.icon, 'cloud');
   assert.match(n.description ?? '', /^on the Hub · /);
   assert.equal(runNode('/r', 'r', undefined, 0, 1).icon, 'graph-line');
+});
+
+test('the runs read in place a workspace remembers are read back as untrusted input: a bad entry skips that entry only, in one line', () => {
+  const where = 'workspace state rlRunBrowser.inPlaceRuns';
+  const r = parseRemembered(['hub:acme/run-1', 'hub:acme/run-1', 7, 'hub:acme/x@../../y', '/etc/passwd', 'hub:acme/run-2@v2'], where);
+  assert.deepEqual(r.refs, [
+    { repo: 'acme/run-1', revision: 'main' },
+    { repo: 'acme/run-2', revision: 'v2' },
+  ]);
+  assert.equal(r.problems.length, 3);
+  assert.match(r.problems[0]!, /^workspace state rlRunBrowser\.inPlaceRuns\[2\]: not a hub:owner\/name\[@revision\] text; skipped$/);
+  assert.match(r.problems[1]!, /\[3\]: ".*" is not a revision/);
+  assert.ok(r.problems.every((p) => !p.includes('\n')));
+  assert.deepEqual(parseRemembered(undefined, where), { refs: [], problems: [] });
+  assert.deepEqual(parseRemembered({ a: 1 }, where), { refs: [], problems: [`${where}: not a list; ignored`] });
+  const many = parseRemembered(
+    Array.from({ length: 60 }, (_, i) => `hub:acme/r${i}`),
+    where,
+  );
+  assert.equal(many.refs.length, 50);
+  assert.match(many.problems[0]!, /10 entries past the first 50 ignored/);
 });

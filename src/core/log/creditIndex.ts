@@ -16,9 +16,9 @@ import { DEFAULT_CREDIT } from '../credit/credit';
 import type { MatchOptions } from '../credit/actions';
 import { DEFAULT_MATCH } from '../credit/actions';
 import { Emitter } from './events';
-import { columnOf, encodeFrame } from './indexCodec';
+import { columnOf } from './indexCodec';
 import type { DecodedFrame, Section } from './indexCodec';
-import { fileIdentity, loadSaved, stableJson } from './indexStore';
+import { loadSaved, saveLocal, stableJson } from './indexStore';
 import type { IndexStore } from './indexStore';
 import { observerFromJson, observerToJson } from './observerCodec';
 import { indexInParts } from './threads/pool';
@@ -26,7 +26,6 @@ import type { ThreadOptions } from './threads/pool';
 import type { MergedParts } from './threads/merge';
 import type { PartResult } from './threads/parts';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 
 export interface IndexOptions {
   credit: CreditParams;
@@ -307,19 +306,10 @@ export class CreditIndex implements LineSink {
   private async save(store: IndexStore): Promise<void> {
     const state = this.file.state();
     if (!state) return;
-    try {
-      const st = await stat(this.path);
-      const identity = await fileIdentity(this.path, state.committed, st.size, st.mtimeMs);
-      const { header, sections } = this.snapshotOf(state);
-      await store.save(
-        store.nameOf(KIND, this.path, this.options),
-        encodeFrame({ ...header, path: resolve(this.path), identity }, sections),
-      );
-      this.lastSave = Date.now();
-      this.cacheError = undefined;
-    } catch (e) {
-      this.cacheError = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    }
+    this.cacheError = await saveLocal(store, store.nameOf(KIND, this.path, this.options), this.path, state.committed, () =>
+      this.snapshotOf(state),
+    );
+    if (this.cacheError === undefined) this.lastSave = Date.now();
   }
 
   /** The index as it is now, to be kept by a caller that saves it elsewhere; undefined while a provisional last line is held. */

@@ -8,8 +8,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { decodeFrame, INDEX_FORMAT_VERSION } from './indexCodec';
-import type { DecodedFrame } from './indexCodec';
+import { decodeFrame, encodeFrame, INDEX_FORMAT_VERSION } from './indexCodec';
+import type { DecodedFrame, Section } from './indexCodec';
 
 export const DEFAULT_CACHE_BYTES = 1024 * 1024 * 1024;
 const EDGE = 64 * 1024;
@@ -153,26 +153,29 @@ export class IndexStore {
     }
   }
 
-  /** Deletes every saved index; returns how many files and bytes were freed. */
-  async clear(): Promise<{ files: number; bytes: number }> {
-    let files = 0;
-    let bytes = 0;
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return { files, bytes };
-    }
-    for (const name of names) {
+  /** The saved index files (and temp files) and their sizes. */
+  private async held(): Promise<{ path: string; size: number }[]> {
+    const out: { path: string; size: number }[] = [];
+    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
       if (!name.endsWith(SUFFIX) && !name.endsWith('.tmp')) continue;
       const p = join(this.dir, name);
       const st = await stat(p).catch(() => undefined);
-      if (!st?.isFile()) continue;
-      await unlink(p).catch(() => undefined);
-      files++;
-      bytes += st.size;
+      if (st?.isFile()) out.push({ path: p, size: st.size });
     }
-    return { files, bytes };
+    return out;
+  }
+
+  /** How many saved indexes, and their bytes. */
+  async usage(): Promise<{ files: number; bytes: number }> {
+    const held = await this.held();
+    return { files: held.length, bytes: held.reduce((n, f) => n + f.size, 0) };
+  }
+
+  /** Deletes every saved index; returns how many files and bytes were freed. */
+  async clear(): Promise<{ files: number; bytes: number }> {
+    const held = await this.held();
+    for (const f of held) await unlink(f.path).catch(() => undefined);
+    return { files: held.length, bytes: held.reduce((n, f) => n + f.size, 0) };
   }
 }
 
@@ -207,4 +210,27 @@ export async function loadSaved(
   const now = await fileIdentity(path, saved.committed, st.size, st.mtimeMs);
   if (now.head !== saved.head || now.tail !== saved.tail) return undefined;
   return { frame, identity: saved };
+}
+
+/**
+ * Saves the frame of a local log's index under `name`, its header given the file's path and
+ * its identity as it is now (indexed up to `committed`). Saving is best effort: the error's
+ * code (or message) when it could not, else undefined.
+ */
+export async function saveLocal(
+  store: IndexStore,
+  name: string,
+  path: string,
+  committed: number,
+  frame: () => { header: Record<string, unknown>; sections: Section[] },
+): Promise<string | undefined> {
+  try {
+    const st = await stat(path);
+    const identity = await fileIdentity(path, committed, st.size, st.mtimeMs);
+    const { header, sections } = frame();
+    await store.save(name, encodeFrame({ ...header, path: resolve(path), identity }, sections));
+    return undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  }
 }

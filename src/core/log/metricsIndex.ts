@@ -4,12 +4,11 @@
  * later row wins and the duplication is reported.
  */
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { JsonlFile } from './jsonlFile';
-import type { LineSink, ReadLimits, SkippedLine, UpdateResult } from './jsonlFile';
-import { columnOf, encodeFrame } from './indexCodec';
-import type { DecodedFrame } from './indexCodec';
-import { fileIdentity, loadSaved, stableJson } from './indexStore';
+import type { FileState, LineSink, ReadLimits, SkippedLine, UpdateResult } from './jsonlFile';
+import { columnOf } from './indexCodec';
+import type { DecodedFrame, Section } from './indexCodec';
+import { loadSaved, saveLocal, stableJson } from './indexStore';
 import type { IndexStore } from './indexStore';
 import { METRICS_ITERATION_ALIASES } from '../record/schema';
 import type { FieldMapping } from '../record/schema';
@@ -131,53 +130,60 @@ export class MetricsIndex implements LineSink {
   private async save(store: IndexStore): Promise<void> {
     const state = this.file.state();
     if (!state) return;
-    try {
-      const st = await stat(this.path);
-      const identity = await fileIdentity(this.path, state.committed, st.size, st.mtimeMs);
-      const n = this.rows.length;
-      const names = new Map<string, number>();
-      let total = 0;
-      for (const r of this.rows) total += r.values.size;
-      const iteration = new Float64Array(n);
-      const line = new Uint32Array(n);
-      const counts = new Uint32Array(n);
-      const nameOf = new Uint32Array(total);
-      const value = new Float64Array(total);
-      let at = 0;
-      this.rows.forEach((r, i) => {
-        iteration[i] = r.iteration;
-        line[i] = r.line;
-        counts[i] = r.values.size;
-        for (const [k, v] of r.values) {
-          let id = names.get(k);
-          if (id === undefined) names.set(k, (id = names.size));
-          nameOf[at] = id;
-          value[at++] = v;
-        }
-      });
-      const header = {
-        kind: KIND,
-        path: resolve(this.path),
-        options: this.optionsKey,
-        identity,
-        rows: n,
-        file: state,
-        names: [...names.keys()],
-        rowsWithoutIteration: this.rowsWithoutIteration,
-      };
-      const sections = [
-        { name: 'iteration', count: n, data: iteration },
-        { name: 'line', count: n, data: line },
-        { name: 'counts', count: n, data: counts },
-        { name: 'nameOf', count: total, data: nameOf },
-        { name: 'value', count: total, data: value },
-      ];
-      await store.save(this.storeName, encodeFrame(header, sections));
-      this.lastSave = Date.now();
-      this.cacheError = undefined;
-    } catch (e) {
-      this.cacheError = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    }
+    this.cacheError = await saveLocal(store, this.storeName, this.path, state.committed, () => this.frameOf(state));
+    if (this.cacheError === undefined) this.lastSave = Date.now();
+  }
+
+  /** The rows as they are now, to be kept by a caller that saves them elsewhere (a Hub log); undefined while a provisional last line is held. */
+  snapshot(): { header: Record<string, unknown>; sections: Section[]; committed: number } | undefined {
+    const state = this.file.state();
+    return state ? { ...this.frameOf(state), committed: state.committed } : undefined;
+  }
+
+  /** Starts from a frame of `snapshot()` indexed up to `committed` (with these iteration keys); false when it does not check out. */
+  restoreFrame(frame: DecodedFrame, committed: number): boolean {
+    return frame.header['kind'] === KIND && frame.header['options'] === this.optionsKey && this.restore(frame, committed);
+  }
+
+  /** The rows as a frame: names once, values by name number. */
+  private frameOf(state: FileState): { header: Record<string, unknown>; sections: Section[] } {
+    const n = this.rows.length;
+    const names = new Map<string, number>();
+    let total = 0;
+    for (const r of this.rows) total += r.values.size;
+    const iteration = new Float64Array(n);
+    const line = new Uint32Array(n);
+    const counts = new Uint32Array(n);
+    const nameOf = new Uint32Array(total);
+    const value = new Float64Array(total);
+    let at = 0;
+    this.rows.forEach((r, i) => {
+      iteration[i] = r.iteration;
+      line[i] = r.line;
+      counts[i] = r.values.size;
+      for (const [k, v] of r.values) {
+        let id = names.get(k);
+        if (id === undefined) names.set(k, (id = names.size));
+        nameOf[at] = id;
+        value[at++] = v;
+      }
+    });
+    const header = {
+      kind: KIND,
+      options: this.optionsKey,
+      rows: n,
+      file: state,
+      names: [...names.keys()],
+      rowsWithoutIteration: this.rowsWithoutIteration,
+    };
+    const sections = [
+      { name: 'iteration', count: n, data: iteration },
+      { name: 'line', count: n, data: line },
+      { name: 'counts', count: n, data: counts },
+      { name: 'nameOf', count: total, data: nameOf },
+      { name: 'value', count: total, data: value },
+    ];
+    return { header, sections };
   }
 
   /** Takes rows and file state from a saved frame; false (nothing changed) when any part does not check out. */

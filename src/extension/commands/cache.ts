@@ -1,20 +1,26 @@
-/** The saved log indexes: clear them. */
+/** The saved log indexes and the fetched ranges of Hub logs read in place: clear them. */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { CACHE_COMMANDS } from './ids';
 import { registerCommands } from './registry';
 import { formatBytes } from '../../shared/format';
+import { rangeCacheOf } from '../inPlace/openLogsInPlace';
+import type { RangeCache } from '../../core/hub/inPlace/rangeCache';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   registerCommands(ctx, CACHE_COMMANDS, {
-    'rlRunBrowser.clearIndexCache': () => clearIndexCache(s),
+    'rlRunBrowser.clearIndexCache': () => clearIndexCache(s, rangeCacheOf(ctx)),
   });
 }
 
-async function clearIndexCache(s: Services): Promise<{ files: number; bytes: number }> {
+async function clearIndexCache(
+  s: Services,
+  ranges: RangeCache,
+): Promise<{ files: number; bytes: number; ranges: number; rangeBytes: number }> {
   const r = await s.indexStore.clear();
+  const g = await ranges.clear();
   void vscode.window.showInformationMessage(
-    `Cleared ${r.files} saved log indexes (${formatBytes(r.bytes)}); the next open reads each log again.`,
+    `Cleared ${r.files} saved log indexes (${formatBytes(r.bytes)}) and ${g.ranges} fetched ranges of Hub logs (${formatBytes(g.bytes)}); the next open reads each log again.`,
   );
-  return r;
+  return { ...r, ranges: g.ranges, rangeBytes: g.bytes };
 }

@@ -9,15 +9,33 @@ import type { Services } from '../services';
 import { IN_PLACE_COMMANDS } from '../commands/ids';
 import { registerCommands } from '../commands/registry';
 import { HubRun } from '../../core/hub/inPlace/hubRun';
-import { hubRefText } from '../../core/hub/inPlace/hubRef';
+import { hubRefText, parseRemembered } from '../../core/hub/inPlace/hubRef';
+import type { HubRef } from '../../core/hub/inPlace/hubRef';
 import { RangeCache } from '../../core/hub/inPlace/rangeCache';
 import { escapeNotification as esc } from '../text';
 
+/** The fetched ranges of Hub logs, under the global storage's `ranges/`. */
+export const rangeCacheOf = (ctx: vscode.ExtensionContext): RangeCache =>
+  new RangeCache(vscode.Uri.joinPath(ctx.globalStorageUri, 'ranges').fsPath);
+
+/** The workspace state key of the runs read in place, reopened (from their saved indexes) when the window reloads. */
+const REMEMBERED = 'rlRunBrowser.inPlaceRuns';
+
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
-  const cache = new RangeCache(vscode.Uri.joinPath(ctx.globalStorageUri, 'ranges').fsPath);
+  const cache = rangeCacheOf(ctx);
   const open = new Map<string, HubRun>();
+  const remember = (): Thenable<void> =>
+    ctx.workspaceState.update(
+      REMEMBERED,
+      [...open.values()].map((hr) => hubRefText(hr.ref)),
+    );
   registerCommands(ctx, IN_PLACE_COMMANDS, {
-    'rlRunBrowser.openLogsInPlace': (node?: unknown) => openLogsInPlace(s, cache, open, node),
+    'rlRunBrowser.openLogsInPlace': async (node?: unknown) => {
+      const repo = await repoOf(s, node);
+      const root = repo ? await openLogsInPlace(s, cache, open, { repo, revision: 'main' }) : undefined;
+      if (root) await remember();
+      return root;
+    },
   });
   ctx.subscriptions.push(
     s.hub.onDidChange((repo) => {
@@ -26,6 +44,14 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       if (hr && commit && commit !== hr.commit) void follow(s, hr);
     }),
   );
+  void reopenRemembered(ctx, s, cache, open);
+}
+
+/** Opens again the runs this workspace read in place before the window reloaded (a stored entry is untrusted input). */
+async function reopenRemembered(ctx: vscode.ExtensionContext, s: Services, cache: RangeCache, open: Map<string, HubRun>): Promise<void> {
+  const { refs, problems } = parseRemembered(ctx.workspaceState.get<unknown>(REMEMBERED), `workspace state ${REMEMBERED}`);
+  for (const p of problems) s.out.warn(p);
+  for (const ref of refs) await openLogsInPlace(s, cache, open, ref, true);
 }
 
 /** The repo of a Hub tree node, a repo id, or one picked from the followed repos. */
@@ -38,9 +64,15 @@ async function repoOf(s: Services, node: unknown): Promise<string | undefined> {
   return vscode.window.showQuickPick(repos, { placeHolder: 'Open the logs of which Hub repo in place?' });
 }
 
-async function openLogsInPlace(s: Services, cache: RangeCache, open: Map<string, HubRun>, node: unknown): Promise<string | undefined> {
-  const repo = await repoOf(s, node);
-  if (!repo) return undefined;
+/** Opens `ref` in place (its progress in the status bar when `quiet`: a reopen after a reload); the run's root, or undefined. */
+async function openLogsInPlace(
+  s: Services,
+  cache: RangeCache,
+  open: Map<string, HubRun>,
+  ref: HubRef,
+  quiet = false,
+): Promise<string | undefined> {
+  const repo = ref.repo;
   const known = open.get(repo);
   if (known) {
     await follow(s, known);
@@ -48,10 +80,12 @@ async function openLogsInPlace(s: Services, cache: RangeCache, open: Map<string,
   }
   try {
     const conn = await s.hub.connection();
-    const ref = { repo, revision: 'main' };
     let hr: HubRun | undefined;
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `RL Runs: opening the logs of ${esc(repo)} in place…` },
+      {
+        location: quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
+        title: `RL Runs: opening the logs of ${esc(repo)} in place…`,
+      },
       () =>
         s.runs.addRemote(async (options) => {
           hr = await HubRun.open(ref, { conn, store: s.indexStore, cache, options });
@@ -63,15 +97,16 @@ async function openLogsInPlace(s: Services, cache: RangeCache, open: Map<string,
     s.out.info(
       `${hubRefText(ref)}: opened in place at ${hr.commit.slice(0, 12)} (${hr.use === 'none' ? 'indexed in one pass' : `saved index: ${hr.use}`})`,
     );
-    if (hr.offline !== undefined) {
+    if (hr.savedIndexLine !== undefined) {
       const note = await hr.offlineNote();
-      void vscode.window.showWarningMessage(
-        `RL Runs: ${esc(hr.offline)}; ${esc(repo)} opened from its saved index.${note ? ` ${esc(note)}` : ''}`,
-      );
+      s.out.warn(hr.savedIndexLine);
+      void vscode.window.showWarningMessage(`RL Runs: ${esc(hr.savedIndexLine)}.${note ? ` ${esc(note)}` : ''}`);
     }
     return hr.run.location.root;
   } catch (e) {
-    void vscode.window.showErrorMessage(`RL Runs: cannot open the logs of ${esc(repo)} in place: ${esc((e as Error).message)}`);
+    const line = `cannot open the logs of ${esc(repo)} in place: ${esc((e as Error).message)}`;
+    if (quiet) s.out.warn(line);
+    else void vscode.window.showErrorMessage(`RL Runs: ${line}`);
     return undefined;
   }
 }

@@ -16,12 +16,12 @@ import { DownloadError } from './types';
 import { expectedDigest, fileSize, hashFile, newHasher } from './digest';
 import { partialPath } from './paths';
 import { shown } from '../treeEntry';
+import { DEFAULT_RETRIES, DEFAULT_STALL_MS, StallWatch, cancelled, retryWaitMs, shouldRetry, sleep, stallError } from '../retry';
 import type { ProgressMeter } from './progress';
 import { PartialWriter } from './partialWriter';
 import type { SyncSlots } from './partialWriter';
 
 const FLUSH_EVERY = 32 << 20;
-const STALL_MS = 30_000;
 
 export interface FetchContext {
   repo: string;
@@ -31,21 +31,6 @@ export interface FetchContext {
   meter: ProgressMeter;
   syncs: SyncSlots;
 }
-
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((res, rej) => {
-    const t = setTimeout(res, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        rej(new HubError('cancelled', 'cancelled'));
-      },
-      { once: true },
-    );
-  });
-
-const cancelled = (): HubError => new HubError('cancelled', 'cancelled');
 
 function hubError(c: FetchContext, it: DownloadItem, e: unknown, hf?: HubFetch): HubError {
   const { o } = c;
@@ -64,7 +49,7 @@ export async function fetchAndVerify(c: FetchContext, it: DownloadItem): Promise
   const { o, meter } = c;
   const part = partialPath(c.stateDir, it);
   await mkdir(dirname(part), { recursive: true });
-  const retries = o.retries ?? 6;
+  const retries = o.retries ?? DEFAULT_RETRIES;
   let failures = 0;
   let mismatches = 0;
   let fetchedHere = 0;
@@ -87,13 +72,10 @@ export async function fetchAndVerify(c: FetchContext, it: DownloadItem): Promise
       if (o.signal?.aborted) throw cancelled();
       // ours already name the file
       if (he instanceof DownloadError) throw he;
-      if (he.retriable && ++failures <= retries) {
-        const wait =
-          he.kind === 'rate-limited' && he.retryAfterSeconds !== undefined
-            ? he.retryAfterSeconds * 1000
-            : (o.backoffMs ?? 500) * 2 ** (failures - 1);
+      if (shouldRetry(he, ++failures, o)) {
+        const wait = retryWaitMs(he, failures, o);
         meter.emit(`${it.target}: ${he.message}; retrying in ${(wait / 1000).toFixed(1)} s (${failures}/${retries})`);
-        await sleep(Math.min(wait, 60_000), o.signal);
+        await sleep(wait, o.signal);
         continue;
       }
       throw new DownloadError(`${it.path}: ${he.message}${failures > retries ? ` (after ${retries} retries)` : ''}`, it.path, e);
@@ -169,44 +151,6 @@ async function openBody(c: FetchContext, it: DownloadItem, have: number, hf: Hub
   return { reader: res.body.getReader(), fromZero: res.status === 200 && have > 0 };
 }
 
-/**
- * Drops a transfer that delivers nothing for `ms`: it samples a byte counter a few times
- * a period (nothing is added to the per-chunk path) and aborts the attempt.
- */
-class StallWatch {
-  private last = -1;
-  private since = Date.now();
-  private timer: ReturnType<typeof setInterval>;
-  stalled = false;
-
-  constructor(
-    readonly ms: number,
-    count: () => number,
-    abort: () => void,
-  ) {
-    this.timer = setInterval(
-      () => {
-        const n = count();
-        const now = Date.now();
-        if (n !== this.last) {
-          this.last = n;
-          this.since = now;
-        } else if (now - this.since >= ms) {
-          this.stalled = true;
-          this.stop();
-          abort();
-        }
-      },
-      Math.max(20, ms / 4),
-    );
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-}
-
 /** Appends bytes [have, size) to `part`, feeding the hasher (replaced when the file restarts from 0); returns the bytes fetched. */
 async function fetchRest(c: FetchContext, it: DownloadItem, part: string, have: number, h: { hasher: Hash }): Promise<number> {
   const { o } = c;
@@ -218,7 +162,7 @@ async function fetchRest(c: FetchContext, it: DownloadItem, part: string, have: 
   let received = 0;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   const watch = new StallWatch(
-    o.stallTimeoutMs ?? STALL_MS,
+    o.stallTimeoutMs ?? DEFAULT_STALL_MS,
     () => received,
     () => {
       ac.abort();
@@ -237,8 +181,7 @@ async function fetchRest(c: FetchContext, it: DownloadItem, part: string, have: 
       (n) => (received += n),
     );
   } catch (e) {
-    if (watch.stalled && !o.signal?.aborted)
-      throw new HubError('offline', `no byte for ${(watch.ms / 1000).toFixed(1)} s from the server; dropping that connection and resuming`);
+    if (watch.stalled && !o.signal?.aborted) throw stallError(watch.ms);
     throw e instanceof DownloadError || e instanceof HubError ? e : hubError(c, it, e, hf);
   } finally {
     watch.stop();

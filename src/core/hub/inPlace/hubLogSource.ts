@@ -6,8 +6,10 @@
  * kept too (the identity of a saved index is a hash of them).
  */
 import type { ByteHandle, ByteSource } from '../../log/jsonlFile';
-import { HubError } from '../errors';
+import { HubError, toHubError } from '../errors';
 import type { HubConnection } from '../model';
+import { DEFAULT_STALL_MS, StallWatch, retrying, stallError } from '../retry';
+import type { RetryPolicy } from '../retry';
 import { getBytes, openBytes } from './rangeGet';
 import type { HubFileAt } from './rangeGet';
 import type { RangeCache } from './rangeCache';
@@ -32,6 +34,10 @@ export class HubLogSource implements ByteSource {
   bytesFetched = 0;
   /** when set, no request is made: only cached ranges are read */
   offline: string | undefined;
+  /** how a dropped, stalled or failed transfer is tried again (from the byte reached) */
+  retry: RetryPolicy = {};
+  /** the first bytes of the content `key`, known from its saved index: the reader's head check then makes no request */
+  knownHead: { key: string; bytes: Buffer } | undefined;
 
   constructor(
     public target: HubLogTarget,
@@ -52,18 +58,24 @@ export class HubLogSource implements ByteSource {
   /** Bytes of one record: from the cache, else by a range request (then cached). */
   async readRange(offset: number, length: number): Promise<Buffer> {
     const t = this.target;
+    const kh = this.knownHead;
+    if (kh?.key === t.key && offset + length <= kh.bytes.length) return kh.bytes.subarray(offset, offset + length);
     const cached = await this.cache.get(t.key, offset, length);
     if (cached) return cached;
     if (this.offline !== undefined)
-      throw new NotCachedError(`bytes ${offset}-${offset + length - 1} of ${t.path} are not cached and ${this.offline}`);
-    const bytes = await getBytes(this.conn, t, offset, length);
+      throw new NotCachedError(`bytes ${offset}-${offset + length - 1} of ${t.path} are not cached, and ${this.offline}`);
+    const bytes = await retrying(this.retry, this.conn.signal, () => getBytes(this.conn, t, offset, length));
     this.bytesFetched += bytes.length;
     await this.cache.put(t.key, offset, bytes);
     return bytes;
   }
 }
 
-/** One pass of the reader: sequential reads from one body; a read before it (the reader's head check) is a range read. */
+/**
+ * One pass of the reader: sequential reads from one body; a read before it (the reader's
+ * head check) is a range read. A body that drops, stalls or fails is opened again from the
+ * byte reached (`Range: bytes=N-`), with the retry policy's bounds and backoff.
+ */
 class StreamHandle implements ByteHandle {
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private chunks: Buffer[] = [];
@@ -77,6 +89,10 @@ class StreamHandle implements ByteHandle {
   private last: Buffer[] = [];
   private lastFrom = 0;
   private whole: Buffer[] = [];
+  private watch: StallWatch | undefined;
+  /** a request or a read is pending (the watchdog counts only then) */
+  private waiting = false;
+  private idle = 0;
 
   constructor(
     private readonly src: HubLogSource,
@@ -115,16 +131,33 @@ class StreamHandle implements ByteHandle {
       return;
     }
     if (this.src.offline !== undefined)
-      throw new NotCachedError(`${this.t.path} from byte ${position} is not cached and ${this.src.offline}`);
-    this.reader = await openBytes(this.src.conn, this.t, position, this.t.size - 1);
+      throw new NotCachedError(`${this.t.path} from byte ${position} is not cached, and ${this.src.offline}`);
+    await this.pull();
   }
 
-  private async pull(): Promise<void> {
-    const r = await this.reader!.read();
+  private pull(): Promise<void> {
+    return retrying(this.src.retry, this.src.conn.signal, () => this.pullOnce());
+  }
+
+  /** One chunk of the body, opened from the byte reached when there is none; a failure drops the body. */
+  private async pullOnce(): Promise<void> {
+    let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+    this.waiting = true;
+    try {
+      this.reader ??= await this.openFrom(this.to);
+      r = await this.reader.read();
+      if (r.done && this.to < this.t.size) throw new HubError('offline', `the connection closed after ${this.to} of ${this.t.size} bytes`);
+    } catch (e) {
+      const stalled = this.watch?.stalled === true;
+      await this.reader?.cancel().catch(() => undefined);
+      this.reader = undefined;
+      if (stalled) throw stallError(this.watch!.ms);
+      throw toHubError(e, { endpoint: this.src.conn.endpoint, repo: this.t.repo, path: this.t.path, token: this.src.conn.token });
+    } finally {
+      this.waiting = false;
+    }
     if (r.done) {
       this.done = true;
-      if (this.to < this.t.size)
-        throw new HubError('offline', `the connection closed after ${this.to} of ${this.t.size} bytes of ${this.t.path}`);
       return;
     }
     const b = Buffer.from(r.value.buffer, r.value.byteOffset, r.value.length);
@@ -133,6 +166,19 @@ class StreamHandle implements ByteHandle {
     this.chunks.push(b);
     this.keep(b);
     this.to += b.length;
+  }
+
+  /** The body of bytes [from, size), watched for a stall while a request or a read is pending. */
+  private async openFrom(from: number): Promise<ReadableStreamDefaultReader<Uint8Array>> {
+    this.watch?.stop();
+    const reader = await openBytes(this.src.conn, this.t, from, this.t.size - 1);
+    // between reads the counter moves by itself: a slow consumer is not a stall
+    this.watch = new StallWatch(
+      this.src.retry.stallTimeoutMs ?? DEFAULT_STALL_MS,
+      () => (this.waiting ? this.to : --this.idle),
+      () => void reader.cancel().catch(() => undefined),
+    );
+    return reader;
   }
 
   /** Keeps the first and the last bytes of the pass (and all of them for a small log) to be cached when it closes. */
@@ -157,8 +203,9 @@ class StreamHandle implements ByteHandle {
   }
 
   async close(): Promise<void> {
+    this.watch?.stop();
     await this.reader?.cancel().catch(() => undefined);
-    if (!this.reader || this.to === this.lastFrom) return;
+    if (!this.watch || this.to === this.lastFrom) return;
     const { cache } = this.src;
     const key = this.t.key;
     if (this.src.keepWhole && this.done && this.to === this.t.size && this.whole.length > 0) {

@@ -13,6 +13,7 @@ import type { IndexOptions } from '../../log/creditIndex';
 import type { IndexStore } from '../../log/indexStore';
 import { HubError } from '../errors';
 import type { HubConnection } from '../model';
+import type { RetryPolicy } from '../retry';
 import { EDGE_BYTES, HubLogSource } from './hubLogSource';
 import type { HubLogTarget } from './hubLogSource';
 import { CREDIT_PATH, METRICS_PATH, resolveHubLogs } from './hubLogs';
@@ -20,8 +21,8 @@ import type { HubLogs } from './hubLogs';
 import { hubRefText } from './hubRef';
 import type { HubRef } from './hubRef';
 import type { RangeCache } from './rangeCache';
-import { loadHubIndex, loadPointer, saveHubIndex, savePointer, sha256 } from './savedHubIndex';
-import type { HubIdentity, HubPointer } from './savedHubIndex';
+import { FIRST_BYTES, firstBytes, loadHubIndex, loadHubMetrics, loadPointer, saveHubIndex, savePointer, sha256 } from './savedHubIndex';
+import type { HubIdentity, HubMetricsIdentity, HubPointer } from './savedHubIndex';
 
 export interface InPlaceOptions {
   conn: HubConnection;
@@ -30,10 +31,20 @@ export interface InPlaceOptions {
   /** ranges already fetched */
   cache: RangeCache;
   options?: IndexOptions;
+  /** how a dropped, stalled or failed transfer of a log is tried again (the downloader's defaults) */
+  retry?: RetryPolicy;
 }
 
 /** How the credit index started: indexed from byte 0, from the saved index of the same content, of the file before it grew, or offline. */
 export type InPlaceUse = 'none' | 'unchanged' | 'grown' | 'offline';
+
+/** Why a repo opened before opens from its saved index: a network error, or the Hub failing (5xx); undefined for anything else. */
+function fallbackReason(e: unknown): string | undefined {
+  if (!(e instanceof HubError)) return undefined;
+  if (e.kind === 'offline') return e.message;
+  if (e.kind === 'server' && e.status !== undefined && e.status >= 500) return `the Hub answered HTTP ${e.status}`;
+  return undefined;
+}
 
 export class HubRun {
   /** the commit read, and whether it was reached (undefined) or why not */
@@ -41,6 +52,7 @@ export class HubRun {
   use: InPlaceUse = 'none';
   offline: string | undefined;
   private identity: HubIdentity | undefined;
+  private metricsIdentity: HubMetricsIdentity | undefined;
   private readonly where: string;
 
   private constructor(
@@ -66,8 +78,8 @@ export class HubRun {
     try {
       logs = await resolveHubLogs(ref, o.conn);
     } catch (e) {
-      if (!(e instanceof HubError) || e.kind !== 'offline') throw e;
-      offline = e.message;
+      offline = fallbackReason(e);
+      if (offline === undefined) throw e;
     }
     const pointer = await loadPointer(o.store, where, options);
     const credit = logs ? logs.credit : pointer.credit;
@@ -80,7 +92,8 @@ export class HubRun {
     const source = (t: HubLogTarget | undefined, whole: boolean): HubLogSource | undefined => {
       if (!t) return undefined;
       const s = new HubLogSource({ ...t }, o.conn, o.cache, whole);
-      s.offline = offline === undefined ? undefined : `the Hub cannot be reached (${offline})`;
+      s.retry = o.retry ?? {};
+      s.offline = offline;
       return s;
     };
     const cs = source(credit, false);
@@ -108,10 +121,13 @@ export class HubRun {
       if (this.credit && (!saved || !idx?.restoreFrame(saved.frame, saved.identity.committed)))
         throw new HubError('offline', `${this.offline}; the saved index of ${hubRefText(this.ref)} is gone or damaged`);
       this.identity = saved?.identity;
+      this.knowHead(this.credit, saved?.identity);
+      await this.restoreMetrics();
       await this.updateMetrics();
       return;
     }
     if (this.credit && idx) this.use = await this.resume(this.credit, pointer.credit);
+    await this.restoreMetrics();
     await this.run.update();
     await this.save();
   }
@@ -123,6 +139,7 @@ export class HubRun {
     const same = await loadHubIndex(this.o.store, t.key, this.options);
     if (same && same.identity.size === t.size && idx.restoreFrame(same.frame, same.identity.committed)) {
       this.identity = same.identity;
+      this.knowHead(src, same.identity);
       return 'unchanged';
     }
     if (!prev || prev.key === t.key || prev.committed > t.size) return 'none';
@@ -141,6 +158,28 @@ export class HubRun {
     return sha256(head) === id.head && sha256(tail) === id.tail;
   }
 
+  /** Starts the metrics index from the saved one of the same content, when there is one (no byte of the log is then read). */
+  private async restoreMetrics(): Promise<void> {
+    const src = this.metrics;
+    const idx = this.run.metrics;
+    if (!src || !idx) return;
+    const saved = await loadHubMetrics(this.o.store, src.target.key, this.options);
+    if (!saved || saved.identity.size !== src.target.size || !idx.restoreFrame(saved.frame, saved.identity.committed)) return;
+    this.metricsIdentity = saved.identity;
+    this.knowHead(src, saved.identity);
+  }
+
+  private knowHead(src: HubLogSource | undefined, id: { key: string; first?: string } | undefined): void {
+    const bytes = firstBytes(id?.first);
+    if (src && id && bytes) src.knownHead = { key: id.key, bytes };
+  }
+
+  /** The first bytes of a log to keep in its saved index. */
+  private async first(src: HubLogSource, committed: number): Promise<string | undefined> {
+    const n = Math.min(FIRST_BYTES, committed);
+    return n > 0 ? (await src.readRange(0, n)).toString('base64') : undefined;
+  }
+
   private async updateMetrics(): Promise<void> {
     try {
       await this.run.metrics?.update();
@@ -156,17 +195,35 @@ export class HubRun {
     const src = this.credit;
     const snap = idx?.snapshot();
     const pointer: HubPointer = this.metrics ? { metrics: { ...this.metrics.target } } : {};
-    if (src && snap) {
+    const id = this.identity;
+    if (src && snap && !(id?.key === src.target.key && id.committed === snap.committed)) {
       const c = snap.committed;
       const [head, tail] = await Promise.all([
         src.readRange(0, Math.min(EDGE_BYTES, c)),
         src.readRange(Math.max(0, c - EDGE_BYTES), Math.min(EDGE_BYTES, c)),
       ]);
-      this.identity = { ...src.target, committed: c, head: sha256(head), tail: sha256(tail) };
+      const first = c > 0 ? head.subarray(0, FIRST_BYTES).toString('base64') : undefined;
+      this.identity = { ...src.target, committed: c, head: sha256(head), tail: sha256(tail), ...(first ? { first } : {}) };
       await saveHubIndex(this.o.store, this.options, snap, this.identity).catch(() => undefined);
     }
+    await this.saveMetrics();
     if (this.identity) pointer.credit = this.identity;
     await savePointer(this.o.store, this.where, this.options, pointer).catch(() => undefined);
+  }
+
+  /** Saves the metrics index under its content hash, unless the saved one is already this (best effort). */
+  private async saveMetrics(): Promise<void> {
+    const src = this.metrics;
+    const snap = this.run.metrics?.snapshot();
+    const id = this.metricsIdentity;
+    if (!src || !snap || (id?.key === src.target.key && id.committed === snap.committed)) return;
+    try {
+      const first = await this.first(src, snap.committed);
+      this.metricsIdentity = { ...src.target, committed: snap.committed, ...(first ? { first } : {}) };
+      await saveHubIndex(this.o.store, this.options, snap, this.metricsIdentity, 'metrics');
+    } catch {
+      // a full disk or a failed range read costs the next open its speed
+    }
   }
 
   /**
@@ -199,6 +256,12 @@ export class HubRun {
     if (kind !== 'none') this.use = kind === 'grown' ? 'grown' : 'none';
     await this.save();
     return kind;
+  }
+
+  /** Opened from the saved index because the Hub failed or could not be reached: one line saying so; undefined otherwise. */
+  get savedIndexLine(): string | undefined {
+    if (this.offline === undefined) return undefined;
+    return `${this.offline}; ${hubRefText(this.ref)} opened from the saved index of commit ${this.commit.slice(0, 12)}`;
   }
 
   /** Offline: one line saying which records cannot be opened (not cached); undefined online or when all are. */

@@ -102,9 +102,24 @@ export class RangeCache {
     }
   }
 
-  /** Deletes every cached range. */
-  async clear(): Promise<void> {
+  /** How many ranges of how many files, and their bytes. */
+  async usage(): Promise<{ files: number; ranges: number; bytes: number }> {
+    const u = { files: 0, ranges: 0, bytes: 0 };
+    for (const key of await readdir(this.dir).catch(() => [] as string[])) {
+      if (!KEY.test(key)) continue;
+      const held = await this.ranges(key);
+      if (held.length > 0) u.files++;
+      u.ranges += held.length;
+      u.bytes += held.reduce((n, r) => n + r.length, 0);
+    }
+    return u;
+  }
+
+  /** Deletes every cached range; returns how many ranges and bytes were freed. */
+  async clear(): Promise<{ ranges: number; bytes: number }> {
+    const u = await this.usage();
     for (const key of await readdir(this.dir).catch(() => [] as string[]))
       if (KEY.test(key)) await rm(join(this.dir, key), { recursive: true, force: true });
+    return { ranges: u.ranges, bytes: u.bytes };
   }
 }

@@ -3,7 +3,7 @@
  * (`Range: bytes=a-b`). The URL comes from `fileDownloadInfo` (the resolve route, which may
  * redirect to a CDN or a Xet bridge), fetched through our own fetch so that the token never
  * leaves the endpoint's origin. A 206 must be for exactly the range asked; a 200 to a ranged
- * request (a server that ignores Range) or a wrong Content-Range is refused.
+ * request (a server that ignores Range) or a wrong Content-Range is refused (never retried).
  */
 import { fileDownloadInfo } from '@huggingface/hub';
 import { makeHubFetch } from '../hubFetch';
@@ -71,7 +71,7 @@ async function open(
   });
   if (!info) throw new HubError('entry-not-found', `${f.path} is no longer in ${f.repo} at ${f.commit.slice(0, 8)}`);
   if (info.size !== f.size)
-    throw new HubError('server', `${f.repo}/${f.path}: the Hub now says ${info.size} bytes, the listing said ${f.size}`);
+    throw new HubError('other', `${f.repo}/${f.path}: the Hub now says ${info.size} bytes, the listing said ${f.size}`);
   const whole = start === 0 && end === f.size - 1;
   const headers: Record<string, string> = {};
   if (c.token) headers['Authorization'] = `Bearer ${c.token}`;
@@ -87,7 +87,7 @@ async function open(
   if (!whole && res.status !== 206)
     return refuse(
       new HubError(
-        'server',
+        'other',
         `${from} ignored the Range header (HTTP ${res.status} to a request for ${want}); refused`,
         undefined,
         res.status,
@@ -96,7 +96,7 @@ async function open(
   if (!whole && res.headers.get('content-range')?.trim() !== want)
     return refuse(
       new HubError(
-        'server',
+        'other',
         `${from} answered with Content-Range ${shown(res.headers.get('content-range'))} to a request for ${want}; refused`,
         undefined,
         206,

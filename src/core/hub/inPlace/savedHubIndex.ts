@@ -19,6 +19,14 @@ export interface HubIdentity extends HubLogTarget {
   /** sha256 of the first and of the last 64 KB before `committed` */
   head: string;
   tail: string;
+  /** the file's first bytes (base64), so that the reader's head check needs no request */
+  first?: string;
+}
+
+/** What a saved metrics index says of its Hub file: the content hash names it whole. */
+export interface HubMetricsIdentity extends HubLogTarget {
+  committed: number;
+  first?: string;
 }
 
 export interface HubPointer {
@@ -38,37 +46,72 @@ function isTarget(v: unknown): v is HubLogTarget {
   return str(o['repo']) && str(o['path']) && SHA1.test(String(o['commit'])) && KEY.test(String(o['key'])) && count(o['size']);
 }
 
-export function isIdentity(v: unknown): v is HubIdentity {
+/** At most this many first bytes are kept (the reader's head check reads 256). */
+export const FIRST_BYTES = 256;
+
+function isMetricsIdentity(v: unknown): v is HubMetricsIdentity {
   if (!isTarget(v)) return false;
   const o = v as unknown as Record<string, unknown>;
-  return count(o['committed']) && o['committed'] <= v.size && HEX64.test(String(o['head'])) && HEX64.test(String(o['tail']));
+  return count(o['committed']) && o['committed'] <= v.size && (o['first'] === undefined || firstBytes(o['first']) !== undefined);
+}
+
+export function isIdentity(v: unknown): v is HubIdentity {
+  if (!isMetricsIdentity(v)) return false;
+  const o = v as unknown as Record<string, unknown>;
+  return HEX64.test(String(o['head'])) && HEX64.test(String(o['tail']));
+}
+
+/** The first bytes a saved identity carries, when they check out (base64 of at most FIRST_BYTES bytes). */
+export function firstBytes(first: unknown): Buffer | undefined {
+  if (typeof first !== 'string' || first.length > 4 * Math.ceil(FIRST_BYTES / 3) || !/^[A-Za-z0-9+/]*={0,2}$/.test(first)) return undefined;
+  const b = Buffer.from(first, 'base64');
+  return b.length > 0 ? b : undefined;
 }
 
 export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
-const indexName = (store: IndexStore, key: string, options: unknown): string => store.nameOf('hub-credit', `/hub/${key}`, options);
+type HubIndexKind = 'credit' | 'metrics';
+const indexName = (store: IndexStore, kind: HubIndexKind, key: string, options: unknown): string =>
+  store.nameOf(`hub-${kind}`, `/hub/${key}`, options);
 const pointerName = (store: IndexStore, where: string, options: unknown): string => store.nameOf('hub-pointer', `/hub/${where}`, options);
 
-/** The saved index of the content `key`, with its identity; undefined when none checks out. */
-export async function loadHubIndex(
+async function loadFrame<T extends HubLogTarget>(
+  store: IndexStore,
+  kind: HubIndexKind,
+  key: string,
+  options: unknown,
+  check: (v: unknown) => v is T,
+): Promise<{ frame: DecodedFrame; identity: T } | undefined> {
+  const buf = await store.load(indexName(store, kind, key, options));
+  const frame = buf ? decodeFrame(buf) : undefined;
+  const identity = frame?.header['hub'];
+  if (!frame || !check(identity) || identity.key !== key) return undefined;
+  return { frame, identity };
+}
+
+/** The saved credit index of the content `key`, with its identity; undefined when none checks out. */
+export const loadHubIndex = (
   store: IndexStore,
   key: string,
   options: unknown,
-): Promise<{ frame: DecodedFrame; identity: HubIdentity } | undefined> {
-  const buf = await store.load(indexName(store, key, options));
-  const frame = buf ? decodeFrame(buf) : undefined;
-  const identity = frame?.header['hub'];
-  if (!frame || !isIdentity(identity) || identity.key !== key) return undefined;
-  return { frame, identity };
-}
+): Promise<{ frame: DecodedFrame; identity: HubIdentity } | undefined> => loadFrame(store, 'credit', key, options, isIdentity);
+
+/** The saved metrics index of the content `key`; undefined when none checks out. */
+export const loadHubMetrics = (
+  store: IndexStore,
+  key: string,
+  options: unknown,
+): Promise<{ frame: DecodedFrame; identity: HubMetricsIdentity } | undefined> =>
+  loadFrame(store, 'metrics', key, options, isMetricsIdentity);
 
 export async function saveHubIndex(
   store: IndexStore,
   options: unknown,
   snap: { header: Record<string, unknown>; sections: Section[] },
-  identity: HubIdentity,
+  identity: HubIdentity | HubMetricsIdentity,
+  kind: HubIndexKind = 'credit',
 ): Promise<void> {
-  await store.save(indexName(store, identity.key, options), encodeFrame({ ...snap.header, hub: identity }, snap.sections));
+  await store.save(indexName(store, kind, identity.key, options), encodeFrame({ ...snap.header, hub: identity }, snap.sections));
 }
 
 export async function loadPointer(store: IndexStore, where: string, options: unknown): Promise<HubPointer> {

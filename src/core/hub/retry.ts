@@ -1,0 +1,109 @@
+/**
+ * How a Hub transfer survives a bad link: a stall watchdog that drops a transfer which
+ * delivers nothing for a while, and bounded retries with doubling backoff (or the wait a
+ * 429 asks for). The downloader and the logs read in place share them.
+ */
+import { HubError } from './errors';
+
+/** The retry policy's knobs (the downloader's options carry the same names). */
+export interface RetryPolicy {
+  /** attempts after the first, for dropped links, stalls, 5xx and 429 (default 6) */
+  retries?: number;
+  /** first backoff, doubled each time (ms, default 500) */
+  backoffMs?: number;
+  /** a transfer that delivers no byte for this long (ms, default 30000) is dropped and resumed */
+  stallTimeoutMs?: number;
+}
+
+export const DEFAULT_RETRIES = 6;
+export const DEFAULT_STALL_MS = 30_000;
+const DEFAULT_BACKOFF_MS = 500;
+const MAX_WAIT_MS = 60_000;
+
+export const cancelled = (): HubError => new HubError('cancelled', 'cancelled');
+
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((res, rej) => {
+    const t = setTimeout(res, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        rej(cancelled());
+      },
+      { once: true },
+    );
+  });
+
+/** The wait before retry number `failures` (from 1): the Hub's Retry-After for a 429, else the doubling backoff; at most a minute. */
+export function retryWaitMs(e: HubError, failures: number, p: RetryPolicy): number {
+  const wait =
+    e.kind === 'rate-limited' && e.retryAfterSeconds !== undefined
+      ? e.retryAfterSeconds * 1000
+      : (p.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** (failures - 1);
+  return Math.min(wait, MAX_WAIT_MS);
+}
+
+/** Whether failure number `failures` (from 1) of `e` is worth another try under `p`. */
+export const shouldRetry = (e: HubError, failures: number, p: RetryPolicy): boolean =>
+  e.retriable && failures <= (p.retries ?? DEFAULT_RETRIES);
+
+/** The one line a stall ends a transfer with. */
+export const stallError = (ms: number): HubError =>
+  new HubError('offline', `no byte for ${(ms / 1000).toFixed(1)} s from the server; dropping that connection and resuming`);
+
+/**
+ * Drops a transfer that delivers nothing for `ms`: it samples a byte counter a few times
+ * a period (nothing is added to the per-chunk path) and aborts the attempt.
+ */
+export class StallWatch {
+  private last = -1;
+  private since = Date.now();
+  private timer: ReturnType<typeof setInterval>;
+  stalled = false;
+
+  constructor(
+    readonly ms: number,
+    count: () => number,
+    abort: () => void,
+  ) {
+    this.timer = setInterval(
+      () => {
+        const n = count();
+        const now = Date.now();
+        if (n !== this.last) {
+          this.last = n;
+          this.since = now;
+        } else if (now - this.since >= ms) {
+          this.stalled = true;
+          this.stop();
+          abort();
+        }
+      },
+      Math.max(20, ms / 4),
+    );
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails with an error not worth retrying, or has been
+ * retried `retries` times, waiting the backoff between tries. Anything not a HubError is
+ * thrown as it is.
+ */
+export async function retrying<T>(p: RetryPolicy, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+  for (let failures = 0; ;) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!(e instanceof HubError) || signal?.aborted) throw e;
+      if (!shouldRetry(e, ++failures, p))
+        throw failures > 1 ? new HubError(e.kind, `${e.message} (after ${failures - 1} retries)`, e.retryAfterSeconds, e.status) : e;
+      await sleep(retryWaitMs(e, failures, p), signal);
+    }
+  }
+}
