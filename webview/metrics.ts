@@ -571,7 +571,11 @@ function render(): void {
     body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
 }
 
-/** A link named this metric: its chart scrolls into view (the search cleared if it hid it) and is outlined for two seconds. */
+/**
+ * A link named this metric: its chart scrolls into view (the search cleared if it hid it)
+ * and is outlined for two seconds; meanwhile the charts drawn as they come into view grow
+ * the page, so each growth scrolls it back.
+ */
 function focusMetric(metric: string): void {
   const find = (): HTMLElement | null => body.querySelector<HTMLElement>(`.chart-card[data-metric="${CSS.escape(metric)}"]`);
   if (!find() && series.some((s) => s.name === metric)) {
@@ -582,10 +586,14 @@ function focusMetric(metric: string): void {
   }
   const el = find();
   if (!el) return;
-  el.scrollIntoView({ block: 'center' });
+  const reveal = (): void => el.scrollIntoView({ block: 'center' });
+  const growing = new ResizeObserver(reveal);
+  growing.observe(body);
+  reveal();
   el.dataset['focused'] = 'true';
   el.style.outline = '2px solid var(--vscode-focusBorder)';
   setTimeout(() => {
+    growing.disconnect();
     delete el.dataset['focused'];
     el.style.outline = '';
   }, 2000);
