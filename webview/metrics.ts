@@ -8,6 +8,7 @@ import { smooth } from '../src/shared/smoothing';
 import { flatRange, tickLabel } from '../src/shared/ticks';
 import { visibleText } from '../src/shared/visibleText';
 import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, SeriesView } from '../src/shared/protocol/metrics';
+import { parseFocusMetric } from '../src/shared/protocol/metrics';
 import { legend } from './metrics/legend';
 import { closeRunMenu, showRunMenu } from './metrics/runMenu';
 import { runColor, runDash } from './metrics/palette';
@@ -570,7 +571,37 @@ function render(): void {
     body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
 }
 
+/**
+ * A link named this metric: its chart scrolls into view (the search cleared if it hid it)
+ * and is outlined for two seconds; meanwhile the charts drawn as they come into view grow
+ * the page, so each growth scrolls it back.
+ */
+function focusMetric(metric: string): void {
+  const find = (): HTMLElement | null => body.querySelector<HTMLElement>(`.chart-card[data-metric="${CSS.escape(metric)}"]`);
+  if (!find() && series.some((s) => s.name === metric)) {
+    state.search = '';
+    search.value = '';
+    saveState(state);
+    render();
+  }
+  const el = find();
+  if (!el) return;
+  const reveal = (): void => el.scrollIntoView({ block: 'center' });
+  const growing = new ResizeObserver(reveal);
+  growing.observe(body);
+  reveal();
+  el.dataset['focused'] = 'true';
+  el.style.outline = '2px solid var(--vscode-focusBorder)';
+  setTimeout(() => {
+    growing.disconnect();
+    delete el.dataset['focused'];
+    el.style.outline = '';
+  }, 2000);
+}
+
 onMessage((m) => {
+  const focus = parseFocusMetric(m);
+  if (focus) return focusMetric(focus.metric);
   if (m.type === 'metrics/data') {
     const samePins = JSON.stringify(m.pinned) === JSON.stringify(state.pinned);
     const before = runsKey();

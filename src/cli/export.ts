@@ -1,6 +1,6 @@
 /**
- * `rlrb export <run or credit log> --format jsonl|csv [filters] [--out FILE]`: the
- * selected trajectories, streamed. Exit 0 on success, 1 when the export failed, 2 on
+ * `rlrb export <run or credit log> --format jsonl|csv|parquet [filters] [--out FILE]`: the
+ * selected trajectories, streamed (Parquet only to a file: it is binary). Exit 0 on success, 1 when the export failed, 2 on
  * bad usage or an unreadable log (one line on stderr).
  */
 import { readFileSync, createWriteStream } from 'node:fs';
@@ -20,7 +20,7 @@ import { selectRows } from '../core/export/select';
 import { writableSink } from '../core/export/sink';
 
 export const EXPORT_USAGE =
-  'usage: rlrb export <run folder or credit log> --format jsonl|csv [--iteration-min N] [--iteration-max N] [--group N] ' +
+  'usage: rlrb export <run folder or credit log> --format jsonl|csv|parquet [--iteration-min N] [--iteration-max N] [--group N] ' +
   '[--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--text S] [--map FILE] [--out FILE] [--threads N]';
 
 class UsageError extends Error {}
@@ -227,11 +227,12 @@ export async function cmdExport(argv: string[]): Promise<number> {
     refuseRepeats(tokens);
     if (positionals.length !== 1)
       throw new UsageError(positionals.length === 0 ? EXPORT_USAGE : `export: one run at a time, not ${positionals.length}`);
-    if (v.format === undefined) throw new UsageError('export: --format jsonl|csv is required');
+    if (v.format === undefined) throw new UsageError('export: --format jsonl|csv|parquet is required');
     const format = oneOf(v.format, EXPORT_FORMATS, '--format')!;
     const filter = filterFromFlags(v);
     const out = v.out === undefined ? undefined : resolve(v.out);
     if (v.out !== undefined && v.out.trim() === '') throw new UsageError('export: --out needs a file name');
+    if (format === 'parquet' && out === undefined) throw new UsageError('export: --format parquet is binary: give --out FILE');
     const mapping = readMapping(v.map);
     const log = await creditLogOf(positionals[0]!);
     if (out !== undefined && (await realpath(out).catch(() => out)) === (await realpath(log)))

@@ -9,13 +9,15 @@
  * all cross that boundary here.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { parseTolerant } from '../../src/core/log/tolerantJson';
 import { buildSchemaTables } from '../../src/core/record/schema';
 import { prettyRecord, turnsKeyOf } from '../../src/extension/share/prettyRecord';
-import { SHOTS, workbench } from './harness';
+import { EXTENSION_ID, buildLink } from '../../src/core/links/link';
+import type { LinkView } from '../../src/core/links/link';
+import { REPO, SHOTS, workbench } from './harness';
 
 const KEY = { iteration: 12, group: 7, rollout: 3 };
 const TURN = 5;
@@ -75,6 +77,17 @@ async function openTrajectory(key: string): Promise<void> {
   }
 }
 
+/** A second window of the workbench on a fresh, empty folder: another workspace, its own extension host's state. */
+async function windowOn(folder: string): Promise<Page> {
+  const elsewhere = join(wb.work, folder);
+  mkdirSync(elsewhere, { recursive: true });
+  const other = await page.context().newPage();
+  await other.goto(`http://127.0.0.1:${wb.port}/?folder=${encodeURIComponent(elsewhere)}`);
+  await other.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await other.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
+  return other;
+}
+
 async function turnInView(wv: FrameLocator, turn: number): Promise<void> {
   const target = wv.locator(`.turn.target[data-turn="${turn}"]`);
   await target.waitFor({ timeout: 20_000 });
@@ -111,13 +124,8 @@ wb.journey('S1. Copy Link on a turn puts a link to that run, trajectory and turn
 wb.continued(
   'S2. the link opens in a fresh window on another workspace at the same turn; a link to what is not there is refused',
   async () => {
-    const elsewhere = join(wb.work, 'elsewhere');
-    mkdirSync(elsewhere, { recursive: true });
-    const other = await page.context().newPage();
+    const other = await windowOn('elsewhere');
     try {
-      await other.goto(`http://127.0.0.1:${wb.port}/?folder=${encodeURIComponent(elsewhere)}`);
-      await other.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await other.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
       await openUrl(other, link);
       const wv = webviewOf(other);
       await wv
@@ -218,3 +226,135 @@ wb.continued('S6. Open Selection in a Notebook without the Jupyter extension say
   await t.locator('.monaco-button', { hasText: 'Show Jupyter Extension' }).waitFor({ timeout: 10_000 });
   await wb.shot('notebook-needs-jupyter');
 });
+
+/** A link to the demo run in code-server's scheme, as Copy Link makes it. */
+const linkTo = (view: LinkView): string => buildLink({ run: { kind: 'local', path: run }, view }, EXTENSION_ID, 'code-oss');
+
+wb.journey(
+  "S7. a dashboard metric's link opens the dashboard scrolled to that chart, highlighted; an unknown metric is refused",
+  async () => {
+    await openUrl(page, linkTo({ kind: 'run' }));
+    const wv = wb.webview();
+    await wv.locator('.chart-card').first().waitFor({ timeout: 60_000 });
+    const names = await wv.locator('.chart-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric') ?? ''));
+    const metric = names[names.length - 1]!;
+    const frame = (await page.locator('iframe.webview.ready:visible').boundingBox())!;
+    const card = wv.locator(`.chart-card[data-metric="${metric}"]`);
+    assert.ok((await card.boundingBox())!.y > frame.y + frame.height, `the last chart (${metric}) starts below the panel`);
+    await openUrl(page, linkTo({ kind: 'metric', metric }));
+    await wv.locator(`.chart-card[data-metric="${metric}"][data-focused="true"]`).waitFor({ timeout: 30_000 });
+    // the charts drawn as they come into view grow the page for a moment: the page scrolls back each time
+    const inView = async (): Promise<boolean> => {
+      const box = (await card.boundingBox())!;
+      return box.y >= frame.y - 1 && box.y + box.height <= frame.y + frame.height + 1;
+    };
+    for (let i = 0; i < 6 && !(await inView()); i++) await page.waitForTimeout(250);
+    assert.ok(await inView(), `${metric} is scrolled into view`);
+    assert.equal(await wv.locator('.chart-card[data-focused]').count(), 1, 'and still outlined');
+    await wb.shot('metric-link-focused');
+    await wv.locator('.chart-card[data-focused]').waitFor({ state: 'detached', timeout: 10_000 });
+    await openUrl(page, linkTo({ kind: 'metric', metric: 'ws/no_such_metric' }));
+    await toast(page, /link refused: metric "ws\/no_such_metric" is not in run run/).waitFor({ timeout: 20_000 });
+  },
+);
+
+wb.journey(
+  'S8. a Hub link opens the run read in place; its Copy Link names repo and revision; elsewhere the link offers to download its logs',
+  async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
+    const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
+    await repo.waitFor({ timeout: 30_000 });
+    await repo.click({ button: 'right' });
+    await page.locator('.monaco-menu .action-label', { hasText: 'Open Logs in Place' }).click();
+    await page.locator('.monaco-list-row', { hasText: /on the Hub · 10800 trajectories/ }).waitFor({ timeout: 90_000 });
+    // a link to the repo opens the run read in place here: no download offered
+    const opened = buildLink(
+      { run: { kind: 'hub', repo: REPO, revision: 'main' }, view: { kind: 'trajectories', iteration: 44, group: 3, rollout: 2 } },
+      EXTENSION_ID,
+      'code-oss',
+    );
+    await openUrl(page, opened);
+    const wv = wb.webview();
+    await wv.locator('#detail-title', { hasText: 'iteration 44 · group 3 · rollout 2' }).waitFor({ timeout: 60_000 });
+    assert.match((await wv.locator('#jump-label').textContent())!, /^opened from a link/);
+    assert.equal(existsSync(wb.downloads), false, 'the run read in place is used, nothing downloaded');
+    await wv.locator('.turn[data-turn="3"] .turn-copy-link').click();
+    await toast(page, /Copied a link to 44 · 3 · 2, turn 3/).waitFor({ timeout: 20_000 });
+    const hubLink = await page.evaluate<string>('navigator.clipboard.readText()');
+    assert.equal(hubLink, `code-oss://${EXTENSION_ID}/open?repo=${REPO}&revision=main&iteration=44&group=3&rollout=2&turn=3`);
+    assert.doesNotMatch(hubLink, /run=/, 'no local path in the link');
+    await wb.shot('hub-link-copied');
+    const other = await windowOn('elsewhere-hub');
+    try {
+      await openUrl(other, hubLink);
+      const ask = other.locator('.monaco-dialog-box', { hasText: /whose logs are not on this machine/ });
+      // a slow fresh window may ask whether the extension may open the URI after openUrl stopped waiting for it
+      const allow = other.locator('.monaco-dialog-box', { hasText: /Allow .*to open this URI/i });
+      for (let i = 0; i < 60 && !(await ask.isVisible()); i++) {
+        if (await allow.isVisible()) await allow.locator('.monaco-button', { hasText: /^Open$/ }).click();
+        await other.waitForTimeout(500);
+      }
+      await ask.waitFor({ timeout: 1_000 });
+      await other.screenshot({ path: join(SHOTS, 'share-S8-offer-download.png') });
+      assert.equal(existsSync(wb.downloads), false, 'nothing is downloaded before the user says so');
+      await ask.locator('.monaco-button', { hasText: 'Download Logs' }).click();
+      await webviewOf(other).locator('#detail-title', { hasText: 'iteration 44 · group 3 · rollout 2' }).waitFor({ timeout: 120_000 });
+      assert.ok(
+        readdirSync(wb.downloads, { recursive: true }).some((f) => String(f).endsWith('ws_credit_log.jsonl')),
+        'the logs were downloaded',
+      );
+      await other.screenshot({ path: join(SHOTS, 'share-S8-hub-link-opened.png') });
+    } catch (e) {
+      await other.screenshot({ path: join(SHOTS, 'FAILED-share-S8-other-window.png') }).catch(() => undefined);
+      throw e;
+    } finally {
+      await other.close();
+    }
+  },
+);
+
+/** Every file under `dir` (none when it is not there). */
+const filesUnder = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .map((f) => join(dir, String(f)))
+        .filter((f) => statSync(f).isFile())
+    : [];
+
+wb.journey(
+  "S9. remote: a link lands in the server's extension host, the raw record is the server's file, the export is written there",
+  async () => {
+    const url = linkTo({ kind: 'trajectories', ...KEY });
+    await openUrl(page, url);
+    const wv = wb.webview();
+    await wv.locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group}` }).waitFor({ timeout: 60_000 });
+    // the extension host's log is a file on the server (code-server's user data), not in the browser
+    const logged = (): boolean =>
+      filesUnder(join(wb.work, 'user', 'logs')).some(
+        (f) => f.endsWith('RL Runs.log') && readFileSync(f, 'utf8').includes(`link: code-oss://${EXTENSION_ID}/open?run=`),
+      );
+    for (let i = 0; i < 20 && !logged(); i++) await new Promise((r) => setTimeout(r, 500));
+    assert.ok(logged(), "the link is in the extension host's log on the server");
+    await wv.locator('.detail-raw').click();
+    await page.locator('.tab[aria-selected="true"]', { hasText: 'ws_credit_log.jsonl' }).waitFor({ timeout: 120_000 });
+    await wb.command('File: Copy Path of Active File');
+    await page.waitForFunction(`navigator.clipboard.readText().then((t) => t === ${JSON.stringify(log())})`, undefined, {
+      timeout: 10_000,
+    });
+    await page.locator('.tab', { hasText: 'Trajectories' }).click();
+    await wb.webview().locator('#export-trajectories').click();
+    const out = join(wb.work, 'server-side', 'export.csv');
+    mkdirSync(join(wb.work, 'server-side'), { recursive: true });
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 20_000 });
+    await input.fill(out);
+    // the dialog may still be listing the folder when the first Enter comes
+    for (let i = 0; i < 3 && (await input.isVisible()); i++) {
+      await page.keyboard.press('Enter');
+      await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
+    await toast(page, /Exported \d+ trajector(y|ies)/).waitFor({ timeout: 60_000 });
+    assert.match(readFileSync(out, 'utf8').split('\r\n')[0]!, /^iteration,group,rollout,/, "the export is a file on the server's disk");
+    await wb.shot('remote-export');
+  },
+);

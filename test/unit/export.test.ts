@@ -7,7 +7,10 @@ import { CreditIndex } from '../../src/core/log/creditIndex';
 import { exportRows } from '../../src/core/export/exportRows';
 import type { ExportProgress } from '../../src/core/export/exportRows';
 import { selectRows } from '../../src/core/export/select';
-import { csvField, csvHeader, CSV_COLUMNS } from '../../src/core/export/csv';
+import { csvField, csvHeader } from '../../src/core/export/csv';
+import { SUMMARY_COLUMNS } from '../../src/core/export/summary';
+import { csvLine, csvText } from '../../src/core/export/csv';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { groupEnd, inFileOrder } from '../../src/core/export/recordReader';
 import type { ExportSink } from '../../src/core/export/sink';
 import type { TrajectoryFilter } from '../../src/core/run/query';
@@ -168,7 +171,7 @@ function defineTests(): void {
     const head = rows[0]!;
     assert.deepEqual(
       head,
-      CSV_COLUMNS.map((c) => c.name),
+      SUMMARY_COLUMNS.map((c) => c.name),
     );
     assert.equal(rows.length, 1 + tricky.length + 1);
     const col = (name: string): number => head.indexOf(name);
@@ -316,8 +319,9 @@ function defineTests(): void {
     const { path } = crlfLog(dir);
     const cases: [string[], RegExp][] = [
       [[path, '--format', 'jsonl', '--frobnicate'], /unknown flag --frobnicate/],
-      [[path, '--format', 'xml'], /--format takes jsonl\|csv, not "xml"/],
-      [[path], /--format jsonl\|csv is required/],
+      [[path, '--format', 'xml'], /--format takes jsonl\|csv\|parquet, not "xml"/],
+      [[path], /--format jsonl\|csv\|parquet is required/],
+      [[path, '--format', 'parquet'], /--format parquet is binary: give --out FILE/],
       [['--format', 'csv'], /usage: rlrb export/],
       [[path, path, '--format', 'csv'], /one run at a time/],
       [[path, '--format', 'csv', '--iteration-min', '1.5'], /--iteration-min must be a whole number/],
@@ -348,4 +352,70 @@ function defineTests(): void {
     assert.equal(h.code, 0);
     assert.match(h.out.toString('utf8'), /usage: rlrb export/);
   });
+
+  test('Parquet: one typed row per trajectory, in row groups, each row equal to the CSV export of the same filter', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'ws_credit_log.jsonl');
+    const tricky = ['plain', 'a, b', 'say "hi"', 'two\nlines', '=SUM(A1)', 'tâche — “go”', ''];
+    const lines = tricky.map((instruction, k) => JSON.stringify(rec(k % 3, k, k % 2, { instruction })));
+    lines.push('{"iteration": 3, "group": 0, "rollout": 0, "reward": NaN, "A": Infinity, "task_id": "t,1", "turns": []}');
+    writeFileSync(path, lines.join('\n') + '\n');
+    const idx = await indexOf(path);
+    for (const filter of [{}, { iterationMin: 1 }, { reward: 'failure' as const }]) {
+      const rows = await selectRows(idx, filter);
+      const csv = new CollectSink();
+      await exportRows(idx, rows, 'csv', csv);
+      const pq = new CollectSink();
+      const r = await exportRows(idx, rows, 'parquet', pq, { rowGroup: 3 });
+      assert.equal(r.rows, rows.length);
+      assert.equal(r.bytes, pq.bytes.length);
+      const file = arrayBufferOf(pq.bytes);
+      const meta = parquetMetadata(file);
+      assert.equal(meta.row_groups.length, Math.ceil(rows.length / 3), 'a row group every 3 rows');
+      const objects = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+      assert.equal(objects.length, rows.length);
+      const asCsv = objects
+        .map((o) => csvLine(SUMMARY_COLUMNS.map((c) => csvText(typeof o[c.name] === 'bigint' ? Number(o[c.name]) : (o[c.name] as never)))))
+        .join('');
+      assert.equal(csvHeader() + asCsv, csv.bytes.toString('utf8'), JSON.stringify(filter));
+      if (rows.length === 0) continue;
+      const types = Object.fromEntries(meta.schema.slice(1).map((e) => [e.name, e.type]));
+      assert.deepEqual(
+        [types['iteration'], types['reward'], types['instruction'], types['labeled']],
+        ['INT64', 'DOUBLE', 'BYTE_ARRAY', 'BOOLEAN'],
+      );
+    }
+    const all = (await parquetReadObjects({ file: await exportedParquet(idx) })) as Record<string, unknown>[];
+    const odd = all.find((o) => o['task_id'] === 't,1')!;
+    assert.deepEqual(
+      [odd['reward'], odd['A'], odd['instruction'], odd['iteration']],
+      [null, null, null, 3n],
+      'null where absent; ints as ints',
+    );
+    assert.equal(all.find((o) => o['group'] === 4n)!['instruction'], '=SUM(A1)', 'no spreadsheet guard in Parquet');
+  });
+
+  test('rlrb export --format parquet --out writes a Parquet file of the filter', async () => {
+    const dir = tempDir();
+    const { path } = crlfLog(dir);
+    const out = join(dir, 'sel.parquet');
+    const r = rlrbExport(path, '--format', 'parquet', '--iteration-min', '2', '--out', out);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out.length, 0);
+    const b = readFileSync(out);
+    const rows = (await parquetReadObjects({ file: arrayBufferOf(b) })) as Record<string, unknown>[];
+    assert.deepEqual(
+      rows.map((o) => [o['iteration'], o['rollout']]),
+      [2n, 3n].flatMap((i) => [0n, 1n, 2n].map((k) => [i, k])),
+    );
+  });
 }
+
+async function exportedParquet(idx: CreditIndex): Promise<ArrayBuffer> {
+  const sink = new CollectSink();
+  await exportRows(idx, await selectRows(idx, {}), 'parquet', sink);
+  return arrayBufferOf(sink.bytes);
+}
+
+/** A copy of the bytes as the ArrayBuffer hyparquet reads. */
+const arrayBufferOf = (b: Buffer): ArrayBuffer => new Uint8Array(b).buffer;

@@ -15,6 +15,9 @@ import { prettyRecord, turnsKeyOf } from '../../src/extension/share/prettyRecord
 
 import { writeAtomically } from '../../src/extension/share/atomicFile';
 import { parseShareArgs, shareLink } from '../../src/extension/share/shareArgs';
+import { recordLogsOrigins, runRefOf } from '../../src/extension/share/runOrigin';
+import type { OriginStore } from '../../src/extension/share/runOrigin';
+import { parseFocusMetric } from '../../src/shared/protocol/metrics';
 import { parseTrajectoriesMessage } from '../../src/shared/protocol/trajectories';
 import { tempDir } from '../helpers';
 
@@ -228,4 +231,53 @@ test("Copy Link: the editor's own scheme, an absolute run path, the trajectory a
   assert.match(shareLink({ ...a, key: null, turn: null }, 'vscode'), /\/open\?run=\/data\/runs\/my%2520run@1$/);
   assert.throws(() => shareLink(a, 'java script:'), /not a URI scheme/);
   assert.throws(() => shareLink({ ...a, root: 'relative/run' }, 'vscode'), /must be absolute/);
+});
+
+/** A memento in memory. */
+function memento(): OriginStore {
+  const m = new Map<string, unknown>();
+  return {
+    get: <T>(k: string, d?: T): T | undefined => (m.has(k) ? (m.get(k) as T) : d),
+    update: (k: string, v: unknown): Promise<void> => (m.set(k, v), Promise.resolve()),
+  };
+}
+
+test('Copy Link on a run from the Hub names its repo and revision, not a path: read in place, or its downloaded logs', async () => {
+  const a = {
+    root: 'hub:XunmeiLiu/openwebrl-ws-credit-beta0.4',
+    key: { iteration: 1, group: 2, rollout: 3 },
+    turn: null,
+    query: { filter: {}, sort: [] },
+  };
+  const inPlace = shareLink(a, 'vscode');
+  assert.match(inPlace, /\/open\?repo=XunmeiLiu\/openwebrl-ws-credit-beta0\.4&revision=main&iteration=1&group=2&rollout=3$/);
+  assert.doesNotMatch(inPlace, /run=/);
+  assert.deepEqual(runRefOf('hub:o/n@v1.2'), { kind: 'hub', repo: 'o/n', revision: 'v1.2' });
+  const store = memento();
+  let fire: (r: { repo: string; kind: string; dest: string; ok: boolean }) => void = () => undefined;
+  const downloads = { onDidFinish: (f: typeof fire) => ((fire = f), { dispose: () => undefined }) };
+  const hub = { state: () => ({ listing: { commit: 'c0ffee' } }) };
+  recordLogsOrigins(store, downloads as never, hub as never);
+  assert.deepEqual(runRefOf('/data/dl/logs', store), { kind: 'local', path: '/data/dl/logs' }, 'before the download: its path');
+  fire({ repo: 'o/n', kind: 'resume', dest: '/data/dl/ckpt', ok: true });
+  fire({ repo: 'o/n', kind: 'logs', dest: '/data/dl/failed', ok: false });
+  fire({ repo: 'o/n', kind: 'logs', dest: '/data/dl/logs', ok: true });
+  await Promise.resolve();
+  assert.deepEqual(runRefOf('/data/dl/logs', store), { kind: 'hub', repo: 'o/n', revision: 'c0ffee' });
+  assert.deepEqual(runRefOf('/data/dl/ckpt', store), { kind: 'local', path: '/data/dl/ckpt' }, 'a checkpoint is not a run of logs');
+  assert.deepEqual(runRefOf('/data/dl/failed', store), { kind: 'local', path: '/data/dl/failed' }, 'a failed download records nothing');
+  assert.match(shareLink({ ...a, root: '/data/dl/logs' }, 'vscode'), /\/open\?repo=o\/n&revision=c0ffee&iteration=1/);
+});
+
+test('the dashboard takes a focus on a metric only as a short string', () => {
+  assert.deepEqual(parseFocusMetric({ type: 'metrics/focus', metric: 'reward/mean' }), { type: 'metrics/focus', metric: 'reward/mean' });
+  for (const bad of [
+    { type: 'metrics/focus' },
+    { type: 'metrics/focus', metric: '' },
+    { type: 'metrics/focus', metric: 3 },
+    { type: 'metrics/focus', metric: 'x'.repeat(5000) },
+    { type: 'metrics/data', metric: 'a' },
+    null,
+  ])
+    assert.equal(parseFocusMetric(bad), undefined, JSON.stringify(bad));
 });

@@ -5,7 +5,8 @@
  *
  * - `jsonl`: each selected record's original line, byte for byte (without the line
  *   ending it had, and without a UTF-8 BOM at the start of the file), then `\n`.
- * - `csv`: the table's summary columns (`CSV_COLUMNS`), RFC 4180, CRLF line ends.
+ * - `csv`: the table's summary columns (`SUMMARY_COLUMNS`), RFC 4180, CRLF line ends.
+ * - `parquet`: the same columns, typed, a row group every `PARQUET_ROW_GROUP` rows.
  */
 import type { CreditIndex } from '../log/creditIndex';
 import { parseTolerant } from '../log/tolerantJson';
@@ -13,14 +14,15 @@ import { buildSchemaTables } from '../record/schema';
 import type { SchemaTables } from '../record/schema';
 import { normaliseRecord } from '../record/trajectory';
 import { csvHeader, csvRow } from './csv';
-import type { RecordText } from './csv';
+import type { RecordText } from './summary';
+import { ParquetRows } from './parquet';
 import { inFileOrder, readRanges } from './recordReader';
-import type { RangeSource } from './recordReader';
+import type { RangeOrigin, RangeSource } from './recordReader';
 import { ChunkedWriter } from './sink';
 import type { ExportSink } from './sink';
 
-export type ExportFormat = 'jsonl' | 'csv';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
+export type ExportFormat = 'jsonl' | 'csv' | 'parquet';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet'];
 
 export interface ExportProgress {
   rowsDone: number;
@@ -38,6 +40,10 @@ export interface ExportOptions {
   /** the read window and the output chunk, in bytes (tests make them small) */
   window?: number;
   chunk?: number;
+  /** rows in a Parquet row group (tests make it small) */
+  rowGroup?: number;
+  /** the log's bytes when it is not a local file (a Hub log read in place: `RunLocation.remote.credit`) */
+  origin?: RangeOrigin;
 }
 
 export interface ExportResult {
@@ -95,6 +101,38 @@ export async function exportRows(
   }
 }
 
+/** How one format writes: a header, each record, an end. */
+interface Encoder {
+  row(id: number, bytes: Buffer): Promise<void>;
+  end(): Promise<void>;
+  written(): number;
+}
+
+function jsonlEncoder(index: CreditIndex, out: ChunkedWriter): Encoder {
+  return {
+    row: async (id, bytes) => {
+      if (!looksLikeObject(bytes)) throw new Error(`${index.path}:${index.columns.line[id]}: the record changed on disk; index it again`);
+      await out.write(bytes);
+      await out.write(NEWLINE);
+    },
+    end: () => out.flush(),
+    written: () => out.written,
+  };
+}
+
+async function encoder(index: CreditIndex, format: ExportFormat, sink: ExportSink, opts: ExportOptions): Promise<Encoder> {
+  if (format === 'jsonl') return jsonlEncoder(index, new ChunkedWriter(sink, opts.chunk));
+  const tables = buildSchemaTables(index.options.mapping);
+  const text = (id: number, bytes: Buffer): RecordText => recordText(index, tables, id, bytes);
+  if (format === 'parquet') {
+    const p = new ParquetRows(sink, opts.rowGroup);
+    return { row: (id, bytes) => p.add(index.row(id), text(id, bytes)), end: () => p.finish(), written: () => p.written };
+  }
+  const out = new ChunkedWriter(sink, opts.chunk);
+  await out.write(csvHeader());
+  return { row: (id, bytes) => out.write(csvRow(index.row(id), text(id, bytes))), end: () => out.flush(), written: () => out.written };
+}
+
 async function writeAll(
   index: CreditIndex,
   rows: ArrayLike<number>,
@@ -105,29 +143,23 @@ async function writeAll(
 ): Promise<ExportResult> {
   const src = rangeSource(index);
   const ids = inFileOrder(rows, src);
-  const out = new ChunkedWriter(sink, opts.chunk);
-  const tables = format === 'csv' ? buildSchemaTables(index.options.mapping) : undefined;
+  const enc = await encoder(index, format, sink, opts);
   let bytesRead = 0;
   let done = 0;
-  const progress = (): void => opts.onProgress?.({ rowsDone: done, rowsTotal: ids.length, bytesRead, bytesWritten: out.written });
-  if (tables) await out.write(csvHeader());
+  const progress = (): void => opts.onProgress?.({ rowsDone: done, rowsTotal: ids.length, bytesRead, bytesWritten: enc.written() });
   const reader = readRanges(index.path, ids, src, {
     ...(opts.window !== undefined ? { window: opts.window } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.origin ? { origin: opts.origin } : {}),
     onRead: (n) => (bytesRead = n),
   });
   for await (const { id, bytes } of reader) {
     opts.signal?.throwIfAborted();
     if (replaced()) throw new Error(`${index.path}: the log was replaced during the export; export again`);
-    if (tables) await out.write(csvRow(index.row(id), recordText(index, tables, id, bytes)));
-    else {
-      if (!looksLikeObject(bytes)) throw new Error(`${index.path}:${index.columns.line[id]}: the record changed on disk; index it again`);
-      await out.write(bytes);
-      await out.write(NEWLINE);
-    }
+    await enc.row(id, bytes);
     if (++done % PROGRESS_EVERY === 0) progress();
   }
-  await out.flush();
+  await enc.end();
   progress();
-  return { rows: done, bytes: out.written };
+  return { rows: done, bytes: enc.written() };
 }

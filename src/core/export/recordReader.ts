@@ -1,6 +1,7 @@
 /**
- * Reads the byte ranges of selected records in file order with one file handle and a
- * bounded window: neighbouring ranges share one read, a gap larger than `maxGap` is
+ * Reads the byte ranges of selected records in file order, from a local file (one file
+ * handle) or a source that reads a range (a Hub log read in place: one range request a
+ * read), with a bounded window: neighbouring ranges share one read, a gap larger than `maxGap` is
  * skipped, and no read is larger than `window` unless one record is. Memory is the
  * window (or the largest record), whatever the size of the file or the selection.
  */
@@ -11,6 +12,37 @@ export interface RangeSource {
   offset(id: number): number;
   length(id: number): number;
 }
+
+/** A log that is not a local file: its bytes by range (a Hub log read in place). */
+export interface RangeOrigin {
+  readRange(offset: number, length: number): Promise<Buffer>;
+}
+
+/** Reads `span` bytes from `start`: fewer when the log ends before. */
+interface SpanReader {
+  read(start: number, span: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+async function fileReader(path: string, window: number): Promise<SpanReader> {
+  const fh = await open(path, 'r');
+  let buf = Buffer.allocUnsafe(Math.min(window, 1 << 16));
+  return {
+    read: async (start, span) => {
+      if (buf.length < span) buf = Buffer.allocUnsafe(Math.max(span, Math.min(buf.length * 2, window)));
+      let got = 0;
+      while (got < span) {
+        const { bytesRead } = await fh.read(buf, got, span - got, start + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return buf.subarray(0, got);
+    },
+    close: () => fh.close(),
+  };
+}
+
+const originReader = (o: RangeOrigin): SpanReader => ({ read: (start, span) => o.readRange(start, span), close: async () => undefined });
 
 export interface ReadWindowOptions {
   /** largest read, in bytes (a single larger record is read alone) */
@@ -58,38 +90,31 @@ export async function* readRanges(
   path: string,
   ids: ArrayLike<number>,
   src: RangeSource,
-  opts: ReadWindowOptions = {},
+  opts: ReadWindowOptions & { origin?: RangeOrigin } = {},
 ): AsyncGenerator<RangeBytes> {
   const window = opts.window ?? DEFAULT_WINDOW;
   const maxGap = opts.maxGap ?? DEFAULT_MAX_GAP;
-  const fh = await open(path, 'r');
+  const reader = opts.origin ? originReader(opts.origin) : await fileReader(path, window);
   try {
-    let buf = Buffer.allocUnsafe(Math.min(window, 1 << 16));
     let total = 0;
     for (let i = 0; i < ids.length;) {
       opts.signal?.throwIfAborted();
       const j = groupEnd(ids, i, src, window, maxGap);
       const start = src.offset(ids[i]!);
       const span = src.offset(ids[j - 1]!) + src.length(ids[j - 1]!) - start;
-      if (buf.length < span) buf = Buffer.allocUnsafe(Math.max(span, Math.min(buf.length * 2, window)));
-      let got = 0;
-      while (got < span) {
-        const { bytesRead } = await fh.read(buf, got, span - got, start + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      total += got;
+      const buf = await reader.read(start, span);
+      total += buf.length;
       opts.onRead?.(total);
       for (; i < j; i++) {
         const id = ids[i]!;
         const from = src.offset(id) - start;
         const len = src.length(id);
-        if (from + len > got)
+        if (from + len > buf.length)
           throw new Error(`${path}: the file changed on disk (the record at byte ${start + from} is gone); index it again`);
         yield { id, bytes: buf.subarray(from, from + len) };
       }
     }
   } finally {
-    await fh.close();
+    await reader.close();
   }
 }

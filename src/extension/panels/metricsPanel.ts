@@ -14,6 +14,7 @@ import { overlayViews } from '../overlay/overlayViews';
 import type { OverlayRun } from '../overlay/overlayViews';
 import { pickOverlayRuns } from '../overlay/pickOverlay';
 import { escapeNotification as esc } from '../text';
+import { runRefOf } from '../share/runOrigin';
 
 export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMessage> {
   /** the width of one chart, which the series are decimated for */
@@ -21,6 +22,8 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   /** the runs overlaid on this one, each with its colour */
   private overlay: OverlayEntry[];
   private overlayTimer: NodeJS.Timeout | undefined;
+  /** the metric a link named: the page scrolls to it once it has its charts */
+  private pendingFocus: string | undefined;
 
   constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
     super(panel, state, deps, parseMetricsMessage, onDispose);
@@ -31,6 +34,24 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       }),
       { dispose: () => clearTimeout(this.overlayTimer) },
     );
+  }
+
+  /** Scrolls the page to `metric`'s chart and highlights it (a metric the run holds: the link's caller checked it). */
+  focusMetric(metric: string): void {
+    this.pendingFocus = metric;
+    if (this.ready) this.flushFocus();
+  }
+
+  private flushFocus(): void {
+    if (this.pendingFocus === undefined) return;
+    super.post({ type: 'metrics/focus', metric: this.pendingFocus });
+    this.pendingFocus = undefined;
+  }
+
+  /** The focus a link asked for goes right after the charts' data. */
+  protected override post(m: MetricsHostMessage): void {
+    super.post(m);
+    if (m.type === 'metrics/data') this.flushFocus();
   }
 
   /** Asks which local runs to overlay (several with `many`) and shows them. */
@@ -100,7 +121,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     const root = this.known(run);
     if (!root) return;
     try {
-      await vscode.env.clipboard.writeText(buildLink({ run: { kind: 'local', path: root }, view: { kind: 'metric', metric } }));
+      await vscode.env.clipboard.writeText(buildLink({ run: runRefOf(root), view: { kind: 'metric', metric } }));
       vscode.window.setStatusBarMessage(`Copied a link to ${esc(metric)}`, 4000);
     } catch (e) {
       if (!(e instanceof LinkError)) throw e;

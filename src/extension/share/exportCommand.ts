@@ -1,6 +1,7 @@
-/** "Export Trajectories…": the browser's current filter to a JSONL or CSV file the user picks. */
+/** "Export Trajectories…": the browser's current filter to a JSONL, CSV or Parquet file the user picks. */
 import * as vscode from 'vscode';
-import { basename, join } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, join } from 'node:path';
 import { describeFilter } from '../../core/notebook/describeFilter';
 import type { ExportFormat } from '../../core/export/exportRows';
 import { formatBytes } from '../../shared/format';
@@ -9,9 +10,10 @@ import type { ShareArgs } from './shareArgs';
 import { exportWithProgress, selection } from './exportSelection';
 import { escapeNotification as esc } from '../text';
 
-/** The format a chosen file's name asks for: `.csv` is CSV, anything else JSONL. */
+/** The format a chosen file's name asks for: `.csv` is CSV, `.parquet` Parquet, anything else JSONL. */
 export function formatOfPath(path: string): ExportFormat {
-  return /\.csv$/i.test(path) ? 'csv' : 'jsonl';
+  if (/\.csv$/i.test(path)) return 'csv';
+  return /\.parquet$/i.test(path) ? 'parquet' : 'jsonl';
 }
 
 const trajectories = (n: number): string => `${n} ${n === 1 ? 'trajectory' : 'trajectories'}`;
@@ -19,6 +21,11 @@ const trajectories = (n: number): string => `${n} ${n === 1 ? 'trajectory' : 'tr
 /** A path the extension host can write: a local file, or a file on the remote machine the host runs on. */
 function hostPath(uri: vscode.Uri): string | undefined {
   return uri.scheme === 'file' || uri.scheme === 'vscode-remote' ? uri.fsPath : undefined;
+}
+
+/** Where the save dialog starts: the run's folder, or for a run on the Hub the workspace's first folder (else home). */
+function startFolder(root: string): string {
+  return isAbsolute(root) ? root : (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir());
 }
 
 export async function exportTrajectories(s: Services, a: ShareArgs): Promise<void> {
@@ -30,8 +37,12 @@ export async function exportTrajectories(s: Services, a: ShareArgs): Promise<voi
   const name = live.run.location.name.replace(/[^\w.-]+/g, '_');
   const uri = await vscode.window.showSaveDialog({
     title: `Export ${trajectories(sel.rows.length)} (${what})`,
-    defaultUri: vscode.Uri.file(join(live.run.location.root, `${name}-trajectories.jsonl`)),
-    filters: { 'JSON Lines (original records)': ['jsonl'], 'CSV (one row per trajectory)': ['csv'] },
+    defaultUri: vscode.Uri.file(join(startFolder(live.run.location.root), `${name}-trajectories.jsonl`)),
+    filters: {
+      'JSON Lines (original records)': ['jsonl'],
+      'CSV (one row per trajectory)': ['csv'],
+      'Parquet (one row per trajectory, typed)': ['parquet'],
+    },
     saveLabel: 'Export',
   });
   if (!uri) return;

@@ -8,6 +8,7 @@ import type { CreditIndex } from '../../core/log/creditIndex';
 import { exportRows } from '../../core/export/exportRows';
 import type { ExportFormat, ExportResult } from '../../core/export/exportRows';
 import { selectRows } from '../../core/export/select';
+import type { RangeOrigin } from '../../core/export/recordReader';
 import type { TrajectoryFilter } from '../../core/run/query';
 import type { LiveRun } from '../runs';
 import { filterSpec } from '../panels/queryViews';
@@ -17,6 +18,8 @@ import { writeAtomically } from './atomicFile';
 
 export interface Selection {
   index: CreditIndex;
+  /** the log's bytes when it is not a local file (a Hub log read in place) */
+  origin?: RangeOrigin;
   filter: TrajectoryFilter;
   rows: Int32Array;
 }
@@ -27,7 +30,8 @@ export async function selection(live: LiveRun, query: QueryView): Promise<Select
   if (!index) return undefined;
   const filter = filterSpec(query.filter);
   const gateRows = filter.gate ? new Set(live.run.report()?.gateGroups.flatMap((g) => g.rows) ?? []) : undefined;
-  return { index, filter, rows: await selectRows(index, filter, gateRows ? { gateRows } : {}) };
+  const origin = live.run.location.remote?.credit;
+  return { index, filter, rows: await selectRows(index, filter, gateRows ? { gateRows } : {}), ...(origin ? { origin } : {}) };
 }
 
 /** Writes the selection to `path` with a progress notification; undefined when cancelled. */
@@ -46,6 +50,7 @@ export async function exportWithProgress(sel: Selection, format: ExportFormat, p
         return await writeAtomically(path, (sink) =>
           exportRows(sel.index, sel.rows, format, sink, {
             signal: ac.signal,
+            ...(sel.origin ? { origin: sel.origin } : {}),
             onProgress: (p) => {
               const pct = p.rowsTotal > 0 ? (100 * p.rowsDone) / p.rowsTotal : 100;
               progress.report({ increment: pct - shown, message: `${p.rowsDone} of ${p.rowsTotal} · ${formatBytes(p.bytesWritten)}` });

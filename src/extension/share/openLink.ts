@@ -11,7 +11,9 @@ import type { RunLink, RunRef } from '../../core/links/link';
 import type { Services } from '../services';
 import type { LiveRun } from '../runs';
 import { TrajectoriesPanel } from '../panels/trajectoriesPanel';
+import { MetricsPanel } from '../panels/metricsPanel';
 import { linkTarget } from './linkTarget';
+import { hubRefText } from '../../core/hub/inPlace/hubRef';
 import { escapeNotification as esc } from '../text';
 
 export const COMPARE_COMMAND = 'rlRunBrowser.compareRuns';
@@ -22,8 +24,10 @@ async function localRun(s: Services, path: string): Promise<LiveRun> {
   return live;
 }
 
-/** The run of a Hub repo's downloaded logs; asks (never silently) before downloading them. */
+/** The run of a Hub repo read in place or its downloaded logs; asks (never silently) before downloading them. */
 async function hubRun(s: Services, repo: string, revision: string): Promise<LiveRun | undefined> {
+  const inPlace = s.runs.get(hubRefText({ repo, revision })) ?? s.runs.get(hubRefText({ repo, revision: 'main' }));
+  if (inPlace) return inPlace;
   const here = s.destinations.path(repo, 'logs');
   const found = here !== undefined ? (s.runs.get(here) ?? (await s.runs.add(here))) : undefined;
   if (found) return found;
@@ -70,9 +74,11 @@ export async function openRunLink(s: Services, link: RunLink): Promise<void> {
     case 'run':
       await s.panels.open(live.run.metrics ? 'metrics' : 'trajectories', root);
       return;
-    case 'metric':
-      await s.panels.open('metrics', root);
+    case 'metric': {
+      const panel = await s.panels.open('metrics', root);
+      if (panel instanceof MetricsPanel) panel.focusMetric(target.metric);
       return;
+    }
     case 'trajectories': {
       await s.panels.openTrajectories(root, target.query, 'opened from a link', target.select);
       const panel = s.panels.find('trajectories', root);

@@ -16,6 +16,7 @@ import { copyLink } from './copyLink';
 import { RECORD_SCHEME, openRawRecord, recordProvider } from './rawRecord';
 import { exportTrajectories } from './exportCommand';
 import { openInNotebook } from './notebookCommand';
+import { recordLogsOrigins } from './runOrigin';
 
 /** Asks the active browser to do `action` (a share action comes back as a command with the page's selection). */
 function inBrowser(s: Services, action: BrowserAction): void {
@@ -36,6 +37,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
   ctx.subscriptions.push(
     vscode.window.registerUriHandler({ handleUri: (uri) => handleUri(s, uri) }),
     vscode.workspace.registerTextDocumentContentProvider(RECORD_SCHEME, recordProvider(s)),
+    recordLogsOrigins(ctx.globalState, s.downloads, s.hub),
   );
   registerCommands(ctx, SHARE_COMMANDS, {
     'rlRunBrowser.copyLink': share(s, 'copyLink', (a) => copyLink(s.out, a)),

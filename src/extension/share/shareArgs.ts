@@ -3,6 +3,7 @@ import { EXTENSION_ID, buildLink } from '../../core/links/link';
 import type { LinkView } from '../../core/links/link';
 import type { QueryView, TrajectoryKey } from '../../shared/protocol';
 import { isObj, isQuery, isRow } from '../../shared/protocol';
+import { runRefOf } from './runOrigin';
 
 export interface ShareArgs {
   root: string;
@@ -29,8 +30,8 @@ export function parseShareArgs(arg: unknown): ShareArgs | undefined {
   };
 }
 
-/** The link of what the browser shows: its run (an absolute path, so it opens from any workspace) and trajectory and turn. */
+/** The link of what the browser shows: its run (an absolute path, or the Hub repo and revision it came from, so it opens from any workspace) and trajectory and turn. */
 export function shareLink(a: ShareArgs, scheme: string): string {
   const view: LinkView = a.key ? { kind: 'trajectories', ...a.key, ...(a.turn !== null ? { turn: a.turn } : {}) } : { kind: 'run' };
-  return buildLink({ run: { kind: 'local', path: a.root }, view }, EXTENSION_ID, scheme);
+  return buildLink({ run: runRefOf(a.root), view }, EXTENSION_ID, scheme);
 }

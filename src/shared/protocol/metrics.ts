@@ -85,7 +85,19 @@ export interface MetricsDataMessage {
   overlay?: OverlayEntry[];
 }
 
-export type MetricsHostMessage = MetricsDataMessage | ErrorMessage;
+/** A link named this metric: the page scrolls to its chart and highlights it briefly. */
+export interface FocusMetricMessage {
+  type: 'metrics/focus';
+  metric: string;
+}
+
+export type MetricsHostMessage = MetricsDataMessage | FocusMetricMessage | ErrorMessage;
+
+/** A `metrics/focus` message, checked on the page's side; anything else is undefined. */
+export function parseFocusMetric(v: unknown): FocusMetricMessage | undefined {
+  const m = rawMessage(v);
+  return m?.type === 'metrics/focus' && isShortString(m['metric']) ? { type: 'metrics/focus', metric: m['metric'] } : undefined;
+}
 
 // ---- webview -> host
 
