@@ -4,9 +4,9 @@
  * credit log has no labeled turn and no candidates (turns hold only `action`), and its
  * metrics log uses plain-RL names, some shared with the ws-credit run and some not.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeSync } from 'node:fs';
 import { mean } from '../report/stats';
+import { writeRunLogs } from './runLogs';
 import { advantages, doneAction, Gen, randomAction, rng, successChance, taskAt } from './gen';
 
 /** what training adds to the success chance over the run (the ws-credit run gains 0.074) */
@@ -47,14 +47,9 @@ export function writeBaseline(root: string, o: BaselineOptions): BaselineResult 
   const perIteration = o.groups * o.rollouts;
   const iterations = Math.ceil(o.trajectories / perIteration);
   const g = new Gen(rng((o.seed ^ 0x5bd1e995) >>> 0));
-  mkdirSync(join(root, 'logs'), { recursive: true });
-  const creditLog = join(root, 'logs', 'ws_credit_log.jsonl');
-  const metricsLog = join(root, 'logs', 'ws_metrics.jsonl');
-  const fd = openSync(creditLog, 'w');
-  const mfd = openSync(metricsLog, 'w');
   let written = 0;
   let bytes = 0;
-  try {
+  const { creditLog, metricsLog } = writeRunLogs(root, (fd, mfd) => {
     for (let it = 0; it < iterations && written < o.trajectories; it++) {
       const progress = it / Math.max(1, o.iterations - 1);
       const trajs: Plain[] = [];
@@ -87,10 +82,7 @@ export function writeBaseline(root: string, o: BaselineOptions): BaselineResult 
       writeSync(mfd, JSON.stringify(plainMetrics(g, it, trajs, Math.min(1, progress))) + '\n');
       o.onProgress?.(written, o.trajectories);
     }
-  } finally {
-    closeSync(fd);
-    closeSync(mfd);
-  }
+  });
   return { root, creditLog, metricsLog, trajectories: written, iterations, bytes };
 }
 
