@@ -1,5 +1,6 @@
 /** `rlrb compare <run A> <run B> [--json] [--from I] [--to J] [--threads N]`: run-format.md section 6, as a table or one JSON object. */
 import { safeLine, writeErr, writeJson, writeOut } from './safeText';
+import { table } from './table';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { Run } from '../core/run/run';
@@ -89,11 +90,6 @@ export async function cmdCompare(argv: readonly string[]): Promise<number> {
   }
 }
 
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => ('  ' + r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).trimEnd());
-}
-
 /** A p value: no sign. */
 const pval = (v: number | null): string => (v === null ? '—' : v < 1e-4 ? v.toExponential(2) : v.toFixed(4));
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
@@ -105,7 +101,7 @@ export function renderComparison(c: RunComparison, a: Run, b: Run, w: CompareWin
   const t = f.tasks;
   const its = f.perIteration;
   const cut = w.from !== undefined || w.to !== undefined ? `, cut to [${w.from ?? '…'}, ${w.to ?? '…'}]` : '';
-  const out: string[] = [`Compare: A = ${a.location.root}`, `         B = ${b.location.root}`];
+  const out: string[] = [`Compare: A = ${safeLine(a.location.root)}`, `         B = ${safeLine(b.location.root)}`];
   out.push(
     `Window: ${f.iterations} common iteration(s)${its.length > 0 ? ` (${its[0]!.iteration}..${its[its.length - 1]!.iteration})` : ''}${cut}`,
   );
@@ -156,7 +152,7 @@ export function renderComparison(c: RunComparison, a: Run, b: Run, w: CompareWin
   if (warnings.length > 0) {
     out.push('');
     out.push('Warnings:');
-    for (const x of warnings) out.push(`  - ${x}`);
+    for (const x of warnings) out.push(`  - ${safeLine(x)}`);
   }
   return out.join('\n') + '\n';
 }
