@@ -1,6 +1,7 @@
 /** `rlrb compare <run A> <run B> [--json] [--from I] [--to J] [--threads N]`: run-format.md section 6, as a table or one JSON object. */
 import { safeLine, writeErr, writeJson, writeOut } from './safeText';
 import { table } from './table';
+import { MAX_THREADS } from './indexOptions';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { Run } from '../core/run/run';
@@ -24,11 +25,13 @@ interface CompareArgs {
   threads: number;
 }
 
-function wholeFlag(name: string, v: string | undefined, min = Number.MIN_SAFE_INTEGER): number | undefined {
+function wholeFlag(name: string, v: string | undefined, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isSafeInteger(n) || n < min)
-    throw new CompareUsage(`--${name} must be a whole number${min === 0 ? ' of at least 0' : ''}, not "${v}"`);
+  if (v.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new CompareUsage(
+      `--${name} must be a whole number${min === 0 ? ' of at least 0' : ''}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`,
+    );
   return n;
 }
 
@@ -44,7 +47,7 @@ function parse(argv: readonly string[]): CompareArgs {
   const from = wholeFlag('from', p.values.from);
   const to = wholeFlag('to', p.values.to);
   if (from !== undefined && to !== undefined && from > to) throw new CompareUsage(`--from ${from} is after --to ${to}`);
-  const threads = wholeFlag('threads', p.values.threads, 0) ?? 0;
+  const threads = wholeFlag('threads', p.values.threads, 0, MAX_THREADS) ?? 0;
   const window = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
   return { a, b, json: p.values.json === true, window, threads };
 }

@@ -41,3 +41,20 @@ test('rlrb compare: the run names and every warning naming their files stay one 
   assert.match(r.out, /^Compare: A = .*run\\x0aFORGED/m);
   assert.match(r.out, /^ {2}- A: .*run\\x0aFORGED.*skipped 1 line/m, 'the warning naming the log is there, escaped');
 });
+
+test('--threads above 256 is refused in one line (a billion threads ran a 46 MB log out of memory after 90 s)', () => {
+  const root = join(tempDir(), 'run');
+  mkdirSync(join(root, 'logs'), { recursive: true });
+  writeFileSync(join(root, 'logs', 'ws_credit_log.jsonl'), jsonl(HAND_LOG));
+  for (const args of [
+    ['report', root, '--no-cache', '--threads', '1000000000'],
+    ['show', root, '--iteration', '0', '--group', '0', '--rollout', '0', '--no-cache', '--threads', '257'],
+    ['compare', root, root, '--threads', '257'],
+  ]) {
+    const r = rlrb(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, /^rlrb: --threads must be a whole number .*256/);
+    assert.equal(r.err.trim().split('\n').length, 1);
+  }
+  assert.equal(rlrb('report', root, '--threads', '256', '--no-cache').code, 0, 'the largest the setting allows is taken');
+});
