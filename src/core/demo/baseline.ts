@@ -7,7 +7,8 @@
 import { writeSync } from 'node:fs';
 import { mean } from '../report/stats';
 import { writeRunLogs } from './runLogs';
-import { advantages, doneAction, Gen, randomAction, rng, successChance, taskAt } from './gen';
+import type { RecordHead } from './gen';
+import { advantages, doneAction, Gen, randomAction, recordHead, rng, successChance, taskAt } from './gen';
 
 /** what training adds to the success chance over the run (the ws-credit run gains 0.074) */
 const BASELINE_GAIN = 0.045;
@@ -31,14 +32,7 @@ export interface BaselineResult {
   bytes: number;
 }
 
-interface Plain {
-  iteration: number;
-  group: number;
-  rollout: number;
-  task_id: string;
-  instruction: string;
-  reward: number;
-  A: number;
+interface Plain extends RecordHead {
   turns: { action: string }[];
 }
 
@@ -64,16 +58,7 @@ export function writeBaseline(root: string, o: BaselineOptions): BaselineResult 
           const endsWithDone = reward > 0 || g.u() < 0.55;
           const n = endsWithDone ? g.int(3, 15) : g.u() < 0.7 ? 15 : g.int(4, 14);
           const turns = Array.from({ length: n }, (_, k) => ({ action: endsWithDone && k === n - 1 ? doneAction(g) : randomAction(g) }));
-          trajs.push({
-            iteration: it,
-            group: grp,
-            rollout: ro,
-            task_id: task.taskId,
-            instruction: task.instruction,
-            reward,
-            A: adv[ro]!,
-            turns,
-          });
+          trajs.push({ ...recordHead(it, grp, ro, task, reward, adv[ro]!), turns });
           written++;
         }
       }

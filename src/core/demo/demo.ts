@@ -13,7 +13,7 @@ import type { TrajectoryCore, TurnCore } from '../record/trajectory';
 import { mean } from '../report/stats';
 import { iterDirName } from '../hub/model';
 import { writeRunLogs } from './runLogs';
-import { advantages, doneAction, Gen, nearDuplicate, randomAction, rng, successChance, taskAt } from './gen';
+import { advantages, doneAction, Gen, nearDuplicate, randomAction, recordHead, rng, successChance, taskAt } from './gen';
 import type { DemoTask } from './gen';
 import { writeBaseline } from './baseline';
 import type { BaselineResult } from './baseline';
@@ -193,13 +193,7 @@ function makeTrajectory(
     turns.push(turn);
   }
   return {
-    iteration: it,
-    group: grp,
-    rollout: ro,
-    task_id: task.taskId,
-    instruction: task.instruction,
-    reward,
-    A,
+    ...recordHead(it, grp, ro, task, reward, A),
     labeled,
     turns,
     missing: 0,
