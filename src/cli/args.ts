@@ -66,7 +66,7 @@ function parseErrorText(e: Error & { code?: string }, command: string, spec: Fla
   return e.message.split('\n')[0]!;
 }
 
-export function numberFlag(a: ParsedArgs, name: string, opts: { int?: boolean; min?: number } = {}): number | undefined {
+export function numberFlag(a: ParsedArgs, name: string, opts: { int?: boolean; min?: number; max?: number } = {}): number | undefined {
   const v = a.flags.get(name);
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -75,11 +75,13 @@ export function numberFlag(a: ParsedArgs, name: string, opts: { int?: boolean; m
     v.trim() === '' ||
     !Number.isFinite(n) ||
     (opts.int && !Number.isSafeInteger(n)) ||
-    (opts.min !== undefined && n < opts.min)
+    (opts.min !== undefined && n < opts.min) ||
+    (opts.max !== undefined && n > opts.max)
   ) {
-    throw new UsageError(
-      `--${name} must be ${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` >= ${opts.min}` : ''}, not "${String(v)}"`,
-    );
+    const bounds = [opts.min !== undefined ? ` >= ${opts.min}` : '', opts.max !== undefined ? ` <= ${opts.max}` : '']
+      .filter(Boolean)
+      .join(' and');
+    throw new UsageError(`--${name} must be ${opts.int ? 'a whole number' : 'a number'}${bounds}, not "${String(v)}"`);
   }
   return n;
 }

@@ -1,5 +1,7 @@
 /** `rlrb compare <run A> <run B> [--json] [--from I] [--to J] [--threads N]`: run-format.md section 6, as a table or one JSON object. */
 import { safeLine, writeErr, writeJson, writeOut } from './safeText';
+import { table } from './table';
+import { MAX_THREADS } from './indexOptions';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { Run } from '../core/run/run';
@@ -23,11 +25,13 @@ interface CompareArgs {
   threads: number;
 }
 
-function wholeFlag(name: string, v: string | undefined, min = Number.MIN_SAFE_INTEGER): number | undefined {
+function wholeFlag(name: string, v: string | undefined, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isSafeInteger(n) || n < min)
-    throw new CompareUsage(`--${name} must be a whole number${min === 0 ? ' of at least 0' : ''}, not "${v}"`);
+  if (v.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new CompareUsage(
+      `--${name} must be a whole number${min === 0 ? ' of at least 0' : ''}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`,
+    );
   return n;
 }
 
@@ -43,7 +47,7 @@ function parse(argv: readonly string[]): CompareArgs {
   const from = wholeFlag('from', p.values.from);
   const to = wholeFlag('to', p.values.to);
   if (from !== undefined && to !== undefined && from > to) throw new CompareUsage(`--from ${from} is after --to ${to}`);
-  const threads = wholeFlag('threads', p.values.threads, 0) ?? 0;
+  const threads = wholeFlag('threads', p.values.threads, 0, MAX_THREADS) ?? 0;
   const window = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
   return { a, b, json: p.values.json === true, window, threads };
 }
@@ -89,11 +93,6 @@ export async function cmdCompare(argv: readonly string[]): Promise<number> {
   }
 }
 
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => ('  ' + r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).trimEnd());
-}
-
 /** A p value: no sign. */
 const pval = (v: number | null): string => (v === null ? '—' : v < 1e-4 ? v.toExponential(2) : v.toFixed(4));
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
@@ -105,7 +104,7 @@ export function renderComparison(c: RunComparison, a: Run, b: Run, w: CompareWin
   const t = f.tasks;
   const its = f.perIteration;
   const cut = w.from !== undefined || w.to !== undefined ? `, cut to [${w.from ?? '…'}, ${w.to ?? '…'}]` : '';
-  const out: string[] = [`Compare: A = ${a.location.root}`, `         B = ${b.location.root}`];
+  const out: string[] = [`Compare: A = ${safeLine(a.location.root)}`, `         B = ${safeLine(b.location.root)}`];
   out.push(
     `Window: ${f.iterations} common iteration(s)${its.length > 0 ? ` (${its[0]!.iteration}..${its[its.length - 1]!.iteration})` : ''}${cut}`,
   );
@@ -156,7 +155,7 @@ export function renderComparison(c: RunComparison, a: Run, b: Run, w: CompareWin
   if (warnings.length > 0) {
     out.push('');
     out.push('Warnings:');
-    for (const x of warnings) out.push(`  - ${x}`);
+    for (const x of warnings) out.push(`  - ${safeLine(x)}`);
   }
   return out.join('\n') + '\n';
 }

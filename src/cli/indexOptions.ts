@@ -57,9 +57,12 @@ export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'rlrb');
 }
 
+/** The most `--threads` takes, as the `rlRunBrowser.indexThreads` setting (a billion threads ran a log out of memory). */
+export const MAX_THREADS = 256;
+
 /** `--threads N`: the threads a large log is indexed with (default and 0: every core; 1: no worker thread). */
 export function indexThreads(a: ParsedArgs): number {
-  return numberFlag(a, 'threads', { int: true, min: 0 }) ?? 0;
+  return numberFlag(a, 'threads', { int: true, min: 0, max: MAX_THREADS }) ?? 0;
 }
 
 /** The size limit of the CLI's saved indexes: `RLRB_INDEX_CACHE_MB` megabytes (default 1024). */

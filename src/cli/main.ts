@@ -17,6 +17,7 @@ import { UsageError, commandName, numberFlag, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
 import { CACHE_COMMAND, INDEX_FLAGS, indexEngine, indexOptions } from './indexOptions';
 import { safeLine, writeErr, writeJson, writeOut } from './safeText';
+import { table } from './table';
 import { LogEncodingError } from '../core/log/jsonlFile';
 
 const fmt = formatFigure;
@@ -65,7 +66,7 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   }
   const r = full.report;
   const out: string[] = [];
-  out.push(`Run report: ${run.location.root}`);
+  out.push(`Run report: ${safeLine(run.location.root)}`);
   out.push(
     `${r.trajectories} trajectories over ${r.iterations} iterations; ${r.labeledTurns} labeled turns, ${r.creditedTurns} credited; beta ${run.options.credit.beta}, tau ${run.options.credit.tau}`,
   );
@@ -86,18 +87,6 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   }
   writeOut(out.join('\n') + '\n');
   return 0;
-}
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map(
-    (r) =>
-      '  ' +
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-  );
 }
 
 async function cmdShow(a: ParsedArgs): Promise<number> {

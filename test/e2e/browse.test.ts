@@ -7,11 +7,11 @@
  * group 901, eight rollouts).
  */
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator } from 'playwright-core';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import { workbench } from './harness';
+import { appendRecords, steps } from './steps';
 
 const BETA = 0.4;
 const C = 0.00544;
@@ -46,23 +46,13 @@ const GROUP = Array.from({ length: 8 }, (_, r) => {
   };
 });
 
-let page: Page;
-let run = '';
-const wb = workbench(
-  {
-    name: 'browse',
-    prepare: (dir) => appendFileSync(join(dir, 'logs', 'ws_credit_log.jsonl'), GROUP.map((g) => JSON.stringify(g)).join('\n') + '\n'),
-  },
-  (w) => {
-    page = w.page;
-    run = w.run;
-  },
-);
-const webview = (): FrameLocator => wb.webview();
+const wb = workbench({ name: 'browse', prepare: appendRecords(GROUP) });
+const run = wb.run;
+const { webview } = steps(wb);
 
 /** The browser showing only the hand-made group, at `width` pixels of window, the split at its narrowest. */
 async function browserOnGroup(width: number): Promise<FrameLocator> {
-  await page.setViewportSize({ width, height: 1000 });
+  await wb.page.setViewportSize({ width, height: 1000 });
   // the workbench sometimes closes a fresh input box when focus moves (as browser.test.ts does: ask again, at most three times)
   for (let attempt = 1; ; attempt++) {
     try {
@@ -70,7 +60,7 @@ async function browserOnGroup(width: number): Promise<FrameLocator> {
       break;
     } catch (e) {
       if (attempt >= 3) throw e;
-      await page.keyboard.press('Escape');
+      await wb.page.keyboard.press('Escape');
     }
   }
   const wv = webview();
@@ -103,7 +93,7 @@ wb.journey(
     await inTable('narrowest split');
     await wb.shot('narrowest-split');
     // a narrow panel: the table above the detail, every column in view and none under the flags
-    await page.setViewportSize({ width: 1000, height: 1000 });
+    await wb.page.setViewportSize({ width: 1000, height: 1000 });
     await wv.locator('#splitter').waitFor({ state: 'hidden', timeout: 10_000 });
     await inTable('narrow panel');
     const meanC = (await wv.locator('.trow[data-key="44/901/1"] span:nth-child(8)').boundingBox())!;
@@ -140,7 +130,7 @@ wb.journey(
 
 wb.continued('B2. the group view: eight rollouts side by side, long actions wrapped between tokens, A_t signed; two compared', async () => {
   const wv = webview();
-  await page.setViewportSize({ width: 1600, height: 1000 });
+  await wb.page.setViewportSize({ width: 1600, height: 1000 });
   await wv.locator('#splitter').focus();
   await wv.locator('#splitter').press('Home');
   await wv.locator('#toggle-group').click();
@@ -175,11 +165,11 @@ wb.continued('B2. the group view: eight rollouts side by side, long actions wrap
   await wv.locator('input[data-compare="1"]').check();
   await wv.locator('input[data-compare="4"]').check();
   assert.equal((await wv.locator('#compare-picked').textContent())!, 'rollouts 1 and 4');
-  const tabs = await page.locator('.tabs-container .tab').count();
+  const tabs = await wb.page.locator('.tabs-container .tab').count();
   await wv.locator('#compare-siblings').click();
   await Promise.any([
-    page.locator('.notification-toast', { hasText: 'side-by-side view is not available' }).waitFor({ timeout: 20_000 }),
-    page.locator('.tabs-container .tab').nth(tabs).waitFor({ timeout: 20_000 }),
+    wb.page.locator('.notification-toast', { hasText: 'side-by-side view is not available' }).waitFor({ timeout: 20_000 }),
+    wb.page.locator('.tabs-container .tab').nth(tabs).waitFor({ timeout: 20_000 }),
   ]);
   await wb.shot('compare');
 });
@@ -202,7 +192,7 @@ wb.journey('B3. a new trajectory opens at its top; a filled filter keeps its lab
 wb.journey(
   'B4. the report shows bidi controls made visible; its sign-flip row opens the browser on exactly those trajectories',
   async () => {
-    await page.setViewportSize({ width: 1600, height: 1000 });
+    await wb.page.setViewportSize({ width: 1600, height: 1000 });
     await wb.command('RL Runs: Open Run Report');
     const wv = webview();
     await wv.locator('#report-table').waitFor({ timeout: 60_000 });

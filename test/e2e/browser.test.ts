@@ -5,12 +5,11 @@
  * hand-made group (iteration 44, group 900) whose marks are known.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page, FrameLocator } from 'playwright-core';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
 import { workbench } from './harness';
+import { appendRecords, steps } from './steps';
 
 const A1 = -0.239;
 const plain = (A: number, x: number): Record<string, unknown> => ({
@@ -71,22 +70,9 @@ const GROUP = [
   },
 ];
 
-let page: Page;
-let run = '';
-const wb = workbench(
-  {
-    name: 'browser',
-    prepare: (run) => appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), GROUP.map((r) => JSON.stringify(r)).join('\n') + '\n'),
-  },
-  (w) => {
-    page = w.page;
-    run = w.run;
-  },
-);
-const shot = (name: string): Promise<void> => wb.shot(name);
-/** The document of the visible webview panel. */
-const webview = (): FrameLocator => wb.webview();
-const command = (title: string): Promise<void> => wb.command(title);
+const wb = workbench({ name: 'browser', prepare: appendRecords(GROUP) });
+const run = wb.run;
+const { shot, webview, command } = steps(wb);
 
 /** The palette command that opens one trajectory, answered with "iteration group rollout". */
 async function openTrajectory(key: string): Promise<void> {
@@ -95,14 +81,14 @@ async function openTrajectory(key: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-      const input = page.locator('.quick-input-widget input');
+      const input = wb.page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(key, { timeout: 10_000 });
-      await page.keyboard.press('Enter');
+      await wb.page.keyboard.press('Enter');
       return;
     } catch (e) {
       if (attempt >= 3) throw e;
-      await page.keyboard.press('Escape');
+      await wb.page.keyboard.press('Escape');
     }
   }
 }
@@ -213,10 +199,10 @@ wb.continued('5. the split resizes by keyboard and is remembered; a hidden tab c
   await split.focus();
   for (let i = 0; i < 5; i++) await split.press('ArrowLeft');
   assert.equal(Number(await split.getAttribute('aria-valuenow')), before - 10);
-  await page.waitForTimeout(1500);
+  await wb.page.waitForTimeout(1500);
   await command('RL Runs: Open Metrics');
   await webview().locator('.chart-card').first().waitFor({ timeout: 30_000 });
-  await page.locator('.tabs-container .tab', { hasText: 'Trajectories' }).click();
+  await wb.page.locator('.tabs-container .tab', { hasText: 'Trajectories' }).click();
   const back = webview();
   await back.locator('#splitter').waitFor({ timeout: 20_000 });
   await shot('tab-back');

@@ -7,47 +7,31 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Page, FrameLocator } from 'playwright-core';
 import { REPO, SHOTS, workbench } from './harness';
+import { steps } from './steps';
 
 const ROOT = resolve('.');
-let page: Page;
-let run = '';
-const wb = workbench(
-  {
-    name: '',
-    focusLog: true,
-    prepare: (run) => {
-      // a trajectory whose texts are payloads, for journey 9
-      const xss = {
-        iteration: 44,
-        group: 47,
-        rollout: 9,
-        task_id: '<img src=x onerror="document.title=\'pwned\'">',
-        instruction: '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil',
-        reward: 0,
-        A: 0,
-        labeled: false,
-        turns: [{ action: 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")', A_t: 0 }],
-      };
-      appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), JSON.stringify(xss) + '\n');
-    },
+const wb = workbench({
+  name: '',
+  focusLog: true,
+  prepare: (run) => {
+    // a trajectory whose texts are payloads, for journey 9
+    const xss = {
+      iteration: 44,
+      group: 47,
+      rollout: 9,
+      task_id: '<img src=x onerror="document.title=\'pwned\'">',
+      instruction: '<script>document.title="pwned";alert(1)</script><b>bold?</b> \u202Eevil',
+      reward: 0,
+      A: 0,
+      labeled: false,
+      turns: [{ action: 'write(message="<img src=x onerror=alert(2)><script>alert(3)</script>")', A_t: 0 }],
+    };
+    appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), JSON.stringify(xss) + '\n');
   },
-  (w) => {
-    page = w.page;
-    run = w.run;
-  },
-);
-const shot = (name: string): Promise<void> => wb.shot(name);
-/** The document of the visible webview panel. */
-const webview = (): FrameLocator => wb.webview();
-const command = (title: string): Promise<void> => wb.command(title);
-const mark = (what: string): void => wb.mark(what);
-const faults = (f: Record<string, unknown>): Promise<void> => wb.faults(f);
-const journey = (name: string, fn: () => Promise<void>): void => wb.journey(name, fn);
-/** A journey that goes on with the panel the one before left open. */
-const continued = (name: string, fn: () => Promise<void>): void => wb.continued(name, fn);
-const openTrajectory = (key: string): Promise<void> => wb.openTrajectory(key);
+});
+const run = wb.run;
+const { shot, webview, command, mark, faults, journey, continued, openTrajectory } = steps(wb);
 
 /**
  * Waits until the workspace's stored state (IndexedDB, what a reload reads) lists an editor
@@ -72,30 +56,30 @@ async function savedForReload(viewType: string, text: string): Promise<void> {
   })()`;
   const start = Date.now();
   const end = start + 30_000;
-  while (!(await page.evaluate<boolean>(read))) {
+  while (!(await wb.page.evaluate<boolean>(read))) {
     if (Date.now() > end) throw new Error(`the workbench did not save the ${viewType} editor with ${text} within 30 s`);
-    await page.waitForTimeout(250);
+    await wb.page.waitForTimeout(250);
   }
   mark(`saved for a reload after ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
 
 journey('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes and the latest star, and the local run', async () => {
-  const icon = page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
+  const icon = wb.page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
   await icon.waitFor({ timeout: 30_000 });
   await icon.click();
-  const repo = page.getByRole('treeitem', { name: new RegExp(REPO.replace(/[./]/g, '\\$&')) });
+  const repo = wb.page.getByRole('treeitem', { name: new RegExp(REPO.replace(/[./]/g, '\\$&')) });
   await repo.waitFor({ timeout: 30_000 });
-  await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
+  await wb.page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
   await repo.click();
-  const resume = page.getByRole('treeitem', { name: /^resume/ });
+  const resume = wb.page.getByRole('treeitem', { name: /^resume/ });
   await resume.waitFor();
   await resume.click();
-  const latest = page.locator('.monaco-list-row', { hasText: 'iter_0000039 ★' });
+  const latest = wb.page.locator('.monaco-list-row', { hasText: 'iter_0000039 ★' });
   await latest.waitFor();
   assert.match((await latest.textContent()) ?? '', /KB · 19 files/);
-  await page.getByRole('treeitem', { name: /^hf/ }).click();
-  await page.locator('.monaco-list-row', { hasText: 'iter_0000044' }).waitFor();
-  await page.locator('.monaco-list-row', { hasText: '10801 trajectories · 45 iterations' }).waitFor({ timeout: 30_000 });
+  await wb.page.getByRole('treeitem', { name: /^hf/ }).click();
+  await wb.page.locator('.monaco-list-row', { hasText: 'iter_0000044' }).waitFor();
+  await wb.page.locator('.monaco-list-row', { hasText: '10801 trajectories · 45 iterations' }).waitFor({ timeout: 30_000 });
   await shot('trees');
 });
 
@@ -108,8 +92,8 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   // the search box is a vscode-textfield, defined once the charts are painted (controls.js)
   await wv.locator('#metric-search:defined').waitFor({ timeout: 10_000 });
   await wv.locator('#metric-search').click();
-  await page.keyboard.type('c_mean');
-  await page.waitForFunction(() => true);
+  await wb.page.keyboard.type('c_mean');
+  await wb.page.waitForFunction(() => true);
   await wv.locator('#metrics-info', { hasText: /^1 of / }).waitFor();
   assert.equal(await wv.locator('.chart-card').count(), 1);
   // pinning, remembered by the host for this workspace
@@ -148,15 +132,15 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   assert.ok(dark.hits > 20, `the line is drawn in the dark theme's blue ${dark.blue} (${dark.hits} pixels)`);
   const pickTheme = async (name: string): Promise<void> => {
     await command('Preferences: Color Theme');
-    const input = page.locator('.quick-input-widget input');
+    const input = wb.page.locator('.quick-input-widget input');
     await input.fill(name);
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().click();
+    await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().click();
   };
   await pickTheme('Light Modern');
-  await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
+  await wb.page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
   let light = await linePixels();
   for (let i = 0; i < 50 && (light.blue === dark.blue || light.hits < 20); i++) {
-    await page.waitForTimeout(200);
+    await wb.page.waitForTimeout(200);
     light = await linePixels();
   }
   assert.notEqual(light.blue, dark.blue, 'the light theme has another chart blue');
@@ -164,7 +148,7 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   assert.equal(light.others, 0, 'nothing is left in the dark theme blue');
   await shot('metrics-light');
   await pickTheme('Dark Modern');
-  await page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
+  await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
   // a constant metric (beta is 0.4 at every iteration) is one flat line, not float noise
   // stretched over the whole axis
   // the text field's own input, inside its shadow root (select-all keys may go to the workbench)
@@ -262,42 +246,42 @@ function sameFiles(a: string, b: string): void {
 
 /** A resume download from the tree's inline action; the first one asks for the folder, later ones use the remembered one. */
 async function downloadFromTree(iterLabel: string, folder: 'asked' | 'remembered'): Promise<void> {
-  await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').hover();
+  await wb.page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').hover();
   // resume/ is listed above hf/, which can hold the same iteration
-  const row = page.locator('.monaco-list-row', { hasText: iterLabel }).first();
+  const row = wb.page.locator('.monaco-list-row', { hasText: iterLabel }).first();
   await row.hover();
   await row.locator('.action-label[aria-label^="Download Checkpoint for Resume"]').click();
   if (folder === 'remembered') return;
-  const input = page.locator('.quick-input-widget input');
+  const input = wb.page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
-  await page.locator('.quick-input-list .monaco-list-row').first().click();
+  await wb.page.locator('.quick-input-list .monaco-list-row').first().click();
 }
 
 journey('6. downloading a resume checkpoint from the tree: progress, byte-identical files, latest file, marked downloaded', async () => {
   await faults({ trickleBytesPerSecond: 40_000 });
   await downloadFromTree('iter_0000039', 'asked');
-  await page.locator('.notifications-toasts', { hasText: /Downloading .*resume iteration 39/ }).waitFor({ timeout: 20_000 });
+  await wb.page.locator('.notifications-toasts', { hasText: /Downloading .*resume iteration 39/ }).waitFor({ timeout: 20_000 });
   await shot('download-progress');
-  await page.locator('.notifications-toasts', { hasText: /Downloaded and verified/ }).waitFor({ timeout: 60_000 });
+  await wb.page.locator('.notifications-toasts', { hasText: /Downloaded and verified/ }).waitFor({ timeout: 60_000 });
   await faults({});
   const dest = join(wb.downloads, 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
   sameFiles(join(dest, 'iter_0000039'), join(run, '.hub-repo', 'resume', 'iter_0000039'));
   assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '39');
-  await page.locator('.monaco-list-row', { hasText: /iter_0000039 ★.*downloaded/ }).waitFor({ timeout: 20_000 });
+  await wb.page.locator('.monaco-list-row', { hasText: /iter_0000039 ★.*downloaded/ }).waitFor({ timeout: 20_000 });
   await shot('downloaded');
 });
 
 journey('7. a download over a dropping link, cancelled, then started again, completes and verifies', async () => {
   await faults({ dropAfterBytes: 1500, dropCount: 100000, trickleBytesPerSecond: 20_000 });
   await downloadFromTree('iter_0000029', 'remembered');
-  const modal = page.locator('.monaco-dialog-box');
+  const modal = wb.page.locator('.monaco-dialog-box');
   // iteration 29 would change the destination's latest (39): the extension asks first
   await modal.waitFor({ timeout: 20_000 });
   await shot('asks-before-changing-latest');
   await modal.locator('.monaco-button', { hasText: 'Download and set as latest' }).click();
-  await page.locator('.notifications-toasts', { hasText: /Downloading .*resume iteration 29/ }).waitFor({ timeout: 20_000 });
+  await wb.page.locator('.notifications-toasts', { hasText: /Downloading .*resume iteration 29/ }).waitFor({ timeout: 20_000 });
   await command('RL Runs: Cancel Download');
-  await page.locator('.notifications-toasts', { hasText: /Download cancelled/ }).waitFor({ timeout: 30_000 });
+  await wb.page.locator('.notifications-toasts', { hasText: /Download cancelled/ }).waitFor({ timeout: 30_000 });
   const dest = join(wb.downloads, 'XunmeiLiu__openwebrl-ws-credit-beta0.4', 'ckpt');
   assert.equal(
     readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'),
@@ -305,8 +289,8 @@ journey('7. a download over a dropping link, cancelled, then started again, comp
     'the latest file still names a complete iteration',
   );
   await faults({ dropAfterBytes: 3000, dropCount: 6 });
-  await page.locator('.notifications-toasts .monaco-button', { hasText: 'Resume' }).first().click();
-  await page.locator('.notifications-toasts', { hasText: /Downloaded and verified .*iteration 29/ }).waitFor({ timeout: 60_000 });
+  await wb.page.locator('.notifications-toasts .monaco-button', { hasText: 'Resume' }).first().click();
+  await wb.page.locator('.notifications-toasts', { hasText: /Downloaded and verified .*iteration 29/ }).waitFor({ timeout: 60_000 });
   await faults({});
   sameFiles(join(dest, 'iter_0000029'), join(run, '.hub-repo', 'resume', 'iter_0000029'));
   assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '29');
@@ -331,9 +315,9 @@ journey('10. after a window reload the trajectory browser comes back at the same
   // a reload reopens what the workbench saved: it saves its editors every few seconds, not on
   // unload, and the extension remembers the trajectory in workspace state; wait until both are
   await savedForReload('rlRunBrowser.trajectories', '"iteration":12,"group":7,"rollout":3');
-  await page.reload();
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  const tab = page.locator('.tabs-container .tab', { hasText: 'Trajectories: run' });
+  await wb.page.reload();
+  await wb.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const tab = wb.page.locator('.tabs-container .tab', { hasText: 'Trajectories: run' });
   await tab.waitFor({ timeout: 60_000 });
   await tab.click();
   await webview().locator('#detail-title', { hasText: 'iteration 12 · group 7 · rollout 3' }).waitFor({ timeout: 60_000 });
@@ -384,7 +368,7 @@ journey('11. the run report shows the figures that rlrb report --json gives', as
 journey('12. the in-host suite: every command runs on the demo run, settings are picked up, sign-in stores the token', async () => {
   const suite = resolve('build', 'inhost', 'suite.js');
   assert.ok(existsSync(suite), 'the in-host suite is built');
-  const host = await page.context().newPage();
+  const host = await wb.page.context().newPage();
   const logs: string[] = [];
   const exit = new Promise<number>((res) => {
     void host.exposeFunction('codeAutomationExit', (code: number) => {
@@ -398,7 +382,7 @@ journey('12. the in-host suite: every command runs on the demo run, settings are
     ['extensionDevelopmentPath', `vscode-remote://remote${ROOT}`],
     ['extensionTestsPath', `vscode-remote://remote${suite}`],
   ]);
-  await host.goto(`${page.url().split('?')[0]}?folder=${encodeURIComponent(run)}&payload=${encodeURIComponent(payload)}`);
+  await host.goto(`${wb.page.url().split('?')[0]}?folder=${encodeURIComponent(run)}&payload=${encodeURIComponent(payload)}`);
   let timer: NodeJS.Timeout | undefined;
   const code = await Promise.race([
     exit,

@@ -2,27 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { tempDir, jsonl } from '../helpers';
 import { HAND_LOG } from '../fixtures';
-
-const CLI = resolve('dist/cli.js');
-
-/** the CLI's saved indexes go here, never into the user's cache folder */
-const CACHE = tempDir();
-
-function rlrb(...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: CACHE } });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
-}
+import { CLI, rlrb, rlrbJson } from '../cliRun';
 
 const log = join(tempDir(), 'ws_credit_log.jsonl');
 writeFileSync(log, jsonl(HAND_LOG) + 'not json\n');
 
 test('report --json prints exactly the keys of section 4 plus the listed extras', () => {
-  const r = rlrb('report', log, '--json');
-  assert.equal(r.code, 0, r.err);
-  const o = JSON.parse(r.out) as Record<string, unknown>;
+  const o = rlrbJson('report', log);
   assert.deepEqual(
     Object.keys(o).sort(),
     [

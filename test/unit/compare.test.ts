@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { close, tempDir } from '../helpers';
 import { COMPARE_A_LINES, COMPARE_B_LINES } from '../fixtures';
+import { rlrb, rlrbJson } from '../cliRun';
 import { Run } from '../../src/core/run/run';
 import { RunComparer } from '../../src/core/compare/compareRuns';
 import { compareRows } from '../../src/core/compare/figures';
@@ -210,16 +210,8 @@ test('computing again after a log grew reads the new rows, and a provisional las
 
 // ---- the CLI
 
-const CLI = resolve('dist/cli.js');
-function rlrb(...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync('node', [CLI, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
-}
-
 test('compare --json prints exactly the keys of section 6 plus warnings, reportA and reportB', () => {
-  const r = rlrb('compare', dirA, dirB, '--json');
-  assert.equal(r.code, 0, r.err);
-  const o = JSON.parse(r.out) as Record<string, unknown>;
+  const o = rlrbJson('compare', dirA, dirB);
   assert.deepEqual(
     Object.keys(o).sort(),
     [

@@ -1,27 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, jsonl } from '../helpers';
-import { HAND_LOG } from '../fixtures';
-import { CreditIndex } from '../../src/core/log/creditIndex';
+import { tempDir } from '../helpers';
+import { HAND_LOG, indexRecords, labeledRecord } from '../fixtures';
+import type { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
 import { detailView } from '../../src/extension/panels/trajectoryViews';
 import { figuresView } from '../../src/extension/panels/reportViews';
 import { writeDemo } from '../../src/core/demo/demo';
 
-async function indexOf(records: readonly Record<string, unknown>[]): Promise<CreditIndex> {
-  const dir = join(tempDir(), 'run', 'logs');
-  mkdirSync(dir, { recursive: true });
-  const p = join(dir, 'ws_credit_log.jsonl');
-  writeFileSync(p, jsonl(records));
-  const idx = new CreditIndex(p);
-  await idx.update();
-  return idx;
-}
-
 test("the report's figures on the wire: every key of the engine's report, with its value, and nothing else", async () => {
-  const { report } = computeReport(await indexOf(HAND_LOG));
+  const { report } = computeReport(await indexRecords(HAND_LOG));
   const view = figuresView(report);
   assert.deepEqual(Object.keys(view).sort(), Object.keys(report).sort());
   assert.deepEqual(Object.keys(view.gate).sort(), Object.keys(report.gate).sort());
@@ -35,7 +25,7 @@ async function details(idx: CreditIndex): Promise<ReturnType<typeof detailView>[
 }
 
 test("the detail's per-turn c and A_t mismatches are the turns the report counts", async () => {
-  const idx = await indexOf(HAND_LOG);
+  const idx = await indexRecords(HAND_LOG);
   const all = await details(idx);
   for (const d of all) {
     const r = idx.row(d.row);
@@ -65,7 +55,7 @@ function tamperedDemo(): readonly Record<string, unknown>[] {
 }
 
 test('per-turn mismatches on a tampered generated run agree with the index, trajectory by trajectory', async () => {
-  const idx = await indexOf(tamperedDemo());
+  const idx = await indexRecords(tamperedDemo());
   let c = 0;
   let a = 0;
   for (const d of await details(idx)) {
@@ -83,21 +73,13 @@ test('per-turn mismatches on a tampered generated run agree with the index, traj
 });
 
 test('the detail recomputes c with the same-action flags the report uses, and marks a credited turn without c', async () => {
-  const idx = await indexOf([
-    {
-      iteration: 0,
-      group: 0,
-      rollout: 0,
-      reward: 1,
-      A: 0.5,
-      labeled: true,
-      turns: [
-        // no same flags logged: k=1 is the same action (d 0), k=2 differs (d 10) -> c = 5/20 = 0.25
-        { action: 'click(x=1)', candidates: ['click(x=1)', 'click(x=1)', 'type(text="a")'], scores: [10, 0, 0], c: 0.25, A_t: 0.6 },
-        // a credited turn whose c is logged as null
-        { action: 'wait()', scores: [1, 0], same: [true, false], c: null, A_t: 0.5 },
-      ],
-    },
+  const idx = await indexRecords([
+    labeledRecord({ iteration: 0, group: 0, rollout: 0, reward: 1, A: 0.5 }, [
+      // no same flags logged: k=1 is the same action (d 0), k=2 differs (d 10) -> c = 5/20 = 0.25
+      { action: 'click(x=1)', candidates: ['click(x=1)', 'click(x=1)', 'type(text="a")'], scores: [10, 0, 0], c: 0.25, A_t: 0.6 },
+      // a credited turn whose c is logged as null
+      { action: 'wait()', scores: [1, 0], same: [true, false], c: null, A_t: 0.5 },
+    ]),
   ]);
   const d = detailView(idx, 0, await idx.read(0));
   const [first, second] = d.turns;

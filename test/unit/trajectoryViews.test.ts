@@ -1,25 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { tempDir, jsonl } from '../helpers';
-import { HAND_LOG } from '../fixtures';
-import { CreditIndex } from '../../src/core/log/creditIndex';
+import { HAND_LOG, indexRecords, labeledRecord } from '../fixtures';
+import type { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
 import { turnMarks } from '../../src/core/credit/turnMarks';
 import { DEFAULT_MATCH } from '../../src/core/credit/actions';
 import { detailView, divergence, groupGate } from '../../src/extension/panels/trajectoryViews';
 import type { Sibling } from '../../src/extension/panels/trajectoryViews';
-
-async function indexOf(records: readonly Record<string, unknown>[]): Promise<CreditIndex> {
-  const dir = join(tempDir(), 'run', 'logs');
-  mkdirSync(dir, { recursive: true });
-  const p = join(dir, 'ws_credit_log.jsonl');
-  writeFileSync(p, jsonl(records));
-  const idx = new CreditIndex(p);
-  await idx.update();
-  return idx;
-}
 
 const turn = (action: string, scores: number[], c: number, At: number): Record<string, unknown> => ({
   action,
@@ -31,33 +18,18 @@ const turn = (action: string, scores: number[], c: number, At: number): Record<s
 
 /** A group of three: rollout 1 flips sign on turn 1 (A -0.5, A_t +0.1), rollout 2 diverges at turn 1. */
 const GROUP = [
-  {
-    iteration: 7,
-    group: 1,
-    rollout: 0,
-    reward: 1,
-    A: 0.5,
-    labeled: true,
-    turns: [turn('type(text="a")', [0.2, 0.1], 0.005, 0.502), turn('done()', [0.3, 0.1], 0.01, 0.504)],
-  },
-  {
-    iteration: 7,
-    group: 1,
-    rollout: 1,
-    reward: 0,
-    A: -0.5,
-    labeled: true,
-    turns: [turn('type(text="a")', [0.2, 0.1], 0.005, -0.498), turn('done()', [40, 0], 1, 0.1)],
-  },
-  {
-    iteration: 7,
-    group: 1,
-    rollout: 2,
-    reward: 0,
-    A: -0.5,
-    labeled: true,
-    turns: [turn('type(text="a")', [0.2, 0.1], 0.005, -0.498), turn('scroll(dy=3)', [0.1, 0.4], -0.015, -0.506)],
-  },
+  labeledRecord({ iteration: 7, group: 1, rollout: 0, reward: 1, A: 0.5 }, [
+    turn('type(text="a")', [0.2, 0.1], 0.005, 0.502),
+    turn('done()', [0.3, 0.1], 0.01, 0.504),
+  ]),
+  labeledRecord({ iteration: 7, group: 1, rollout: 1, reward: 0, A: -0.5 }, [
+    turn('type(text="a")', [0.2, 0.1], 0.005, -0.498),
+    turn('done()', [40, 0], 1, 0.1),
+  ]),
+  labeledRecord({ iteration: 7, group: 1, rollout: 2, reward: 0, A: -0.5 }, [
+    turn('type(text="a")', [0.2, 0.1], 0.005, -0.498),
+    turn('scroll(dy=3)', [0.1, 0.4], -0.015, -0.506),
+  ]),
 ];
 
 async function detailsOf(idx: CreditIndex, row: number): Promise<ReturnType<typeof detailView>> {
@@ -68,7 +40,7 @@ async function detailsOf(idx: CreditIndex, row: number): Promise<ReturnType<type
 }
 
 test("every turn's marks in the detail are core's turnMarks (the CLI's --json), field by field", async () => {
-  const idx = await indexOf([...HAND_LOG, ...GROUP]);
+  const idx = await indexRecords([...HAND_LOG, ...GROUP]);
   const { credit: p, match: m } = idx.options;
   let marked = 0;
   for (let row = 0; row < idx.size; row++) {
@@ -95,7 +67,7 @@ test("every turn's marks in the detail are core's turnMarks (the CLI's --json), 
 });
 
 test('the sign flip of A -0.5 -> A_t +0.1 is marked on its turn, and that turn is clipped', async () => {
-  const idx = await indexOf(GROUP);
+  const idx = await indexRecords(GROUP);
   const d = await detailsOf(idx, idx.find(7, 1, 1));
   assert.deepEqual(
     d.turns.map((t) => t.signFlip),
@@ -106,7 +78,7 @@ test('the sign flip of A -0.5 -> A_t +0.1 is marked on its turn, and that turn i
 });
 
 test('the group view: every sibling with its turns, the first diverging turn, and the gate difference from the report', async () => {
-  const idx = await indexOf(GROUP);
+  const idx = await indexRecords(GROUP);
   const d = await detailsOf(idx, idx.find(7, 1, 0));
   assert.deepEqual(
     d.siblings.map((s) => [s.rollout, s.turnList.length]),

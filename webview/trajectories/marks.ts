@@ -1,16 +1,10 @@
 /** The per-turn marks (core's turnMarks, computed by the host): icon, colour and word, and their legend. */
+import type { TurnDetailView } from '../../src/shared/protocol/trajectories';
 import { h } from '../common';
 
-export interface Marked {
-  signFlip: boolean;
-  fallback: boolean;
-  clipped: boolean;
-  cMismatch: boolean;
-  aTMismatch: boolean;
-  executedIsArgmax: boolean;
-  masked: boolean;
-}
-type MarkKey = keyof Marked;
+type MarkKey = 'signFlip' | 'fallback' | 'clipped' | 'cMismatch' | 'aTMismatch' | 'executedIsArgmax' | 'masked';
+/** A turn's marks as the wire carries them (the booleans of core's `TurnMarks`). */
+export type Marked = Pick<TurnDetailView, MarkKey>;
 
 interface MarkDef {
   key: MarkKey;

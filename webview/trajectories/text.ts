@@ -11,17 +11,29 @@ export function logNodes(s: string): Node[] {
 const bidiToken = (text: string): HTMLElement =>
   h('span', { class: 'bidi', title: 'a bidi control character in the log, shown by its code point' }, text);
 
+type Attrs = Record<string, string | number | undefined>;
+
+/** An element holding `s` as `nodes` makes it (or `empty`, in the muted style, when the log has none). */
+function textEl<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs,
+  s: string | null,
+  empty: string,
+  nodes: (s: string) => Node[],
+): HTMLElementTagNameMap[K] {
+  const el = h(tag, attrs);
+  el.append(...(s === null ? [h('span', { class: 'muted' }, empty)] : nodes(s)));
+  return el;
+}
+
 /** An element holding one log string (or `empty`, in the muted style, when the log has none). */
 export function logEl<K extends keyof HTMLElementTagNameMap>(
   tag: K,
-  attrs: Record<string, string | number | undefined>,
+  attrs: Attrs,
   s: string | null,
   empty: string,
 ): HTMLElementTagNameMap[K] {
-  const el = h(tag, attrs);
-  if (s === null) el.append(h('span', { class: 'muted' }, empty));
-  else el.append(...logNodes(s));
-  return el;
+  return textEl(tag, attrs, s, empty, logNodes);
 }
 
 /** One piece of code-like text: the token unbreakable, its trailing spaces free to hang at a line end, then a break opportunity. */
@@ -34,6 +46,11 @@ function pieceNodes(piece: string): Node[] {
   return out;
 }
 
+/** The nodes of a code-like string: its pieces between break opportunities, and a token for each bidi control. */
+function codeNodes(s: string): Node[] {
+  return visibleParts(s).flatMap((p) => (p.control ? [bidiToken(p.text)] : wrapPieces(p.text).flatMap(pieceNodes)));
+}
+
 /**
  * A code-like log string (an action, a candidate) as DOM text that wraps only at word
  * boundaries (spaces, commas, brackets, `=`: src/shared/format's wrapPieces), never inside a
@@ -41,17 +58,9 @@ function pieceNodes(piece: string): Node[] {
  */
 export function codeEl<K extends keyof HTMLElementTagNameMap>(
   tag: K,
-  attrs: Record<string, string | number | undefined>,
+  attrs: Attrs,
   s: string | null,
   empty: string,
 ): HTMLElementTagNameMap[K] {
-  const el = h(tag, attrs);
-  if (s === null) {
-    el.append(h('span', { class: 'muted' }, empty));
-    return el;
-  }
-  for (const p of visibleParts(s))
-    if (p.control) el.append(bidiToken(p.text));
-    else for (const piece of wrapPieces(p.text)) el.append(...pieceNodes(piece));
-  return el;
+  return textEl(tag, attrs, s, empty, codeNodes);
 }

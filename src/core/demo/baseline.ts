@@ -4,10 +4,11 @@
  * credit log has no labeled turn and no candidates (turns hold only `action`), and its
  * metrics log uses plain-RL names, some shared with the ws-credit run and some not.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeSync } from 'node:fs';
 import { mean } from '../report/stats';
-import { advantages, doneAction, Gen, randomAction, rng, successChance, taskAt } from './gen';
+import { writeRunLogs } from './runLogs';
+import type { RecordHead } from './gen';
+import { advantages, doneAction, Gen, randomAction, recordHead, rng, successChance, taskAt } from './gen';
 
 /** what training adds to the success chance over the run (the ws-credit run gains 0.074) */
 const BASELINE_GAIN = 0.045;
@@ -31,14 +32,7 @@ export interface BaselineResult {
   bytes: number;
 }
 
-interface Plain {
-  iteration: number;
-  group: number;
-  rollout: number;
-  task_id: string;
-  instruction: string;
-  reward: number;
-  A: number;
+interface Plain extends RecordHead {
   turns: { action: string }[];
 }
 
@@ -47,14 +41,9 @@ export function writeBaseline(root: string, o: BaselineOptions): BaselineResult 
   const perIteration = o.groups * o.rollouts;
   const iterations = Math.ceil(o.trajectories / perIteration);
   const g = new Gen(rng((o.seed ^ 0x5bd1e995) >>> 0));
-  mkdirSync(join(root, 'logs'), { recursive: true });
-  const creditLog = join(root, 'logs', 'ws_credit_log.jsonl');
-  const metricsLog = join(root, 'logs', 'ws_metrics.jsonl');
-  const fd = openSync(creditLog, 'w');
-  const mfd = openSync(metricsLog, 'w');
   let written = 0;
   let bytes = 0;
-  try {
+  const { creditLog, metricsLog } = writeRunLogs(root, (fd, mfd) => {
     for (let it = 0; it < iterations && written < o.trajectories; it++) {
       const progress = it / Math.max(1, o.iterations - 1);
       const trajs: Plain[] = [];
@@ -69,16 +58,7 @@ export function writeBaseline(root: string, o: BaselineOptions): BaselineResult 
           const endsWithDone = reward > 0 || g.u() < 0.55;
           const n = endsWithDone ? g.int(3, 15) : g.u() < 0.7 ? 15 : g.int(4, 14);
           const turns = Array.from({ length: n }, (_, k) => ({ action: endsWithDone && k === n - 1 ? doneAction(g) : randomAction(g) }));
-          trajs.push({
-            iteration: it,
-            group: grp,
-            rollout: ro,
-            task_id: task.taskId,
-            instruction: task.instruction,
-            reward,
-            A: adv[ro]!,
-            turns,
-          });
+          trajs.push({ ...recordHead(it, grp, ro, task, reward, adv[ro]!), turns });
           written++;
         }
       }
@@ -87,10 +67,7 @@ export function writeBaseline(root: string, o: BaselineOptions): BaselineResult 
       writeSync(mfd, JSON.stringify(plainMetrics(g, it, trajs, Math.min(1, progress))) + '\n');
       o.onProgress?.(written, o.trajectories);
     }
-  } finally {
-    closeSync(fd);
-    closeSync(mfd);
-  }
+  });
   return { root, creditLog, metricsLog, trajectories: written, iterations, bytes };
 }
 

@@ -4,7 +4,7 @@
  * a small fake Hub repo tree for it that the Hub emulator serves; and a plain GRPO
  * baseline on the same tasks (`baseline.ts`) to compare it with.
  */
-import { mkdirSync, openSync, writeSync, closeSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdirSync, writeSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recomputeCredit, DEFAULT_CREDIT } from '../credit/credit';
 import { sameAction, DEFAULT_MATCH } from '../credit/actions';
@@ -12,7 +12,8 @@ import { summarize } from '../record/trajectory';
 import type { TrajectoryCore, TurnCore } from '../record/trajectory';
 import { mean } from '../report/stats';
 import { iterDirName } from '../hub/model';
-import { advantages, doneAction, Gen, nearDuplicate, randomAction, rng, successChance, taskAt } from './gen';
+import { writeRunLogs } from './runLogs';
+import { advantages, doneAction, Gen, nearDuplicate, randomAction, recordHead, rng, successChance, taskAt } from './gen';
 import type { DemoTask } from './gen';
 import { writeBaseline } from './baseline';
 import type { BaselineResult } from './baseline';
@@ -69,23 +70,17 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
   const iterations = Math.ceil(total / PER_ITERATION);
   const seed = o.seed ?? DEMO_SEED;
   const g = new Gen(rng(seed));
-  mkdirSync(join(dir, 'logs'), { recursive: true });
-  const creditLog = join(dir, 'logs', 'ws_credit_log.jsonl');
-  const metricsLog = join(dir, 'logs', 'ws_metrics.jsonl');
-  const fd = openSync(creditLog, 'w');
-  const mfd = openSync(metricsLog, 'w');
   let written = 0;
   let bytes = 0;
-  let pending: string[] = [];
-  let pendingLen = 0;
-  const flush = (): void => {
-    if (pending.length === 0) return;
-    const s = pending.join('');
-    bytes += writeSync(fd, s);
-    pending = [];
-    pendingLen = 0;
-  };
-  try {
+  const { creditLog, metricsLog } = writeRunLogs(dir, (fd, mfd) => {
+    let pending: string[] = [];
+    let pendingLen = 0;
+    const flush = (): void => {
+      if (pending.length === 0) return;
+      bytes += writeSync(fd, pending.join(''));
+      pending = [];
+      pendingLen = 0;
+    };
     for (let it = 0; it < iterations && written < total; it++) {
       const progress = iterations > 1 ? it / (DEMO_ITERATIONS - 1) : 0;
       const itTrajs: DemoTrajectory[] = [];
@@ -115,10 +110,7 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
       writeSync(mfd, JSON.stringify(iterationMetrics(g, it, itTrajs, Math.min(1, progress))).replace(/"__NaN__"/g, 'NaN') + '\n');
       o.onProgress?.(written, total);
     }
-  } finally {
-    closeSync(fd);
-    closeSync(mfd);
-  }
+  });
   let hubRepo: string | undefined;
   if (o.hubRepo !== false) {
     hubRepo = join(dir, '.hub-repo');
@@ -201,13 +193,7 @@ function makeTrajectory(
     turns.push(turn);
   }
   return {
-    iteration: it,
-    group: grp,
-    rollout: ro,
-    task_id: task.taskId,
-    instruction: task.instruction,
-    reward,
-    A,
+    ...recordHead(it, grp, ro, task, reward, A),
     labeled,
     turns,
     missing: 0,

@@ -111,6 +111,21 @@ export interface DemoTask {
   difficulty: number;
 }
 
+/** The keys both demo runs start a trajectory record with, in the log's order. */
+export interface RecordHead {
+  iteration: number;
+  group: number;
+  rollout: number;
+  task_id: string;
+  instruction: string;
+  reward: number;
+  A: number;
+}
+
+export function recordHead(iteration: number, group: number, rollout: number, task: DemoTask, reward: number, A: number): RecordHead {
+  return { iteration, group, rollout, task_id: task.taskId, instruction: task.instruction, reward, A };
+}
+
 /** The task at a group slot: tasks repeat across iterations (997 of them over 45 x 48 slots). */
 export function taskAt(seed: number, iteration: number, group: number): DemoTask {
   const taskNo = (iteration * 7 + group * 13) % 997;

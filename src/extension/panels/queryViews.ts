@@ -1,48 +1,20 @@
 /**
  * The trajectory query between the wire and the engine: the one place that knows both
- * `QueryView` (src/shared/protocol.ts) and core's `QuerySpec`. A new filter field or sort
- * key is added to the wire type, here, and to the core type; the compiler points at this
- * file when the two disagree.
+ * `QueryView` (src/shared/protocol.ts) and core's `QuerySpec`. The two spell their fields
+ * and sort keys alike; each direction below assigns one type to the other, so the compiler
+ * points at this file when they disagree.
  */
-import type { FilterView, QueryView, SortKeyView, SortView } from '../../shared/protocol';
-import type { QuerySpec, SortKey, TrajectoryFilter, TrajectorySort } from '../../core/run/query';
-
-const TO_CORE: Readonly<Record<SortKeyView, SortKey>> = {
-  iteration: 'iteration',
-  group: 'group',
-  rollout: 'rollout',
-  reward: 'reward',
-  A: 'A',
-  labeled: 'labeled',
-  turns: 'turns',
-  meanC: 'meanC',
-  signFlips: 'signFlips',
-  argmaxTurns: 'argmaxTurns',
-  fallbackTurns: 'fallbackTurns',
-  flags: 'flags',
-};
-
-const TO_WIRE: Readonly<Record<SortKey, SortKeyView>> = {
-  iteration: 'iteration',
-  group: 'group',
-  rollout: 'rollout',
-  reward: 'reward',
-  A: 'A',
-  labeled: 'labeled',
-  turns: 'turns',
-  meanC: 'meanC',
-  signFlips: 'signFlips',
-  argmaxTurns: 'argmaxTurns',
-  fallbackTurns: 'fallbackTurns',
-  flags: 'flags',
-};
+import type { FilterView, QueryView, SortView } from '../../shared/protocol';
+import type { QuerySpec, TrajectoryFilter, TrajectorySort } from '../../core/run/query';
+import { SORT_KEYS } from '../../core/run/query';
 
 /** The object without its undefined fields (so that it compares and serializes as it was written). */
 function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-export function filterSpec(f: FilterView): TrajectoryFilter {
+/** The filter's known fields, copied by name (a command argument may carry others). */
+function copyFilter(f: FilterView): TrajectoryFilter {
   return defined<TrajectoryFilter>({
     iterationMin: f.iterationMin,
     iterationMax: f.iterationMax,
@@ -56,18 +28,17 @@ export function filterSpec(f: FilterView): TrajectoryFilter {
   });
 }
 
+export function filterSpec(f: FilterView): TrajectoryFilter {
+  return copyFilter(f);
+}
+
 export function filterView(f: TrajectoryFilter): FilterView {
-  return defined<FilterView>({
-    iterationMin: f.iterationMin,
-    iterationMax: f.iterationMax,
-    group: f.group,
-    rollout: f.rollout,
-    reward: f.reward,
-    labeledOnly: f.labeledOnly,
-    flags: f.flags,
-    gate: f.gate,
-    text: f.text,
-  });
+  return copyFilter(f);
+}
+
+/** A sort key with its direction, `descending` only when true (either type: they are spelled alike). */
+function sortOf<K extends string>(key: K, descending: boolean | undefined): { key: K; descending?: true } {
+  return { key, ...(descending ? { descending: true } : {}) };
 }
 
 /**
@@ -76,16 +47,10 @@ export function filterView(f: TrajectoryFilter): FilterView {
  */
 export function querySpec(q: QueryView): QuerySpec {
   const sort: TrajectorySort[] = [];
-  for (const s of q.sort) {
-    const key = Object.hasOwn(TO_CORE, s.key) ? TO_CORE[s.key] : undefined;
-    if (key) sort.push({ key, ...(s.descending ? { descending: true } : {}) });
-  }
+  for (const s of q.sort) if (SORT_KEYS.includes(s.key)) sort.push(sortOf(s.key, s.descending));
   return { filter: filterSpec(q.filter), sort };
 }
 
 export function queryView(q: QuerySpec): QueryView {
-  return {
-    filter: filterView(q.filter),
-    sort: q.sort.map((s): SortView => ({ key: TO_WIRE[s.key], ...(s.descending ? { descending: true } : {}) })),
-  };
+  return { filter: filterView(q.filter), sort: q.sort.map((s): SortView => sortOf(s.key, s.descending)) };
 }
