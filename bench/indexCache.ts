@@ -1,11 +1,14 @@
 /**
- * Indexing a generated 1 GB credit log (in a temp folder, deleted after): one thread
- * against every core, twice each, interleaved, with the figures compared whole; then the
- * first open with a store (index + save) against the second open of the unchanged log
- * (from the saved index). Every ratio is of figures measured in this run; the load average
- * is printed next to them (the machine is shared).
+ * Indexing a generated 1 GB credit log (in a temp folder, deleted after; written to disk
+ * and read once before any round, so that every round reads it from the page cache): one
+ * thread against every core, twice each, interleaved in alternating order, with the
+ * figures compared whole; then the first open with a store (index + save) against the
+ * second open of the unchanged log (from the saved index). Every ratio is of figures
+ * measured in this run; the load average is printed next to them (the machine is shared).
+ * Next to the wall times, the CPU time of the main thread and of each worker (Linux), the
+ * load-independent figures: the serial fraction and the speedup Amdahl's law allows.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -15,7 +18,8 @@ import type { IndexEngine } from '../src/core/log/creditIndex';
 import { IndexStore } from '../src/core/log/indexStore';
 import { observerToJson } from '../src/core/log/observerCodec';
 import { computeReport } from '../src/core/report/report';
-import { appendResults, mbps } from './common';
+import { threadCpu } from '../src/core/log/threads/cpu';
+import { amdahl, appendResults, coreSpeedShared, mbps } from './common';
 
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_BYTES'] ?? 1e9);
 const WORKER = resolve('dist/indexWorker.js');
@@ -23,11 +27,64 @@ const THREADS = availableParallelism();
 /** rounds of (one thread, every core), interleaved (default 2) */
 const ROUNDS = Number(process.env['RLRB_BENCH_ROUNDS'] ?? 2);
 
-async function timedOpen(log: string, engine: IndexEngine): Promise<{ ms: number; idx: CreditIndex }> {
+interface Open {
+  ms: number;
+  idx: CreditIndex;
+  /** CPU ms the main thread ran during the open, and waited for a core (NaN where the system does not say) */
+  mainMs: number;
+  mainWaitMs: number;
+  /** CPU ms of the whole process during the open: every thread, the GC's and compiler's helpers and the file reads included */
+  processMs: number;
+}
+
+async function timedOpen(log: string, engine: IndexEngine): Promise<Open> {
+  const c0 = threadCpu();
+  const p0 = process.cpuUsage();
   const t = performance.now();
   const idx = new CreditIndex(log, undefined, undefined, engine);
   await idx.update();
-  return { ms: performance.now() - t, idx };
+  const ms = performance.now() - t;
+  const c1 = threadCpu();
+  const p1 = process.cpuUsage(p0);
+  const mainMs = c0 && c1 ? c1.cpuMs - c0.cpuMs : NaN;
+  return { ms, idx, mainMs, mainWaitMs: c0 && c1 ? c1.waitMs - c0.waitMs : NaN, processMs: (p1.user + p1.system) / 1000 };
+}
+
+/** Writes the file to disk and reads it once, so that no round pays for the write-back or a cold page cache. */
+function settle(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+    const buf = Buffer.allocUnsafe(4 << 20);
+    for (let at = 0, n = 1; n > 0; at += n) n = readSync(fd, buf, 0, buf.length, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The CPU figures of the threaded opens against the one-thread ones: what the main thread
+ * ran is counted serial (cutting the file, waiting on the workers, the merge, the tail),
+ * the workers' CPU parallel; the speedup on `THREADS` cores that the CPU times allow
+ * (the one-thread CPU over the longest path: main thread plus the slowest worker) and
+ * the one Amdahl's law allows from the serial fraction alone.
+ */
+function cpuLines(one: Open[], many: Open[]): string[] {
+  const best = <T>(r: T[], f: (x: T) => number): T => r.reduce((a, b) => (f(b) < f(a) ? b : a));
+  const path = (m: Open): number => m.mainMs + Math.max(...(m.idx.threadTiming?.workers ?? []).map((w) => w.cpuMs));
+  const o = best(one, (x) => x.mainMs);
+  const m = best(many, path);
+  const t = m.idx.threadTiming;
+  if (!t || t.workers.length === 0 || Number.isNaN(o.mainMs))
+    return ['CPU times: not measured (this system does not give a thread its CPU time)'];
+  const workers = t.workers.reduce((n, w) => n + w.cpuMs, 0);
+  const serial = m.mainMs / (m.mainMs + workers);
+  const f = (x: number): string => x.toFixed(0);
+  return [
+    `CPU, one thread (best of ${one.length}): ${f(o.mainMs)} ms (it waited ${f(o.mainWaitMs)} ms for a core); the whole process ${f(o.processMs)} ms`,
+    `CPU, ${THREADS} threads (best of ${many.length}): main thread ${f(m.mainMs)} ms (cutting ${t.beforeMs.toFixed(1)} ms, merge ${t.mergeMs.toFixed(1)} ms), workers ${t.workers.map((w) => `${f(w.cpuMs)} ms (waited ${f(w.waitMs)} ms)`).join(', ')}; ${(((m.mainMs + workers) / o.mainMs - 1) * 100).toFixed(1)}% more CPU than one thread in all; the whole process ${f(m.processMs)} ms`,
+    `serial fraction ${(serial * 100).toFixed(2)}% of the threaded CPU: Amdahl's law allows ${amdahl(serial, THREADS).toFixed(2)}x on ${THREADS} cores; one-thread CPU over the threaded longest path (main + slowest worker): ${(o.mainMs / path(m)).toFixed(2)}x (what the work allows on cores that share nothing; target >= 1.6x)`,
+  ];
 }
 
 /** Every column byte for byte, skipped lines, schema observer (in order), schema check and report. */
@@ -58,13 +115,17 @@ async function main(): Promise<void> {
     const { creditLog: log } = writeDemo(dir, { trajectories: Math.ceil(TARGET_BYTES / 2130), hubRepo: false, baseline: false });
     // the bad lines, CRLF and unknown keys a real log has are in the unit tests; this is about speed
     const size = statSync(log).size;
+    settle(log);
     const loadStart = load();
+    const shared = process.platform === 'linux' ? await coreSpeedShared(THREADS) : NaN;
     const threaded: IndexEngine = { threads: { threads: THREADS, workerPath: WORKER } };
-    const one: { ms: number; idx: CreditIndex }[] = [];
-    const many: { ms: number; idx: CreditIndex }[] = [];
+    const one: Open[] = [];
+    const many: Open[] = [];
     for (let r = 0; r < ROUNDS; r++) {
+      // one thread first, then every core first: neither gains from going second
+      if (r % 2 === 1) many.push(await timedOpen(log, threaded));
       one.push(await timedOpen(log, {}));
-      many.push(await timedOpen(log, threaded));
+      if (r % 2 === 0) many.push(await timedOpen(log, threaded));
     }
     const best = (r: { ms: number }[]): number => Math.min(...r.map((x) => x.ms));
     if (many.some((m) => m.idx.threadedParts !== THREADS))
@@ -87,6 +148,8 @@ async function main(): Promise<void> {
         `log: ${(size / 1e6).toFixed(0)} MB, ${one[0]!.idx.size} trajectories; load average (1, 5, 15 min) ${loadStart} at the start, ${loadThreads} after the thread rounds, ${load()} at the end`,
         `one thread: ${ms(one)} (best ${mbps(size, best(one)).toFixed(0)} MB/s)`,
         `${THREADS} threads: ${ms(many)} (best ${mbps(size, best(many)).toFixed(0)} MB/s); ${(best(one) / best(many)).toFixed(2)}x one thread, best against best (target >= 1.6x)`,
+        ...cpuLines(one, many),
+        `a core's parsing speed while all ${THREADS} parse, against alone (JSON.parse in workers, CPU time): ${shared.toFixed(2)}; the most ${THREADS} threads can give on this hardware: ${(shared * THREADS).toFixed(2)}x (1 and ${THREADS}x for cores that share nothing; it means something only on a quiet machine)`,
         `same figures (every column byte for byte, skipped lines, schema, report): ${same}`,
         `first open with a store (${THREADS} threads + save): ${first.ms.toFixed(0)} ms; saved index ${(saved / 1e6).toFixed(1)} MB`,
         `second open (unchanged, from the saved index): ${second.ms.toFixed(1)} ms; ${(first.ms / second.ms).toFixed(1)}x faster than the first (target >= 20x and < 300 ms); same figures: ${sameSaved}`,

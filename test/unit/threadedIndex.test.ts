@@ -88,6 +88,17 @@ test('the demo log: 1, 2 and 3 threads give the same index, skipped lines, schem
   }
 });
 
+test('a threaded read says where its CPU time went: each worker, and the main thread before and after them (on Linux)', async () => {
+  const { path } = hostileLog();
+  const idx = await open(path, { threads: 3, minBytes: 0, workerPath: WORKER }, 600);
+  const t = idx.threadTiming;
+  if (process.platform !== 'linux') return assert.equal(t, undefined);
+  assert.ok(t, 'timing measured');
+  assert.equal(t.workers.length, idx.threadedParts);
+  for (const w of t.workers) assert.ok(w.cpuMs > 0 && w.waitMs >= 0, JSON.stringify(w));
+  assert.ok(t.beforeMs >= 0 && t.mergeMs >= 0 && t.workersWallMs > 0, JSON.stringify(t));
+});
+
 test('a hostile log cut at a line start, inside a multi-byte character, and twice inside one line (an empty part)', async () => {
   const { path, marks } = hostileLog();
   const one = await open(path, undefined, 600);

@@ -22,7 +22,7 @@ import { loadSaved, saveLocal, stableJson } from './indexStore';
 import type { IndexStore } from './indexStore';
 import { observerFromJson, observerToJson } from './observerCodec';
 import { indexInParts } from './threads/pool';
-import type { ThreadOptions } from './threads/pool';
+import type { ThreadOptions, ThreadTiming } from './threads/pool';
 import type { MergedParts } from './threads/merge';
 import type { PartResult } from './threads/parts';
 import { stat } from 'node:fs/promises';
@@ -178,6 +178,8 @@ export class CreditIndex implements LineSink {
   private readonly limits: ReadLimits | undefined;
   /** parts the first read was indexed in by worker threads (0: one thread) */
   threadedParts = 0;
+  /** where the threaded first read spent its CPU time (for the benchmark) */
+  threadTiming: ThreadTiming | undefined;
   /** why the first read fell back to one thread, when it tried threads and could not */
   threadError: string | undefined;
 
@@ -259,6 +261,7 @@ export class CreditIndex implements LineSink {
       if (!merged) return;
       this.adopt(merged);
       this.threadedParts = merged.parts;
+      this.threadTiming = merged.timing;
     } catch (e) {
       if (signal?.aborted) throw e;
       this.threadError = (e as Error).message;

@@ -6,6 +6,7 @@ import type { CreditParams } from '../../credit/credit';
 import type { MatchOptions } from '../../credit/actions';
 import type { FieldMapping } from '../../record/schema';
 import type { TypedColumn } from '../indexCodec';
+import type { ThreadCpu } from './cpu';
 
 export interface PartTask {
   path: string;
@@ -31,6 +32,8 @@ export interface PartResult {
   /** more distinct unknown keys than a part keeps: the merge cannot be exact, the caller indexes on one thread */
   overflow: boolean;
   slowPathRows: number;
+  /** the worker thread's CPU time, its start included (undefined where the system does not say) */
+  cpu?: ThreadCpu | undefined;
 }
 
 /** Distinct unknown keys a part keeps, each level (the whole file keeps 200: the cap is applied once, at the merge). */

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ReadLimits } from '../jsonlFile';
 import { foreignEncoding } from '../jsonlFile';
+import { threadCpu } from './cpu';
+import type { ThreadCpu } from './cpu';
 import { cutAt, endOfLastLine, evenTargets } from './split';
 import { mergeParts } from './merge';
 import type { MergedParts } from './merge';
@@ -34,9 +36,25 @@ export function threadCount(threads: number): number {
   return threads === 0 ? availableParallelism() : threads;
 }
 
+/** Where a threaded read spent its CPU time (for the benchmark): on the main thread before and after the workers, and each worker's. */
+export interface ThreadTiming {
+  /** main-thread CPU ms before the workers start (cutting the file) */
+  beforeMs: number;
+  /** main-thread CPU ms after the last worker answered (the merge) */
+  mergeMs: number;
+  /** wall ms from the workers' start to the last one's answer */
+  workersWallMs: number;
+  /** each worker's CPU, its start included */
+  workers: ThreadCpu[];
+}
+
 export interface ThreadedIndex extends MergedParts {
   parts: number;
+  /** undefined where the system does not give a thread its CPU time */
+  timing: ThreadTiming | undefined;
 }
+
+const cpuMs = (): number => threadCpu()?.cpuMs ?? NaN;
 
 function runPart(workerPath: string, task: PartTask, signal?: AbortSignal): Promise<PartResult> {
   return new Promise((resolve, reject) => {
@@ -75,6 +93,7 @@ export async function indexInParts(
   signal?: AbortSignal,
 ): Promise<ThreadedIndex | undefined> {
   const n = threadCount(t.threads);
+  const cpu0 = cpuMs();
   const fh = await open(path, 'r');
   let cuts: [number, number][];
   let align = 0;
@@ -94,9 +113,19 @@ export async function indexInParts(
   }
   signal?.throwIfAborted();
   const workerPath = t.workerPath ?? join(__dirname, 'indexWorker.js');
+  const cpu1 = cpuMs();
+  const wall1 = performance.now();
   const results = await Promise.all(
     cuts.map(([start, stop]) => runPart(workerPath, { path, start, end: stop, align, options, limits }, signal)),
   );
+  const wall2 = performance.now();
+  const cpu2 = cpuMs();
   if (results.some((r) => r.overflow)) return undefined;
-  return { ...mergeParts(results, end), parts: cuts.length };
+  const merged = mergeParts(results, end);
+  const workers = results.flatMap((r) => (r.cpu ? [r.cpu] : []));
+  const timing =
+    Number.isNaN(cpu0) || workers.length < results.length
+      ? undefined
+      : { beforeMs: cpu1 - cpu0, mergeMs: cpuMs() - cpu2, workersWallMs: wall2 - wall1, workers };
+  return { ...merged, parts: cuts.length, timing };
 }
