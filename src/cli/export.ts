@@ -18,6 +18,7 @@ import { EXPORT_FORMATS, exportRows } from '../core/export/exportRows';
 import type { ExportFormat } from '../core/export/exportRows';
 import { selectRows } from '../core/export/select';
 import { writableSink } from '../core/export/sink';
+import { MAX_THREADS } from './indexOptions';
 
 export const EXPORT_USAGE =
   'usage: rlrb export <run folder or credit log> --format jsonl|csv|parquet [--iteration-min N] [--iteration-max N] [--group N] ' +
@@ -150,12 +151,12 @@ async function creditLogOf(path: string): Promise<string> {
   return loc.creditLog;
 }
 
-/** `--threads N`: a whole number of at least 0 (0, the default: every core). */
+/** `--threads N`: a whole number from 0 (the default: every core) to MAX_THREADS, as the other commands take it. */
 function threadsFlag(v: Values): number {
   if (v.threads === undefined) return 0;
   const n = Number(v.threads);
-  if (v.threads.trim() === '' || !Number.isSafeInteger(n) || n < 0)
-    throw new UsageError(`export: --threads must be a whole number of at least 0, not "${v.threads}"`);
+  if (v.threads.trim() === '' || !Number.isSafeInteger(n) || n < 0 || n > MAX_THREADS)
+    throw new UsageError(`export: --threads must be a whole number from 0 to ${MAX_THREADS}, not "${v.threads}"`);
   return n;
 }
 

@@ -50,10 +50,11 @@ test('--threads above 256 is refused in one line (a billion threads ran a 46 MB 
     ['report', root, '--no-cache', '--threads', '1000000000'],
     ['show', root, '--iteration', '0', '--group', '0', '--rollout', '0', '--no-cache', '--threads', '257'],
     ['compare', root, root, '--threads', '257'],
+    ['export', root, '--format', 'csv', '--threads', '257'],
   ]) {
     const r = rlrb(...args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
-    assert.match(r.err, /^rlrb: --threads must be a whole number .*256/);
+    assert.match(r.err, /^rlrb: (export: )?--threads must be a whole number .*256/);
     assert.equal(r.err.trim().split('\n').length, 1);
   }
   assert.equal(rlrb('report', root, '--threads', '256', '--no-cache').code, 0, 'the largest the setting allows is taken');
