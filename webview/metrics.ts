@@ -122,7 +122,8 @@ let themeColors: Colors | undefined;
 /** The chart colours of the current theme, read once per theme (each read is a style lookup). */
 function colors(): Colors {
   if (!themeColors) {
-    const blue = themeColor('--vscode-charts-blue', '#3794ff');
+    // the run's own line: slot A's colour, as everywhere (src/shared/runColours.ts)
+    const blue = runColor(0);
     themeColors = {
       line: blue,
       raw: blue + '40',

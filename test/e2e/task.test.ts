@@ -60,10 +60,17 @@ async function listed(run: number): Promise<string[]> {
   return out;
 }
 
-/** Checks both runs in the multi-select quick pick (a click on a row toggles its checkbox). */
+/** Checks both runs in the multi-select quick pick (a click on a row toggles its checkbox): the ws-credit run first, so it is A. */
 async function pickBothRuns(rows: ReturnType<Page['locator']>): Promise<void> {
-  await rows.nth(0).click();
-  await rows.nth(1).click();
+  // the list is sorted by name (baseline first): the check order, not the list's, makes run A
+  await rows
+    .filter({ hasText: /^run\b/ })
+    .first()
+    .click();
+  await rows
+    .filter({ hasText: /^baseline\b/ })
+    .first()
+    .click();
 }
 
 /** The palette's way to the task view: both runs, then the task. */
@@ -94,6 +101,8 @@ wb.journey('T1. the task view of a task of both runs: its groups are the indexâ€
   await openTaskView(true);
   const wv = webview();
   const o = await order();
+  // the run checked first is A: listed first, in the first colour (as in the comparison panel)
+  assert.deepEqual(o, { a: 0, b: 1 });
   assert.deepEqual(await listed(o.a), expected(a.idx, a.history));
   assert.deepEqual(await listed(o.b), expected(b.idx, b.history));
   // the success column of the first group is the index's
@@ -134,6 +143,9 @@ wb.journey('T2. two rollouts checked in the task view open side by side, the fir
   const at = firstDivergentTurn(tl.turns, tr.turns);
   const sbs = webview();
   await sbs.locator('.sbs-row').first().waitFor({ timeout: 60_000 });
+  // each side in its run's colour: A's on the left
+  assert.equal(await sbs.locator('.sbs-head[data-side="left"] .swatch').getAttribute('data-slot'), '0');
+  assert.equal(await sbs.locator('.sbs-head[data-side="right"] .swatch').getAttribute('data-slot'), '1');
   assert.equal(await sbs.locator('.sbs-row').count(), Math.max(tl.turns.length, tr.turns.length));
   assert.equal(
     await sbs.locator('.sbs-head[data-side="right"] [data-field="no-candidates"]').count(),

@@ -2,6 +2,8 @@
 import { Chart, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import { h, themeColor } from '../common';
+import { runColor } from '../metrics/palette';
+import { SLOT_A, SLOT_B } from '../../src/shared/runColours';
 import { formatFigure, formatRate } from '../../src/shared/format';
 import type { CompareView } from '../../src/shared/protocol/compare';
 
@@ -18,8 +20,8 @@ function applyFont(): void {
 
 function colors(): { a: string; b: string; diff: string; zero: string; text: string; grid: string } {
   return {
-    a: themeColor('--vscode-charts-blue', '#3794ff'),
-    b: themeColor('--vscode-charts-orange', '#d18616'),
+    a: runColor(SLOT_A),
+    b: runColor(SLOT_B),
     diff: themeColor('--vscode-charts-green', '#89d185'),
     zero: themeColor('--vscode-descriptionForeground', '#888'),
     text: themeColor('--vscode-foreground', '#ccc'),

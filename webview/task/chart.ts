@@ -1,7 +1,8 @@
-/** The task's success over iterations: one line per run (Chart.js, theme colours). */
+/** The task's success over iterations: one line per run, run i in slot i's colour (A first; src/shared/runColours.ts). */
 import type { ChartDataset } from 'chart.js';
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import { themeColor } from '../common';
+import { runColor } from '../metrics/palette';
 import { formatPercent } from '../../src/shared/format';
 import type { TaskRunView } from '../../src/shared/protocol/task';
 
@@ -9,11 +10,6 @@ Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
 
 type Points = { x: number; y: number | null }[];
 export type SuccessChart = Chart<'line', Points>;
-
-/** The colour of run i (the legend uses the same). */
-export function runColor(i: number): string {
-  return i === 0 ? themeColor('--vscode-charts-blue', '#3794ff') : themeColor('--vscode-charts-orange', '#d18616');
-}
 
 function datasets(runs: readonly TaskRunView[]): ChartDataset<'line', Points>[] {
   return runs.map((r, i) => ({
