@@ -8,7 +8,7 @@ import { formatCount, formatFigure, formatPercent, formatPlain } from '../src/sh
 import type { TaskHostMessage, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../src/shared/protocol/task';
 import { parseTaskState } from '../src/shared/protocol/task';
 import { logEl } from './trajectories/text';
-import { drawSuccess } from './task/chart';
+import { drawSuccess, xRange } from './task/chart';
 import { runColourVar } from '../src/shared/runColours';
 import type { SuccessChart } from './task/chart';
 
@@ -147,6 +147,9 @@ function render(v: TaskView): void {
   runsEl.replaceChildren(...v.runs.map(runSection));
   togglePick(picked[0] ?? { run: -1, iteration: -1, group: -1, rollout: -1 }, picked[0] !== undefined);
   chart = drawSuccess(canvas, v.runs, chart);
+  // the axis's bounds in words, for a screen reader (and the end-to-end check that it ends at the last iteration with data)
+  const x = xRange(v.runs);
+  canvas.setAttribute('aria-label', `success over iterations${x.min === undefined ? '' : ` ${x.min} to ${x.max}`}, a line per run`);
 }
 
 onMessage((m) => {

@@ -113,6 +113,12 @@ wb.journey('T1. the task view of a task of both runs: its groups are the indexâ€
   const logged = (await a.idx.read(g0.rows[0]!)).instruction!;
   assert.equal(await wv.locator('#task-instruction').textContent(), visibleText(logged));
   await wv.locator('#success-chart').waitFor();
+  // the x axis ends at the last iteration with data (39 on the demo), not at Chart.js's next round tick
+  const its = [...a.history.perIteration, ...b.history.perIteration].filter((p) => p.success !== null).map((p) => p.iteration);
+  assert.equal(
+    await wv.locator('#success-chart').getAttribute('aria-label'),
+    `success over iterations ${Math.min(...its)} to ${Math.max(...its)}, a line per run`,
+  );
   await wb.shot('task-view');
   // one click to the trajectory browser
   const r0 = a.idx.row(g0.rows[1]!).rollout;
