@@ -59,7 +59,7 @@ function selectedRuns(clicked: unknown, selection: unknown): string[] {
 }
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
-  const manager = new CompareManager(ctx.workspaceState, ctx.extensionUri, s.runs);
+  const manager = new CompareManager(ctx.workspaceState, ctx.extensionUri, s);
   ctx.subscriptions.push(manager, vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, manager));
   const compare = async (a: string | undefined, b: string | undefined): Promise<void> => {
     if (!a || !b) return;
