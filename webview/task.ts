@@ -83,7 +83,7 @@ function rolloutChip(run: number, iteration: number, group: number, r: TaskRunVi
     r.labeled ? h('span', { class: 'lab', title: 'labeled' }, ' L') : '',
   );
   open.addEventListener('click', () => post({ type: 'task/open', ...pick }));
-  return h('span', { class: 'chip', 'data-rollout': r.rollout }, box, open);
+  return h('span', { class: 'rollout-chip', 'data-rollout': r.rollout }, box, open);
 }
 
 function runSection(r: TaskRunView, i: number): HTMLElement {

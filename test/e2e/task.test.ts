@@ -54,7 +54,7 @@ async function listed(run: number): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < (await rows.count()); i++) {
     const r = rows.nth(i);
-    const chips = await r.locator('.chip').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-rollout')}`));
+    const chips = await r.locator('.rollout-chip').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-rollout')}`));
     out.push(`${await r.getAttribute('data-iteration')}/${await r.getAttribute('data-group')}: ${chips.join(',')}`);
   }
   return out;
@@ -194,6 +194,6 @@ wb.journey('T3. the task view follows the logs: a new iteration of the task appe
   const added = wv.locator(`.grow[data-run="${o.a}"][data-iteration="45"][data-group="3"]`);
   await added.waitFor({ timeout: 30_000 });
   assert.equal(await added.locator('[data-field="success"]').textContent(), '50%');
-  assert.equal(await added.locator('.chip').count(), 2);
+  assert.equal(await added.locator('.rollout-chip').count(), 2);
   await wb.shot('live-append');
 });
