@@ -200,6 +200,8 @@ wb.journey(
     await localRuns();
     const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
     await runRow.waitFor({ timeout: 60_000 });
+    // one run selected (C1 left two: the menu then offers Compare Selected Runs instead)
+    await runRow.click();
     await runRow.click({ button: 'right' });
     await page.locator('.monaco-menu .action-label', { hasText: 'Compare with…' }).click();
     const repoRow = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: REPO }).first();
