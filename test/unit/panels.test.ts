@@ -198,6 +198,7 @@ test('the comparison panel is a PanelHost: it answers ready with its figures and
   assert.match(panel.webview.html, /compare\.css/);
   const data = (await reply(panel, { type: 'ready' }, 'compare/data')) as { view: { a: { root: string } } } | undefined;
   assert.equal(data?.view.a.root, root);
+  assert.equal(panel.title, 'Compare: run ↔ run', 'the tab names both runs');
   // the banner of run A's data problems, as on every panel of the run (the comparison had none before PanelHost)
   assert.ok(await until(() => panel.posted.find((m) => m.type === 'dataProblems')));
   // the host remembers the pair for a reload that lost the page's own state

@@ -122,6 +122,8 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     this.version++;
     this.sorted = undefined;
     const side = (l: LiveRun): { name: string; root: string } => ({ name: l.run.location.name, root: l.run.location.root });
+    // the runs' names once they are open (a downloaded repo's folder is "logs"; its run is named after the repo)
+    this.panel.title = `Compare: ${a!.run.location.name} ↔ ${b!.run.location.name}`;
     this.post({ type: 'compare/data', view: compareView(this.result, side(a!), side(b!)) });
     if (this.lastQuery) this.answer(this.lastQuery);
   }
