@@ -1,4 +1,5 @@
 /** Browser-side helpers shared by the panels: the VS Code API, state, DOM, colours (numbers: src/shared/format). */
+import type { ChartOptions, LinearScaleOptions, TooltipItem, TooltipLabelStyle } from 'chart.js';
 import type { PanelState } from '../src/shared/protocol';
 import { handleBanner } from './banner';
 
@@ -101,4 +102,65 @@ export function themeColor(name: string, fallback: string): string {
 /** Calls fn when VS Code switches theme (it changes the body's class). */
 export function onThemeChange(fn: () => void): void {
   new MutationObserver(fn).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+}
+
+/** What a line chart of iterations sets for itself; everything else is shared (lineOptions). */
+export interface LineSpec {
+  /** the axes' text and grid colours */
+  text: string;
+  grid: string;
+  /** axis bounds: give x its data's first and last iteration so that it does not end at the next round tick */
+  x?: { min?: number; max?: number };
+  y?: { min?: number; max?: number };
+  xTicks?: Partial<LinearScaleOptions['ticks']>;
+  yTicks?: Partial<LinearScaleOptions['ticks']>;
+  /** the x axis's title ("iteration"), none when not given */
+  xTitle?: string;
+  legend?: boolean;
+  /** one tooltip line of a point (the title is its iteration) */
+  label: (item: TooltipItem<'line'>) => string;
+  /** the tooltip swatch of a point (Chart.js's own: the dataset's colours) */
+  labelColor?: (item: TooltipItem<'line'>) => TooltipLabelStyle;
+}
+
+/** Chart.js options of a line chart over iterations (x) as every panel draws one: no animation, pre-parsed points, nearest x. */
+export function lineOptions(s: LineSpec): ChartOptions<'line'> {
+  return {
+    animation: false,
+    parsing: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    interaction: { mode: 'nearest', intersect: false, axis: 'x' },
+    scales: {
+      x: {
+        type: 'linear',
+        ...s.x,
+        ticks: { color: s.text, ...s.xTicks },
+        grid: { color: s.grid },
+        title: { display: s.xTitle !== undefined, text: s.xTitle ?? '', color: s.text },
+      },
+      y: { type: 'linear', ...s.y, ticks: { color: s.text, ...s.yTicks }, grid: { color: s.grid } },
+    },
+    plugins: {
+      legend: s.legend ? { display: true, labels: { color: s.text, boxHeight: 2 } } : { display: false },
+      tooltip: {
+        callbacks: {
+          title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
+          label: s.label,
+          ...(s.labelColor ? { labelColor: s.labelColor } : {}),
+        },
+      },
+    },
+  };
+}
+
+/** The x bounds of points: their first and last x (none without points). */
+export function dataRange(xs: Iterable<number>): { min?: number; max?: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const x of xs) {
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  return min <= max ? { min, max } : {};
 }

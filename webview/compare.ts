@@ -12,6 +12,7 @@ import type {
 import { parseCompareState } from '../src/shared/protocol/compare';
 import { TaskTable } from './compare/table';
 import { SuccessCharts } from './compare/chart';
+import { SLOT_A, SLOT_B, runColourVar } from '../src/shared/runColours';
 
 const { post, onMessage } = channel<CompareWebviewMessage, CompareHostMessage>();
 
@@ -47,11 +48,18 @@ function copyButton(): HTMLElement {
   return b;
 }
 
+/** Run A's or B's name in its colour (set through the style object: the CSP allows no inline style attribute). */
+function side(which: 'a' | 'b', text: string, slot: number): HTMLElement {
+  const el = h('span', { class: `side-${which}`, 'data-slot': slot }, text);
+  el.style.color = runColourVar(slot);
+  return el;
+}
+
 function renderHeader(v: CompareView): void {
   const w = v.window;
   const win = w.iterations === 0 ? 'no common iteration' : `iterations ${w.first}–${w.last} (${w.iterations} in common)`;
   header.replaceChildren(
-    h('h1', {}, h('span', { class: 'side-a' }, `A: ${v.a.name}`), ' vs ', h('span', { class: 'side-b' }, `B: ${v.b.name}`)),
+    h('h1', {}, side('a', `A: ${v.a.name}`, SLOT_A), ' vs ', side('b', `B: ${v.b.name}`, SLOT_B)),
     h('div', { class: 'muted roots' }, h('div', { title: v.a.root }, `A = ${v.a.root}`), h('div', { title: v.b.root }, `B = ${v.b.root}`)),
     h('div', { class: 'toolbar' }, h('span', { class: 'badge', id: 'window' }, `Window: ${win}`), copyButton()),
   );

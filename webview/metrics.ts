@@ -1,7 +1,7 @@
 /** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
-import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel } from './common';
+import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel, lineOptions } from './common';
 import { formatMetric } from '../src/shared/format';
 import { pointKeys } from './metrics/keys';
 import { smooth } from '../src/shared/smoothing';
@@ -123,7 +123,8 @@ let themeColors: Colors | undefined;
 /** The chart colours of the current theme, read once per theme (each read is a style lookup). */
 function colors(): Colors {
   if (!themeColors) {
-    const blue = themeColor('--vscode-charts-blue', '#3794ff');
+    // the run's own line: slot A's colour, as everywhere (src/shared/runColours.ts)
+    const blue = runColor(0);
     themeColors = {
       line: blue,
       raw: blue + '40',
@@ -237,38 +238,23 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
     type: 'line',
     data: { datasets: ds },
     options: {
-      animation: false,
-      parsing: false,
+      ...lineOptions({
+        text: c.text,
+        grid: c.grid,
+        // the axis ends at the last iteration, not at the next round tick
+        ...(xRange ? { x: { min: xRange.min, max: xRange.max } } : {}),
+        y: yBounds(ds),
+        xTicks: { maxTicksLimit: 6, callback: tickCallback, includeBounds: true },
+        yTicks: { maxTicksLimit: 5, callback: tickCallback },
+        // the swatch of a line is its run's colour (not the target-miss colour of its points)
+        labelColor: (item) => {
+          const c = typeof item.dataset.borderColor === 'string' ? item.dataset.borderColor : colors().line;
+          return { borderColor: c, backgroundColor: c };
+        },
+        label: (item) =>
+          `${item.dataset.label ?? ''}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
+      }),
       normalized: true,
-      responsive: true,
-      maintainAspectRatio: false,
-      interaction: { mode: 'nearest', intersect: false, axis: 'x' },
-      scales: {
-        x: {
-          type: 'linear',
-          // the axis ends at the last iteration, not at the next round tick
-          ...(xRange ? { min: xRange.min, max: xRange.max } : {}),
-          ticks: { color: c.text, maxTicksLimit: 6, callback: tickCallback, includeBounds: true },
-          grid: { color: c.grid },
-          title: { display: false, text: 'iteration' },
-        },
-        y: { type: 'linear', ...yBounds(ds), ticks: { color: c.text, maxTicksLimit: 5, callback: tickCallback }, grid: { color: c.grid } },
-      },
-      plugins: {
-        legend: { display: false },
-        tooltip: {
-          callbacks: {
-            title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
-            // the swatch of a line is its run's colour (not the target-miss colour of its points)
-            labelColor: (item) => {
-              const c = typeof item.dataset.borderColor === 'string' ? item.dataset.borderColor : colors().line;
-              return { borderColor: c, backgroundColor: c };
-            },
-            label: (item) =>
-              `${item.dataset.label ?? ''}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
-          },
-        },
-      },
       onClick: (e, elements, chart) => {
         const el = elements.find((x) => x.datasetIndex === 0) ?? elements[0];
         const p = el && chart.data.datasets[el.datasetIndex]?.data[el.index];

@@ -10,6 +10,7 @@ import { parseSideBySideState } from '../src/shared/protocol/task';
 import type { TurnDetailView } from '../src/shared/protocol/trajectories';
 import { legend, marksOf } from './trajectories/marks';
 import { logEl } from './trajectories/text';
+import { runColourVar, runSlots } from '../src/shared/runColours';
 
 const { post, onMessage } = channel<SideBySideWebviewMessage, SideBySideHostMessage>();
 const app = document.getElementById('app')!;
@@ -17,14 +18,16 @@ const state = parseSideBySideState(initialState());
 if (state) saveState(state);
 let scrolledTo: number | null | undefined;
 
-function header(s: SideView | null, error: string | null, side: 'left' | 'right'): HTMLElement {
+function header(s: SideView | null, error: string | null, side: 'left' | 'right', slot: number): HTMLElement {
   if (!s) return h('div', { class: 'sbs-head error', 'data-side': side, role: 'alert' }, error ?? 'not found');
   const open = h('button', { class: 'link', 'data-open': side }, `iteration ${s.iteration} · group ${s.group} · rollout ${s.rollout}`);
   open.addEventListener('click', () => post({ type: 'sideBySide/open', side }));
+  const sw = h('span', { class: 'swatch', 'data-slot': slot, 'aria-hidden': 'true' });
+  sw.style.background = runColourVar(slot);
   return h(
     'div',
     { class: 'sbs-head', 'data-side': side },
-    h('h2', {}, `${s.runName} `, open),
+    h('h2', {}, sw, `${s.runName} `, open),
     s.taskId !== null ? h('div', { class: 'muted' }, 'task ', logEl('span', {}, s.taskId, '')) : '',
     logEl('pre', { class: 'text instruction' }, s.instruction, '(no instruction logged)'),
     h(
@@ -88,6 +91,8 @@ function render(v: SideBySideView): void {
         ? 'the executed actions are the same at every turn'
         : `the executed actions first differ at turn ${v.divergeAt}`
       : '';
+  // the left run is A (the task view puts A's rollout there); one run on both sides keeps one colour
+  const slots = runSlots([v.left?.root ?? 'left', v.right?.root ?? 'right']);
   const rows = h('div', { class: 'sbs-rows', id: 'sbs-rows' });
   for (let i = 0; i < n; i++) {
     const cls = i === v.divergeAt ? 'diverge' : v.sameAt[i] ? 'same' : 'differ';
@@ -112,7 +117,13 @@ function render(v: SideBySideView): void {
     );
   }
   app.replaceChildren(
-    h('div', { class: 'sbs-top' }, h('div', {}), header(v.left, v.leftError, 'left'), header(v.right, v.rightError, 'right')),
+    h(
+      'div',
+      { class: 'sbs-top' },
+      h('div', {}),
+      header(v.left, v.leftError, 'left', slots[0]!),
+      header(v.right, v.rightError, 'right', slots[1]!),
+    ),
     h('div', { class: 'toolbar' }, h('strong', { id: 'divergence' }, summary), legend()),
     rows,
   );

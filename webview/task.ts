@@ -8,7 +8,8 @@ import { formatCount, formatFigure, formatPercent, formatPlain } from '../src/sh
 import type { TaskHostMessage, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../src/shared/protocol/task';
 import { parseTaskState } from '../src/shared/protocol/task';
 import { logEl } from './trajectories/text';
-import { drawSuccess, runColor } from './task/chart';
+import { drawSuccess, xRange } from './task/chart';
+import { runColourVar } from '../src/shared/runColours';
 import type { SuccessChart } from './task/chart';
 
 const { post, onMessage } = channel<TaskWebviewMessage, TaskHostMessage>();
@@ -39,7 +40,8 @@ app.append(
 );
 
 sideBtn.addEventListener('click', () => {
-  const [left, right] = picked;
+  // run A's rollout on the left (two of one run: the one checked first)
+  const [left, right] = [...picked].sort((x, y) => x.run - y.run);
   if (left && right) post({ type: 'task/sideBySide', left, right });
 });
 
@@ -81,7 +83,7 @@ function rolloutChip(run: number, iteration: number, group: number, r: TaskRunVi
     r.labeled ? h('span', { class: 'lab', title: 'labeled' }, ' L') : '',
   );
   open.addEventListener('click', () => post({ type: 'task/open', ...pick }));
-  return h('span', { class: 'chip', 'data-rollout': r.rollout }, box, open);
+  return h('span', { class: 'rollout-chip', 'data-rollout': r.rollout }, box, open);
 }
 
 function runSection(r: TaskRunView, i: number): HTMLElement {
@@ -97,7 +99,7 @@ function runSection(r: TaskRunView, i: number): HTMLElement {
       r.note ?? `${formatCount(r.trajectories)} trajectories in ${formatCount(r.groups.length)} groups over ${formatCount(its)} iterations`,
     ),
   );
-  (head.firstChild as HTMLElement).style.background = runColor(i);
+  (head.firstChild as HTMLElement).style.background = runColourVar(i);
   const table = h(
     'div',
     { class: 'groups', role: 'table', 'aria-label': `groups of the task in ${r.name}` },
@@ -131,7 +133,7 @@ function render(v: TaskView): void {
   legend.replaceChildren(
     ...v.runs.map((r, i) => {
       const sw = h('span', { class: 'swatch' });
-      sw.style.background = runColor(i);
+      sw.style.background = runColourVar(i);
       return h('span', { class: 'muted' }, sw, r.name);
     }),
   );
@@ -145,6 +147,9 @@ function render(v: TaskView): void {
   runsEl.replaceChildren(...v.runs.map(runSection));
   togglePick(picked[0] ?? { run: -1, iteration: -1, group: -1, rollout: -1 }, picked[0] !== undefined);
   chart = drawSuccess(canvas, v.runs, chart);
+  // the axis's bounds in words, for a screen reader (and the end-to-end check that it ends at the last iteration with data)
+  const x = xRange(v.runs);
+  canvas.setAttribute('aria-label', `success over iterations${x.min === undefined ? '' : ` ${x.min} to ${x.max}`}, a line per run`);
 }
 
 onMessage((m) => {

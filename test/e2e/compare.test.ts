@@ -2,14 +2,15 @@
  * Comparing two runs in a real VS Code (code-server) driven by Chromium, on the demo run
  * and its plain GRPO baseline (run/baseline): both selected in Local runs and compared,
  * a figure equal to `rlrb compare --json`, the per-task table sorted and filtered, Copy
- * Link, a task click, the light theme. Screenshots: test-results/e2e/compare-*.png.
+ * Link, a task click, the light theme, a followed Hub repo as run B (its logs downloaded
+ * first), the panel after a window reload. Screenshots: test-results/e2e/compare-*.png.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { workbench } from './harness';
+import { REPO, workbench } from './harness';
 
 let page: Page;
 const wb = workbench({ name: 'compare', demoArgs: [] }, (w) => {
@@ -172,3 +173,96 @@ wb.continued(
     await wb.shot('live');
   },
 );
+
+/** The Local runs tree in view (a click on the activity bar's icon when it is already open would close it). */
+async function localRuns(): Promise<void> {
+  const tree = page.locator('.pane-header', { hasText: 'Local runs' });
+  if (!(await tree.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
+  await tree.waitFor({ timeout: 30_000 });
+}
+
+/** What the comparison panel shows of its two runs and its window. */
+async function shown(): Promise<{ title: string; roots: string[]; window: string; successA: string; successB: string }> {
+  const wv = webview();
+  const success = wv.locator('#figures tr[data-key="success"] td');
+  return {
+    title: (await wv.locator('.compare-header h1').textContent()) ?? '',
+    roots: await wv.locator('.compare-header .roots > div').allTextContents(),
+    window: (await wv.locator('#window').textContent()) ?? '',
+    successA: (await success.nth(1).getAttribute('data-value')) ?? '',
+    successB: (await success.nth(2).getAttribute('data-value')) ?? '',
+  };
+}
+
+wb.journey(
+  'C6. "Compare with…" on the demo run and the followed Hub repo: its logs are downloaded into a run folder, the panel shows its figures',
+  async () => {
+    await localRuns();
+    const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
+    await runRow.waitFor({ timeout: 60_000 });
+    // one run selected (C1 left two: the menu then offers Compare Selected Runs instead)
+    await runRow.click();
+    await runRow.click({ button: 'right' });
+    await page.locator('.monaco-menu .action-label', { hasText: 'Compare with…' }).click();
+    const repoRow = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: REPO }).first();
+    await repoRow.waitFor({ timeout: 10_000 });
+    await wb.shot('pick-hub-repo');
+    await repoRow.click();
+    // the first download of the repo's logs asks once where (the default folder in one click)
+    const success = webview().locator('#figures tr[data-key="success"]');
+    const asked = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'default' }).first();
+    await Promise.race([success.waitFor({ timeout: 120_000 }), asked.waitFor({ timeout: 120_000 })]);
+    if (await asked.isVisible()) await asked.click();
+    await success.waitFor({ timeout: 120_000 });
+    const s = await shown();
+    assert.match(s.title, /^A: run vs B: /);
+    const rootB = s.roots[1]?.replace(/^B = /, '') ?? '';
+    assert.ok(rootB.startsWith(wb.downloads), `B is the downloaded logs' run folder: ${rootB}`);
+    const json = compareJson(wb.run, rootB);
+    assert.equal(Number(s.successA), json.successA);
+    assert.equal(Number(s.successB), json.successB);
+    assert.match(s.window, new RegExp(`\\(${json.iterations} in common\\)`));
+    await webview().locator('.task-spacer .task-row').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(500);
+    await wb.shot('hub-side');
+  },
+);
+
+/** Waits until the workbench's stored state (what a reload reads) lists a comparison editor and holds `text`. */
+async function savedForReload(text: string): Promise<void> {
+  const read = `(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-'));
+    let editor = false, found = false;
+    for (const name of names) {
+      const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+      if (db.objectStoreNames.contains('ItemTable')) {
+        const q = db.transaction('ItemTable').objectStore('ItemTable').getAll();
+        const all = await new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
+        editor ||= all.some((v) => typeof v === 'string' && v.includes('rlRunBrowser.compare'));
+        found ||= all.some((v) => typeof v === 'string' && v.includes(${JSON.stringify(text)}));
+      }
+      db.close();
+    }
+    return editor && found;
+  })()`;
+  const end = Date.now() + 30_000;
+  while (!(await page.evaluate<boolean>(read))) {
+    if (Date.now() > end) throw new Error(`the workbench did not save the comparison with ${text} within 30 s`);
+    await page.waitForTimeout(250);
+  }
+}
+
+wb.continued('C7. after Developer: Reload Window the comparison comes back with the same two runs and the same window', async () => {
+  const before = await shown();
+  const rootB = before.roots[1]!.replace(/^B = /, '');
+  await savedForReload(rootB);
+  await wb.command('Developer: Reload Window');
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const tab = page.locator('.tabs-container .tab', { hasText: /^Compare: run ↔/ });
+  await tab.waitFor({ timeout: 60_000 });
+  await tab.click();
+  await webview().locator('#figures tr[data-key="success"]').waitFor({ timeout: 60_000 });
+  assert.deepEqual(await shown(), before);
+  await page.waitForTimeout(500);
+  await wb.shot('restored');
+});

@@ -54,16 +54,23 @@ async function listed(run: number): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < (await rows.count()); i++) {
     const r = rows.nth(i);
-    const chips = await r.locator('.chip').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-rollout')}`));
+    const chips = await r.locator('.rollout-chip').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-rollout')}`));
     out.push(`${await r.getAttribute('data-iteration')}/${await r.getAttribute('data-group')}: ${chips.join(',')}`);
   }
   return out;
 }
 
-/** Checks both runs in the multi-select quick pick (a click on a row toggles its checkbox). */
+/** Checks both runs in the multi-select quick pick (a click on a row toggles its checkbox): the ws-credit run first, so it is A. */
 async function pickBothRuns(rows: ReturnType<Page['locator']>): Promise<void> {
-  await rows.nth(0).click();
-  await rows.nth(1).click();
+  // the list is sorted by name (baseline first): the check order, not the list's, makes run A
+  await rows
+    .filter({ hasText: /^run\b/ })
+    .first()
+    .click();
+  await rows
+    .filter({ hasText: /^baseline\b/ })
+    .first()
+    .click();
 }
 
 /** The palette's way to the task view: both runs, then the task. */
@@ -94,6 +101,8 @@ wb.journey('T1. the task view of a task of both runs: its groups are the indexâ€
   await openTaskView(true);
   const wv = webview();
   const o = await order();
+  // the run checked first is A: listed first, in the first colour (as in the comparison panel)
+  assert.deepEqual(o, { a: 0, b: 1 });
   assert.deepEqual(await listed(o.a), expected(a.idx, a.history));
   assert.deepEqual(await listed(o.b), expected(b.idx, b.history));
   // the success column of the first group is the index's
@@ -104,6 +113,12 @@ wb.journey('T1. the task view of a task of both runs: its groups are the indexâ€
   const logged = (await a.idx.read(g0.rows[0]!)).instruction!;
   assert.equal(await wv.locator('#task-instruction').textContent(), visibleText(logged));
   await wv.locator('#success-chart').waitFor();
+  // the x axis ends at the last iteration with data (39 on the demo), not at Chart.js's next round tick
+  const its = [...a.history.perIteration, ...b.history.perIteration].filter((p) => p.success !== null).map((p) => p.iteration);
+  assert.equal(
+    await wv.locator('#success-chart').getAttribute('aria-label'),
+    `success over iterations ${Math.min(...its)} to ${Math.max(...its)}, a line per run`,
+  );
   await wb.shot('task-view');
   // one click to the trajectory browser
   const r0 = a.idx.row(g0.rows[1]!).rollout;
@@ -134,6 +149,9 @@ wb.journey('T2. two rollouts checked in the task view open side by side, the fir
   const at = firstDivergentTurn(tl.turns, tr.turns);
   const sbs = webview();
   await sbs.locator('.sbs-row').first().waitFor({ timeout: 60_000 });
+  // each side in its run's colour: A's on the left
+  assert.equal(await sbs.locator('.sbs-head[data-side="left"] .swatch').getAttribute('data-slot'), '0');
+  assert.equal(await sbs.locator('.sbs-head[data-side="right"] .swatch').getAttribute('data-slot'), '1');
   assert.equal(await sbs.locator('.sbs-row').count(), Math.max(tl.turns.length, tr.turns.length));
   assert.equal(
     await sbs.locator('.sbs-head[data-side="right"] [data-field="no-candidates"]').count(),
@@ -176,6 +194,6 @@ wb.journey('T3. the task view follows the logs: a new iteration of the task appe
   const added = wv.locator(`.grow[data-run="${o.a}"][data-iteration="45"][data-group="3"]`);
   await added.waitFor({ timeout: 30_000 });
   assert.equal(await added.locator('[data-field="success"]').textContent(), '50%');
-  assert.equal(await added.locator('.chip').count(), 2);
+  assert.equal(await added.locator('.rollout-chip').count(), 2);
   await wb.shot('live-append');
 });

@@ -99,7 +99,7 @@ async function setup() {
   };
   const revealed: number[] = [];
   const mgr = new PanelManager(ctx as never, runs as never, async (_r, row) => void revealed.push(row));
-  return { mgr, root, memento, revealed, PanelManager };
+  return { mgr, root, memento, revealed, PanelManager, runs };
 }
 
 const last = (p: FakePanel, type: string) => [...p.posted].reverse().find((m) => m.type === type);
@@ -180,4 +180,32 @@ test('the serializer restores a panel from its saved state, and drops one it can
   await mgr.deserializeWebviewPanel(bad as never, { kind: 'metrics', root });
   assert.ok(bad.disposed, 'a state of another kind is refused');
   mgr.dispose();
+});
+
+test('the comparison panel is a PanelHost: it answers ready with its figures and run A’s data problems, and a reload restores it', async () => {
+  const { mgr, root, memento, runs } = await setup();
+  const { CompareManager } = await import('../../src/extension/compare/compareManager');
+  const services = { runs, panels: mgr, trees: { revealRow: async () => undefined } };
+  const compare = new CompareManager(
+    { get: (k: string) => memento.get(k), update: async (k: string, v: unknown) => void memento.set(k, v) } as never,
+    { path: '/ext' } as never,
+    services as never,
+  );
+  created.length = 0;
+  compare.show(root, root);
+  const panel = created[0]!;
+  assert.match(panel.webview.html, /compare\.js/);
+  assert.match(panel.webview.html, /compare\.css/);
+  const data = (await reply(panel, { type: 'ready' }, 'compare/data')) as { view: { a: { root: string } } } | undefined;
+  assert.equal(data?.view.a.root, root);
+  assert.equal(panel.title, 'Compare: run ↔ run', 'the tab names both runs');
+  // the banner of run A's data problems, as on every panel of the run (the comparison had none before PanelHost)
+  assert.ok(await until(() => panel.posted.find((m) => m.type === 'dataProblems')));
+  // the host remembers the pair for a reload that lost the page's own state
+  const restored = fakePanel('rlRunBrowser.compare');
+  await compare.deserializeWebviewPanel(restored as never, undefined);
+  assert.ok(!restored.disposed);
+  assert.ok(await reply(restored, { type: 'ready' }, 'compare/data'));
+  compare.dispose();
+  assert.ok(panel.disposed && restored.disposed);
 });

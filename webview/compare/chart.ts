@@ -1,7 +1,9 @@
 /** The per-iteration success of both runs (two lines) and their difference (its own chart, with the zero line), Chart.js as the dashboard draws. */
 import { Chart, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
-import { h, themeColor } from '../common';
+import { dataRange, h, lineOptions, themeColor } from '../common';
+import { runColor } from '../metrics/palette';
+import { SLOT_A, SLOT_B } from '../../src/shared/runColours';
 import { formatFigure, formatRate } from '../../src/shared/format';
 import type { CompareView } from '../../src/shared/protocol/compare';
 
@@ -18,8 +20,8 @@ function applyFont(): void {
 
 function colors(): { a: string; b: string; diff: string; zero: string; text: string; grid: string } {
   return {
-    a: themeColor('--vscode-charts-blue', '#3794ff'),
-    b: themeColor('--vscode-charts-orange', '#d18616'),
+    a: runColor(SLOT_A),
+    b: runColor(SLOT_B),
     diff: themeColor('--vscode-charts-green', '#89d185'),
     zero: themeColor('--vscode-descriptionForeground', '#888'),
     text: themeColor('--vscode-foreground', '#ccc'),
@@ -42,7 +44,7 @@ type Range = { min?: number; max?: number };
 
 /** The x axis from the first to the last common iteration, not to the next round tick. */
 function xRange(p: CompareView['perIteration']): Range {
-  return p.length === 0 ? {} : { min: p[0]!.iteration, max: p[p.length - 1]!.iteration };
+  return dataRange(p.map((x) => x.iteration));
 }
 
 function chart(canvas: HTMLCanvasElement, datasets: ChartDataset<'line', Points>[], x: Range, y: Range, fmt: (v: number) => string): Chart {
@@ -50,32 +52,17 @@ function chart(canvas: HTMLCanvasElement, datasets: ChartDataset<'line', Points>
   return new Chart(canvas, {
     type: 'line',
     data: { datasets },
-    options: {
-      animation: false,
-      parsing: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      interaction: { mode: 'nearest', intersect: false, axis: 'x' },
-      scales: {
-        x: {
-          type: 'linear',
-          ...x,
-          ticks: { color: c.text, maxTicksLimit: 8 },
-          grid: { color: c.grid },
-          title: { display: true, text: 'iteration', color: c.text },
-        },
-        y: { type: 'linear', ...y, ticks: { color: c.text, maxTicksLimit: 6 }, grid: { color: c.grid } },
-      },
-      plugins: {
-        legend: { display: true, labels: { color: c.text, boxHeight: 2 } },
-        tooltip: {
-          callbacks: {
-            title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
-            label: (item) => `${item.dataset.label ?? ''}: ${fmt(item.parsed.y ?? Number.NaN)}`,
-          },
-        },
-      },
-    },
+    options: lineOptions({
+      text: c.text,
+      grid: c.grid,
+      x,
+      y,
+      xTicks: { maxTicksLimit: 8 },
+      yTicks: { maxTicksLimit: 6 },
+      xTitle: 'iteration',
+      legend: true,
+      label: (item) => `${item.dataset.label ?? ''}: ${fmt(item.parsed.y ?? Number.NaN)}`,
+    }),
   });
 }
 

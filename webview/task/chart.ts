@@ -1,7 +1,8 @@
-/** The task's success over iterations: one line per run (Chart.js, theme colours). */
+/** The task's success over iterations: one line per run, run i in slot i's colour (A first; src/shared/runColours.ts). */
 import type { ChartDataset } from 'chart.js';
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
-import { themeColor } from '../common';
+import { dataRange, lineOptions, themeColor } from '../common';
+import { runColor } from '../metrics/palette';
 import { formatPercent } from '../../src/shared/format';
 import type { TaskRunView } from '../../src/shared/protocol/task';
 
@@ -9,11 +10,6 @@ Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
 
 type Points = { x: number; y: number | null }[];
 export type SuccessChart = Chart<'line', Points>;
-
-/** The colour of run i (the legend uses the same). */
-export function runColor(i: number): string {
-  return i === 0 ? themeColor('--vscode-charts-blue', '#3794ff') : themeColor('--vscode-charts-orange', '#d18616');
-}
 
 function datasets(runs: readonly TaskRunView[]): ChartDataset<'line', Points>[] {
   return runs.map((r, i) => ({
@@ -28,42 +24,30 @@ function datasets(runs: readonly TaskRunView[]): ChartDataset<'line', Points>[] 
   }));
 }
 
+/** The x axis from the first to the last iteration with data in either run (Chart.js alone rounds it up to a tick: 40 for 39). */
+export function xRange(runs: readonly TaskRunView[]): { min?: number; max?: number } {
+  return dataRange(runs.flatMap((r) => r.perIteration.filter((p) => p.success !== null).map((p) => p.iteration)));
+}
+
 /** Draws the chart into `canvas`, or updates the one already there. */
 export function drawSuccess(canvas: HTMLCanvasElement, runs: readonly TaskRunView[], old: SuccessChart | undefined): SuccessChart {
   if (old) {
     old.data.datasets = datasets(runs);
+    Object.assign(old.options.scales!['x']!, { min: undefined, max: undefined }, xRange(runs));
     old.update('none');
     return old;
   }
-  const text = themeColor('--vscode-descriptionForeground', '#999');
-  const grid = themeColor('--vscode-panel-border', '#80808040');
   return new Chart<'line', Points>(canvas, {
     type: 'line',
     data: { datasets: datasets(runs) },
-    options: {
-      animation: false,
-      parsing: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      interaction: { mode: 'nearest', intersect: false, axis: 'x' },
-      scales: {
-        x: { type: 'linear', ticks: { color: text, maxTicksLimit: 8, precision: 0 }, grid: { color: grid } },
-        y: {
-          type: 'linear',
-          min: 0,
-          max: 1,
-          ticks: { color: text, maxTicksLimit: 5, callback: (v) => formatPercent(Number(v), 0) },
-          grid: { color: grid },
-        },
-      },
-      plugins: {
-        tooltip: {
-          callbacks: {
-            title: (items) => `iteration ${items[0]?.parsed.x ?? ''}`,
-            label: (item) => `${item.dataset.label ?? ''}: ${formatPercent(item.parsed.y ?? null)} success`,
-          },
-        },
-      },
-    },
+    options: lineOptions({
+      text: themeColor('--vscode-descriptionForeground', '#999'),
+      grid: themeColor('--vscode-panel-border', '#80808040'),
+      x: xRange(runs),
+      y: { min: 0, max: 1 },
+      xTicks: { maxTicksLimit: 8, precision: 0 },
+      yTicks: { maxTicksLimit: 5, callback: (v) => formatPercent(Number(v), 0) },
+      label: (item) => `${item.dataset.label ?? ''}: ${formatPercent(item.parsed.y ?? null)} success`,
+    }),
   });
 }

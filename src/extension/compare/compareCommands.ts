@@ -59,7 +59,7 @@ function selectedRuns(clicked: unknown, selection: unknown): string[] {
 }
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
-  const manager = new CompareManager(ctx.workspaceState, ctx.extensionUri, s.runs);
+  const manager = new CompareManager(ctx.workspaceState, ctx.extensionUri, s);
   ctx.subscriptions.push(manager, vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, manager));
   const compare = async (a: string | undefined, b: string | undefined): Promise<void> => {
     if (!a || !b) return;
@@ -84,8 +84,13 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       }
       await compare(await runFromArg(s, roots[0]), await runFromArg(s, roots[1]));
     },
-    'rlRunBrowser.compareWith': async (clicked?: unknown) => {
-      const a = (await runFromArg(s, clicked)) ?? (await pickSide(s, 'Compare: run A (the run under test)'));
+    'rlRunBrowser.compareWith': async (clicked?: unknown, selection?: unknown) => {
+      // the run right-clicked; else the one run selected in Local runs (the menu item shows only for one)
+      const selected = selectedRuns(clicked, selection ?? s.trees.runView.selection);
+      const a =
+        (await runFromArg(s, clicked)) ??
+        (selected.length === 1 ? await runFromArg(s, selected[0]) : undefined) ??
+        (await pickSide(s, 'Compare: run A (the run under test)'));
       if (!a) return;
       await compare(a, await pickSide(s, `Compare ${a} with…`, a));
     },

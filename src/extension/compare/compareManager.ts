@@ -2,23 +2,34 @@
 import * as vscode from 'vscode';
 import type { CompareState } from '../../shared/protocol/compare';
 import { parseCompareState } from '../../shared/protocol/compare';
-import type { RunService } from '../runs';
+import type { Services } from '../services';
+import type { PanelDeps } from '../panels/panelHost';
 import { webviewOptions } from '../panels/panelHost';
 import { COMPARE_VIEW_TYPE, ComparePanel } from './comparePanel';
-import type { CompareDeps } from './comparePanel';
 
 const STATE_KEY = 'panel:compare';
 
 export class CompareManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
   private readonly panels = new Set<ComparePanel>();
-  private readonly deps: CompareDeps;
+  private readonly deps: PanelDeps;
 
   constructor(
     private readonly memento: vscode.Memento,
     extensionUri: vscode.Uri,
-    runs: RunService,
+    s: Services,
   ) {
-    this.deps = { extensionUri, runs, remember: (s) => void memento.update(STATE_KEY, s) };
+    this.deps = {
+      extensionUri,
+      runs: s.runs,
+      // the panel pins no metric; its last state is remembered for a reload that lost the page's own
+      pins: { get: () => [], set: async () => undefined },
+      states: { remember: (st) => void memento.update(STATE_KEY, st), recall: () => undefined },
+      navigate: {
+        open: (kind, root) => s.panels.open(kind, root),
+        openTrajectories: (root, query, label, select) => s.panels.openTrajectories(root, query, label, select),
+        revealRow: (root, row) => s.trees.revealRow(root, row),
+      },
+    };
   }
 
   find(rootA: string, rootB: string): ComparePanel | undefined {
@@ -43,7 +54,7 @@ export class CompareManager implements vscode.WebviewPanelSerializer, vscode.Dis
   }
 
   private adopt(panel: vscode.WebviewPanel, state: CompareState): ComparePanel {
-    const p = new ComparePanel(panel, state, this.deps, (gone) => this.panels.delete(gone));
+    const p = new ComparePanel(panel, state, this.deps, (gone) => this.panels.delete(gone as ComparePanel));
     this.panels.add(p);
     return p;
   }

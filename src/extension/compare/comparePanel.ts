@@ -1,8 +1,8 @@
 /**
- * The comparison panel of two runs: computes section 6 on the host (RunComparer), sends
- * the figures, answers the per-task table's pages, and computes again, debounced, when
- * either run's logs grow. Its html, CSP and options are the other panels' (html.ts,
- * panelHost.ts); it is not a PanelHost because it stands for two runs, not one.
+ * The comparison panel of two runs, over PanelHost (its page, state and message pump):
+ * computes section 6 on the host (RunComparer), sends the figures, answers the per-task
+ * table's pages, and computes again when either run's logs grow (PanelHost's push, after
+ * the burst settles; one computation at a time).
  */
 import * as vscode from 'vscode';
 import { RunComparer } from '../../core/compare/compareRuns';
@@ -11,41 +11,18 @@ import type { TaskRow } from '../../core/compare/figures';
 import { buildLink } from '../../core/links/link';
 import type { CompareHostMessage, CompareState, CompareWebviewMessage, QueryTasksMessage } from '../../shared/protocol/compare';
 import { parseCompareMessage } from '../../shared/protocol/compare';
-import type { LiveRun, RunService } from '../runs';
-import { buildHtml } from '../panels/html';
-import { webviewOptions } from '../panels/panelHost';
+import type { LiveRun } from '../runs';
+import type { OpenPanel, PanelDeps } from '../panels/panelHost';
+import { PanelHost } from '../panels/panelHost';
 import { compareView, queryTaskRows, taskRowView } from './compareViews';
 
 export const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
 export const OPEN_TASK_COMMAND = 'rlRunBrowser.openTask';
-/** how long a burst of appends settles before computing again */
-const DEBOUNCE_MS = 500;
-
-export interface CompareDeps {
-  readonly extensionUri: vscode.Uri;
-  readonly runs: RunService;
-  remember(state: CompareState): void;
-}
-
-export function compareHtml(webview: vscode.Webview, extensionUri: vscode.Uri, state: CompareState): string {
-  const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  const media = (f: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', f)).toString();
-  return buildHtml({
-    cspSource: webview.cspSource,
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'compare.js')).toString(),
-    styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(), media('webview.css'), media('compare.css')],
-    title: 'Compare runs',
-    initialState: state,
-  });
-}
 
 const baseName = (root: string): string => root.split(/[\\/]/).filter(Boolean).pop() ?? root;
 
-export class ComparePanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private disposed = false;
-  private timer: NodeJS.Timeout | undefined;
+export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMessage, CompareState> {
+  private closed = false;
   private computing: Promise<void> | undefined;
   private again = false;
   private comparer: RunComparer | undefined;
@@ -54,43 +31,38 @@ export class ComparePanel implements vscode.Disposable {
   private lastQuery: QueryTasksMessage | undefined;
   private sorted: { key: string; rows: TaskRow[] } | undefined;
 
-  constructor(
-    readonly panel: vscode.WebviewPanel,
-    readonly state: CompareState,
-    private readonly deps: CompareDeps,
-    private readonly onDispose: (p: ComparePanel) => void,
-  ) {
+  constructor(panel: vscode.WebviewPanel, state: CompareState, deps: PanelDeps, onDispose: (p: OpenPanel<'compare'>) => void) {
+    super(panel, state, deps, parseCompareMessage, onDispose, {
+      title: 'Compare runs',
+      script: 'compare',
+      styles: ['compare.css'],
+      codicons: true,
+    });
     panel.title = `Compare: ${baseName(state.rootA)} ↔ ${baseName(state.rootB)}`;
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.svg');
-    panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.webview.html = compareHtml(panel.webview, deps.extensionUri, state);
-    this.disposables.push(
-      panel.webview.onDidReceiveMessage((m: unknown) => {
-        const msg = parseCompareMessage(m);
-        if (msg) void this.receive(msg);
-      }),
-      deps.runs.onDidChange((e) => {
-        if (e.root === state.rootA || e.root === state.rootB || e.kind === 'list') this.schedule();
-      }),
-      panel.onDidDispose(() => this.dispose()),
-    );
-    deps.remember(state);
+    this.disposables.push({
+      dispose: () => {
+        this.closed = true;
+        this.comparer?.dispose();
+      },
+    });
+    this.remember();
   }
 
   get pair(): [string, string] {
     return [this.state.rootA, this.state.rootB];
   }
 
-  private post(m: CompareHostMessage): void {
-    void this.panel.webview.postMessage(m);
+  protected override shows(root: string | undefined): boolean {
+    return root === this.state.rootA || root === this.state.rootB;
   }
 
-  private async receive(m: CompareWebviewMessage): Promise<void> {
+  /** After `ready` and whenever either run changed: compute again. */
+  protected push(): Promise<void> {
+    return this.compute();
+  }
+
+  protected async onMessage(m: CompareWebviewMessage): Promise<void> {
     switch (m.type) {
-      case 'ready':
-        this.ready = true;
-        await this.compute();
-        break;
       case 'compare/queryTasks':
         this.lastQuery = m;
         this.answer(m);
@@ -101,16 +73,9 @@ export class ComparePanel implements vscode.Disposable {
       case 'compare/copyLink':
         await this.copyLink();
         break;
+      case 'ready': // answered by PanelHost
+        break;
     }
-  }
-
-  /** Either log grew: compute again once the burst settles. */
-  private schedule(): void {
-    if (!this.ready || this.timer || this.disposed) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.compute();
-    }, DEBOUNCE_MS);
   }
 
   /** One computation at a time; a change during one runs one more after it. */
@@ -123,7 +88,7 @@ export class ComparePanel implements vscode.Disposable {
       .catch((e: unknown) => this.post({ type: 'error', message: `Cannot compare: ${(e as Error).message}` }))
       .finally(() => {
         this.computing = undefined;
-        if (this.again && !this.disposed) {
+        if (this.again && !this.closed) {
           this.again = false;
           void this.compute();
         }
@@ -131,14 +96,14 @@ export class ComparePanel implements vscode.Disposable {
     return this.computing;
   }
 
-  private async live(root: string): Promise<LiveRun | undefined> {
+  private async liveRun(root: string): Promise<LiveRun | undefined> {
     const runs = this.deps.runs;
     if (!runs.get(root)) await runs.scan();
     return runs.get(root) ?? (await runs.add(root));
   }
 
   private async doCompute(): Promise<void> {
-    const [a, b] = await Promise.all([this.live(this.state.rootA), this.live(this.state.rootB)]);
+    const [a, b] = await Promise.all([this.liveRun(this.state.rootA), this.liveRun(this.state.rootB)]);
     for (const [name, live, root] of [['A', a, this.state.rootA] as const, ['B', b, this.state.rootB] as const]) {
       if (!live) return this.post({ type: 'error', message: `Run ${name} (${root}) is not open: no log found there.` });
       if (!live.run.credit)
@@ -148,7 +113,7 @@ export class ComparePanel implements vscode.Disposable {
         });
     }
     await Promise.all([a!.run.update(), b!.run.update()]);
-    if (this.disposed) return;
+    if (this.closed) return;
     if (this.comparer?.a !== a!.run || this.comparer.b !== b!.run) {
       this.comparer?.dispose();
       this.comparer = new RunComparer(a!.run, b!.run);
@@ -157,6 +122,8 @@ export class ComparePanel implements vscode.Disposable {
     this.version++;
     this.sorted = undefined;
     const side = (l: LiveRun): { name: string; root: string } => ({ name: l.run.location.name, root: l.run.location.root });
+    // the runs' names once they are open (a downloaded repo's folder is "logs"; its run is named after the repo)
+    this.panel.title = `Compare: ${a!.run.location.name} ↔ ${b!.run.location.name}`;
     this.post({ type: 'compare/data', view: compareView(this.result, side(a!), side(b!)) });
     if (this.lastQuery) this.answer(this.lastQuery);
   }
@@ -203,14 +170,5 @@ export class ComparePanel implements vscode.Disposable {
     }
     await vscode.env.clipboard.writeText(text);
     this.post({ type: 'compare/notice', message: 'Copied the link to this comparison.' });
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.comparer?.dispose();
-    for (const d of this.disposables) d.dispose();
-    this.onDispose(this);
   }
 }

@@ -8,6 +8,7 @@ import { escapeNotification as esc } from '../text';
 import { pickRun } from '../commands/pickRun';
 import { taskRows } from './taskColumns';
 import { shortText } from './taskPanel';
+import { inCheckOrder } from './checkOrder';
 
 /** One or two runs: the only run, else the user's pick (one or two of the list). */
 export async function pickRuns(runs: RunService): Promise<string[] | undefined> {
@@ -17,9 +18,9 @@ export async function pickRuns(runs: RunService): Promise<string[] | undefined> 
     const only = await pickRun(runs, undefined);
     return only ? [only] : undefined;
   }
-  const picked = await vscode.window.showQuickPick(
+  const picked = await pickInCheckOrder(
     list.map((l) => ({ label: l.run.location.name, description: l.run.location.root, root: l.run.location.root })),
-    { placeHolder: 'Which run or runs? (one, or two to compare)', canPickMany: true },
+    'Which run or runs? (one, or two to compare: the first checked is A, the second B)',
   );
   if (!picked || picked.length === 0) return undefined;
   if (picked.length > 2) {
@@ -27,6 +28,27 @@ export async function pickRuns(runs: RunService): Promise<string[] | undefined> 
     return undefined;
   }
   return picked.map((p) => p.root);
+}
+
+/** A multi-select quick pick whose answer is in the order the items were checked (the list itself is sorted by name). */
+function pickInCheckOrder<T extends vscode.QuickPickItem>(items: T[], placeholder: string): Promise<T[] | undefined> {
+  const qp = vscode.window.createQuickPick<T>();
+  qp.items = items;
+  qp.canSelectMany = true;
+  qp.placeholder = placeholder;
+  let order: T[] = [];
+  return new Promise((resolve) => {
+    qp.onDidChangeSelection((sel) => (order = inCheckOrder(order, sel)));
+    qp.onDidAccept(() => {
+      resolve(inCheckOrder(order, qp.selectedItems));
+      qp.dispose();
+    });
+    qp.onDidHide(() => {
+      resolve(undefined);
+      qp.dispose();
+    });
+    qp.show();
+  });
 }
 
 /** Instructions are read back for the pick list's first tasks only (one record each). */
