@@ -11,6 +11,7 @@ import type {
 } from '../src/shared/protocol/compare';
 import { parseCompareState } from '../src/shared/protocol/compare';
 import { TaskTable } from './compare/table';
+import { logNodes } from './trajectories/text';
 import { SuccessCharts } from './compare/chart';
 import { SLOT_A, SLOT_B, runColourVar } from '../src/shared/runColours';
 
@@ -50,7 +51,7 @@ function copyButton(): HTMLElement {
 
 /** Run A's or B's name in its colour (set through the style object: the CSP allows no inline style attribute). */
 function side(which: 'a' | 'b', text: string, slot: number): HTMLElement {
-  const el = h('span', { class: `side-${which}`, 'data-slot': slot }, text);
+  const el = h('span', { class: `side-${which}`, 'data-slot': slot }, ...logNodes(text));
   el.style.color = runColourVar(slot);
   return el;
 }
@@ -60,7 +61,12 @@ function renderHeader(v: CompareView): void {
   const win = w.iterations === 0 ? 'no common iteration' : `iterations ${w.first}–${w.last} (${w.iterations} in common)`;
   header.replaceChildren(
     h('h1', {}, side('a', `A: ${v.a.name}`, SLOT_A), ' vs ', side('b', `B: ${v.b.name}`, SLOT_B)),
-    h('div', { class: 'muted roots' }, h('div', { title: v.a.root }, `A = ${v.a.root}`), h('div', { title: v.b.root }, `B = ${v.b.root}`)),
+    h(
+      'div',
+      { class: 'muted roots' },
+      h('div', { title: v.a.root }, ...logNodes(`A = ${v.a.root}`)),
+      h('div', { title: v.b.root }, ...logNodes(`B = ${v.b.root}`)),
+    ),
     h('div', { class: 'toolbar' }, h('span', { class: 'badge', id: 'window' }, `Window: ${win}`), copyButton()),
   );
 }
@@ -71,7 +77,7 @@ function warnings(v: CompareView): HTMLElement | null {
   return h(
     'ul',
     { class: 'warnings', id: 'warnings' },
-    ...v.warnings.map((w) => h('li', {}, h('i', { class: 'codicon codicon-warning' }), ' ', w)),
+    ...v.warnings.map((w) => h('li', {}, h('i', { class: 'codicon codicon-warning' }), ' ', ...logNodes(w))),
   );
 }
 
@@ -157,7 +163,7 @@ function curveTable(title: string, rows: CurveLineView[], id: string): HTMLEleme
       h(
         'tr',
         {},
-        h('td', {}, c.name),
+        h('td', {}, ...logNodes(c.name)),
         h('td', { class: 'num' }, formatQuantity('plain', c.first, 3)),
         h('td', { class: 'num' }, formatQuantity('plain', c.last, 3)),
         h('td', { class: 'muted' }, c.source),

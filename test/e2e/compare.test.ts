@@ -174,6 +174,26 @@ wb.continued(
   },
 );
 
+wb.continued(
+  'C5b. a task id holding a bidi control is shown in the per-task table with the control visible, never reordering the text',
+  async () => {
+    const wv = webview();
+    const log = join(wb.run, 'baseline', 'logs', 'ws_credit_log.jsonl');
+    const last = readFileSync(log, 'utf8').trimEnd().split('\n').pop()!;
+    const added = last.replace(/"rollout":\d+/, '"rollout":98').replace(/"task_id":"[^"]*"/, '"task_id":"t1\\u202Egnp.exe"');
+    assert.match(added, /gnp\.exe/);
+    appendFileSync(log, `${added}\n`);
+    const filter = wv.locator('#task-filter');
+    await filter.fill('gnp.exe');
+    const cell = wv.locator('.task-spacer .task-row .task-name', { hasText: 'gnp.exe' });
+    await cell.waitFor({ timeout: 20_000 });
+    assert.equal(await cell.locator('.bidi').textContent(), '<U+202E>');
+    assert.equal(await cell.textContent(), 't1<U+202E>gnp.exe');
+    await wb.shot('bidi-task');
+    await filter.fill('');
+  },
+);
+
 /** The Local runs tree in view (a click on the activity bar's icon when it is already open would close it). */
 async function localRuns(): Promise<void> {
   const tree = page.locator('.pane-header', { hasText: 'Local runs' });

@@ -2,6 +2,7 @@
  * The per-task table: pages of rows from the host (sorted and filtered there), only the
  * visible rows in the DOM, a sortable header, and the filter shown as a chip with clear.
  */
+import { logNodes } from '../trajectories/text';
 import { h } from '../common';
 import { formatCount, formatFigure, formatRate } from '../../src/shared/format';
 import type { CompareTasksMessage, QueryTasksMessage, TaskRowView, TaskSortKeyView, TaskSortView } from '../../src/shared/protocol/compare';
@@ -199,7 +200,11 @@ export class TaskTable {
         'div',
         { class: 'task-row', role: 'row', tabindex: -1, 'data-index': i, 'data-task': r.task, title: 'Open this task in the task view' },
         ...COLUMNS.map((c) =>
-          h('span', { class: `${c.num ? 'num' : 'task-name'}${c.key === 'diff' ? diffClass(r.diff) : ''}`, role: 'gridcell' }, c.cell(r)),
+          h(
+            'span',
+            { class: `${c.num ? 'num' : 'task-name'}${c.key === 'diff' ? diffClass(r.diff) : ''}`, role: 'gridcell' },
+            ...(c.num ? [c.cell(r)] : logNodes(c.cell(r))),
+          ),
         ),
       );
       row.style.top = `${i * ROW_H}px`;
