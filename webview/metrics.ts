@@ -2,6 +2,7 @@
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel } from './common';
+import { listen } from './firstMessages';
 import { formatMetric } from '../src/shared/format';
 import { pointKeys } from './metrics/keys';
 import { smooth } from '../src/shared/smoothing';
@@ -570,7 +571,7 @@ function render(): void {
     body.append(h('p', { class: 'muted' }, series.length ? 'No metric matches the filter.' : 'No numeric metric in ws_metrics.jsonl yet.'));
 }
 
-onMessage((m) => {
+function handle(m: MetricsHostMessage): void {
   if (m.type === 'metrics/data') {
     const samePins = JSON.stringify(m.pinned) === JSON.stringify(state.pinned);
     const before = runsKey();
@@ -596,7 +597,7 @@ onMessage((m) => {
   } else if (m.type === 'error') {
     body.replaceChildren(h('p', { class: 'error' }, m.message));
   }
-});
+}
 onThemeChange(() => {
   themeColors = undefined;
   applyFont();
@@ -609,5 +610,6 @@ document.addEventListener('visibilitychange', () => {
 window.addEventListener('resize', () => {
   for (const c of charts.values()) c.resize();
 });
+listen(onMessage, handle);
 saveState(state);
 useControls();

@@ -4,6 +4,7 @@
  * click from the trajectory browser; two checked rollouts open side by side.
  */
 import { channel, h, initialState, onThemeChange, saveState } from './common';
+import { listen } from './firstMessages';
 import { formatCount, formatFigure, formatPercent, formatPlain } from '../src/shared/format';
 import type { TaskHostMessage, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../src/shared/protocol/task';
 import { parseTaskState } from '../src/shared/protocol/task';
@@ -147,10 +148,10 @@ function render(v: TaskView): void {
   chart = drawSuccess(canvas, v.runs, chart);
 }
 
-onMessage((m) => {
+function handle(m: TaskHostMessage): void {
   if (m.type === 'task/view') render(m.view);
   else if (m.type === 'error') runsEl.replaceChildren(h('div', { class: 'error', role: 'alert' }, m.message));
-});
+}
 onThemeChange(() => {
   chart?.destroy();
   chart = undefined;
@@ -159,4 +160,5 @@ onThemeChange(() => {
 if (!state) runsEl.replaceChildren(h('div', { class: 'error', role: 'alert' }, 'This panel lost its task: open it again.'));
 // never a blank panel: what is coming, until the host's first answer
 else runsEl.replaceChildren(h('p', { class: 'muted', 'aria-busy': 'true' }, 'Reading the groups of this task from the index…'));
+listen(onMessage, handle);
 post({ type: 'ready' });

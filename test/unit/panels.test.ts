@@ -181,3 +181,29 @@ test('the serializer restores a panel from its saved state, and drops one it can
   assert.ok(bad.disposed, 'a state of another kind is refused');
   mgr.dispose();
 });
+
+/** The host's first messages embedded in a panel's html, once it is set. */
+function embedded(p: FakePanel): { type: string; [k: string]: unknown }[] | undefined {
+  const block = /<script type="application\/json" id="first-messages" nonce="[^"]+">([^<]*)<\/script>/.exec(p.webview.html);
+  return block ? (JSON.parse(block[1]!) as { type: string }[]) : undefined;
+}
+
+test("a panel's html holds the host's first messages (its answer to ready), and a jump's html its rows and label", async () => {
+  const { mgr, root } = await setup();
+  created.length = 0;
+  await mgr.open('report', root);
+  const report = created[0]!;
+  const first = embedded(report);
+  assert.ok(first, 'the first messages are in the html');
+  const answer = await reply(report, { type: 'ready' }, 'report/data');
+  assert.deepEqual(
+    first.find((m) => m.type === 'report/data'),
+    answer,
+  );
+  await report.send({ type: 'report/openIteration', iteration: 1, gate: false });
+  const rows = await until(() => (created[1] ? embedded(created[1])?.find((m) => m.type === 'trajectories/page') : undefined));
+  assert.ok(rows, "the browser's html holds its first page");
+  assert.match(String(rows['label']), /iteration 1/);
+  assert.ok((rows['rows'] as unknown[]).length > 0);
+  mgr.dispose();
+});
