@@ -235,6 +235,11 @@ export abstract class PanelHost<
     if (run) void this.panel.webview.postMessage(problemsMessage(runProblems(run)));
   }
 
+  /** Opens one trajectory of this panel's run in the browser (a page's `openTrajectory`). */
+  protected openTrajectory(k: TrajectoryKey): Promise<void> {
+    return this.deps.navigate.openTrajectories(this.root, undefined, null, { iteration: k.iteration, group: k.group, rollout: k.rollout });
+  }
+
   protected live(): LiveRun | undefined {
     return this.deps.runs.get(this.state.root);
   }
