@@ -11,8 +11,9 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const api = acquireVsCodeApi();
-/** This panel's own script element: its URL locates controls.js, its nonce lets it run. */
+/** This panel's own script element: its URL (`data-src` when it is inlined) locates controls.js, its nonce lets it run. */
 const ownScript = document.currentScript as HTMLScriptElement | null;
+const ownSrc = ownScript?.src || ownScript?.dataset['src'];
 
 let controlsWanted = false;
 let controlsLoaded = false;
@@ -29,9 +30,9 @@ export function useControls(): void {
 }
 
 function loadControls(): void {
-  if (!controlsWanted || controlsLoaded || !ownScript?.src) return;
+  if (!controlsWanted || controlsLoaded || !ownScript || !ownSrc) return;
   controlsLoaded = true;
-  const src = new URL('controls.js', ownScript.src).href;
+  const src = new URL('controls.js', ownSrc).href;
   requestAnimationFrame(() =>
     setTimeout(() => {
       const s = document.createElement('script');

@@ -12,6 +12,7 @@ import type {
 import { parseCompareState } from '../src/shared/protocol/compare';
 import { TaskTable } from './compare/table';
 import { logNodes } from './trajectories/text';
+import { listen } from './firstMessages';
 import { SuccessCharts } from './compare/chart';
 import { SLOT_A, SLOT_B, runColourVar } from '../src/shared/runColours';
 
@@ -210,7 +211,7 @@ function render(v: CompareView): void {
   table.refresh();
 }
 
-onMessage((m) => {
+function handle(m: CompareHostMessage): void {
   switch (m.type) {
     case 'compare/data':
       render(m.view);
@@ -226,6 +227,7 @@ onMessage((m) => {
       body.replaceChildren(h('p', { class: 'error', id: 'compare-error' }, m.message));
       break;
   }
-});
+}
+listen(onMessage, handle);
 onThemeChange(() => charts.redraw());
 post({ type: 'ready' });

@@ -2,6 +2,7 @@
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel, lineOptions } from './common';
+import { listen } from './firstMessages';
 import { formatMetric } from '../src/shared/format';
 import { pointKeys } from './metrics/keys';
 import { smooth } from '../src/shared/smoothing';
@@ -585,7 +586,7 @@ function focusMetric(metric: string): void {
   }, 2000);
 }
 
-onMessage((m) => {
+function handle(m: MetricsHostMessage): void {
   const focus = parseFocusMetric(m);
   if (focus) return focusMetric(focus.metric);
   if (m.type === 'metrics/data') {
@@ -613,7 +614,7 @@ onMessage((m) => {
   } else if (m.type === 'error') {
     body.replaceChildren(h('p', { class: 'error' }, m.message));
   }
-});
+}
 onThemeChange(() => {
   themeColors = undefined;
   applyFont();
@@ -626,5 +627,6 @@ document.addEventListener('visibilitychange', () => {
 window.addEventListener('resize', () => {
   for (const c of charts.values()) c.resize();
 });
+listen(onMessage, handle);
 saveState(state);
 useControls();

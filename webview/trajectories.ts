@@ -5,6 +5,7 @@
  * shown) panel draws them at once, before the host answers.
  */
 import { h, initialState, useControls, saveState, channel } from './common';
+import { listen } from './firstMessages';
 import { visibleText } from '../src/shared/visibleText';
 import type { QueryView, PanelState } from '../src/shared/protocol';
 import type {
@@ -477,7 +478,7 @@ function showPage(p: PageMessage): void {
   renderRows();
 }
 
-onMessage((m) => {
+function handle(m: TrajectoriesHostMessage): void {
   switch (m.type) {
     case 'trajectories/page': {
       const p = m;
@@ -534,7 +535,7 @@ onMessage((m) => {
     default:
       break;
   }
-});
+}
 
 function syncControls(): void {
   for (const k of ['iterationMin', 'iterationMax', 'group'] as const) {
@@ -562,6 +563,10 @@ if (state.scrollTop)
   requestAnimationFrame(() => {
     viewport.scrollTop = state.scrollTop ?? 0;
   });
+// the host's answer to ready, equal to the page the html embedded, is already shown
+listen(onMessage, handle, (m) => {
+  if (m.type === 'trajectories/page') pendingOffsets.delete(m.offset);
+});
 persist();
 post({ type: 'ready' });
 useControls();

@@ -73,7 +73,9 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
       existing.panel.reveal();
       return existing;
     }
-    return this.create({ kind, root });
+    const p = this.create({ kind, root });
+    await p.loaded;
+    return p;
   }
 
   async openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void> {
@@ -118,7 +120,7 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
       await this.runs.scan();
       if (!this.runs.get(s.root)) await this.runs.add(s.root);
     }
-    this.adopt(panel, s);
+    await this.adopt(panel, s).loaded;
   }
 
   dispose(): void {
