@@ -52,6 +52,12 @@ export interface Faults {
   pathContains?: string;
   /** send this many body bytes, then nothing more (the connection stays open), for the next `count` file bodies */
   stall?: { afterBytes: number; count: number };
+  /**
+   * accept the next `count` file requests of more than one byte, plain GETs of the whole file or
+   * (`ranged`) range requests, and never answer them, not even the headers (the connection stays
+   * open until the client gives up)
+   */
+  noHeaders?: { count: number; ranged: boolean };
   /** answer the next N ranged file requests with 200 and the whole file, as CDNs sometimes do */
   ignoreRange?: number;
   /** answer the next N ranged file requests (from a byte > 0) with 206 for a range that starts one byte early */
@@ -303,6 +309,11 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         faults.wrongContentRange!--;
         start -= 1;
       }
+    }
+    const nh = faults.noHeaders;
+    if (faultsApply && nh && nh.count > 0 && nh.ranged === (range !== undefined) && length(start, end) > 1) {
+      nh.count--;
+      return;
     }
     const bodyLength = f.size === 0 ? 0 : length(start, end);
     res.writeHead(status, {

@@ -90,18 +90,53 @@ export class StallWatch {
   }
 }
 
+/** A signal aborted by `parent` or by calling `abort` (one attempt's, under a watchdog). */
+export function linkedAbort(parent: AbortSignal | undefined): { signal: AbortSignal; abort: () => void } {
+  const ac = new AbortController();
+  return { signal: parent ? AbortSignal.any([parent, ac.signal]) : ac.signal, abort: () => ac.abort() };
+}
+
+/**
+ * Runs one attempt under a stall watch from its start, the request and its response headers
+ * included: `attempt` gets a signal that the watch (or `parent`) aborts, and reports each
+ * byte it receives with `moved`. A stalled attempt fails with the stall's one line.
+ */
+export async function watched<T>(
+  ms: number,
+  parent: AbortSignal | undefined,
+  attempt: (signal: AbortSignal, moved: (n: number) => void) => Promise<T>,
+): Promise<T> {
+  const { signal, abort } = linkedAbort(parent);
+  let received = 0;
+  const watch = new StallWatch(ms, () => received, abort);
+  try {
+    return await attempt(signal, (n) => (received += n));
+  } catch (e) {
+    if (watch.stalled && !parent?.aborted) throw stallError(ms);
+    throw e;
+  } finally {
+    watch.stop();
+  }
+}
+
 /**
  * Runs `attempt` until it succeeds, fails with an error not worth retrying, or has been
- * retried `retries` times, waiting the backoff between tries. Anything not a HubError is
- * thrown as it is.
+ * retried `retries` times, waiting the backoff between tries. Anything not a HubError, or
+ * one `worth` says is not worth another try, is thrown as it is.
  */
-export async function retrying<T>(p: RetryPolicy, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+export async function retrying<T>(
+  p: RetryPolicy,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+  worth: (e: HubError) => boolean = () => true,
+): Promise<T> {
   for (let failures = 0; ;) {
     try {
       return await attempt();
     } catch (e) {
       if (!(e instanceof HubError) || signal?.aborted) throw e;
-      if (!shouldRetry(e, ++failures, p))
+      failures++;
+      if (!worth(e) || !shouldRetry(e, failures, p))
         throw failures > 1 ? new HubError(e.kind, `${e.message} (after ${failures - 1} retries)`, e.retryAfterSeconds, e.status) : e;
       await sleep(retryWaitMs(e, failures, p), signal);
     }

@@ -16,7 +16,7 @@ import { DownloadError } from './types';
 import { expectedDigest, fileSize, hashFile, newHasher } from './digest';
 import { partialPath } from './paths';
 import { shown } from '../treeEntry';
-import { DEFAULT_RETRIES, DEFAULT_STALL_MS, StallWatch, cancelled, retryWaitMs, shouldRetry, sleep, stallError } from '../retry';
+import { DEFAULT_RETRIES, DEFAULT_STALL_MS, cancelled, retryWaitMs, shouldRetry, sleep, watched } from '../retry';
 import type { ProgressMeter } from './progress';
 import { PartialWriter } from './partialWriter';
 import type { SyncSlots } from './partialWriter';
@@ -151,41 +151,21 @@ async function openBody(c: FetchContext, it: DownloadItem, have: number, hf: Hub
   return { reader: res.body.getReader(), fromZero: res.status === 200 && have > 0 };
 }
 
-/** Appends bytes [have, size) to `part`, feeding the hasher (replaced when the file restarts from 0); returns the bytes fetched. */
+/**
+ * Appends bytes [have, size) to `part`, feeding the hasher (replaced when the file restarts
+ * from 0); returns the bytes fetched. The stall watchdog runs from the request on, so a
+ * server that never sends the headers is dropped too.
+ */
 async function fetchRest(c: FetchContext, it: DownloadItem, part: string, have: number, h: { hasher: Hash }): Promise<number> {
   const { o } = c;
-  const ac = new AbortController();
-  const onAbort = (): void => ac.abort();
-  o.signal?.addEventListener('abort', onAbort, { once: true });
-  if (o.signal?.aborted) ac.abort();
-  const hf = makeHubFetch(o.endpoint, ac.signal, o.baseFetch);
-  let received = 0;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  const watch = new StallWatch(
-    o.stallTimeoutMs ?? DEFAULT_STALL_MS,
-    () => received,
-    () => {
-      ac.abort();
-      void reader?.cancel().catch(() => undefined);
-    },
-  );
+  let hf: HubFetch | undefined;
   try {
-    return await fetchBody(
-      c,
-      it,
-      part,
-      have,
-      h,
-      hf,
-      (r) => (reader = r),
-      (n) => (received += n),
-    );
+    return await watched(o.stallTimeoutMs ?? DEFAULT_STALL_MS, o.signal, (signal, moved) => {
+      hf = makeHubFetch(o.endpoint, signal, o.baseFetch);
+      return fetchBody(c, it, part, have, h, hf, moved);
+    });
   } catch (e) {
-    if (watch.stalled && !o.signal?.aborted) throw stallError(watch.ms);
     throw e instanceof DownloadError || e instanceof HubError ? e : hubError(c, it, e, hf);
-  } finally {
-    watch.stop();
-    o.signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -196,12 +176,10 @@ async function fetchBody(
   have: number,
   h: { hasher: Hash },
   hf: HubFetch,
-  opened: (r: ReadableStreamDefaultReader<Uint8Array>) => void,
   count: (n: number) => void,
 ): Promise<number> {
   const { o, meter } = c;
   const { reader, fromZero } = await openBody(c, it, have, hf);
-  opened(reader);
   const w = await PartialWriter.open(part, o.flushEveryBytes ?? FLUSH_EVERY, c.syncs).catch((e: unknown) => {
     void reader.cancel().catch(() => undefined);
     throw e;

@@ -8,7 +8,7 @@
 import type { ByteHandle, ByteSource } from '../../log/jsonlFile';
 import { HubError, toHubError } from '../errors';
 import type { HubConnection } from '../model';
-import { DEFAULT_STALL_MS, StallWatch, retrying, stallError } from '../retry';
+import { DEFAULT_STALL_MS, StallWatch, linkedAbort, retrying, stallError } from '../retry';
 import type { RetryPolicy } from '../retry';
 import { getBytes, openBytes } from './rangeGet';
 import type { HubFileAt } from './rangeGet';
@@ -64,7 +64,7 @@ export class HubLogSource implements ByteSource {
     if (cached) return cached;
     if (this.offline !== undefined)
       throw new NotCachedError(`bytes ${offset}-${offset + length - 1} of ${t.path} are not cached, and ${this.offline}`);
-    const bytes = await retrying(this.retry, this.conn.signal, () => getBytes(this.conn, t, offset, length));
+    const bytes = await retrying(this.retry, this.conn.signal, () => getBytes(this.conn, t, offset, length, this.retry.stallTimeoutMs));
     this.bytesFetched += bytes.length;
     await this.cache.put(t.key, offset, bytes);
     return bytes;
@@ -168,17 +168,16 @@ class StreamHandle implements ByteHandle {
     this.to += b.length;
   }
 
-  /** The body of bytes [from, size), watched for a stall while a request or a read is pending. */
-  private async openFrom(from: number): Promise<ReadableStreamDefaultReader<Uint8Array>> {
+  /**
+   * The body of bytes [from, size), watched for a stall from the request on (its response
+   * headers included), then while a read is pending.
+   */
+  private openFrom(from: number): Promise<ReadableStreamDefaultReader<Uint8Array>> {
     this.watch?.stop();
-    const reader = await openBytes(this.src.conn, this.t, from, this.t.size - 1);
+    const { signal, abort } = linkedAbort(this.src.conn.signal);
     // between reads the counter moves by itself: a slow consumer is not a stall
-    this.watch = new StallWatch(
-      this.src.retry.stallTimeoutMs ?? DEFAULT_STALL_MS,
-      () => (this.waiting ? this.to : --this.idle),
-      () => void reader.cancel().catch(() => undefined),
-    );
-    return reader;
+    this.watch = new StallWatch(this.src.retry.stallTimeoutMs ?? DEFAULT_STALL_MS, () => (this.waiting ? this.to : --this.idle), abort);
+    return openBytes({ ...this.src.conn, signal }, this.t, from, this.t.size - 1);
   }
 
   /** Keeps the first and the last bytes of the pass (and all of them for a small log) to be cached when it closes. */

@@ -13,6 +13,7 @@ import type { IndexOptions } from '../../log/creditIndex';
 import type { IndexStore } from '../../log/indexStore';
 import { HubError } from '../errors';
 import type { HubConnection } from '../model';
+import { retrying } from '../retry';
 import type { RetryPolicy } from '../retry';
 import { EDGE_BYTES, HubLogSource } from './hubLogSource';
 import type { HubLogTarget } from './hubLogSource';
@@ -46,6 +47,19 @@ function fallbackReason(e: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Where the logs are now. A Hub that answers 5xx or 429 is asked again with the retry
+ * policy before anyone falls back to a saved index; a Hub that cannot be reached is not
+ * (the saved index opens at once).
+ */
+const resolveLive = (ref: HubRef, o: InPlaceOptions): Promise<HubLogs> =>
+  retrying(
+    o.retry ?? {},
+    o.conn.signal,
+    () => resolveHubLogs(ref, o.conn),
+    (e) => e.kind !== 'offline',
+  );
+
 export class HubRun {
   /** the commit read, and whether it was reached (undefined) or why not */
   commit = '';
@@ -76,7 +90,7 @@ export class HubRun {
     let logs: HubLogs | undefined;
     let offline: string | undefined;
     try {
-      logs = await resolveHubLogs(ref, o.conn);
+      logs = await resolveLive(ref, o);
     } catch (e) {
       offline = fallbackReason(e);
       if (offline === undefined) throw e;
@@ -231,7 +245,7 @@ export class HubRun {
    * tail only when the credit log grew (its indexed bytes unchanged); else indexed again.
    */
   async refresh(): Promise<'none' | 'grown' | 'rebuilt'> {
-    const logs = await resolveHubLogs(this.ref, this.o.conn);
+    const logs = await resolveLive(this.ref, this.o);
     this.offline = undefined;
     for (const s of [this.credit, this.metrics]) if (s) s.offline = undefined;
     // opened offline, the reader has not seen the file yet: let it (its head, cached) before the file changes under it

@@ -12,6 +12,7 @@ import { HubError, toHubError } from '../errors';
 import { encodePath } from '../download/fetchFile';
 import { shown } from '../treeEntry';
 import type { HubConnection } from '../model';
+import { DEFAULT_STALL_MS, watched } from '../retry';
 
 /** One file of a repo at one commit, as its tree entry says. */
 export interface HubFileAt {
@@ -108,9 +109,16 @@ async function open(
   return res.body.getReader();
 }
 
-/** Bytes [offset, offset + length) of `f`, whole or an error. */
-export async function getBytes(c: HubConnection, f: HubFileAt, offset: number, length: number): Promise<Buffer> {
-  if (length === 0) return Buffer.alloc(0);
+/**
+ * Bytes [offset, offset + length) of `f`, whole or an error; a request that gets no byte
+ * for `stallMs` (its response headers included) is dropped.
+ */
+export function getBytes(c: HubConnection, f: HubFileAt, offset: number, length: number, stallMs = DEFAULT_STALL_MS): Promise<Buffer> {
+  if (length === 0) return Promise.resolve(Buffer.alloc(0));
+  return watched(stallMs, c.signal, (signal, moved) => readBytes({ ...c, signal }, f, offset, length, moved));
+}
+
+async function readBytes(c: HubConnection, f: HubFileAt, offset: number, length: number, moved: (n: number) => void): Promise<Buffer> {
   const reader = await openBytes(c, f, offset, offset + length - 1);
   const out = Buffer.allocUnsafe(length);
   let got = 0;
@@ -122,6 +130,7 @@ export async function getBytes(c: HubConnection, f: HubFileAt, offset: number, l
         throw new HubError('server', `${f.repo}/${f.path}: the server sent more bytes than the range asked`);
       out.set(r.value, got);
       got += r.value.length;
+      moved(r.value.length);
     }
   } catch (e) {
     await reader.cancel().catch(() => undefined);
