@@ -347,7 +347,12 @@ wb.journey(
     mkdirSync(join(wb.work, 'server-side'), { recursive: true });
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 20_000 });
-    await input.fill(out);
+    // the dialog sets its default name once it has listed the folder: fill again until the path stays
+    for (let i = 0; i < 10; i++) {
+      await input.fill(out);
+      await page.waitForTimeout(300);
+      if ((await input.inputValue()) === out) break;
+    }
     // the dialog may still be listing the folder when the first Enter comes
     for (let i = 0; i < 3 && (await input.isVisible()); i++) {
       await page.keyboard.press('Enter');
