@@ -5,6 +5,8 @@
  * measured in the same run. Every time is read inside the pages (see workbench/probe.ts).
  * `RLRB_BENCH_RUNS` sets the runs per figure (default 9); `RLRB_BENCH_RETAIN=1` adds the
  * retainContextWhenHidden experiment (two more workbenches: about four minutes more here).
+ * While working on one panel: `RLRB_BENCH_ONLY=dashboard,report` times only those figures
+ * (keys of FIGURES), `RLRB_BENCH_SETS=demo` only the demo run (or `big`).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -19,10 +21,14 @@ import { breakdown, chromiumPssMb } from './workbench/breakdown';
 import type { Breakdown } from './workbench/breakdown';
 
 const RUNS = Number(process.env['RLRB_BENCH_RUNS'] ?? 9);
+const list = (v: string | undefined): Set<string> | undefined => (v ? new Set(v.split(',').map((x) => x.trim())) : undefined);
+const ONLY = list(process.env['RLRB_BENCH_ONLY']);
+const SETS = list(process.env['RLRB_BENCH_SETS']);
+const wanted = (f: string): boolean => !ONLY || ONLY.has(f);
 const WORK = resolve('bench', 'data', 'workbench');
 const VSIX = resolve('dist', 'rl-run-browser.vsix');
 
-type Figure = 'dashboard' | 'browser' | 'trajectory' | 'report' | 'chart' | 'tab';
+type Figure = 'dashboard' | 'browser' | 'trajectory' | 'report' | 'chart' | 'tab' | 'compare';
 const FIGURES: { key: Figure; name: string; spans: string; target: number; bare: string }[] = [
   {
     key: 'dashboard',
@@ -66,10 +72,20 @@ const FIGURES: { key: Figure; name: string; spans: string; target: number; bare:
     target: 300,
     bare: 'dashboard, 45 metrics x 2,000 iterations',
   },
+  {
+    key: 'compare',
+    name: 'comparison panel (Compare Two Runs…)',
+    spans: 'Enter on the second pick (run B) → first painted frame with the figures table',
+    target: 700,
+    bare: 'baseline: the page with no data',
+  },
 ];
 
 type Samples = Record<Figure, number[]>;
-const empty = (): Samples => ({ dashboard: [], browser: [], trajectory: [], report: [], chart: [], tab: [] });
+const empty = (): Samples => ({ dashboard: [], browser: [], trajectory: [], report: [], chart: [], tab: [], compare: [] });
+/** Each panel's breakdowns (see workbench/breakdown.ts), by the figure that opened it. */
+type Notes = Map<string, Breakdown[]>;
+const note = (notes: Notes, key: string, b: Breakdown): void => void notes.set(key, [...(notes.get(key) ?? []), b]);
 
 function stats(xs: number[]): { med: number; min: number; max: number } {
   const s = [...xs].sort((a, b) => a - b);
@@ -90,18 +106,54 @@ function barePage(): Map<string, number> {
 }
 
 /** Times a palette command to the panel's first content; the frame with that content. */
-async function timedCommand(page: Page, title: string, check: string): Promise<{ ms: number; frame: Frame; b: Breakdown }> {
-  const t0 = await palette(page, title);
+async function timedCommand(page: Page, title: string, check: string, folder: string): Promise<{ ms: number; frame: Frame; b: Breakdown }> {
+  const t0 = await command(page, title, folder);
   const { frame, t1 } = await seenAfter(page, check, t0);
   return { ms: t1 - t0, frame, b: await breakdown(page, frame, t0, t1) };
 }
 
-/** One cycle over every figure; the dashboard's breakdown for the slowest-figure report. */
-async function cycle(wb: Workbench, page: Page, s: Samples, k: number, notes: Breakdown[]): Promise<void> {
+/** Picks the run whose root is exactly `root` in the open quick pick (a run's root is a prefix of its baseline's); with `arm`, times the Enter. */
+async function pickRoot(page: Page, root: string, arm: boolean): Promise<void> {
+  await page.locator('.quick-input-widget input').fill('');
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused .label-description');
+  await focused.first().waitFor({ timeout: 15_000 });
+  for (let n = 0; (await focused.first().textContent()) !== root; n++) {
+    if (n > 10) throw new Error(`no pick for ${root}`);
+    await page.keyboard.press('ArrowDown');
+  }
+  if (arm) await page.evaluate('window.__rlrbArm()');
+  await page.keyboard.press('Enter');
+}
+
+const enterTime = (page: Page): Promise<number> =>
+  until(async () => (await page.evaluate<number>('window.__rlrbT0')) || undefined, 'the Enter keydown');
+
+/** Runs a palette command on `folder`'s run; the page's time of the last Enter (the run's pick when the window has two runs). */
+async function command(page: Page, title: string, folder: string): Promise<number> {
+  const t0 = await palette(page, title);
+  if (!existsSync(join(folder, 'baseline'))) return t0;
+  await pickRoot(page, folder, true);
+  return enterTime(page);
+}
+
+/** Runs Compare Two Runs… from the palette on `a` and `b`; the page's time of the Enter on the second pick. */
+async function pickCompare(page: Page, a: string, b: string): Promise<number> {
+  await palette(page, 'RL Runs: Compare Two Runs…');
+  await pickRoot(page, a, false);
+  await pickRoot(page, b, true);
+  return enterTime(page);
+}
+
+/** The dashboard, then a chart click to the rows, a row's detail and the tab back, as far as a wanted figure needs. */
+async function dashboardChain(wb: Workbench, page: Page, folder: string, s: Samples, k: number, notes: Notes): Promise<void> {
+  const chain: Figure[] = ['dashboard', 'chart', 'trajectory', 'tab'];
+  const last = Math.max(...chain.map((f, i) => (wanted(f) ? i : -1)));
+  if (last < 0) return;
   await closeAll(page);
-  const dash = await timedCommand(page, 'RL Runs: Open Metrics', 'metrics');
+  const dash = await timedCommand(page, 'RL Runs: Open Metrics', 'metrics', folder);
   s.dashboard.push(dash.ms);
-  notes.push(dash.b);
+  note(notes, 'dashboard', dash.b);
+  if (last < 1) return;
   // the ws/c_mean chart in view and drawn (not timed), then a click on its middle
   const card = dash.frame.locator('.chart-card[data-metric="ws/c_mean"]');
   await card.scrollIntoViewIfNeeded();
@@ -117,6 +169,8 @@ async function cycle(wb: Workbench, page: Page, s: Samples, k: number, notes: Br
   const tc = await until(async () => wb.marks.get('click'), 'the chart click');
   const jump = await seenAfter(page, 'jump', tc);
   s.chart.push(jump.t1 - tc);
+  note(notes, 'chart', await breakdown(page, jump.frame, tc, jump.t1));
+  if (last < 2) return;
   // a row of the jump's rows, then its detail
   const row = jump.frame.locator('.trow').nth(k % 5);
   const key = (await row.getAttribute('data-key'))!;
@@ -131,15 +185,35 @@ async function cycle(wb: Workbench, page: Page, s: Samples, k: number, notes: Br
     return o.t1 ? o : undefined;
   }, 'the trajectory detail');
   s.trajectory.push(one.t1 - one.t0);
+  if (last < 3) return;
   // back to the dashboard's tab, hidden since the trajectory browser opened over it
   await page.evaluate('window.__rlrbArm()');
   await page.locator('.tabs-container .tab', { hasText: 'Metrics:' }).click();
   const tt = await page.evaluate<number>('window.__rlrbT0');
   s.tab.push((await seenAfter(page, 'metrics', tt)).t1 - tt);
-  await closeAll(page);
-  s.browser.push((await timedCommand(page, 'RL Runs: Open Trajectories', 'trajectories')).ms);
-  await closeAll(page);
-  s.report.push((await timedCommand(page, 'RL Runs: Open Run Report', 'report')).ms);
+}
+
+/** One cycle over every wanted figure; each panel's breakdown into `notes`. */
+async function cycle(wb: Workbench, page: Page, folder: string, s: Samples, k: number, notes: Notes): Promise<void> {
+  await dashboardChain(wb, page, folder, s, k, notes);
+  for (const [f, title, check] of [
+    ['browser', 'RL Runs: Open Trajectories', 'trajectories'],
+    ['report', 'RL Runs: Open Run Report', 'report'],
+  ] as const) {
+    if (!wanted(f)) continue;
+    await closeAll(page);
+    const t = await timedCommand(page, title, check, folder);
+    s[f].push(t.ms);
+    note(notes, f, t.b);
+  }
+  const baseline = join(folder, 'baseline');
+  if (wanted('compare') && existsSync(baseline)) {
+    await closeAll(page);
+    const t0 = await pickCompare(page, folder, baseline);
+    const { frame, t1 } = await seenAfter(page, 'compare', t0);
+    s.compare.push(t1 - t0);
+    note(notes, 'compare', await breakdown(page, frame, t0, t1));
+  }
 }
 
 function table(title: string, s: Samples, bare: Map<string, number>, runs: number): string[] {
@@ -149,7 +223,7 @@ function table(title: string, s: Samples, bare: Map<string, number>, runs: numbe
     '| figure | spans | median (ms) | min–max (ms) | bare page (ms) | ratio | target (ms) | |',
     '|---|---|---|---|---|---|---|---|',
   ];
-  for (const f of FIGURES) {
+  for (const f of FIGURES.filter((x) => s[x.key].length > 0)) {
     const { med, min, max } = stats(s[f.key]);
     const b = f.bare ? bare.get(f.bare) : undefined;
     const ratio = b ? (med / b).toFixed(2) : 'n/a';
@@ -157,7 +231,6 @@ function table(title: string, s: Samples, bare: Map<string, number>, runs: numbe
       `| ${f.name} | ${f.spans} | ${med.toFixed(0)} | ${min.toFixed(0)}–${max.toFixed(0)} | ${b ? `${b.toFixed(0)} (${f.bare})` : 'none'} | ${ratio} | < ${f.target} | ${med < f.target ? 'PASS' : 'FAIL'} |`,
     );
   }
-  lines.push('| comparison panel | — | not built yet | | | | < 700 | |');
   return lines;
 }
 
@@ -178,15 +251,21 @@ function retainedCopy(from: string, to: string): void {
  * retained dashboard keeps its document: then the end is the first frame the workbench
  * paints after it made the dashboard's iframe visible again.
  */
-async function tabAndMemory(page: Page, wb: Workbench, runs: number, retain: boolean): Promise<{ tab: number[]; pss: number[] }> {
+async function tabAndMemory(
+  page: Page,
+  wb: Workbench,
+  demo: string,
+  runs: number,
+  retain: boolean,
+): Promise<{ tab: number[]; pss: number[] }> {
   const tab: number[] = [];
   const pss: number[] = [];
   for (let k = 0; k < runs; k++) {
     await closeAll(page);
-    const dash = await timedCommand(page, 'RL Runs: Open Metrics', 'metrics');
+    const dash = await timedCommand(page, 'RL Runs: Open Metrics', 'metrics', demo);
     const outer = await dash.frame.parentFrame()?.frameElement();
     await outer?.evaluate((el: { setAttribute: (n: string, v: string) => void }) => el.setAttribute('data-rlrb', 'dashboard'));
-    await palette(page, 'RL Runs: Open Trajectories');
+    await command(page, 'RL Runs: Open Trajectories', demo);
     await seenAfter(page, 'trajectories', 0);
     await page.waitForTimeout(1500);
     pss.push(chromiumPssMb(wb.profile));
@@ -211,17 +290,18 @@ async function tabAndMemory(page: Page, wb: Workbench, runs: number, retain: boo
   return { tab, pss };
 }
 
-async function dataset(name: string, folder: string, wb: Workbench, runs: number, out: Map<string, Samples>): Promise<Breakdown[]> {
+async function dataset(name: string, folder: string, wb: Workbench, runs: number, out: Map<string, Samples>): Promise<Notes> {
   console.log(`${name}: opening the window and waiting for the index`);
   const t = Date.now();
   const page = await openWindow(wb, folder);
   console.log(`  indexed after ${((Date.now() - t) / 1000).toFixed(1)} s; warm-up cycle`);
-  const notes: Breakdown[] = [];
-  await cycle(wb, page, empty(), 0, []);
+  const notes: Notes = new Map();
+  await cycle(wb, page, folder, empty(), 0, new Map());
   const s = empty();
   for (let k = 0; k < runs; k++) {
-    await cycle(wb, page, s, k + 1, notes);
-    console.log(`  cycle ${k + 1}/${runs}: dashboard ${s.dashboard.at(-1)!.toFixed(0)} ms, tab ${s.tab.at(-1)!.toFixed(0)} ms`);
+    await cycle(wb, page, folder, s, k + 1, notes);
+    const last = FIGURES.filter((f) => s[f.key].length > 0).map((f) => `${f.key} ${s[f.key].at(-1)!.toFixed(0)} ms`);
+    console.log(`  cycle ${k + 1}/${runs}: ${last.join(', ')}`);
   }
   out.set(name, s);
   await page.close();
@@ -237,8 +317,8 @@ function ensureData(): { demo: string; big: string } {
     const r = spawnSync('node', ['dist/cli.js', 'demo', dir, '--no-hub-repo', ...extra], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`rlrb demo ${dir} failed`);
   };
-  gen(demo, []);
-  gen(big, ['--trajectories', '500000']);
+  if (!SETS || SETS.has('demo')) gen(demo, []);
+  if (!SETS || SETS.has('big')) gen(big, ['--trajectories', '500000']);
   return { demo, big };
 }
 
@@ -252,10 +332,10 @@ async function main(): Promise<void> {
   const samples = new Map<string, Samples>();
   const ext = join(WORK, 'extensions');
   const wb = await startWorkbench(join(WORK, 'run'), ext, VSIX, demo);
-  let notes: Breakdown[] = [];
+  let notes: Notes = new Map();
   try {
-    notes = await dataset('demo run (10,800 trajectories, 45 iterations)', demo, wb, RUNS, samples);
-    await dataset('500,000-trajectory run (indexed)', big, wb, RUNS, samples);
+    if (!SETS || SETS.has('demo')) notes = await dataset('demo run (10,800 trajectories, 45 iterations)', demo, wb, RUNS, samples);
+    if (!SETS || SETS.has('big')) await dataset('500,000-trajectory run (indexed)', big, wb, RUNS, samples);
   } finally {
     await wb.close();
   }
@@ -276,14 +356,19 @@ async function main(): Promise<void> {
   appendResults('workbench (code-server 4.100.3 + Chromium, the packaged VSIX)', lines);
 }
 
-function breakdownLines(notes: Breakdown[]): string[] {
-  const parts = Object.keys(notes[0] ?? {}) as (keyof Breakdown)[];
+/** Each panel's steps (rows) by panel (columns): medians over its timed opens, ms from the input that opened it. */
+function breakdownLines(notes: Notes): string[] {
+  const panels = [...notes.keys()];
+  const first = [...notes.values()][0]?.[0];
+  if (!first) return [];
+  const steps = Object.keys(first) as (keyof Breakdown)[];
+  const runs = [...notes.values()].map((n) => n.length);
   return [
-    `**Where the dashboard's time goes** (demo run; medians over the ${notes.length} timed opens, ms from the Enter)`,
+    `**Where the time goes** (the first data set; medians over ${Math.min(...runs)} timed opens, ms from the input: the Enter, or the chart click for chart)`,
     '',
-    `| ${parts.join(' | ')} |`,
-    `|${parts.map(() => '---').join('|')}|`,
-    `| ${parts.map((p) => stats(notes.map((n) => n[p])).med.toFixed(0)).join(' | ')} |`,
+    `| step | ${panels.join(' | ')} |`,
+    `|---|${panels.map(() => '---').join('|')}|`,
+    ...steps.map((p) => `| ${p} | ${panels.map((k) => stats(notes.get(k)!.map((n) => n[p])).med.toFixed(0)).join(' | ')} |`),
   ];
 }
 
@@ -299,8 +384,8 @@ async function retainExperiment(ext: string, demo: string): Promise<string[]> {
     const wb = await startWorkbench(join(WORK, retain ? 'retain' : 'plain'), dir, undefined, demo);
     try {
       const page = await openWindow(wb, demo);
-      await tabAndMemory(page, wb, 1, retain);
-      res.push({ name, ...(await tabAndMemory(page, wb, runs, retain)) });
+      await tabAndMemory(page, wb, demo, 1, retain);
+      res.push({ name, ...(await tabAndMemory(page, wb, demo, runs, retain)) });
     } finally {
       await wb.close();
     }

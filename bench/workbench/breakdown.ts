@@ -2,14 +2,39 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
 
-/** Milliseconds from the command's input to each step (NaN when a mark is missing). */
+/**
+ * Milliseconds from the command's input to each step (NaN when a mark is missing), in
+ * the order they happen: the workbench adds the webview's iframe (its outer frame, the
+ * workbench's index.html, registers a service worker), the html arrives there
+ * ('content'), the inner frame is created (fake.html) and our document written into it;
+ * its stylesheets, its bundle and the fonts load (each through the service worker and
+ * the workbench); the page posts `ready`; its load event, after which the outer frame
+ * makes it visible and hands it the host's messages held until then; the first painted
+ * frame with the content.
+ */
 export interface Breakdown {
   iframe: number;
   outerFrame: number;
+  htmlArrived: number;
   innerFrame: number;
+  /**
+   * fake.html, the inner frame's first document: its navigation's fetch started, the
+   * webview's service worker started for it (its fetch event), its request sent, its
+   * response in, its DOMContentLoaded (then ours is written)
+   */
+  fakeFetch: number;
+  fakeWorker: number;
+  fakeRequested: number;
+  fakeLoaded: number;
+  fakeDomReady: number;
+  written: number;
+  cssLoaded: number;
   bundleRequested: number;
   bundleLoaded: number;
   readySent: number;
+  fontLoaded: number;
+  load: number;
+  visible: number;
   firstHostMessage: number;
   painted: number;
 }
@@ -17,32 +42,70 @@ export interface Breakdown {
 interface InnerMarks {
   created: number;
   written: number;
+  navFetch: number;
+  navWorker: number;
+  navRequest: number;
+  navResponse: number;
+  navDcl: number;
   message: number;
+  load: number;
+  visible: number;
+  cssEnd: number;
+  fontEnd: number;
   bundleStart: number;
   bundleEnd: number;
 }
 
+/** The resource timings of the inner document, as wall-clock times (0 when there is none of a kind). */
+const RESOURCES = `(() => {
+  const o = performance.timeOrigin;
+  const rs = performance.getEntriesByType('resource');
+  const end = (re) => rs.filter((e) => re.test(e.name)).reduce((t, e) => Math.max(t, o + e.responseEnd), 0);
+  // the panel's own bundle (controls.js comes later, after the first paint)
+  const js = rs.filter((e) => /\\/dist\\/webview\\/(metrics|trajectories|report|compare|task)\\.js/.test(e.name));
+  const nav = performance.getEntriesByType('navigation')[0];
+  const at = (t) => (nav && t ? o + t : 0);
+  return {
+    ...window.__rlrbMarks,
+    navFetch: at(nav && nav.fetchStart),
+    navWorker: at(nav && nav.workerStart),
+    navRequest: at(nav && nav.requestStart),
+    navResponse: at(nav && nav.responseEnd),
+    navDcl: at(nav && nav.domContentLoadedEventStart),
+    cssEnd: end(/\\.css(\\?|$)/),
+    fontEnd: end(/\\.(ttf|woff2?)(\\?|$)/),
+    bundleStart: js.length ? o + js[0].startTime : 0,
+    bundleEnd: js.length ? o + js[0].responseEnd : 0,
+  };
+})()`;
+
 export async function breakdown(page: Page, inner: Frame, t0: number, t1: number): Promise<Breakdown> {
   const iframe = await page.evaluate<number>('window.__rlrbIframe');
-  // the panel's own bundle (controls.js comes later, after the first paint)
-  const m = await inner.evaluate<InnerMarks>(`(() => {
-    const js = performance.getEntriesByType('resource').filter((e) => /\\/dist\\/webview\\/(metrics|trajectories|report)\\.js/.test(e.name));
-    const o = performance.timeOrigin;
-    return { ...window.__rlrbMarks, bundleStart: js.length ? o + js[0].startTime : 0, bundleEnd: js.length ? o + js[0].responseEnd : 0 };
-  })()`);
+  const m = await inner.evaluate<InnerMarks>(RESOURCES);
   const outer = inner.parentFrame();
   const o = outer
-    ? ((await outer.evaluate('({ start: window.__rlrbOuter, sent: window.__rlrbSent })').catch(() => undefined)) as
-        { start: number; sent: Record<string, number> } | undefined)
+    ? ((await outer.evaluate('({ start: window.__rlrbOuter, sent: window.__rlrbSent, got: window.__rlrbGot })').catch(() => undefined)) as
+        { start: number; sent: Record<string, number>; got: Record<string, number> } | undefined)
     : undefined;
   const d = (t: number | undefined): number => (t ? t - t0 : NaN);
   return {
     iframe: d(iframe),
     outerFrame: d(o?.start),
+    htmlArrived: d(o?.got['content']),
     innerFrame: d(m.created),
+    fakeFetch: d(m.navFetch),
+    fakeWorker: d(m.navWorker),
+    fakeRequested: d(m.navRequest),
+    fakeLoaded: d(m.navResponse),
+    fakeDomReady: d(m.navDcl),
+    written: d(m.written),
+    cssLoaded: d(m.cssEnd),
     bundleRequested: d(m.bundleStart),
     bundleLoaded: d(m.bundleEnd),
     readySent: d(o?.sent['ready']),
+    fontLoaded: d(m.fontEnd),
+    load: d(m.load),
+    visible: d(m.visible),
     firstHostMessage: d(m.message),
     painted: t1 - t0,
   };

@@ -17,6 +17,7 @@ export const CHECKS: Record<string, string> = {
   trajectories: `!!d.querySelector('.trow')`,
   jump: `!!d.querySelector('.trow') && /ws\\/c_mean @ \\d+/.test((d.getElementById('jump-label') || {}).textContent || '')`,
   report: `!!d.querySelector('#report-table tr[data-key]')`,
+  compare: `!!d.querySelector('#figures tr[data-key="success"]')`,
 };
 
 /**
@@ -59,6 +60,20 @@ export function initScript(): string {
     // the webview's outer frame: when it started, and when each kind of message from the page first passed
     window.__rlrbOuter = performance.timeOrigin;
     const sent = (window.__rlrbSent = {});
+    // when each kind of message from the workbench (the html's 'content', 'message', ...) first arrived here
+    const got = (window.__rlrbGot = {});
+    const port = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+    if (location.pathname.includes('/webview/browser/pre/')) Object.defineProperty(MessagePort.prototype, 'onmessage', {
+      configurable: true,
+      get() { return port.get.call(this); },
+      set(f) {
+        port.set.call(this, f && ((e) => {
+          const c = e.data && e.data.channel;
+          if (typeof c === 'string' && !(c in got)) got[c] = now();
+          return f(e);
+        }));
+      },
+    });
     let fn;
     Object.defineProperty(window, '__vscode_post_message__', {
       configurable: true,
@@ -78,13 +93,16 @@ export function initScript(): string {
         try { w = f.contentWindow; d = f.contentDocument; } catch { continue; }
         if (!w || !d || !d.body || !d.body.firstElementChild) continue;
         if (!w.__rlrbSeen) w.__rlrbSeen = {};
-        const marks = (w.__rlrbMarks ||= { created: w.performance.timeOrigin, written: 0, message: 0, messageType: '' });
+        const marks = (w.__rlrbMarks ||= { created: w.performance.timeOrigin, written: 0, message: 0, messageType: '', load: 0, visible: 0 });
         if (w.__rlrbDoc !== d.body) {
           // a written document: listen for the host's messages (from the next one on)
           w.__rlrbDoc = d.body;
           if (!marks.written) marks.written = now();
           w.addEventListener('message', (e) => { if (!marks.message && e.data && typeof e.data.type === 'string') { marks.message = now(); marks.messageType = e.data.type; } }, true);
+          if (d.readyState === 'complete') marks.load ||= now();
+          else w.addEventListener('load', () => { marks.load ||= now(); });
         }
+        if (f.id === 'active-frame' && f.style.visibility !== 'hidden') marks.visible ||= now();
         if (f.id !== 'active-frame' || f.style.visibility === 'hidden') continue;
         const seen = w.__rlrbSeen;
         for (const k in checks) {
