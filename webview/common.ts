@@ -11,9 +11,8 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const api = acquireVsCodeApi();
-/** This panel's own script element: its URL (`data-src` when it is inlined) locates controls.js, its nonce lets it run. */
+/** This panel's own script element: its URL locates controls.js, its nonce lets it run. */
 const ownScript = document.currentScript as HTMLScriptElement | null;
-const ownSrc = ownScript?.src || ownScript?.dataset['src'];
 
 let controlsWanted = false;
 let controlsLoaded = false;
@@ -30,9 +29,9 @@ export function useControls(): void {
 }
 
 function loadControls(): void {
-  if (!controlsWanted || controlsLoaded || !ownScript || !ownSrc) return;
+  if (!controlsWanted || controlsLoaded || !ownScript?.src) return;
   controlsLoaded = true;
-  const src = new URL('controls.js', ownSrc).href;
+  const src = new URL('controls.js', ownScript.src).href;
   requestAnimationFrame(() =>
     setTimeout(() => {
       const s = document.createElement('script');

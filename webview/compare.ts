@@ -12,7 +12,6 @@ import type {
 import { parseCompareState } from '../src/shared/protocol/compare';
 import { TaskTable } from './compare/table';
 import { logNodes } from './trajectories/text';
-import { listen } from './firstMessages';
 import { SuccessCharts } from './compare/chart';
 import { SLOT_A, SLOT_B, runColourVar } from '../src/shared/runColours';
 
@@ -211,7 +210,7 @@ function render(v: CompareView): void {
   table.refresh();
 }
 
-function handle(m: CompareHostMessage): void {
+onMessage((m) => {
   switch (m.type) {
     case 'compare/data':
       render(m.view);
@@ -227,7 +226,6 @@ function handle(m: CompareHostMessage): void {
       body.replaceChildren(h('p', { class: 'error', id: 'compare-error' }, m.message));
       break;
   }
-}
-listen(onMessage, handle);
+});
 onThemeChange(() => charts.redraw());
 post({ type: 'ready' });

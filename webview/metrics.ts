@@ -2,7 +2,6 @@
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel, lineOptions } from './common';
-import { listen } from './firstMessages';
 import { formatMetric } from '../src/shared/format';
 import { pointKeys } from './metrics/keys';
 import { smooth } from '../src/shared/smoothing';
@@ -586,7 +585,7 @@ function focusMetric(metric: string): void {
   }, 2000);
 }
 
-function handle(m: MetricsHostMessage): void {
+onMessage((m) => {
   const focus = parseFocusMetric(m);
   if (focus) return focusMetric(focus.metric);
   if (m.type === 'metrics/data') {
@@ -614,7 +613,7 @@ function handle(m: MetricsHostMessage): void {
   } else if (m.type === 'error') {
     body.replaceChildren(h('p', { class: 'error' }, m.message));
   }
-}
+});
 onThemeChange(() => {
   themeColors = undefined;
   applyFont();
@@ -627,6 +626,5 @@ document.addEventListener('visibilitychange', () => {
 window.addEventListener('resize', () => {
   for (const c of charts.values()) c.resize();
 });
-listen(onMessage, handle);
 saveState(state);
 useControls();

@@ -1,7 +1,6 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
 import { h, initialState, onThemeChange, saveState, themeColor, channel } from './common';
-import { listen } from './firstMessages';
 import { formatCount, formatQuantity, formatSigned, metricQuantity } from '../src/shared/format';
 import { visibleText } from '../src/shared/visibleText';
 import { logNodes } from './trajectories/text';
@@ -15,8 +14,6 @@ saveState(state);
 const app = document.getElementById('app')!;
 let chart: Chart | undefined;
 let last: ReportView | undefined;
-/** the rest of the report and the gate chart wait for the frame after the figures table: their building and Chart.js's first draw do not delay it */
-let restTimer: number | undefined;
 
 const MARK: Record<string, string> = { pass: '✓ pass', near: '≈ near', fail: '✗ fail', info: '', none: 'no data' };
 
@@ -68,8 +65,6 @@ function gateTable(r: ReportView): HTMLElement {
 
 function render(r: ReportView): void {
   chart?.destroy();
-  chart = undefined;
-  const rest = h('div', { id: 'report-rest' });
   const f = r.figures;
   const lines = h(
     'table',
@@ -98,43 +93,6 @@ function render(r: ReportView): void {
         h('td', { class: 'muted wrap' }, l.tolerance),
       ),
     );
-  const canvas = h('canvas', {
-    id: 'gate-chart',
-    role: 'img',
-    'aria-label': 'gate mean difference per iteration; click a bar to open that iteration',
-  });
-  app.replaceChildren(
-    h('h1', {}, 'Run report: ', ...logNodes(r.runName)),
-    h(
-      'p',
-      { class: 'muted' },
-      `${formatCount(f.trajectories)} trajectories over ${formatCount(f.iterations)} iterations · ${formatCount(f.labeledTurns)} labeled turns, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
-    ),
-    h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
-    lines,
-    h(
-      'p',
-      { class: 'muted' },
-      `gate: ${formatCount(f.gate.groups)} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
-    ),
-    h('h2', {}, 'Gate per iteration'),
-    h('div', { class: 'gate-box' }, canvas),
-    rest,
-  );
-  // the figures first: the rest of the report and the gate chart in the next frame's task
-  if (restTimer !== undefined) clearTimeout(restTimer);
-  requestAnimationFrame(() => {
-    restTimer = window.setTimeout(() => {
-      restTimer = undefined;
-      if (!rest.isConnected) return;
-      rest.replaceChildren(...details(r));
-      gateChart(canvas, r);
-    }, 0);
-  });
-}
-
-/** Everything below the gate chart: gate groups, training curve, schema, skipped lines, mismatches, warnings. */
-function details(r: ReportView): Node[] {
   const curve = h(
     'table',
     { class: 'grid', id: 'curve-table' },
@@ -151,6 +109,11 @@ function details(r: ReportView): Node[] {
         h('td', { class: 'muted' }, ...logNodes(c.source)),
       ),
     );
+  const canvas = h('canvas', {
+    id: 'gate-chart',
+    role: 'img',
+    'aria-label': 'gate mean difference per iteration; click a bar to open that iteration',
+  });
   const schema = h(
     'table',
     { class: 'grid', id: 'schema-table' },
@@ -180,7 +143,22 @@ function details(r: ReportView): Node[] {
     );
   }
   const skipped = h('ul', { id: 'skipped' }, ...r.skipped.map((s) => h('li', {}, `line ${s.line}: `, ...logNodes(s.message))));
-  return [
+  app.replaceChildren(
+    h('h1', {}, 'Run report: ', ...logNodes(r.runName)),
+    h(
+      'p',
+      { class: 'muted' },
+      `${formatCount(f.trajectories)} trajectories over ${formatCount(f.iterations)} iterations · ${formatCount(f.labeledTurns)} labeled turns, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
+    ),
+    h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
+    lines,
+    h(
+      'p',
+      { class: 'muted' },
+      `gate: ${formatCount(f.gate.groups)} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
+    ),
+    h('h2', {}, 'Gate per iteration'),
+    h('div', { class: 'gate-box' }, canvas),
     h(
       'h2',
       {},
@@ -213,10 +191,7 @@ function details(r: ReportView): Node[] {
     r.warnings.length
       ? h('div', {}, h('h2', {}, 'Warnings'), h('ul', { id: 'warnings' }, ...r.warnings.map((w) => h('li', {}, ...logNodes(w)))))
       : '',
-  ].filter((n): n is HTMLElement => n !== '');
-}
-
-function gateChart(canvas: HTMLCanvasElement, r: ReportView): void {
+  );
   const pos = themeColor('--vscode-charts-green', '#89d185');
   const neg = themeColor('--vscode-charts-red', '#f14c4c');
   const text = themeColor('--vscode-descriptionForeground', '#999');
@@ -245,14 +220,13 @@ function gateChart(canvas: HTMLCanvasElement, r: ReportView): void {
   });
 }
 
-function handle(m: ReportHostMessage): void {
+onMessage((m) => {
   if (m.type === 'report/data') {
     last = m.report;
     document.title = `Run report: ${visibleText(m.report.runName)}`;
     render(m.report);
   } else if (m.type === 'error') app.replaceChildren(h('p', { class: 'error' }, ...logNodes(m.message)));
-}
-listen(onMessage, handle);
+});
 onThemeChange(() => {
   if (last) render(last);
 });

@@ -4,7 +4,6 @@
  * side its own candidates, scores, c, A_t and marks (a plain GRPO run has none: it says so).
  */
 import { channel, h, initialState, saveState } from './common';
-import { listen } from './firstMessages';
 import { formatFigure, formatPlain } from '../src/shared/format';
 import type { SideBySideHostMessage, SideBySideView, SideBySideWebviewMessage, SideView } from '../src/shared/protocol/task';
 import { parseSideBySideState } from '../src/shared/protocol/task';
@@ -135,12 +134,11 @@ function render(v: SideBySideView): void {
   }
 }
 
-function handle(m: SideBySideHostMessage): void {
+onMessage((m) => {
   if (m.type === 'sideBySide/view') render(m.view);
   else if (m.type === 'error') app.replaceChildren(h('div', { class: 'error', role: 'alert' }, m.message));
-}
+});
 if (!state) app.replaceChildren(h('div', { class: 'error', role: 'alert' }, 'This panel lost its trajectories: open it again.'));
 // never a blank panel: what is coming, until the host's first answer
 else app.replaceChildren(h('p', { class: 'muted', 'aria-busy': 'true' }, 'Reading both trajectories…'));
-listen(onMessage, handle);
 post({ type: 'ready' });

@@ -4,7 +4,6 @@
  * click from the trajectory browser; two checked rollouts open side by side.
  */
 import { channel, h, initialState, onThemeChange, saveState } from './common';
-import { listen } from './firstMessages';
 import { formatCount, formatFigure, formatPercent, formatPlain } from '../src/shared/format';
 import type { TaskHostMessage, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../src/shared/protocol/task';
 import { parseTaskState } from '../src/shared/protocol/task';
@@ -153,10 +152,10 @@ function render(v: TaskView): void {
   canvas.setAttribute('aria-label', `success over iterations${x.min === undefined ? '' : ` ${x.min} to ${x.max}`}, a line per run`);
 }
 
-function handle(m: TaskHostMessage): void {
+onMessage((m) => {
   if (m.type === 'task/view') render(m.view);
   else if (m.type === 'error') runsEl.replaceChildren(h('div', { class: 'error', role: 'alert' }, m.message));
-}
+});
 onThemeChange(() => {
   chart?.destroy();
   chart = undefined;
@@ -165,5 +164,4 @@ onThemeChange(() => {
 if (!state) runsEl.replaceChildren(h('div', { class: 'error', role: 'alert' }, 'This panel lost its task: open it again.'));
 // never a blank panel: what is coming, until the host's first answer
 else runsEl.replaceChildren(h('p', { class: 'muted', 'aria-busy': 'true' }, 'Reading the groups of this task from the index…'));
-listen(onMessage, handle);
 post({ type: 'ready' });

@@ -5,7 +5,6 @@
  * shown) panel draws them at once, before the host answers.
  */
 import { h, initialState, useControls, saveState, channel } from './common';
-import { listen } from './firstMessages';
 import { visibleText } from '../src/shared/visibleText';
 import type { QueryView, PanelState } from '../src/shared/protocol';
 import type {
@@ -478,7 +477,7 @@ function showPage(p: PageMessage): void {
   renderRows();
 }
 
-function handle(m: TrajectoriesHostMessage): void {
+onMessage((m) => {
   switch (m.type) {
     case 'trajectories/page': {
       const p = m;
@@ -535,7 +534,7 @@ function handle(m: TrajectoriesHostMessage): void {
     default:
       break;
   }
-}
+});
 
 function syncControls(): void {
   for (const k of ['iterationMin', 'iterationMax', 'group'] as const) {
@@ -563,10 +562,6 @@ if (state.scrollTop)
   requestAnimationFrame(() => {
     viewport.scrollTop = state.scrollTop ?? 0;
   });
-// the host's answer to ready, equal to the page the html embedded, is already shown
-listen(onMessage, handle, (m) => {
-  if (m.type === 'trajectories/page') pendingOffsets.delete(m.offset);
-});
 persist();
 post({ type: 'ready' });
 useControls();

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
 import type { LiveRun, RunService } from '../runs';
-import { assetText, buildHtml } from './html';
+import { buildHtml } from './html';
 import { parseShowProblems, rawMessage } from '../../shared/protocol';
 import { problemsMessage, runProblems } from '../problems/dataProblems';
 
@@ -78,43 +78,19 @@ function runPage(kind: string): PanelPage {
   return { title: TITLES[kind], script: kind, styles: css ? [css] : [], codicons: kind !== 'report' };
 }
 
-/**
- * At most this much JSON of the host's first messages goes into a page's html; a larger
- * first answer (a dashboard of very many metrics) comes by message after `ready`.
- */
-export const FIRST_MESSAGES_MAX_CHARS = 2_000_000;
-
-/** A file's text, its relative `url(...)`s made absolute from `base` (a stylesheet inlined away from its folder). */
-function inlined(uri: vscode.Uri, base: string): string | undefined {
-  const text = assetText(uri.fsPath ?? uri.path);
-  return text?.replace(/url\((['"]?)\.\/([^'")]+)\1\)/g, (_m, q: string, f: string) => `url(${q}${base}${f}${q})`);
-}
-
-/**
- * The page's html. Its script and stylesheets are inlined when the files can be read (in
- * the workbench each linked resource is a round trip through the webview's service
- * worker and the workbench, and the page's load event, which the workbench waits for
- * before it shows the page and hands it messages, waits for them all), else linked.
- */
-function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: PanelPage, state: HostState, first: unknown[]): string {
+function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: PanelPage, state: HostState): string {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  const files = [
-    ...(page.codicons ? [vscode.Uri.joinPath(dist, 'codicon.css')] : []),
-    ...['webview.css', ...page.styles].map((f) => vscode.Uri.joinPath(extensionUri, 'media', f)),
-  ];
-  const url = (u: vscode.Uri): string => webview.asWebviewUri(u).toString();
-  const styles = files.map((u) => inlined(u, url(u).replace(/[^/]*$/, '')));
-  const script = vscode.Uri.joinPath(dist, `${page.script}.js`);
-  const inlineScript = assetText(script.fsPath ?? script.path);
+  const media = (f: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', f)).toString();
   return buildHtml({
     cspSource: webview.cspSource,
-    scriptUri: url(script),
-    styleUris: files.filter((_u, i) => styles[i] === undefined).map(url),
-    inlineStyles: styles.filter((t): t is string => t !== undefined),
-    ...(inlineScript === undefined ? {} : { inlineScript }),
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, `${page.script}.js`)).toString(),
+    styleUris: [
+      ...(page.codicons ? [webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString()] : []),
+      media('webview.css'),
+      ...page.styles.map(media),
+    ],
     title: page.title,
     initialState: state,
-    firstMessages: first,
   });
 }
 
@@ -123,8 +99,6 @@ export interface OpenPanel<K extends string = PanelKind> extends vscode.Disposab
   readonly kind: K;
   readonly root: string;
   readonly panel: vscode.WebviewPanel;
-  /** settles once the panel's html is set (with the host's first messages in it) */
-  readonly loaded?: Promise<void>;
 }
 
 /**
@@ -138,13 +112,10 @@ export abstract class PanelHost<
   S extends HostState = PanelState,
 > implements OpenPanel<S['kind']> {
   protected readonly disposables: vscode.Disposable[] = [];
-  readonly loaded: Promise<void>;
   /** the page listens (it sent `ready`) */
   protected ready = false;
   private pushTimer: NodeJS.Timeout | undefined;
   private disposed = false;
-  /** while the first push is computed for the html, what it posts goes here */
-  private captured: Out[] | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -158,7 +129,7 @@ export abstract class PanelHost<
     panel.title = `${page.title}: ${live?.run.location.name ?? state.root.split('/').pop()}`;
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.svg');
     panel.webview.options = webviewOptions(deps.extensionUri);
-    this.loaded = this.load(page);
+    panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, state);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => {
         const raw = rawMessage(m);
@@ -190,33 +161,7 @@ export abstract class PanelHost<
   /** Sends the page everything it shows; `initial` after `ready` or a navigation. */
   protected abstract push(initial: boolean): Promise<void>;
 
-  /**
-   * Sets the html, with the first push's messages in it (so that the page paints its
-   * content before any message round trip); after the subclass's constructor, whose
-   * fields the push reads. The page still sends `ready` and is answered as before.
-   */
-  private async load(page: PanelPage): Promise<void> {
-    await Promise.resolve();
-    const first = await this.firstMessages();
-    if (!this.disposed) this.panel.webview.html = panelHtml(this.panel.webview, this.deps.extensionUri, page, this.state, first);
-  }
-
-  private async firstMessages(): Promise<Out[]> {
-    const out: Out[] = [];
-    this.captured = out;
-    try {
-      await this.push(true);
-    } catch {
-      return [];
-    } finally {
-      this.captured = undefined;
-    }
-    return JSON.stringify(out).length <= FIRST_MESSAGES_MAX_CHARS ? out : [];
-  }
-
   private async receive(m: In): Promise<void> {
-    // nothing the page says is answered while the first push is being taken for the html
-    await this.loaded;
     if (m.type === 'ready') {
       this.ready = true;
       await this.push(true);
@@ -225,19 +170,13 @@ export abstract class PanelHost<
   }
 
   protected post(m: Out): void {
-    if (this.captured) this.captured.push(m);
-    else void this.panel.webview.postMessage(m);
+    void this.panel.webview.postMessage(m);
   }
 
   /** The run's data problems, for the banner at the top of the page. */
   private postProblems(): void {
     const run = this.live()?.run;
     if (run) void this.panel.webview.postMessage(problemsMessage(runProblems(run)));
-  }
-
-  /** Opens one trajectory of this panel's run in the browser (a page's `openTrajectory`). */
-  protected openTrajectory(k: TrajectoryKey): Promise<void> {
-    return this.deps.navigate.openTrajectories(this.root, undefined, null, { iteration: k.iteration, group: k.group, rollout: k.rollout });
   }
 
   protected live(): LiveRun | undefined {

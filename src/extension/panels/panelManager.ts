@@ -73,9 +73,7 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
       existing.panel.reveal();
       return existing;
     }
-    const p = this.create({ kind, root });
-    await p.loaded;
-    return p;
+    return this.create({ kind, root });
   }
 
   async openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void> {
@@ -120,7 +118,7 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
       await this.runs.scan();
       if (!this.runs.get(s.root)) await this.runs.add(s.root);
     }
-    await this.adopt(panel, s).loaded;
+    this.adopt(panel, s);
   }
 
   dispose(): void {

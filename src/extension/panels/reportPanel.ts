@@ -30,7 +30,11 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
         await this.open(gateSideJump(m.iteration, m.group, m.side));
         break;
       case 'openTrajectory':
-        await this.openTrajectory(m);
+        await this.deps.navigate.openTrajectories(this.root, undefined, null, {
+          iteration: m.iteration,
+          group: m.group,
+          rollout: m.rollout,
+        });
         break;
       case 'ready': // answered by PanelHost
         break;

@@ -72,7 +72,11 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         await this.deps.navigate.revealRow(this.root, m.row);
         break;
       case 'openTrajectory':
-        await this.openTrajectory(m);
+        await this.deps.navigate.openTrajectories(this.root, undefined, null, {
+          iteration: m.iteration,
+          group: m.group,
+          rollout: m.rollout,
+        });
         break;
       case 'openMetrics':
         await this.deps.navigate.open('metrics', this.root);
