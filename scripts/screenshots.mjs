@@ -9,14 +9,14 @@ import { join } from 'node:path';
 
 const SHOTS = join('test-results', 'e2e');
 const OUT = join('media', 'screenshots');
-const COMPARE = ['build/test/e2e/compare.test.js', 'build/test/e2e/comparison.test.js'];
+const COMPARE = ['build/test/e2e/compare.test.js'];
 
 /** README name -> the e2e screenshot it is (the first match, in the order taken). */
 const WANTED = [
   ['dashboard.png', /^\d+-metrics\.png$/],
   ['trajectory.png', /^\d+-trajectory\.png$/],
   ['download.png', /^\d+-download-progress\.png$/],
-  ['comparison.png', /compar/],
+  ['comparison.png', /^compare-01-panel\.png$/],
   ['link-opened.png', /^share-S2-link-opened-elsewhere\.png$/],
 ];
 
