@@ -11,6 +11,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { REPO, workbench } from './harness';
+import { menuItem } from './steps';
 
 let page: Page;
 const wb = workbench({ name: 'compare', demoArgs: [] }, (w) => {
@@ -39,22 +40,6 @@ async function column(n: number): Promise<number[]> {
   return cells.map((c) => Number(c.replace(/,/g, ''))).filter((x) => !Number.isNaN(x));
 }
 
-/**
- * Runs a context-menu item. On a quiet machine a click that lands right after the menu
- * opened can leave the menu open with the item only highlighted; then Enter runs it.
- */
-async function menuItem(text: string): Promise<void> {
-  const item = page.locator('.monaco-menu .action-label', { hasText: text });
-  await item.waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(300);
-  await item.click();
-  await page.waitForTimeout(500);
-  if (await item.isVisible()) {
-    await item.hover();
-    await page.keyboard.press('Enter');
-  }
-}
-
 const ordered = (xs: number[], desc: boolean): boolean => xs.every((x, i) => i === 0 || (desc ? xs[i - 1]! >= x : xs[i - 1]! <= x));
 
 wb.journey(
@@ -68,7 +53,7 @@ wb.journey(
     await runRow.click();
     await baseRow.click({ modifiers: ['Control'] });
     await baseRow.click({ button: 'right' });
-    await menuItem('Compare Selected Runs');
+    await menuItem(page, 'Compare Selected Runs');
     const wv = webview();
     const success = wv.locator('#figures tr[data-key="success"]');
     await success.waitFor({ timeout: 60_000 });
@@ -239,7 +224,7 @@ wb.journey(
     // one run selected (C1 left two: the menu then offers Compare Selected Runs instead)
     await runRow.click();
     await runRow.click({ button: 'right' });
-    await menuItem('Compare with…');
+    await menuItem(page, 'Compare with…');
     const repoRow = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: REPO }).first();
     await repoRow.waitFor({ timeout: 10_000 });
     await wb.shot('pick-hub-repo');

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { REPO, workbench } from './harness';
+import { menuItem } from './steps';
 
 let page: Page;
 const wb = workbench({ name: 'inplace' }, (w) => {
@@ -48,7 +49,7 @@ wb.journey('H1. Open Logs in Place on the Hub repo lists it under Local runs, on
   const item = page.locator('.monaco-menu .action-label', { hasText: 'Open Logs in Place' });
   await item.waitFor({ timeout: 10_000 });
   await wb.shot('repo-menu');
-  await item.click();
+  await menuItem(page, 'Open Logs in Place');
   const row = page.locator('.monaco-list-row', { hasText: /on the Hub · 10800 trajectories · 45 iterations/ });
   await row.waitFor({ timeout: 60_000 });
   assert.match((await row.textContent())!, new RegExp(REPO.replace(/[./]/g, '\\$&')));
@@ -80,7 +81,13 @@ wb.journey(
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const icon = page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
     await icon.waitFor({ timeout: 60_000 });
-    if ((await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).count()) === 0) await icon.click();
+    // the reload may bring the RL Runs view back open (a click would then close it): wait for it first
+    const localRuns = page.locator('.pane-header', { hasText: 'Local runs' });
+    const back = await localRuns
+      .waitFor({ timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!back) await icon.click();
     const row = page.locator('.monaco-list-row', { hasText: /on the Hub · 10800 trajectories · 45 iterations/ });
     await row.waitFor({ timeout: 60_000 });
     assert.equal(await row.locator('.codicon-cloud').count(), 1, 'a cloud icon');
