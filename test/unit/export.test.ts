@@ -7,12 +7,12 @@ import { CreditIndex } from '../../src/core/log/creditIndex';
 import { exportRows } from '../../src/core/export/exportRows';
 import type { ExportProgress } from '../../src/core/export/exportRows';
 import { selectRows } from '../../src/core/export/select';
-import { csvField, csvHeader } from '../../src/core/export/csv';
 import { SUMMARY_COLUMNS } from '../../src/core/export/summary';
-import { csvLine, csvText } from '../../src/core/export/csv';
+import { csvField, csvHeader, csvLine, csvText } from '../../src/core/export/csv';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { groupEnd, inFileOrder } from '../../src/core/export/recordReader';
 import type { ExportSink } from '../../src/core/export/sink';
+import type { RecordHead } from '../fixtures';
 import type { TrajectoryFilter } from '../../src/core/run/query';
 import { cmdExport } from '../../src/cli/export';
 import { tempDir } from '../helpers';
@@ -27,13 +27,8 @@ if (CHILD !== undefined) {
   defineTests();
 }
 
-interface Rec {
-  iteration: number;
-  group: number;
-  rollout: number;
-  reward: number;
-  A: number;
-  instruction?: string;
+/** A test record: the fixtures' head and its turns. */
+interface Rec extends RecordHead {
   turns: unknown[];
 }
 
