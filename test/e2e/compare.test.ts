@@ -11,7 +11,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { REPO, workbench } from './harness';
-import { menuItem } from './steps';
+import { rowMenu } from './steps';
 
 let page: Page;
 const wb = workbench({ name: 'compare', demoArgs: [] }, (w) => {
@@ -50,10 +50,7 @@ wb.journey(
     const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*(\d+ data problems? · )?\d+ trajectories/ });
     await runRow.waitFor({ timeout: 60_000 });
     await baseRow.waitFor({ timeout: 60_000 });
-    await runRow.click();
-    await baseRow.click({ modifiers: ['Control'] });
-    await baseRow.click({ button: 'right' });
-    await menuItem(page, 'Compare Selected Runs');
+    await rowMenu(page, [runRow, baseRow], 'Compare Selected Runs');
     const wv = webview();
     const success = wv.locator('#figures tr[data-key="success"]');
     await success.waitFor({ timeout: 60_000 });
@@ -222,9 +219,7 @@ wb.journey(
     const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
     await runRow.waitFor({ timeout: 60_000 });
     // one run selected (C1 left two: the menu then offers Compare Selected Runs instead)
-    await runRow.click();
-    await runRow.click({ button: 'right' });
-    await menuItem(page, 'Compare with…');
+    await rowMenu(page, [runRow], 'Compare with…');
     const repoRow = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: REPO }).first();
     await repoRow.waitFor({ timeout: 10_000 });
     await wb.shot('pick-hub-repo');

@@ -18,7 +18,7 @@ import { prettyRecord, turnsKeyOf } from '../../src/extension/share/prettyRecord
 import { EXTENSION_ID, buildLink } from '../../src/core/links/link';
 import type { LinkView } from '../../src/core/links/link';
 import { REPO, SHOTS, workbench } from './harness';
-import { menuItem } from './steps';
+import { rowMenu } from './steps';
 
 const KEY = { iteration: 12, group: 7, rollout: 3 };
 const TURN = 5;
@@ -265,8 +265,7 @@ wb.journey(
     await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
     const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
     await repo.waitFor({ timeout: 30_000 });
-    await repo.click({ button: 'right' });
-    await menuItem(page, 'Open Logs in Place');
+    await rowMenu(page, [repo], 'Open Logs in Place');
     await page.locator('.monaco-list-row', { hasText: /on the Hub · 10800 trajectories/ }).waitFor({ timeout: 90_000 });
     // a link to the repo opens the run read in place here: no download offered
     const opened = buildLink(

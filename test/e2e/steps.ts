@@ -1,7 +1,7 @@
 /** What the e2e files do with their workbench the same way: append records to the demo log, and the harness's steps as plain functions. */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import type { Workbench } from './harness';
 
 /** A workbench's `prepare` that appends `records` to the demo run's credit log, one JSON line each. */
@@ -23,6 +23,33 @@ export async function menuItem(page: Page, text: string): Promise<void> {
     await item.hover();
     await page.keyboard.press('Enter');
   }
+}
+
+/**
+ * Selects `rows` (a click, then Ctrl+click for the others), right-clicks the last and runs the
+ * context-menu item `text`. The tree can re-render between the clicks while its runs load,
+ * losing the selection or the menu: then it tries again, and after three tries it fails
+ * naming what the menu offered and which rows were selected.
+ */
+export async function rowMenu(page: Page, rows: readonly [Locator, ...Locator[]], text: string): Promise<void> {
+  const item = page.locator('.monaco-menu .action-label', { hasText: text });
+  for (let attempt = 1; ; attempt++) {
+    await rows[0].click();
+    for (const row of rows.slice(1)) await row.click({ modifiers: ['Control'] });
+    await rows[rows.length - 1]!.click({ button: 'right' });
+    try {
+      await item.waitFor({ timeout: 5_000 });
+      break;
+    } catch {
+      const offered = await page.locator('.monaco-menu .action-label').allTextContents();
+      const selected = await Promise.all(rows.map((r) => r.getAttribute('aria-selected')));
+      await page.keyboard.press('Escape');
+      if (attempt === 3)
+        throw new Error(`no "${text}" in the menu: it offered [${offered.join(', ')}]; rows selected: [${selected.join(', ')}]`);
+      await page.waitForTimeout(1_000);
+    }
+  }
+  await menuItem(page, text);
 }
 
 export interface Steps {
