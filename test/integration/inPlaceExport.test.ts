@@ -38,11 +38,13 @@ async function exported(run: Run, filter: TrajectoryFilter, format: ExportFormat
   return Buffer.concat(chunks);
 }
 
-test('export of a run read in place: its records by range requests, JSONL byte for byte the lines on the Hub, CSV and Parquet as the local run', async () => {
+test('export of a run read in place: its records by range requests, JSONL byte for byte the lines on the Hub, CSV and Parquet as the local run, none kept in the range cache', async () => {
+  const cache = new RangeCache(tempDir('rlrb-ranges-'));
   const hr = await HubRun.open(
     { repo: REPO, revision: 'main' },
-    { conn: { endpoint: emu.url }, store: new IndexStore(tempDir('rlrb-idx-')), cache: new RangeCache(tempDir('rlrb-ranges-')) },
+    { conn: { endpoint: emu.url }, store: new IndexStore(tempDir('rlrb-idx-')), cache },
   );
+  const held = await cache.usage();
   const local = (await Run.open(repoDir))!;
   await local.update();
   const lines = readFileSync(creditPath, 'utf8').split('\n');
@@ -68,4 +70,5 @@ test('export of a run read in place: its records by range requests, JSONL byte f
       );
   }
   assert.ok(hr.credit!.bytesFetched > 0, 'records came over the network');
+  assert.deepStrictEqual(await cache.usage(), held, 'an export reads through the range cache: it keeps nothing there');
 });

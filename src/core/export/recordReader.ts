@@ -15,7 +15,8 @@ export interface RangeSource {
 
 /** A log that is not a local file: its bytes by range (a Hub log read in place). */
 export interface RangeOrigin {
-  readRange(offset: number, length: number): Promise<Buffer>;
+  /** `keep` false: what is fetched is not kept in a local cache of ranges (an export reads each record once) */
+  readRange(offset: number, length: number, keep?: boolean): Promise<Buffer>;
 }
 
 /** Reads `span` bytes from `start`: fewer when the log ends before. */
@@ -42,7 +43,10 @@ async function fileReader(path: string, window: number): Promise<SpanReader> {
   };
 }
 
-const originReader = (o: RangeOrigin): SpanReader => ({ read: (start, span) => o.readRange(start, span), close: async () => undefined });
+const originReader = (o: RangeOrigin): SpanReader => ({
+  read: (start, span) => o.readRange(start, span, false),
+  close: async () => undefined,
+});
 
 export interface ReadWindowOptions {
   /** largest read, in bytes (a single larger record is read alone) */

@@ -55,8 +55,11 @@ export class HubLogSource implements ByteSource {
     return Promise.resolve(new StreamHandle(this, this.target));
   }
 
-  /** Bytes of one record: from the cache, else by a range request (then cached). */
-  async readRange(offset: number, length: number): Promise<Buffer> {
+  /**
+   * Bytes of one record: from the cache, else by a range request, then cached unless
+   * `keep` is false (an export reads through: a large one would push out what was opened).
+   */
+  async readRange(offset: number, length: number, keep = true): Promise<Buffer> {
     const t = this.target;
     const kh = this.knownHead;
     if (kh?.key === t.key && offset + length <= kh.bytes.length) return kh.bytes.subarray(offset, offset + length);
@@ -66,7 +69,7 @@ export class HubLogSource implements ByteSource {
       throw new NotCachedError(`bytes ${offset}-${offset + length - 1} of ${t.path} are not cached, and ${this.offline}`);
     const bytes = await retrying(this.retry, this.conn.signal, () => getBytes(this.conn, t, offset, length, this.retry.stallTimeoutMs));
     this.bytesFetched += bytes.length;
-    await this.cache.put(t.key, offset, bytes);
+    if (keep) await this.cache.put(t.key, offset, bytes);
     return bytes;
   }
 }
