@@ -176,7 +176,7 @@ export class CreditIndex implements LineSink {
   private lastSave = 0;
   private threading: Promise<void> | undefined;
   private readonly limits: ReadLimits | undefined;
-  /** parts the first read was indexed in by worker threads (0: one thread) */
+  /** parts the first read was indexed in by worker processes (0: one thread) */
   threadedParts = 0;
   /** where the threaded first read spent its CPU time (for the benchmark) */
   threadTiming: ThreadTiming | undefined;
@@ -253,7 +253,7 @@ export class CreditIndex implements LineSink {
     if (unchanged) this.lastSave = Date.now();
   }
 
-  /** A first read with worker threads, when nothing was restored and the file is large enough; else nothing (one thread reads it). */
+  /** A first read with worker processes, when nothing was restored and the file is large enough; else nothing (one thread reads it). */
   private async indexThreaded(t: ThreadOptions, signal?: AbortSignal): Promise<void> {
     if (this.file.bytesRead > 0 || this.n > 0) return;
     try {
@@ -284,7 +284,7 @@ export class CreditIndex implements LineSink {
     this.file.restore(m.file);
   }
 
-  /** Indexes the whole lines of [start, end) alone, numbering lines from 1 (in a worker thread). */
+  /** Indexes the whole lines of [start, end) alone, numbering lines from 1 (in a worker process). */
   async indexPart(start: number, end: number, align: number): Promise<void> {
     await this.file.readPart(start, end, align);
     this.chunkDone();

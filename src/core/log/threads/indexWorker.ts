@@ -1,5 +1,7 @@
-/** The worker thread that indexes one part of a log (`dist/indexWorker.js`): given a byte range, it sends back the part's index. */
-import { parentPort, workerData } from 'node:worker_threads';
+/**
+ * The process that indexes one part of a log (`dist/indexWorker.js`, forked with the
+ * advanced serialization): it is sent a byte range, sends back the part's index, and exits.
+ */
 import { CreditIndex } from '../creditIndex';
 import { threadCpu } from './cpu';
 import { PartObserver } from './parts';
@@ -12,10 +14,14 @@ async function indexPart(task: PartTask): Promise<PartResult> {
   return { ...idx.partResult(), overflow: observer.overflow, cpu: threadCpu() };
 }
 
-indexPart(workerData as PartTask).then(
-  (result) => {
-    const transfer = Object.values(result.columns).map((c) => c.buffer as ArrayBuffer);
-    parentPort?.postMessage({ result }, transfer);
-  },
-  (e: unknown) => parentPort?.postMessage({ error: (e as Error).message }),
-);
+/** Sends `message` to the parent, then lets this process end (its event loop is then empty). */
+function reply(message: { result: PartResult } | { error: string }): void {
+  process.send?.(message, undefined, {}, () => process.disconnect());
+}
+
+process.once('message', (task: PartTask) => {
+  indexPart(task).then(
+    (result) => reply({ result }),
+    (e: unknown) => reply({ error: (e as Error).message }),
+  );
+});

@@ -32,7 +32,7 @@ export interface PartResult {
   /** more distinct unknown keys than a part keeps: the merge cannot be exact, the caller indexes on one thread */
   overflow: boolean;
   slowPathRows: number;
-  /** the worker thread's CPU time, its start included (undefined where the system does not say) */
+  /** the worker's main-thread CPU time, its start included (undefined where the system does not say) */
   cpu?: ThreadCpu | undefined;
 }
 

@@ -1,13 +1,13 @@
 /**
  * Indexing a large log with several threads: the file is cut at line starts, each part
- * is indexed by a worker thread (`indexWorker.js`, its own bundle, given the path and
+ * is indexed by a child process (`indexWorker.js`, its own bundle, given the path and
  * the byte range) and the results are merged in file order. Only whole lines are
  * indexed here (up to the last newline); the caller reads the rest as it always does.
  */
+import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { ReadLimits } from '../jsonlFile';
 import { foreignEncoding } from '../jsonlFile';
 import { threadCpu } from './cpu';
@@ -56,11 +56,31 @@ export interface ThreadedIndex extends MergedParts {
 
 const cpuMs = (): number => threadCpu()?.cpuMs ?? NaN;
 
+/**
+ * A worker's V8 flags: a 64 MB young generation (16 MB by default). Parsing JSON lines
+ * makes many short-lived objects; fewer scavenges cut a worker's CPU (bench/results.md).
+ * The one-thread path runs in the host's process, whose flags an extension cannot set.
+ */
+const WORKER_FLAGS = ['--max-semi-space-size=64'];
+
+/**
+ * Indexes one part in a child process. Processes, not worker threads: two workers in one
+ * process shared its heap and allocator and parsed at 0.63x their speed alone here, where
+ * two processes each keep theirs (see bench/results.md, index cache and threads).
+ */
 function runPart(workerPath: string, task: PartTask, signal?: AbortSignal): Promise<PartResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(workerPath, { workerData: task });
+    // none of the host's flags (an inspector port); ELECTRON_RUN_AS_NODE: VS Code's own binary runs it as Node
+    const child = fork(workerPath, [], {
+      serialization: 'advanced',
+      execArgv: WORKER_FLAGS,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (s: string) => void (stderr = (stderr + s).slice(-2000)));
     let settled = false;
-    const onAbort = (): void => void w.terminate();
+    const onAbort = (): void => void child.kill();
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
     const done = (f: () => void): void => {
@@ -69,14 +89,24 @@ function runPart(workerPath: string, task: PartTask, signal?: AbortSignal): Prom
       signal?.removeEventListener('abort', onAbort);
       f();
     };
-    w.once('message', (m: { result?: PartResult; error?: string }) =>
+    child.once('message', (m: { result?: PartResult; error?: string }) =>
       done(() => (m.result ? resolve(m.result) : reject(new Error(m.error ?? 'the index worker sent nothing')))),
     );
-    w.once('error', (e) => done(() => reject(e)));
-    w.once('exit', (code) => {
+    child.once('error', (e) => done(() => reject(e)));
+    child.once('close', (code, sig) => {
       const reason: unknown = signal?.reason;
-      done(() => reject(reason instanceof Error ? reason : new Error(`the index worker exited (${code})`)));
+      const last =
+        stderr
+          .trim()
+          .split('\n')
+          .find((l) => /Error/.test(l)) ??
+        stderr.trim().split('\n')[0] ??
+        '';
+      done(() =>
+        reject(reason instanceof Error ? reason : new Error(`the index worker exited (${code ?? sig})${last ? `: ${last}` : ''}`)),
+      );
     });
+    child.send(task);
   });
 }
 
