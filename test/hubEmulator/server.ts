@@ -39,6 +39,8 @@ export interface Faults {
   serverErrorStatus?: number;
   /** answer the next `count` /api/ requests with `status` (the Hub failing, not the link) */
   apiErrors?: { count: number; status: number };
+  /** the next `count` /api/ requests get nothing, not even headers, or (`afterHeaders`) their headers and one byte; the connection stays open */
+  apiSilent?: { count: number; afterHeaders: boolean };
   /**
    * answer the next N requests (any route) with 429: `Retry-After` when `retryAfter` is set,
    * the IETF `RateLimit: "resolvers";r=0;t=N` header when `reset` is
@@ -432,6 +434,15 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     if (path === '/healthz') return json(res, 200, { ok: true });
     if (path.startsWith('/__emulator/')) return control(req, res, path);
     if (takeRateLimit(res)) return;
+    const as = faults.apiSilent;
+    if (as && as.count > 0 && path.startsWith('/api/')) {
+      as.count--;
+      if (as.afterHeaders) {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '1000' });
+        res.write('{');
+      }
+      return;
+    }
     const ae = faults.apiErrors;
     if (ae && ae.count > 0 && path.startsWith('/api/')) {
       ae.count--;

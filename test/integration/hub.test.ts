@@ -455,3 +455,22 @@ test('endpoint and token resolution order', async () => {
   });
   assert.deepEqual(await resolveToken(undefined, { HF_HOME: join(home, 'none') }), { token: undefined, source: 'none' });
 });
+
+test(
+  'a listing whose API call goes silent is dropped after the stall timeout, in one line naming the endpoint',
+  { timeout: 20_000 },
+  async () => {
+    for (const afterHeaders of [false, true]) {
+      emu.faults.apiSilent = { count: 1, afterHeaders };
+      try {
+        await assert.rejects(listRun(REPO, 'main', { endpoint: emu.url, stallTimeoutMs: 300 }), (e: Error) => {
+          assert.equal(e.message, `${emu.url} sent nothing for 0.3 s; check the network`);
+          return true;
+        });
+        assert.equal(emu.faults.apiSilent.count, 0);
+      } finally {
+        resetFaults();
+      }
+    }
+  },
+);

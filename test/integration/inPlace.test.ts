@@ -373,6 +373,34 @@ test('in place: a 5xx from the Hub that outlasts the retries, when a repo opened
   }
 });
 
+test(
+  'in place: a Hub API that goes silent (no headers, or headers and then nothing) is dropped after the stall timeout: a repo opened before opens from its saved index, one never opened fails in one line',
+  { timeout: 20_000 },
+  async () => {
+    const o = { ...fresh(), retry: FAST_RETRY };
+    const online = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+    for (const afterHeaders of [false, true]) {
+      emu.faults.apiSilent = { count: 1, afterHeaders };
+      try {
+        const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+        assert.equal(emu.faults.apiSilent.count, 0, 'the silent answer was met');
+        assert.equal(hr.use, 'offline');
+        assert.equal(
+          hr.savedIndexLine,
+          `${emu.url} sent nothing for 0.4 s; check the network; hub:${REPO} opened from the saved index of commit ${online.commit.slice(0, 12)}`,
+        );
+        emu.faults.apiSilent = { count: 1, afterHeaders };
+        await assert.rejects(
+          HubRun.open({ repo: 'acme/never', revision: 'main' }, { ...fresh(), retry: FAST_RETRY }),
+          /^HubError: .* sent nothing for 0\.4 s; check the network; hub:acme\/never was not opened here before/,
+        );
+      } finally {
+        delete emu.faults.apiSilent;
+      }
+    }
+  },
+);
+
 test('in place: the metrics index is saved like the credit index: a second open, even with the ranges cache emptied, makes no GET of either log', async () => {
   const o = fresh();
   const first = await HubRun.open({ repo: REPO, revision: 'main' }, o);

@@ -80,6 +80,12 @@ export function toHubError(e: unknown, ctx: HubErrorContext): HubError {
 function classify(e: unknown, ctx: HubErrorContext): HubError {
   if (e instanceof HubError) return e;
   const err = e as ApiErrorLike;
+  const stall = ctx.hubFetch?.lastStall();
+  if (stall !== undefined)
+    return new HubError(
+      'offline',
+      `${ctx.endpoint} sent nothing for ${(stall / 1000).toFixed(1)} s${ctx.path ? ` while answering for ${ctx.path}` : ''}; check the network`,
+    );
   if (err?.name === 'AbortError') return new HubError('cancelled', 'cancelled');
   const status = err?.statusCode;
   const code = ctx.hubFetch?.lastErrorCode();

@@ -3,8 +3,10 @@
  * Authorization header never leaves the endpoint's origin (a CDN or Xet bridge redirect
  * gets none), carries the caller's AbortSignal, keeps how long the last 429 asked to wait
  * (`Retry-After`, else the `t=` of the IETF `RateLimit` header), and can cap the bodies
- * it hands on and watch the URLs asked for (a listing that loops).
+ * it hands on and watch the URLs asked for (a listing that loops), and drops a request
+ * that receives nothing for a while (an API call on a link that went silent).
  */
+import { StallWatch, linkedAbort } from './stallWatch';
 
 export interface HubFetch {
   fetch: typeof fetch;
@@ -14,6 +16,8 @@ export interface HubFetch {
   lastErrorCode(): string | undefined;
   /** HTTP status of the last response */
   lastStatus(): number | undefined;
+  /** the stall timeout (ms) of the watch that dropped the last request, if one did */
+  lastStall(): number | undefined;
 }
 
 export interface HubFetchOptions {
@@ -21,6 +25,8 @@ export interface HubFetchOptions {
   bodyLimit?: (url: URL, status: number) => number | undefined;
   /** called before each request (redirects included); may throw to stop it */
   onRequest?: (url: URL) => void;
+  /** a request that receives nothing (no headers, no body byte) for this long is aborted (ms; undefined: never) */
+  stallMs?: number;
 }
 
 const MAX_REDIRECTS = 10;
@@ -30,7 +36,8 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
   let retryAfter: number | undefined;
   let errorCode: string | undefined;
   let status: number | undefined;
-  const hubFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  let stall: number | undefined;
+  const follow = async (input: string | URL | Request, init: RequestInit | undefined, signal: AbortSignal | null): Promise<Response> => {
     let url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     let method = init?.method ?? 'GET';
@@ -38,7 +45,7 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
     for (let hop = 0; ; hop++) {
       if (url.origin !== origin) headers.delete('authorization');
       opts.onRequest?.(url);
-      const res = await base(url, { ...init, method, body, headers, redirect: 'manual', signal: signal ?? init?.signal ?? null });
+      const res = await base(url, { ...init, method, body, headers, redirect: 'manual', signal });
       if (res.status === 429) retryAfter = waitSeconds(res.headers);
       status = res.status;
       if (res.status >= 400) errorCode = res.headers.get('x-error-code') ?? undefined;
@@ -57,9 +64,73 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
       }
     }
   };
-  return { fetch: hubFetch, lastRetryAfter: () => retryAfter, lastErrorCode: () => errorCode, lastStatus: () => status };
+  const hubFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const parent = signal ?? init?.signal ?? null;
+    const ms = opts.stallMs;
+    if (ms === undefined) return follow(input, init, parent);
+    stall = undefined;
+    const link = linkedAbort(parent ?? undefined);
+    let received = 0;
+    const watch = new StallWatch(
+      ms,
+      () => received,
+      () => {
+        if (!parent?.aborted) stall = ms;
+        link.abort();
+      },
+    );
+    try {
+      const res = await follow(input, init, link.signal);
+      received++;
+      return counted(
+        res,
+        (n) => (received += n),
+        () => watch.stop(),
+      );
+    } catch (e) {
+      watch.stop();
+      throw e;
+    }
+  };
+  return {
+    fetch: hubFetch,
+    lastRetryAfter: () => retryAfter,
+    lastErrorCode: () => errorCode,
+    lastStatus: () => status,
+    lastStall: () => stall,
+  };
 }
 
+/** The response with each body chunk reported to `moved`, and `done` called when the body ends, fails or is cancelled. */
+function counted(res: Response, moved: (n: number) => void, done: () => void): Response {
+  if (!res.body) {
+    done();
+    return res;
+  }
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(ctl): Promise<void> {
+      try {
+        const r = (await reader.read()) as { done: boolean; value?: Uint8Array };
+        if (r.done || !r.value) {
+          done();
+          ctl.close();
+        } else {
+          moved(r.value.length);
+          ctl.enqueue(r.value);
+        }
+      } catch (e) {
+        done();
+        ctl.error(e);
+      }
+    },
+    cancel(reason): Promise<void> {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
 /** What a 429 asks: `Retry-After` (seconds or a date), else the reset `t=` of `RateLimit` for a policy with nothing left. */
 export function waitSeconds(h: Headers): number | undefined {
   const ra = h.get('retry-after')?.trim();

@@ -1,6 +1,7 @@
 /** A run's Hub repo: its iterations under resume/ and hf/, which one is latest, its logs. */
 import { downloadFile, listFiles, modelInfo } from '@huggingface/hub';
 import { makeHubFetch } from './hubFetch';
+import { DEFAULT_STALL_MS } from './retry';
 import { HubError, toHubError } from './errors';
 import { redact } from './config';
 import type { HubFile, RefusedEntry } from './treeEntry';
@@ -14,7 +15,12 @@ export interface HubConnection {
   signal?: AbortSignal;
   /** the underlying fetch (tests may wrap it) */
   baseFetch?: typeof fetch;
+  /** an API call (repo info, listing, paths info) that receives nothing for this long is dropped, ms (default 30000) */
+  stallTimeoutMs?: number;
 }
+
+/** The stall watch of `c`'s API calls. */
+export const apiStall = (c: HubConnection): { stallMs: number } => ({ stallMs: c.stallTimeoutMs ?? DEFAULT_STALL_MS });
 
 export type CheckpointKind = 'resume' | 'hf';
 
@@ -138,6 +144,7 @@ export function shapeListing(
 /** Lists a run repo at a revision: one recursive listing, pagination followed to the end. */
 export async function listRun(repo: string, revision: string, c: HubConnection): Promise<RunListing> {
   const hf = makeHubFetch(c.endpoint, c.signal, c.baseFetch, {
+    ...apiStall(c),
     bodyLimit: (url, status) => (status >= 400 ? ERROR_BODY_MAX_BYTES : url.pathname.includes('/tree/') ? TREE_PAGE_MAX_BYTES : undefined),
     onRequest: treePageGuard(repo),
   });
@@ -177,6 +184,7 @@ export async function listRun(repo: string, revision: string, c: HubConnection):
   let latest: number | null = null;
   if (files.some((f) => f.path === LATEST_FILE)) {
     const lf = makeHubFetch(c.endpoint, c.signal, c.baseFetch, {
+      ...apiStall(c),
       bodyLimit: (_url, status) => (status >= 400 ? ERROR_BODY_MAX_BYTES : LATEST_MAX_BYTES),
     });
     try {
@@ -223,7 +231,7 @@ function treePageGuard(repo: string): (url: URL) => void {
 /** Checks a token with the Hub's whoami; returns the account name. */
 export async function whoAmIName(c: HubConnection & { token: string }): Promise<string> {
   const { whoAmI } = await import('@huggingface/hub');
-  const hf = makeHubFetch(c.endpoint, c.signal, c.baseFetch);
+  const hf = makeHubFetch(c.endpoint, c.signal, c.baseFetch, apiStall(c));
   try {
     const me = await whoAmI({ accessToken: c.token, hubUrl: c.endpoint, fetch: hf.fetch });
     return me.name;

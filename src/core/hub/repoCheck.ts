@@ -2,6 +2,7 @@
 import { modelInfo } from '@huggingface/hub';
 import { makeHubFetch } from './hubFetch';
 import { HubError, toHubError } from './errors';
+import { apiStall } from './model';
 import type { HubConnection } from './model';
 
 /** `owner/name` or `name`, in the characters the Hub allows (no `..`, no leading or trailing dot or dash). */
@@ -21,7 +22,7 @@ export type RepoCheck = { state: 'found' } | { state: 'not-found'; message: stri
 export async function checkRepo(name: string, c: HubConnection): Promise<RepoCheck> {
   const bad = repoNameProblem(name);
   if (bad) return { state: 'error', message: bad };
-  const hf = makeHubFetch(c.endpoint, c.signal, c.baseFetch, { bodyLimit: () => 1024 * 1024 });
+  const hf = makeHubFetch(c.endpoint, c.signal, c.baseFetch, { ...apiStall(c), bodyLimit: () => 1024 * 1024 });
   try {
     await modelInfo({ name, hubUrl: c.endpoint, fetch: hf.fetch, ...(c.token ? { accessToken: c.token } : {}) });
     return { state: 'found' };

@@ -4,6 +4,7 @@
  * 429 asks for). The downloader and the logs read in place share them.
  */
 import { HubError } from './errors';
+import { StallWatch, linkedAbort } from './stallWatch';
 
 /** The retry policy's knobs (the downloader's options carry the same names). */
 export interface RetryPolicy {
@@ -51,50 +52,6 @@ export const shouldRetry = (e: HubError, failures: number, p: RetryPolicy): bool
 /** The one line a stall ends a transfer with. */
 export const stallError = (ms: number): HubError =>
   new HubError('offline', `no byte for ${(ms / 1000).toFixed(1)} s from the server; dropping that connection and resuming`);
-
-/**
- * Drops a transfer that delivers nothing for `ms`: it samples a byte counter a few times
- * a period (nothing is added to the per-chunk path) and aborts the attempt.
- */
-export class StallWatch {
-  private last = -1;
-  private since = Date.now();
-  private timer: ReturnType<typeof setInterval>;
-  stalled = false;
-
-  constructor(
-    readonly ms: number,
-    count: () => number,
-    abort: () => void,
-  ) {
-    this.timer = setInterval(
-      () => {
-        const n = count();
-        const now = Date.now();
-        if (n !== this.last) {
-          this.last = n;
-          this.since = now;
-        } else if (now - this.since >= ms) {
-          this.stalled = true;
-          this.stop();
-          abort();
-        }
-      },
-      Math.max(20, ms / 4),
-    );
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-}
-
-/** A signal aborted by `parent` or by calling `abort` (one attempt's, under a watchdog). */
-export function linkedAbort(parent: AbortSignal | undefined): { signal: AbortSignal; abort: () => void } {
-  const ac = new AbortController();
-  return { signal: parent ? AbortSignal.any([parent, ac.signal]) : ac.signal, abort: () => ac.abort() };
-}
 
 /**
  * Runs one attempt under a stall watch from its start, the request and its response headers

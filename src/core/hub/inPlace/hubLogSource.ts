@@ -8,7 +8,8 @@
 import type { ByteHandle, ByteSource } from '../../log/jsonlFile';
 import { HubError, toHubError } from '../errors';
 import type { HubConnection } from '../model';
-import { DEFAULT_STALL_MS, StallWatch, linkedAbort, retrying, stallError } from '../retry';
+import { DEFAULT_STALL_MS, retrying, stallError } from '../retry';
+import { StallWatch, linkedAbort } from '../stallWatch';
 import type { RetryPolicy } from '../retry';
 import { getBytes, openBytes } from './rangeGet';
 import type { HubFileAt } from './rangeGet';

@@ -2,6 +2,7 @@
 import { modelInfo, pathsInfo } from '@huggingface/hub';
 import { makeHubFetch } from '../hubFetch';
 import { HubError, toHubError } from '../errors';
+import { apiStall } from '../model';
 import type { HubConnection } from '../model';
 import { checkTreeEntry, isRefused, isSha1, shown } from '../treeEntry';
 import type { HubLogTarget } from './hubLogSource';
@@ -18,7 +19,7 @@ export interface HubLogs {
 }
 
 export async function resolveHubLogs(ref: HubRef, c: HubConnection): Promise<HubLogs> {
-  const hf = makeHubFetch(c.endpoint, c.signal, c.baseFetch, { bodyLimit: () => INFO_MAX_BYTES });
+  const hf = makeHubFetch(c.endpoint, c.signal, c.baseFetch, { ...apiStall(c), bodyLimit: () => INFO_MAX_BYTES });
   const ctx = { endpoint: c.endpoint, repo: ref.repo, revision: ref.revision, token: c.token, tokenSource: c.tokenSource, hubFetch: hf };
   const creds = c.token ? { accessToken: c.token } : {};
   try {

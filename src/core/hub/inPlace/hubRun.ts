@@ -13,7 +13,7 @@ import type { IndexOptions } from '../../log/creditIndex';
 import type { IndexStore } from '../../log/indexStore';
 import { HubError } from '../errors';
 import type { HubConnection } from '../model';
-import { retrying } from '../retry';
+import { DEFAULT_STALL_MS, retrying } from '../retry';
 import type { RetryPolicy } from '../retry';
 import { EDGE_BYTES, HubLogSource } from './hubLogSource';
 import type { HubLogTarget } from './hubLogSource';
@@ -49,14 +49,14 @@ function fallbackReason(e: unknown): string | undefined {
 
 /**
  * Where the logs are now. A Hub that answers 5xx or 429 is asked again with the retry
- * policy before anyone falls back to a saved index; a Hub that cannot be reached is not
- * (the saved index opens at once).
+ * policy before anyone falls back to a saved index; a Hub that cannot be reached, or
+ * that sends nothing for the policy's stall timeout, is not (the saved index opens at once).
  */
 const resolveLive = (ref: HubRef, o: InPlaceOptions): Promise<HubLogs> =>
   retrying(
     o.retry ?? {},
     o.conn.signal,
-    () => resolveHubLogs(ref, o.conn),
+    () => resolveHubLogs(ref, { ...o.conn, stallTimeoutMs: o.conn.stallTimeoutMs ?? o.retry?.stallTimeoutMs ?? DEFAULT_STALL_MS }),
     (e) => e.kind !== 'offline',
   );
 
