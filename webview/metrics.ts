@@ -342,8 +342,10 @@ function updateCard(s: SeriesView): void {
   el?.classList.toggle('off-target', s.lastMeets === false);
   const gap = el?.querySelector('.gap-note');
   const text = gapText(s);
-  if (gap) gap.textContent = text;
-  else if (text) el?.querySelector('.canvas-box')?.append(h('div', { class: 'gap-note' }, text));
+  if (gap) {
+    gap.textContent = text;
+    gap.setAttribute('title', text);
+  } else if (text) el?.querySelector('.canvas-box')?.append(h('div', { class: 'gap-note', title: text }, text));
 }
 
 // Charts are built when they come into view, a few per frame so that scrolling and typing
@@ -444,7 +446,12 @@ function card(s: SeriesView): HTMLElement {
     h('header', {}, h('span', { class: 'title', text: visibleText(s.name) }), h('span', { class: 'card-actions' }, link, pin)),
     summaryLine(s),
     overlayNote(s),
-    h('div', { class: 'canvas-box' }, canvas, gapNote ? h('div', { class: `gap-note${hasValues(s) ? '' : ' empty'}` }, gapNote) : ''),
+    h(
+      'div',
+      { class: 'canvas-box' },
+      canvas,
+      gapNote ? h('div', { class: `gap-note${hasValues(s) ? '' : ' empty'}`, title: gapNote }, gapNote) : '',
+    ),
     readout,
   );
   return el;

@@ -87,6 +87,13 @@ wb.continued('D2. an empty chart and a chart with gaps say so inside the chart',
   const gaps = wv.locator('.chart-card[data-metric="ws/truncation_rate"] .gap-note');
   await gaps.waitFor({ timeout: 20_000 });
   assert.match((await gaps.textContent()) ?? '', /^12 of 45 values are missing or not finite/);
+  // the note sits above the plot, never over its top tick label, however narrow the card
+  const plot = wv.locator('.chart-card[data-metric="ws/truncation_rate"] canvas');
+  const [note, box] = await Promise.all([gaps.boundingBox(), plot.boundingBox()]);
+  assert.ok(
+    note && box && note.y + note.height <= box.y + 1,
+    `the gap note ${JSON.stringify(note)} ends above the plot ${JSON.stringify(box)}`,
+  );
   await shot('dashboard-gaps');
   await wv.locator('#metric-search').click();
   await page.keyboard.press('Control+A');
