@@ -8,6 +8,8 @@ import { mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { RlRunBrowserApi } from '../../src/extension/extension';
+import { CreditIndex } from '../../src/core/log/creditIndex';
+import { computeReport } from '../../src/core/report/report';
 
 const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 
@@ -59,6 +61,22 @@ export async function run(): Promise<void> {
   };
   const before = await until(indexed, `the demo run to be indexed (${lines} trajectories)`);
   check(before.cMismatches === 0, `the demo run has no c mismatch at tau 20 (${before.trajectories} trajectories)`);
+
+  // a large log's parts are indexed in worker processes forked from this extension host: the same index as one thread
+  const log = join(root, 'logs', 'ws_credit_log.jsonl');
+  const workerPath = join(ext!.extensionPath, 'dist', 'indexWorker.js');
+  const one = new CreditIndex(log);
+  await one.update();
+  const two = new CreditIndex(log, undefined, undefined, { threads: { threads: 2, minBytes: 0, workerPath } });
+  await two.update();
+  check(
+    two.threadedParts === 2 && two.threadError === undefined && two.size === one.size,
+    `the demo log indexed in 2 worker processes from the extension host (${two.threadError ?? `${two.threadedParts} parts`})`,
+  );
+  check(
+    JSON.stringify(computeReport(two).report) === JSON.stringify(computeReport(one).report),
+    'the same report from 2 worker processes as from one thread',
+  );
 
   const pkg = ext!.packageJSON as { contributes: { commands: { command: string }[] } };
   const ids = pkg.contributes.commands.map((c) => c.command);
