@@ -61,8 +61,8 @@ const RESOURCES = `(() => {
   const o = performance.timeOrigin;
   const rs = performance.getEntriesByType('resource');
   const end = (re) => rs.filter((e) => re.test(e.name)).reduce((t, e) => Math.max(t, o + e.responseEnd), 0);
-  // the panel's own bundle (controls.js comes later, after the first paint)
-  const js = rs.filter((e) => /\\/dist\\/webview\\/(metrics|trajectories|report|compare|task)\\.js/.test(e.name));
+  // the panel's own bundle (controls.js comes later, after the first paint), or the floor's script
+  const js = rs.filter((e) => /\\/(dist\\/webview\\/(metrics|trajectories|report|compare|task)|media\\/(script|message))\\.js/.test(e.name));
   const nav = performance.getEntriesByType('navigation')[0];
   const at = (t) => (nav && t ? o + t : 0);
   return {

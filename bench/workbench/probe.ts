@@ -4,6 +4,7 @@
  * clocks are read in the page, not in Node. All times are `performance.timeOrigin +
  * performance.now()` (milliseconds on the wall clock, comparable across frames).
  */
+import { FLOORS } from './floor';
 
 /** "Content is there" for each panel: expressions over `d`, a webview's inner document. */
 export const CHECKS: Record<string, string> = {
@@ -18,6 +19,8 @@ export const CHECKS: Record<string, string> = {
   jump: `!!d.querySelector('.trow') && /ws\\/c_mean @ \\d+/.test((d.getElementById('jump-label') || {}).textContent || '')`,
   report: `!!d.querySelector('#report-table tr[data-key]')`,
   compare: `!!d.querySelector('#figures tr[data-key="success"]')`,
+  // the workbench floor's panels (see floor.ts)
+  ...Object.fromEntries(FLOORS.map((f) => [f.key, f.check])),
 };
 
 /**
