@@ -87,7 +87,8 @@ export async function breakdown(page: Page, inner: Frame, t0: number, t1: number
     ? ((await outer.evaluate('({ start: window.__rlrbOuter, sent: window.__rlrbSent, got: window.__rlrbGot })').catch(() => undefined)) as
         { start: number; sent: Record<string, number>; got: Record<string, number> } | undefined)
     : undefined;
-  const d = (t: number | undefined): number => (t ? t - t0 : NaN);
+  // a mark from before the input is another panel's (the chart click arms no mark in the workbench): none
+  const d = (t: number | undefined): number => (t && t >= t0 ? t - t0 : NaN);
   return {
     iframe: d(iframe),
     outerFrame: d(o?.start),

@@ -20,19 +20,14 @@ export interface Workbench {
   close: () => Promise<void>;
 }
 
-/** Installs `vsix` into `extensionsDir` with code-server's CLI, as scripts/codeServer.mjs installs ours (its user data under `work`). */
+/** Installs `vsix` into `extensionsDir` with code-server's CLI (its user data under `work`, as startCodeServer's). */
 async function install(work: string, extensionsDir: string, vsix: string): Promise<void> {
   const { codeServerBin } = (await import(resolve('scripts', 'codeServer.mjs'))) as { codeServerBin: string };
   const userData = join(work, 'user');
-  const env = {
-    ...process.env,
-    XDG_CONFIG_HOME: join(userData, 'xdg-config'),
-    XDG_DATA_HOME: join(userData, 'xdg-data'),
-    TMPDIR: join(userData, 'tmp'),
-  };
-  mkdirSync(env.TMPDIR, { recursive: true });
+  const tmp = join(userData, 'tmp');
+  mkdirSync(tmp, { recursive: true });
   const args = ['--user-data-dir', userData, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'];
-  const r = spawnSync(codeServerBin, args, { env, encoding: 'utf8' });
+  const r = spawnSync(codeServerBin, args, { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`installing ${vsix} into code-server failed: ${r.stderr || r.stdout}`);
 }
 
