@@ -388,7 +388,7 @@ async function main(): Promise<void> {
   );
   for (const [name, s] of samples) lines.push(...table(name, s, bare, RUNS), '');
   const demoSamples = samples.get(DEMO);
-  if (floor && demoSamples) lines.push(...floorLines(demoSamples, FIGURES, floor.bytes), '');
+  if (floor && demoSamples) lines.push(...floorLines(demoSamples, notes, FIGURES, floor.bytes), '');
   lines.push(...breakdownLines(notes));
   if (process.env['RLRB_BENCH_RETAIN'] === '1')
     lines.push(
@@ -406,7 +406,7 @@ function breakdownLines(notes: Notes): string[] {
   const steps = Object.keys(first) as (keyof Breakdown)[];
   const runs = [...notes.values()].map((n) => n.length);
   return [
-    `**Where the time goes** (the first data set; medians over ${Math.min(...runs)} timed opens, ms from the input: the Enter, or the chart click for chart)`,
+    `**Where the time goes** (the first data set; medians over ${Math.min(...runs)} timed opens, ms from the input: the Enter, or the chart click for chart; the busy rows are durations: the workbench’s long tasks within the span)`,
     '',
     `| step | ${panels.join(' | ')} |`,
     `|---|${panels.map(() => '---').join('|')}|`,

@@ -18,10 +18,12 @@ export interface Breakdown {
   htmlArrived: number;
   innerFrame: number;
   /**
-   * fake.html, the inner frame's first document: its navigation's fetch started, the
+   * fake.html, the inner frame's first document: its navigation started (the inner
+   * document's time origin; document.write keeps it), its navigation's fetch started, the
    * webview's service worker started for it (its fetch event), its request sent, its
    * response in, its DOMContentLoaded (then ours is written)
    */
+  fakeStart: number;
   fakeFetch: number;
   fakeWorker: number;
   fakeRequested: number;
@@ -37,11 +39,21 @@ export interface Breakdown {
   visible: number;
   firstHostMessage: number;
   painted: number;
+  /**
+   * Durations, not times: ms of long tasks (over 50 ms) the workbench's event loop ran
+   * during the span, in its own document (`busyWorkbench`), in its same-origin frames
+   * (`busyFrames`: the webviews, when they share its process), and in its own document
+   * between the inner frame's creation and fake.html's fetch (`busyBeforeFake`)
+   */
+  busyWorkbench: number;
+  busyFrames: number;
+  busyBeforeFake: number;
 }
 
 interface InnerMarks {
   created: number;
   written: number;
+  origin: number;
   navFetch: number;
   navWorker: number;
   navRequest: number;
@@ -67,6 +79,7 @@ const RESOURCES = `(() => {
   const at = (t) => (nav && t ? o + t : 0);
   return {
     ...window.__rlrbMarks,
+    origin: o,
     navFetch: at(nav && nav.fetchStart),
     navWorker: at(nav && nav.workerStart),
     navRequest: at(nav && nav.requestStart),
@@ -79,6 +92,19 @@ const RESOURCES = `(() => {
   };
 })()`;
 
+/** ms of the workbench's long tasks within [a, b], by attribution ('self': its own document). */
+const busy = (a: number, b: number): string => `(() => {
+  const r = {};
+  for (const [s, d, n] of window.__rlrbLong || []) {
+    const o = Math.min(s + d, ${b}) - Math.max(s, ${a});
+    if (o > 0) r[n] = (r[n] || 0) + o;
+  }
+  return r;
+})()`;
+
+const sum = (r: Record<string, number>, self: boolean): number =>
+  Object.entries(r).reduce((t, [n, ms]) => t + ((n === 'self') === self ? ms : 0), 0);
+
 export async function breakdown(page: Page, inner: Frame, t0: number, t1: number): Promise<Breakdown> {
   const iframe = await page.evaluate<number>('window.__rlrbIframe');
   const m = await inner.evaluate<InnerMarks>(RESOURCES);
@@ -88,12 +114,15 @@ export async function breakdown(page: Page, inner: Frame, t0: number, t1: number
         { start: number; sent: Record<string, number>; got: Record<string, number> } | undefined)
     : undefined;
   // a mark from before the input is another panel's (the chart click arms no mark in the workbench): none
+  const whole = await page.evaluate<Record<string, number>>(busy(t0, t1));
+  const gap = await page.evaluate<Record<string, number>>(busy(m.created, m.navFetch));
   const d = (t: number | undefined): number => (t && t >= t0 ? t - t0 : NaN);
   return {
     iframe: d(iframe),
     outerFrame: d(o?.start),
     htmlArrived: d(o?.got['content']),
     innerFrame: d(m.created),
+    fakeStart: d(m.origin),
     fakeFetch: d(m.navFetch),
     fakeWorker: d(m.navWorker),
     fakeRequested: d(m.navRequest),
@@ -109,6 +138,9 @@ export async function breakdown(page: Page, inner: Frame, t0: number, t1: number
     visible: d(m.visible),
     firstHostMessage: d(m.message),
     painted: t1 - t0,
+    busyWorkbench: sum(whole, true),
+    busyFrames: sum(whole, false),
+    busyBeforeFake: m.created && m.navFetch ? sum(gap, true) : NaN,
   };
 }
 
