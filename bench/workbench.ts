@@ -6,7 +6,9 @@
  * `RLRB_BENCH_RUNS` sets the runs per figure (default 9); `RLRB_BENCH_RETAIN=1` adds the
  * retainContextWhenHidden experiment (two more workbenches: about four minutes more here).
  * While working on one panel: `RLRB_BENCH_ONLY=dashboard,report` times only those figures
- * (keys of FIGURES), `RLRB_BENCH_SETS=demo` only the demo run (or `big`).
+ * (keys of FIGURES, or of workbench/floor.ts FLOORS), `RLRB_BENCH_SETS=demo` only the demo
+ * run (or `big`). On the demo run each cycle also opens the workbench floor's panels
+ * (workbench/floor.ts): what the workbench costs before our code runs.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,9 @@ import { closeAll, openWindow, palette, seenAfter, startWorkbench, until } from 
 import type { Workbench } from './workbench/session';
 import { breakdown, chromiumPssMb } from './workbench/breakdown';
 import type { Breakdown } from './workbench/breakdown';
+import { FLOORS, floorLines, floorVsix } from './workbench/floor';
+import type { FloorKey } from './workbench/floor';
+import { stats } from './workbench/stats';
 
 const RUNS = Number(process.env['RLRB_BENCH_RUNS'] ?? 9);
 const list = (v: string | undefined): Set<string> | undefined => (v ? new Set(v.split(',').map((x) => x.trim())) : undefined);
@@ -81,16 +86,22 @@ const FIGURES: { key: Figure; name: string; spans: string; target: number; bare:
   },
 ];
 
-type Samples = Record<Figure, number[]>;
-const empty = (): Samples => ({ dashboard: [], browser: [], trajectory: [], report: [], chart: [], tab: [], compare: [] });
+type Samples = Record<Figure | FloorKey, number[]>;
+const empty = (): Samples => ({
+  dashboard: [],
+  browser: [],
+  trajectory: [],
+  report: [],
+  chart: [],
+  tab: [],
+  compare: [],
+  floorStatic: [],
+  floorScript: [],
+  floorMessage: [],
+});
 /** Each panel's breakdowns (see workbench/breakdown.ts), by the figure that opened it. */
 type Notes = Map<string, Breakdown[]>;
 const note = (notes: Notes, key: string, b: Breakdown): void => void notes.set(key, [...(notes.get(key) ?? []), b]);
-
-function stats(xs: number[]): { med: number; min: number; max: number } {
-  const s = [...xs].sort((a, b) => a - b);
-  return { med: s[s.length >> 1] ?? NaN, min: s[0] ?? NaN, max: s[s.length - 1] ?? NaN };
-}
 
 /** The bare-page figures: bench/webview.js run as a child in this run; its table parsed. */
 function barePage(): Map<string, number> {
@@ -191,8 +202,8 @@ async function dashboardChain(wb: Workbench, page: Page, folder: string, s: Samp
   s.tab.push(await tabBack(page, true));
 }
 
-/** One cycle over every wanted figure; each panel's breakdown into `notes`. */
-async function cycle(wb: Workbench, page: Page, folder: string, s: Samples, k: number, notes: Notes): Promise<void> {
+/** One cycle over every wanted figure (with `floor`, the floor's panels too); each panel's breakdown into `notes`. */
+async function cycle(wb: Workbench, page: Page, folder: string, s: Samples, k: number, notes: Notes, floor: boolean): Promise<void> {
   await dashboardChain(wb, page, folder, s, k, notes);
   for (const [f, title, check] of [
     ['browser', 'RL Runs: Open Trajectories', 'trajectories'],
@@ -211,6 +222,13 @@ async function cycle(wb: Workbench, page: Page, folder: string, s: Samples, k: n
     const { frame, t1 } = await seenAfter(page, 'compare', t0);
     s.compare.push(t1 - t0);
     note(notes, 'compare', await breakdown(page, frame, t0, t1));
+  }
+  for (const f of FLOORS.filter((x) => floor && wanted(x.key))) {
+    await closeAll(page);
+    const t0 = await palette(page, f.title);
+    const { frame, t1 } = await seenAfter(page, f.key, t0);
+    s[f.key].push(t1 - t0);
+    note(notes, f.key, await breakdown(page, frame, t0, t1));
   }
 }
 
@@ -302,17 +320,28 @@ async function tabBack(page: Page, retain: boolean): Promise<number> {
   return t1 - tt;
 }
 
-async function dataset(name: string, folder: string, wb: Workbench, runs: number, out: Map<string, Samples>): Promise<Notes> {
+async function dataset(
+  name: string,
+  folder: string,
+  wb: Workbench,
+  runs: number,
+  out: Map<string, Samples>,
+  floor: boolean,
+): Promise<Notes> {
   console.log(`${name}: opening the window and waiting for the index`);
   const t = Date.now();
   const page = await openWindow(wb, folder);
   console.log(`  indexed after ${((Date.now() - t) / 1000).toFixed(1)} s; warm-up cycle`);
   const notes: Notes = new Map();
-  await cycle(wb, page, folder, empty(), 0, new Map());
+  // the warm-up's breakdowns are kept under 'warm-up': its first panel is this browser's first webview
+  const warm: Notes = new Map();
+  await cycle(wb, page, folder, empty(), 0, warm, floor);
+  const first = [...warm.values()][0]?.[0];
+  if (first) note(notes, 'warm-up', first);
   const s = empty();
   for (let k = 0; k < runs; k++) {
-    await cycle(wb, page, folder, s, k + 1, notes);
-    const last = FIGURES.filter((f) => s[f.key].length > 0).map((f) => `${f.key} ${s[f.key].at(-1)!.toFixed(0)} ms`);
+    await cycle(wb, page, folder, s, k + 1, notes, floor);
+    const last = [...FIGURES, ...FLOORS].filter((f) => s[f.key].length > 0).map((f) => `${f.key} ${s[f.key].at(-1)!.toFixed(0)} ms`);
     console.log(`  cycle ${k + 1}/${runs}: ${last.join(', ')}`);
   }
   out.set(name, s);
@@ -343,11 +372,14 @@ async function main(): Promise<void> {
   const bare = process.env['RLRB_BENCH_SKIP_BARE'] === '1' ? new Map<string, number>() : barePage();
   const samples = new Map<string, Samples>();
   const ext = join(WORK, 'extensions');
-  const wb = await startWorkbench(join(WORK, 'run'), ext, VSIX, demo);
+  // the floor does not depend on the run: timed on the demo run only
+  const floor = (!SETS || SETS.has('demo')) && FLOORS.some((f) => wanted(f.key)) ? floorVsix(join(WORK, 'floor'), VSIX) : undefined;
+  const wb = await startWorkbench(join(WORK, 'run'), ext, VSIX, demo, floor ? [floor.vsix] : []);
   let notes: Notes = new Map();
+  const DEMO = 'demo run (10,800 trajectories, 45 iterations)';
   try {
-    if (!SETS || SETS.has('demo')) notes = await dataset('demo run (10,800 trajectories, 45 iterations)', demo, wb, RUNS, samples);
-    if (!SETS || SETS.has('big')) await dataset('500,000-trajectory run (indexed)', big, wb, RUNS, samples);
+    if (!SETS || SETS.has('demo')) notes = await dataset(DEMO, demo, wb, RUNS, samples, !!floor);
+    if (!SETS || SETS.has('big')) await dataset('500,000-trajectory run (indexed)', big, wb, RUNS, samples, false);
   } finally {
     await wb.close();
   }
@@ -359,7 +391,9 @@ async function main(): Promise<void> {
     '',
   );
   for (const [name, s] of samples) lines.push(...table(name, s, bare, RUNS), '');
-  lines.push(...breakdownLines(notes));
+  const demoSamples = samples.get(DEMO);
+  if (floor && demoSamples) lines.push(...floorLines(demoSamples, notes, FIGURES, floor.bytes), '');
+  lines.push(...breakdownLines(new Map([...notes].filter(([k]) => k !== 'warm-up'))));
   if (process.env['RLRB_BENCH_RETAIN'] === '1')
     lines.push(
       '',
@@ -376,7 +410,7 @@ function breakdownLines(notes: Notes): string[] {
   const steps = Object.keys(first) as (keyof Breakdown)[];
   const runs = [...notes.values()].map((n) => n.length);
   return [
-    `**Where the time goes** (the first data set; medians over ${Math.min(...runs)} timed opens, ms from the input: the Enter, or the chart click for chart)`,
+    `**Where the time goes** (the first data set; medians over ${Math.min(...runs)} timed opens, ms from the input: the Enter, or the chart click for chart; the busy rows are durations: the workbench’s long tasks within the span)`,
     '',
     `| step | ${panels.join(' | ')} |`,
     `|---|${panels.map(() => '---').join('|')}|`,

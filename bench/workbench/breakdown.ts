@@ -18,10 +18,12 @@ export interface Breakdown {
   htmlArrived: number;
   innerFrame: number;
   /**
-   * fake.html, the inner frame's first document: its navigation's fetch started, the
+   * fake.html, the inner frame's first document: its navigation started (the inner
+   * document's time origin; document.write keeps it), its navigation's fetch started, the
    * webview's service worker started for it (its fetch event), its request sent, its
    * response in, its DOMContentLoaded (then ours is written)
    */
+  fakeStart: number;
   fakeFetch: number;
   fakeWorker: number;
   fakeRequested: number;
@@ -37,11 +39,21 @@ export interface Breakdown {
   visible: number;
   firstHostMessage: number;
   painted: number;
+  /**
+   * Durations, not times: ms of long tasks (over 50 ms) the workbench's event loop ran
+   * during the span, in its own document (`busyWorkbench`), in its same-origin frames
+   * (`busyFrames`: the webviews, when they share its process), and in its own document
+   * between the inner frame's creation and fake.html's fetch (`busyBeforeFake`)
+   */
+  busyWorkbench: number;
+  busyFrames: number;
+  busyBeforeFake: number;
 }
 
 interface InnerMarks {
   created: number;
   written: number;
+  origin: number;
   navFetch: number;
   navWorker: number;
   navRequest: number;
@@ -61,12 +73,13 @@ const RESOURCES = `(() => {
   const o = performance.timeOrigin;
   const rs = performance.getEntriesByType('resource');
   const end = (re) => rs.filter((e) => re.test(e.name)).reduce((t, e) => Math.max(t, o + e.responseEnd), 0);
-  // the panel's own bundle (controls.js comes later, after the first paint)
-  const js = rs.filter((e) => /\\/dist\\/webview\\/(metrics|trajectories|report|compare|task)\\.js/.test(e.name));
+  // the panel's own bundle (controls.js comes later, after the first paint), or the floor's script
+  const js = rs.filter((e) => /\\/(dist\\/webview\\/(metrics|trajectories|report|compare|task)|media\\/(script|message))\\.js/.test(e.name));
   const nav = performance.getEntriesByType('navigation')[0];
   const at = (t) => (nav && t ? o + t : 0);
   return {
     ...window.__rlrbMarks,
+    origin: o,
     navFetch: at(nav && nav.fetchStart),
     navWorker: at(nav && nav.workerStart),
     navRequest: at(nav && nav.requestStart),
@@ -79,6 +92,19 @@ const RESOURCES = `(() => {
   };
 })()`;
 
+/** ms of the workbench's long tasks within [a, b], by attribution ('self': its own document). */
+const busy = (a: number, b: number): string => `(() => {
+  const r = {};
+  for (const [s, d, n] of window.__rlrbLong || []) {
+    const o = Math.min(s + d, ${b}) - Math.max(s, ${a});
+    if (o > 0) r[n] = (r[n] || 0) + o;
+  }
+  return r;
+})()`;
+
+const sum = (r: Record<string, number>, self: boolean): number =>
+  Object.entries(r).reduce((t, [n, ms]) => t + ((n === 'self') === self ? ms : 0), 0);
+
 export async function breakdown(page: Page, inner: Frame, t0: number, t1: number): Promise<Breakdown> {
   const iframe = await page.evaluate<number>('window.__rlrbIframe');
   const m = await inner.evaluate<InnerMarks>(RESOURCES);
@@ -87,12 +113,16 @@ export async function breakdown(page: Page, inner: Frame, t0: number, t1: number
     ? ((await outer.evaluate('({ start: window.__rlrbOuter, sent: window.__rlrbSent, got: window.__rlrbGot })').catch(() => undefined)) as
         { start: number; sent: Record<string, number>; got: Record<string, number> } | undefined)
     : undefined;
-  const d = (t: number | undefined): number => (t ? t - t0 : NaN);
+  // a mark from before the input is another panel's (the chart click arms no mark in the workbench): none
+  const whole = await page.evaluate<Record<string, number>>(busy(t0, t1));
+  const gap = await page.evaluate<Record<string, number>>(busy(m.created, m.navFetch));
+  const d = (t: number | undefined): number => (t && t >= t0 ? t - t0 : NaN);
   return {
     iframe: d(iframe),
     outerFrame: d(o?.start),
     htmlArrived: d(o?.got['content']),
     innerFrame: d(m.created),
+    fakeStart: d(m.origin),
     fakeFetch: d(m.navFetch),
     fakeWorker: d(m.navWorker),
     fakeRequested: d(m.navRequest),
@@ -108,6 +138,9 @@ export async function breakdown(page: Page, inner: Frame, t0: number, t1: number
     visible: d(m.visible),
     firstHostMessage: d(m.message),
     painted: t1 - t0,
+    busyWorkbench: sum(whole, true),
+    busyFrames: sum(whole, false),
+    busyBeforeFake: m.created && m.navFetch ? sum(gap, true) : NaN,
   };
 }
 

@@ -4,6 +4,7 @@
  * clocks are read in the page, not in Node. All times are `performance.timeOrigin +
  * performance.now()` (milliseconds on the wall clock, comparable across frames).
  */
+import { FLOORS } from './floor';
 
 /** "Content is there" for each panel: expressions over `d`, a webview's inner document. */
 export const CHECKS: Record<string, string> = {
@@ -18,11 +19,14 @@ export const CHECKS: Record<string, string> = {
   jump: `!!d.querySelector('.trow') && /ws\\/c_mean @ \\d+/.test((d.getElementById('jump-label') || {}).textContent || '')`,
   report: `!!d.querySelector('#report-table tr[data-key]')`,
   compare: `!!d.querySelector('#figures tr[data-key="success"]')`,
+  // the workbench floor's panels (see floor.ts)
+  ...Object.fromEntries(FLOORS.map((f) => [f.key, f.check])),
 };
 
 /**
  * The init script. In the top document: `window.__rlrbArm()` makes the next Enter keydown
- * or pointerdown record `__rlrbT0`, and the next webview iframe added record `__rlrbIframe`.
+ * or pointerdown record `__rlrbT0`, and the next webview iframe added record `__rlrbIframe`;
+ * `__rlrbLong` keeps the long tasks its event loop reports.
  * The inner frame's document is replaced by document.open/write (which drops observers and
  * listeners there), so its outer frame, whose document stays, watches it: on each of the
  * outer frame's animation frames it evaluates the checks on each inner document shown (the
@@ -38,6 +42,14 @@ export function initScript(): string {
   return `(() => {
   const now = () => performance.timeOrigin + performance.now();
   if (window === window.top) {
+    // the event loop's long tasks (over 50 ms) as the workbench sees them: [start, duration, attribution]
+    const long = (window.__rlrbLong = []);
+    try {
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) long.push([performance.timeOrigin + e.startTime, e.duration, e.name]);
+        if (long.length > 5000) long.splice(0, long.length - 5000);
+      }).observe({ type: 'longtask', buffered: true });
+    } catch { /* no long task timing */ }
     window.__rlrbArm = () => {
       window.__rlrbT0 = 0; window.__rlrbIframe = 0;
       const mark = (e) => {

@@ -3,8 +3,9 @@
  * harness's functions) with the packaged extension, and Debian's Chromium through
  * playwright-core with the timing probe in every document.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { launchBrowser, startCodeServer, stopCodeServer } from '../../test/e2e/harness';
 import { initScript } from './probe';
@@ -19,10 +20,31 @@ export interface Workbench {
   close: () => Promise<void>;
 }
 
-/** Starts code-server with `extensionsDir` (the VSIX installed there when given) and a browser, as the e2e harness does. */
-export async function startWorkbench(work: string, extensionsDir: string, vsix: string | undefined, folder: string): Promise<Workbench> {
+/** Installs `vsix` into `extensionsDir` with code-server's CLI (its user data under `work`, as startCodeServer's). */
+async function install(work: string, extensionsDir: string, vsix: string): Promise<void> {
+  const { codeServerBin } = (await import(resolve('scripts', 'codeServer.mjs'))) as { codeServerBin: string };
+  const userData = join(work, 'user');
+  const tmp = join(userData, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  const args = ['--user-data-dir', userData, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'];
+  const r = spawnSync(codeServerBin, args, { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`installing ${vsix} into code-server failed: ${r.stderr || r.stdout}`);
+}
+
+/**
+ * Starts code-server with `extensionsDir` (the VSIX installed there when given, and the
+ * `extra` ones, e.g. the floor's) and a browser, as the e2e harness does.
+ */
+export async function startWorkbench(
+  work: string,
+  extensionsDir: string,
+  vsix: string | undefined,
+  folder: string,
+  extra: readonly string[] = [],
+): Promise<Workbench> {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
+  for (const x of extra) await install(work, extensionsDir, x);
   const settings = { 'workbench.colorTheme': 'Default Dark Modern', 'rlRunBrowser.repos': [] };
   const { proc: cs, port } = await startCodeServer(work, folder, settings, extensionsDir, vsix ?? null);
   const profile = join(work, 'chromium');
@@ -100,12 +122,29 @@ export async function seenAfter(page: Page, key: string, t0: number): Promise<{ 
   }
 }
 
+/**
+ * Opens the command palette and types `text`: F1, again after a click on the active tab
+ * when the palette did not open or closed before the typing (a webview shown again takes
+ * the focus a moment later, which closes it).
+ */
+async function openPalette(page: Page, text: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  for (let n = 0; ; n++) {
+    await page.keyboard.press('F1');
+    const typed = await input.fill(text, { timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (typed) return;
+    if (n >= 3) throw new Error(`F1 did not open the command palette for ${text}`);
+    const tab = page.locator('.tabs-container .tab.active').first();
+    await ((await tab.count()) ? tab.click() : page.keyboard.press('Escape'));
+  }
+}
+
 /** Runs a palette command; resolves with the page's time of the Enter that ran it. */
 export async function palette(page: Page, title: string): Promise<number> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
+  await openPalette(page, `>${title}`);
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 15_000 });
   await page.evaluate('window.__rlrbArm()');
   await page.keyboard.press('Enter');
@@ -114,10 +153,7 @@ export async function palette(page: Page, title: string): Promise<number> {
 
 /** Closes every editor, then lets the machine settle. */
 export async function closeAll(page: Page): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>View: Close All Editors');
+  await openPalette(page, '>View: Close All Editors');
   await page
     .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'View: Close All Editors' })
     .first()
