@@ -33,7 +33,7 @@ const wanted = (f: string): boolean => !ONLY || ONLY.has(f);
 const WORK = resolve('bench', 'data', 'workbench');
 const VSIX = resolve('dist', 'rl-run-browser.vsix');
 
-type Figure = 'dashboard' | 'browser' | 'trajectory' | 'report' | 'chart' | 'tab' | 'compare';
+type Figure = 'dashboard' | 'browser' | 'trajectory' | 'report' | 'chart' | 'tab' | 'chartAgain' | 'compare';
 const FIGURES: { key: Figure; name: string; spans: string; target: number; bare: string }[] = [
   {
     key: 'dashboard',
@@ -78,6 +78,14 @@ const FIGURES: { key: Figure; name: string; spans: string; target: number; bare:
     bare: 'dashboard, 45 metrics x 2,000 iterations',
   },
   {
+    key: 'chartAgain',
+    name: 'chart click → rows, the browser open behind (another ws/c_mean point)',
+    spans:
+      'pointerdown on the chart after the tab back → first painted frame of the retained trajectory browser, visible again, with the new jump label',
+    target: 300,
+    bare: 'trajectory table, 500,000 rows',
+  },
+  {
     key: 'compare',
     name: 'comparison panel (Compare Two Runs…)',
     spans: 'Enter on the second pick (run B) → first painted frame with the figures table',
@@ -94,6 +102,7 @@ const empty = (): Samples => ({
   report: [],
   chart: [],
   tab: [],
+  chartAgain: [],
   compare: [],
   floorStatic: [],
   floorScript: [],
@@ -157,7 +166,7 @@ async function pickCompare(page: Page, a: string, b: string): Promise<number> {
 
 /** The dashboard, then a chart click to the rows, a row's detail and the tab back, as far as a wanted figure needs. */
 async function dashboardChain(wb: Workbench, page: Page, folder: string, s: Samples, k: number, notes: Notes): Promise<void> {
-  const chain: Figure[] = ['dashboard', 'chart', 'trajectory', 'tab'];
+  const chain: Figure[] = ['dashboard', 'chart', 'trajectory', 'tab', 'chartAgain'];
   const last = Math.max(...chain.map((f, i) => (wanted(f) ? i : -1)));
   if (last < 0) return;
   await closeAll(page);
@@ -200,6 +209,34 @@ async function dashboardChain(wb: Workbench, page: Page, folder: string, s: Samp
   if (last < 3) return;
   // back to the dashboard's tab, hidden since the trajectory browser opened over it (the panels ship retained)
   s.tab.push(await tabBack(page, true));
+  if (last < 4) return;
+  // another point of the same chart: the browser, retained behind the dashboard, is shown with that point's rows
+  await tagFrame(jump.frame, 'browser');
+  await jump.frame.evaluate(`window.__rlrbPrevJump = (document.getElementById('jump-label') || {}).textContent || ''`);
+  wb.marks.delete('click');
+  await dash.frame.evaluate(
+    `addEventListener('pointerdown', () => window.__rlrbMark('click', performance.timeOrigin + performance.now()), { capture: true, once: true })`,
+  );
+  await watchShown(page, 'browser');
+  await canvas.click({ position: { x: box.width * (k % 2 === 0 ? 0.3 : 0.7), y: box.height * 0.5 } });
+  const ta = await until(async () => wb.marks.get('click'), 'the second chart click');
+  const again = await seenAfter(page, 'jumpAgain', ta);
+  const shown = await until(async () => (await page.evaluate<number>('window.__rlrbShown')) || undefined, 'the retained browser shown');
+  s.chartAgain.push(Math.max(again.t1, shown) - ta);
+}
+
+/** Records in `window.__rlrbShown` the first frame painted after the iframe tagged `tag` is visible. */
+async function watchShown(page: Page, tag: string): Promise<void> {
+  await page.evaluate(`(() => {
+    window.__rlrbShown = 0;
+    const el = document.querySelector('iframe[data-rlrb="${tag}"]');
+    const poll = () => {
+      if (el && el.isConnected && el.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
+        requestAnimationFrame(() => setTimeout(() => { window.__rlrbShown = performance.timeOrigin + performance.now(); }, 0));
+      else requestAnimationFrame(poll);
+    };
+    requestAnimationFrame(poll);
+  })()`);
 }
 
 /** One cycle over every wanted figure (with `floor`, the floor's panels too); each panel's breakdown into `notes`. */
@@ -291,8 +328,13 @@ async function tabAndMemory(
 
 /** Marks the outer iframe of the webview whose inner frame is `inner` (the dashboard), for tabBack. */
 async function tagDashboard(inner: Frame): Promise<void> {
+  await tagFrame(inner, 'dashboard');
+}
+
+/** Tags the workbench's iframe of a webview (the outer frame of `inner`) with `data-rlrb`. */
+async function tagFrame(inner: Frame, tag: string): Promise<void> {
   const outer = await inner.parentFrame()?.frameElement();
-  await outer?.evaluate((el: { setAttribute: (n: string, v: string) => void }) => el.setAttribute('data-rlrb', 'dashboard'));
+  await outer?.evaluate((el: { setAttribute: (n: string, v: string) => void }, t: string) => el.setAttribute('data-rlrb', t), tag);
 }
 
 /**
@@ -301,16 +343,7 @@ async function tagDashboard(inner: Frame): Promise<void> {
  * after it made the dashboard's iframe visible again.
  */
 async function tabBack(page: Page, retain: boolean): Promise<number> {
-  await page.evaluate(`(() => {
-    window.__rlrbShown = 0;
-    const el = document.querySelector('iframe[data-rlrb="dashboard"]');
-    const poll = () => {
-      if (el && el.isConnected && el.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
-        requestAnimationFrame(() => setTimeout(() => { window.__rlrbShown = performance.timeOrigin + performance.now(); }, 0));
-      else requestAnimationFrame(poll);
-    };
-    requestAnimationFrame(poll);
-  })()`);
+  await watchShown(page, 'dashboard');
   await page.evaluate('window.__rlrbArm()');
   await page.locator('.tabs-container .tab', { hasText: 'Metrics:' }).click();
   const tt = await page.evaluate<number>('window.__rlrbT0');

@@ -17,6 +17,8 @@ export const CHECKS: Record<string, string> = {
   })()`,
   trajectories: `!!d.querySelector('.trow')`,
   jump: `!!d.querySelector('.trow') && /ws\\/c_mean @ \\d+/.test((d.getElementById('jump-label') || {}).textContent || '')`,
+  // the retained browser with rows under a jump label other than the one it had before the click (set in its window)
+  jumpAgain: `typeof d.defaultView.__rlrbPrevJump === 'string' && !!d.querySelector('.trow') && /ws\\/c_mean @ \\d+/.test((d.getElementById('jump-label') || {}).textContent || '') && (d.getElementById('jump-label') || {}).textContent !== d.defaultView.__rlrbPrevJump`,
   report: `!!d.querySelector('#report-table tr[data-key]')`,
   compare: `!!d.querySelector('#figures tr[data-key="success"]')`,
   // the workbench floor's panels (see floor.ts)
