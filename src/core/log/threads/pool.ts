@@ -57,11 +57,13 @@ export interface ThreadedIndex extends MergedParts {
 const cpuMs = (): number => threadCpu()?.cpuMs ?? NaN;
 
 /**
- * A worker's V8 flags: a 64 MB young generation (16 MB by default). Parsing JSON lines
- * makes many short-lived objects; fewer scavenges cut a worker's CPU (bench/results.md).
+ * A worker's V8 flags: a 64 MB young generation (16 MB by default), since parsing JSON
+ * lines makes many short-lived objects and fewer scavenges cut a worker's CPU; and its
+ * garbage collector on its own thread, since helper threads of every worker would
+ * compete with the workers for the same cores (bench/results.md, index cache and threads).
  * The one-thread path runs in the host's process, whose flags an extension cannot set.
  */
-const WORKER_FLAGS = ['--max-semi-space-size=64'];
+const WORKER_FLAGS = ['--max-semi-space-size=64', '--single-threaded-gc'];
 
 /**
  * Indexes one part in a child process. Processes, not worker threads: two workers in one
