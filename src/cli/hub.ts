@@ -143,7 +143,8 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
     ac.abort();
   };
   process.once('SIGINT', onSigint);
-  const c = await connection(a, ac.signal);
+  // the listing's API calls are watched with the same timeout as the download's bytes
+  const c = { ...(await connection(a, ac.signal)), ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}) };
   const tty = process.stderr.isTTY === true;
   try {
     const listing = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);

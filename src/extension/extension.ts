@@ -51,7 +51,11 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     indexStore,
     () => config.engine.threads,
   );
-  const hub = new HubService(ctx.secrets, () => settings().endpoint);
+  const hub = new HubService(
+    ctx.secrets,
+    () => settings().endpoint,
+    () => settings().stallTimeoutSeconds * 1000,
+  );
   const downloads = new DownloadManager(hub, ctx.globalState, () => ({
     concurrency: settings().downloadConcurrency,
     stallTimeoutMs: settings().stallTimeoutSeconds * 1000,

@@ -21,6 +21,8 @@ export class HubService extends Disposable {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private endpointSetting: () => string | undefined,
+    /** rlRunBrowser.stallTimeoutSeconds, in ms: an API call that receives nothing for this long is dropped */
+    private stallMs: () => number,
   ) {
     super();
   }
@@ -40,6 +42,7 @@ export class HubService extends Disposable {
       endpoint: this.endpoint(),
       ...(t.token ? { token: t.token, tokenSource: t.source === 'stored' ? 'the token you signed in with' : (t.file ?? t.source) } : {}),
       ...(signal ? { signal } : {}),
+      stallTimeoutMs: this.stallMs(),
     };
   }
 

@@ -474,3 +474,32 @@ test(
     }
   },
 );
+
+test(
+  'rlrb download --stall-timeout watches the listing too: a silent API ends it in one line after that timeout',
+  { timeout: 30_000 },
+  async () => {
+    emu.faults.apiSilent = { count: 1, afterHeaders: false };
+    try {
+      const dest = tempDir();
+      const started = Date.now();
+      const r = await new Promise<{ code: number | null; err: string }>((res) => {
+        const p = spawn(
+          'node',
+          [resolve('dist/cli.js'), 'download', REPO, '--kind', 'logs', '--dest', dest, '--endpoint', emu.url, '--stall-timeout', '1'],
+          {
+            env: { ...process.env, HF_TOKEN: '', HF_HOME: tempDir() },
+          },
+        );
+        let err = '';
+        p.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+        p.on('close', (code) => res({ code, err }));
+      });
+      assert.notEqual(r.code, 0);
+      assert.match(r.err, new RegExp(`${emu.url.replace(/[.:/]/g, '\\$&')} sent nothing for 1\\.0 s; check the network`));
+      assert.ok(Date.now() - started < 20_000, 'well before the default 30 s');
+    } finally {
+      resetFaults();
+    }
+  },
+);
