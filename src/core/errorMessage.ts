@@ -7,7 +7,7 @@ export function errorMessage(e: unknown): string {
 /** The errno code of a Node system error (`ENOENT`, `EACCES`, …), if it has one. */
 export function errorCode(e: unknown): string | undefined {
   if (typeof e !== 'object' || e === null || !('code' in e)) return undefined;
-  const code = (e as { code: unknown }).code;
+  const code = e.code;
   return typeof code === 'string' ? code : undefined;
 }
 
