@@ -41,7 +41,8 @@ const targets = {
     });
     chmodSync('dist/cli.js', 0o755);
   },
-  // the worker thread that indexes one part of a large log; found next to the extension's and the CLI's bundle
+  // the worker process that indexes one part of a large log (one per part, forked by
+  // src/core/log/threads/pool.ts); found next to the extension's and the CLI's bundle
   indexWorker: () =>
     esbuild.build({
       ...common,
