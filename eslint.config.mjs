@@ -1,13 +1,13 @@
 // Lint rules: typescript-eslint's recommended and type-aware sets, and the import rules
-// that keep the architecture (core never sees VS Code or the webview wire; the webview
-// never sees VS Code).
+// that keep the architecture (core never sees VS Code or the webview wire, and of src/shared
+// only the data-only shapes.ts; the webview never sees VS Code).
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ['error', { patterns }];
 const vscodeBan = { group: ['vscode'], message: 'Only src/extension talks to VS Code.' };
 const wireBan = {
-  group: ['**/shared/protocol', '**/shared/protocol.ts'],
-  message: 'src/core has its own types; presenters in src/extension translate to the wire.',
+  group: ['**/shared/**', '!**/shared/shapes'],
+  message: 'src/core imports only src/shared/shapes.ts (data-only shapes); presenters in src/extension translate to the wire.',
 };
 const upBan = { group: ['**/extension/**', '**/cli/**'], message: 'src/core never imports the layers above it.' };
 

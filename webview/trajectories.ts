@@ -17,6 +17,7 @@ import type {
   TrajectoryDetailView,
 } from '../src/shared/protocol/trajectories';
 import { queryHeader } from '../src/shared/queryChips';
+import { Flag } from '../src/shared/shapes';
 import { renderChips } from './trajectories/chips';
 import { COLUMNS, colClass, flagLegend } from './trajectories/columns';
 import { renderDetail } from './trajectories/detail';
@@ -27,7 +28,6 @@ const { post, onMessage } = channel<TrajectoriesWebviewMessage, TrajectoriesHost
 
 const ROW_H = 22;
 const PAGE = 200;
-const FLAG = { SignFlip: 1, Argmax: 2, Fallback: 4 } as const;
 
 /** The panel's state, plus what the page draws from before the host answers. */
 interface BrowserState extends PanelState {
@@ -219,8 +219,8 @@ app.append(
       },
       'f-labeled',
     ),
-    flagBox('sign flip', FLAG.SignFlip, 'f-flip'),
-    flagBox('fallback', FLAG.Fallback, 'f-fallback'),
+    flagBox('sign flip', Flag.SignFlip, 'f-flip'),
+    flagBox('fallback', Flag.Fallback, 'f-fallback'),
     field('search', text),
     count,
   ),
@@ -543,8 +543,8 @@ function syncControls(): void {
   }
   rewardSel.value = query.filter.reward ?? '';
   (document.getElementById('f-labeled') as HTMLInputElement).checked = query.filter.labeledOnly === true;
-  (document.getElementById('f-flip') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & FLAG.SignFlip) !== 0;
-  (document.getElementById('f-fallback') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & FLAG.Fallback) !== 0;
+  (document.getElementById('f-flip') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & Flag.SignFlip) !== 0;
+  (document.getElementById('f-fallback') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & Flag.Fallback) !== 0;
   text.value = query.filter.text ?? '';
   renderHead();
   renderChips(chipBox, query, setQuery);

@@ -8,7 +8,7 @@ import { jumpFor } from '../../src/extension/panels/jumpTable';
 import { decimate } from '../../src/extension/panels/decimate';
 import { smooth } from '../../src/shared/smoothing';
 import { flatRange, tickDecimals, tickLabel } from '../../src/shared/ticks';
-import { Flag } from '../../src/core/record/trajectory';
+import { Flag } from '../../src/shared/shapes';
 
 test('messages from a webview are validated; anything else is dropped', () => {
   assert.deepEqual(parseMetricsMessage({ type: 'ready' }), { type: 'ready' });
