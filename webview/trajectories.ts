@@ -16,6 +16,7 @@ import type {
   TrajectoriesWebviewMessage,
   TrajectoryDetailView,
 } from '../src/shared/protocol/trajectories';
+import { parseNavigate } from '../src/shared/protocol/trajectories';
 import { queryHeader } from '../src/shared/queryChips';
 import { Flag } from '../src/shared/shapes';
 import { renderChips } from './trajectories/chips';
@@ -260,15 +261,18 @@ function refetch(): void {
   pendingOffsets.clear();
   selIndex = -1;
   viewport.scrollTop = 0;
+  label = null;
+  state.label = null;
   persist();
-  request(0);
+  request(0, true);
 }
 
-function request(offset: number): void {
+/** Asks for the page at `offset`; `changed`: the query is a new one of this page's (the host drops a jump's label). */
+function request(offset: number, changed = false): void {
   const o = Math.max(0, Math.floor(offset / PAGE) * PAGE);
   if (pendingOffsets.has(o)) return;
   pendingOffsets.add(o);
-  post({ type: 'trajectories/query', query, offset: o, limit: PAGE });
+  post({ type: 'trajectories/query', query, offset: o, limit: PAGE, changed });
 }
 
 function renderRows(): void {
@@ -479,15 +483,22 @@ function showPage(p: PageMessage): void {
 
 onMessage((m) => {
   switch (m.type) {
+    case 'trajectories/navigate': {
+      // the host moved the browser (a jump from a chart): take its query, label and selection
+      const n = parseNavigate(m);
+      if (!n) break;
+      query = n.query;
+      label = n.label;
+      state.label = n.label;
+      if (n.select) state.selected = n.select;
+      syncControls();
+      rows.clear();
+      pendingOffsets.clear();
+      persist();
+      break;
+    }
     case 'trajectories/page': {
       const p = m;
-      if (JSON.stringify(p.query) !== JSON.stringify(query)) {
-        // the host navigated (a jump from a chart): take its query
-        query = p.query;
-        syncControls();
-        rows.clear();
-        pendingOffsets.clear();
-      }
       pendingOffsets.delete(p.offset);
       showPage(p);
       state.label = p.label;
