@@ -17,6 +17,7 @@ function walk(dir, pred, out = []) {
   return out;
 }
 
+/** @type {import('esbuild').BuildOptions} */
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', target: 'es2022' };
 
 const targets = {
@@ -41,7 +42,8 @@ const targets = {
     });
     chmodSync('dist/cli.js', 0o755);
   },
-  // the worker thread that indexes one part of a large log; found next to the extension's and the CLI's bundle
+  // the worker process that indexes one part of a large log (one per part, forked by
+  // src/core/log/threads/pool.ts); found next to the extension's and the CLI's bundle
   indexWorker: () =>
     esbuild.build({
       ...common,
@@ -53,14 +55,14 @@ const targets = {
   emulator: () =>
     existsSync('test/hubEmulator/main.ts') &&
     esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),
+  // one folder a webview, its entry main.ts; the bundle keeps the name the host loads (dist/webview/<name>.js)
   webviews: () => {
-    const entries = ['metrics.ts', 'trajectories.ts', 'report.ts', 'controls.ts', 'task.ts', 'sideBySide.ts', 'compare.ts'].filter((f) =>
-      existsSync(join('webview', f)),
-    );
-    if (entries.length === 0) return;
+    const names = ['metrics', 'trajectories', 'report', 'controls', 'task', 'sideBySide', 'compare'];
+    const entries = Object.fromEntries(names.map((n) => [n, join('webview', n, 'main.ts')]).filter(([, f]) => existsSync(f)));
+    if (Object.keys(entries).length === 0) return;
     return esbuild.build({
       ...common,
-      entryPoints: entries.map((f) => join('webview', f)),
+      entryPoints: entries,
       outdir: 'dist/webview',
       platform: 'browser',
       format: 'iife',

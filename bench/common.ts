@@ -1,14 +1,29 @@
-import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
-/** Appends a section to bench/results.md, dated, with the machine's core count. */
-export function appendResults(title: string, lines: string[]): void {
-  const path = 'bench/results.md';
-  if (!existsSync(path)) writeFileSync(path, '# Benchmark results\n\nAppended by `npm run bench`; each section is one run.\n');
-  const head = `\n## ${title}: ${new Date().toISOString()} (${cpus().length} cores, Node ${process.version})\n\n`;
-  appendFileSync(path, head + lines.join('\n') + '\n');
+const RESULTS = 'bench/results.md';
+
+/**
+ * Puts a benchmark's latest figures in bench/results.md, dated, with the machine's core count:
+ * its section (same title) is replaced where it is, or added at the end. Earlier runs live in git.
+ */
+export function recordResults(title: string, lines: string[]): void {
+  const text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const section = `## ${title}\n\nMeasured ${new Date().toISOString()} (${cpus().length} cores, Node ${process.version}).\n\n${lines.join('\n')}\n`;
+  writeFileSync(RESULTS, replaceSection(text, title, section));
   console.log(lines.join('\n'));
+}
+
+/** The markdown with the `## title` section (up to the next `## `) replaced by `section`, or `section` appended. */
+export function replaceSection(text: string, title: string, section: string): string {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l === `## ${title}` || l.startsWith(`## ${title}: `));
+  if (start < 0) return `${text.trimEnd()}\n\n${section}`;
+  let end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+  if (end < 0) end = lines.length;
+  const after = lines.slice(end).join('\n');
+  return `${lines.slice(0, start).join('\n')}\n${section}${after ? `\n${after}` : ''}`;
 }
 
 export function mbps(bytes: number, ms: number): number {

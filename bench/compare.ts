@@ -14,7 +14,7 @@ import { writeBaseline } from '../src/core/demo/baseline';
 import { Run } from '../src/core/run/run';
 import { RunComparer } from '../src/core/compare/compareRuns';
 import { TaskColumn } from '../src/core/compare/taskColumn';
-import { appendResults, mbps, peakRssMb } from './common';
+import { recordResults, mbps, peakRssMb } from './common';
 
 const small = process.argv.includes('--small');
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_COMPARE_BYTES'] ?? (small ? 4e7 : 4e8));
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   const cpu = (xs: Timing[]): number => median(xs.map((x) => x.cpuMs));
   const both = sizeA + sizeB;
   // a trial at --small is printed, not kept
-  const out = small ? (_: string, lines: string[]): void => console.log(lines.join('\n')) : appendResults;
+  const out = small ? (_: string, lines: string[]): void => console.log(lines.join('\n')) : recordResults;
   const list = (xs: Timing[]): string =>
     xs.map((x) => `${(x.ms / 1000).toFixed(1)} s wall / ${(x.cpuMs / 1000).toFixed(1)} s CPU`).join(', ');
   out('compare', [

@@ -11,7 +11,7 @@ import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { tmpdir, cpus } from 'node:os';
 import { createHash } from 'node:crypto';
-import { appendResults, mbps } from './common';
+import { recordResults, mbps } from './common';
 import { listRun } from '../src/core/hub/model';
 import { planDownload, runDownload } from '../src/core/hub/download';
 
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
     const row = (name: string, xs: number[]): string =>
       `| ${name} | ${median(xs).toFixed(0)} | ${range(xs, 0)} | ${median(ratios(xs)).toFixed(2)} (${range(ratios(xs))}) |`;
     const w = runs.slice().sort((a, b) => a.ms - b.ms)[runs.length >> 1]!;
-    appendResults('downloader', [
+    recordResults('downloader', [
       `iteration: ${FILES} files, ${(TOTAL / 1e9).toFixed(2)} GB, from the emulator on 127.0.0.1 (LFS: 302 to the CDN origin); ${ROUNDS} interleaved rounds, each client in its own process; ratios to curl in the same round`,
       '',
       '| client (4 files at a time) | MB/s, median | MB/s, range | ratio to curl, median (range) |',

@@ -16,7 +16,7 @@ import { listRun } from '../src/core/hub/model';
 import { planDownload, runDownload } from '../src/core/hub/download';
 import { HubRun } from '../src/core/hub/inPlace/hubRun';
 import { RangeCache } from '../src/core/hub/inPlace/rangeCache';
-import { appendResults, mbps } from './common';
+import { recordResults, mbps } from './common';
 
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_INPLACE_BYTES'] ?? 2e8);
 const REPO = 'bench/in-place';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     const idx = second.value.run.credit!;
     const read = await timed(() => idx.read(Math.floor(idx.size / 2)));
     const after = uptime();
-    appendResults('Hub log in place', [
+    recordResults('Hub log in place', [
       `log: ${(size / 1e6).toFixed(0)} MB, ${idx.size} trajectories, from the emulator on 127.0.0.1 (Xet bridge), each open in this process, the emulator in its own`,
       `open in place (one streamed GET, index, save): ${first.ms.toFixed(0)} ms (${mbps(size, first.ms).toFixed(0)} MB/s; rounds ${a1.ms.toFixed(0)}, ${a2.ms.toFixed(0)} ms)`,
       `download first (verified, fsync'd) then open: ${dl.ms.toFixed(0)} ms (rounds ${d1.ms.toFixed(0)}, ${d2.ms.toFixed(0)} ms); ratio download/in place ${(dl.ms / first.ms).toFixed(2)}x (in place puts nothing of the log on disk)`,

@@ -19,7 +19,7 @@ import { IndexStore } from '../src/core/log/indexStore';
 import { observerToJson } from '../src/core/log/observerCodec';
 import { computeReport } from '../src/core/report/report';
 import { threadCpu } from '../src/core/log/threads/cpu';
-import { amdahl, appendResults, coreSpeedShared, mbps } from './common';
+import { amdahl, recordResults, coreSpeedShared, mbps } from './common';
 
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_BYTES'] ?? 1e9);
 const WORKER = resolve('dist/indexWorker.js');
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
       if (!sameSaved) throw new Error('the index from the saved index differs from a fresh one');
       const saved = statSync(join(cache, store.nameOf('credit', log, first.idx.options))).size;
       const ms = (r: { ms: number }[]): string => r.map((x) => `${x.ms.toFixed(0)} ms`).join(', ');
-      appendResults('index cache and threads', [
+      recordResults('index cache and threads', [
         `log: ${(size / 1e6).toFixed(0)} MB, ${one[0]!.idx.size} trajectories; load average (1, 5, 15 min) ${loadStart} at the start, ${loadThreads} after the thread rounds, ${load()} at the end`,
         `one thread: ${ms(one)} (best ${mbps(size, best(one)).toFixed(0)} MB/s)`,
         `${THREADS} worker processes: ${ms(many)} (best ${mbps(size, best(many)).toFixed(0)} MB/s); ${(best(one) / best(many)).toFixed(2)}x one thread, best against best (target >= 1.6x)`,

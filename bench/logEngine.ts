@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { writeDemo } from '../src/core/demo/demo';
 import { CreditIndex } from '../src/core/log/creditIndex';
 import { queryRows, page } from '../src/core/run/query';
-import { appendResults, mbps, peakRssMb } from './common';
+import { recordResults, mbps, peakRssMb } from './common';
 
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_BYTES'] ?? 1e9);
 const dir = join('bench', 'data', `log-${TARGET_BYTES}`);
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   const s = mbps(size, scanMs),
     nv = mbps(size, naiveMs),
     ix = mbps(size, indexMs);
-  appendResults('log engine', [
+  recordResults('log engine', [
     `file: ${(size / 1e9).toFixed(2)} GB, ${idx.size} trajectories`,
     '',
     '| reader | MB/s | indexer / it |',

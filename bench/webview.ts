@@ -17,7 +17,7 @@ import type { MetricsHostMessage } from '../src/shared/protocol/metrics';
 import type { TrajectoriesHostMessage } from '../src/shared/protocol/trajectories';
 
 type HostMessage = MetricsHostMessage | TrajectoriesHostMessage;
-import { appendResults } from './common';
+import { recordResults } from './common';
 
 function metricsTable(iterations: number, metrics: number): MetricsTable {
   const its = Array.from({ length: iterations }, (_, i) => i);
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     else rmSync(dir, { recursive: true, force: true });
   }
   const base = results[0]!.ms;
-  appendResults(`webviews (headless Chromium, production bundles, stub VS Code API; median of ${RUNS} cold pages)`, [
+  recordResults(`webviews (headless Chromium, production bundles, stub VS Code API; median of ${RUNS} cold pages)`, [
     'Time from navigation start to the frame that shows the content (the first row of charts; the first rows of the table), timed inside the page; host: decimating the series in Node for that page.',
     '',
     '| page | page (ms) | host (ms) | first paint (ms) | ratio to baseline | target (ms) |',

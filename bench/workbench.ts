@@ -15,7 +15,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'no
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { appendResults } from './common';
+import { recordResults } from './common';
 import { armFrame } from './workbench/probe';
 import { closeAll, openWindow, palette, seenAfter, startWorkbench, until } from './workbench/session';
 import type { Workbench } from './workbench/session';
@@ -432,7 +432,7 @@ async function main(): Promise<void> {
       '',
       ...(await retainExperiment(ext, demo).catch((e: unknown) => [`retainContextWhenHidden experiment failed: ${String(e)}`])),
     );
-  appendResults('workbench (code-server 4.100.3 + Chromium, the packaged VSIX)', lines);
+  recordResults('workbench (code-server 4.100.3 + Chromium, the packaged VSIX)', lines);
 }
 
 /** Each panel's steps (rows) by panel (columns): medians over its timed opens, ms from the input that opened it. */

@@ -1,4 +1,4 @@
-// Builds and runs every benchmark; each prints its figures and appends them to bench/results.md.
+// Builds and runs every benchmark; each prints its figures and puts them in its section of bench/results.md.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 

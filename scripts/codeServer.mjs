@@ -56,6 +56,10 @@ export function stopCodeServer(proc) {
 }
 
 /** Starts code-server on 127.0.0.1:port with its own user data; resolves when /healthz answers. */
+/**
+ * @param {{ port: number, userData: string, extensionsDir: string, folder: string, settings?: object, vsix?: string,
+ *   stdio?: import('node:child_process').StdioOptions }} o
+ */
 export async function startCodeServer({ port, userData, extensionsDir, folder, settings, vsix, stdio = 'ignore' }) {
   for (const d of [userData, extensionsDir, join(userData, 'User')]) mkdirSync(d, { recursive: true });
   writeFileSync(

@@ -55,7 +55,8 @@ async function main() {
     },
   });
   console.log(
-    `\nRL Run Browser demo: open http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(demo)}\n(Hub emulator at ${url}; Ctrl-C stops everything)\n`,
+    `\nRL Run Browser demo: open http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(demo)}\n` +
+      `(Hub emulator at ${url}; Ctrl-C stops everything)\n`,
   );
   const stop = () => {
     stopCodeServer(cs);

@@ -6,13 +6,15 @@ import { codeServerBin } from './codeServer.mjs';
 
 if (!existsSync('/usr/bin/chromium')) {
   console.error(
-    "e2e: Chromium is missing. Run `npm run setup` (it installs Debian's chromium), or run only the unit and integration tests with `npm run test:unit`.",
+    "e2e: Chromium is missing. Run `npm run setup` (it installs Debian's chromium), " +
+      'or run only the unit and integration tests with `npm run test:unit`.',
   );
   process.exit(1);
 }
 if (!existsSync(codeServerBin)) {
   console.error(
-    'e2e: code-server is missing. Run `npm run setup` (it installs code-server into .cache/), or run only the unit and integration tests with `npm run test:unit`.',
+    'e2e: code-server is missing. Run `npm run setup` (it installs code-server into .cache/), ' +
+      'or run only the unit and integration tests with `npm run test:unit`.',
   );
   process.exit(1);
 }

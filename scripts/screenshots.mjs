@@ -12,6 +12,7 @@ const OUT = join('media', 'screenshots');
 const COMPARE = ['build/test/e2e/compare.test.js'];
 
 /** README name -> the e2e screenshot it is (the first match, in the order taken). */
+/** @type {[string, RegExp][]} */
 const WANTED = [
   ['dashboard.png', /^\d+-metrics\.png$/],
   ['trajectory.png', /^\d+-trajectory\.png$/],

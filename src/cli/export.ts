@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
 import { validateMapping } from '../core/record/schema';
 import type { FieldMapping } from '../core/record/schema';
-import { Flag } from '../core/record/trajectory';
+import { Flag } from '../shared/shapes';
 import type { TrajectoryFilter } from '../core/run/query';
 import { locateRun } from '../core/run/runLocator';
 import { EXPORT_FORMATS, exportRows } from '../core/export/exportRows';

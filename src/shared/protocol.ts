@@ -7,64 +7,24 @@
  * is a complete snapshot (a hidden webview keeps only the newest), never a delta.
  */
 
+import type { RewardFilter, SortKey, TrajectoryFilter, TrajectoryQuery, TrajectorySort } from './shapes';
+import { REWARD_FILTERS, SORT_KEYS } from './shapes';
+
 export type PanelKind = 'metrics' | 'trajectories' | 'report';
 
 // ---- the trajectory query on the wire (the presenters translate it for the engine)
 
-export type RewardFilterView = 'success' | 'failure' | 'format';
+export type RewardFilterView = RewardFilter;
 
-/** Filters of the trajectory table; every one set must hold. */
-export interface FilterView {
-  iterationMin?: number;
-  iterationMax?: number;
-  group?: number;
-  rollout?: number;
-  reward?: RewardFilterView;
-  labeledOnly?: boolean;
-  flags?: number;
-  gate?: boolean;
-  text?: string;
-}
+/** Filters of the trajectory table; every one set must hold (core's filter: one shape). */
+export type FilterView = TrajectoryFilter;
 
 /** The columns the table sorts by. */
-export type SortKeyView =
-  | 'iteration'
-  | 'group'
-  | 'rollout'
-  | 'reward'
-  | 'A'
-  | 'labeled'
-  | 'turns'
-  | 'meanC'
-  | 'signFlips'
-  | 'argmaxTurns'
-  | 'fallbackTurns'
-  | 'flags';
+export type SortKeyView = SortKey;
 
-export const SORT_KEY_VIEWS: readonly SortKeyView[] = [
-  'iteration',
-  'group',
-  'rollout',
-  'reward',
-  'A',
-  'labeled',
-  'turns',
-  'meanC',
-  'signFlips',
-  'argmaxTurns',
-  'fallbackTurns',
-  'flags',
-];
+export type SortView = TrajectorySort;
 
-export interface SortView {
-  key: SortKeyView;
-  descending?: boolean;
-}
-
-export interface QueryView {
-  filter: FilterView;
-  sort: SortView[];
-}
+export type QueryView = TrajectoryQuery;
 
 /** Where a trajectory is, in words a person (and a link) can use. */
 export interface TrajectoryKey {
@@ -136,7 +96,7 @@ export function rawMessage(v: unknown): RawMessage | undefined {
 }
 
 export function isSortKeyView(v: unknown): v is SortKeyView {
-  return typeof v === 'string' && (SORT_KEY_VIEWS as readonly string[]).includes(v);
+  return typeof v === 'string' && (SORT_KEYS as readonly string[]).includes(v);
 }
 
 export function isQuery(v: unknown): v is QueryView {
@@ -144,7 +104,7 @@ export function isQuery(v: unknown): v is QueryView {
   const f = v['filter'];
   for (const k of ['iterationMin', 'iterationMax', 'group', 'rollout', 'flags'] as const)
     if (f[k] !== undefined && !isInt(f[k])) return false;
-  if (f['reward'] !== undefined && !['success', 'failure', 'format'].includes(f['reward'] as string)) return false;
+  if (f['reward'] !== undefined && !(REWARD_FILTERS as readonly unknown[]).includes(f['reward'])) return false;
   for (const k of ['labeledOnly', 'gate'] as const) if (f[k] !== undefined && typeof f[k] !== 'boolean') return false;
   if (f['text'] !== undefined && (typeof f['text'] !== 'string' || f['text'].length > 500)) return false;
   return v['sort'].every(

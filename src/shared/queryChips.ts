@@ -3,19 +3,20 @@
  * key, so nothing the table is filtered by is hidden (a jump's flag or gate filter included).
  */
 import type { FilterView, QueryView, SortKeyView } from './protocol';
+import { Flag } from './shapes';
 
-/** The row flag bits the wire's `flags` filter holds (core's `Flag`, by value). */
+/** The row flag bits the wire's `flags` filter holds, in words. */
 export const FLAG_NAMES: readonly [number, string][] = [
-  [1, 'sign flip'],
-  [2, 'executed = argmax'],
-  [4, 'fallback'],
-  [8, 'masked'],
-  [16, 'c mismatch'],
-  [32, 'A_t mismatch'],
-  [64, 'same-flag mismatch'],
-  [128, 'labeled'],
-  [256, 'done candidate'],
-  [512, 'missing fields'],
+  [Flag.SignFlip, 'sign flip'],
+  [Flag.Argmax, 'executed = argmax'],
+  [Flag.Fallback, 'fallback'],
+  [Flag.Masked, 'masked'],
+  [Flag.CMismatch, 'c mismatch'],
+  [Flag.ATMismatch, 'A_t mismatch'],
+  [Flag.SameMismatch, 'same-flag mismatch'],
+  [Flag.Labeled, 'labeled'],
+  [Flag.DoneCandidate, 'done candidate'],
+  [Flag.MissingFields, 'missing fields'],
 ];
 
 const SORT_NAMES: Record<SortKeyView, string> = {

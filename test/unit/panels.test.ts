@@ -160,6 +160,26 @@ test('each panel answers ready with its data and only its own messages; jumps op
     { label: string } | undefined;
   assert.equal(created.length, 3, 'the open browser is reused');
   assert.equal(jumped?.label, 'iteration 2');
+  // the open browser is told it moved, in so many words, before its page
+  const navAt = browser.posted.findIndex((m, i) => i >= before && m.type === 'trajectories/navigate');
+  const nav = browser.posted[navAt] as { query: { filter: { iterationMin?: number } }; label: string; select: null } | undefined;
+  assert.deepEqual(nav && { it: nav.query.filter.iterationMin, label: nav.label, select: nav.select }, {
+    it: 2,
+    label: 'iteration 2',
+    select: null,
+  });
+  assert.ok(navAt < browser.posted.findIndex((m, i) => i >= before && m.type === 'trajectories/page'), 'navigate comes first');
+  // one more page of the same query keeps the label; the page's own new query drops it
+  const q = { filter: { iterationMin: 2, iterationMax: 2 }, sort: [{ key: 'reward' }] };
+  const more = (await reply(
+    browser,
+    { type: 'trajectories/query', query: q, offset: 0, limit: 50, changed: false },
+    'trajectories/page',
+  )) as { label: string | null } | undefined;
+  assert.equal(more?.label, 'iteration 2');
+  const own = (await reply(browser, { type: 'trajectories/query', query: q, offset: 0, limit: 50, changed: true }, 'trajectories/page')) as
+    { label: string | null } | undefined;
+  assert.equal(own?.label, null);
 
   await mgr.open('metrics', root);
   assert.equal(created.length, 3, 'one dashboard per run');

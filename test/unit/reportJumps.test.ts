@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { figureJump, gateSideJump } from '../../src/extension/panels/reportJumps';
-import { Flag } from '../../src/core/record/trajectory';
+import { Flag } from '../../src/shared/shapes';
 
 test('figureJump: each report row opens the turns behind it', () => {
   assert.equal(figureJump('signFlipRate')?.spec.filter.flags, Flag.SignFlip);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Vsce from '@vscode/vsce';
 
@@ -24,6 +24,12 @@ test('the VSIX holds the bundles but no source map, even when a development buil
     assert.ok(files.includes('package.json'));
     // the index worker is its own bundle, loaded next to dist/extension.js
     assert.ok(files.includes('dist/indexWorker.js'), 'dist/indexWorker.js is packed');
+    // the F5 set-up (.vscode/launch.json, tasks.json) is for this repository, not the VSIX
+    assert.ok(existsSync(join('.vscode', 'launch.json')), 'the repository has its launch configuration');
+    assert.deepEqual(
+      files.filter((f) => f.startsWith('.vscode/')),
+      [],
+    );
   } finally {
     rmSync(probe, { force: true });
   }

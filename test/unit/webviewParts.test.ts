@@ -2,13 +2,38 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMetricsMessage } from '../../src/shared/protocol/metrics';
 import { parseReportMessage } from '../../src/shared/protocol/report';
-import { parseTrajectoriesMessage } from '../../src/shared/protocol/trajectories';
+import { parseNavigate, parseTrajectoriesMessage } from '../../src/shared/protocol/trajectories';
 import { buildHtml, scriptJson } from '../../src/extension/panels/html';
 import { jumpFor } from '../../src/extension/panels/jumpTable';
 import { decimate } from '../../src/extension/panels/decimate';
 import { smooth } from '../../src/shared/smoothing';
 import { flatRange, tickDecimals, tickLabel } from '../../src/shared/ticks';
-import { Flag } from '../../src/core/record/trajectory';
+import { Flag } from '../../src/shared/shapes';
+
+test("the browser checks the host's navigate message: a query, a bounded label or none, a trajectory or none", () => {
+  const query = {
+    filter: { iterationMin: 1, iterationMax: 1, flags: Flag.SignFlip },
+    sort: [{ key: 'signFlips' as const, descending: true }],
+  };
+  const select = { iteration: 1, group: 0, rollout: 2 };
+  const m = { type: 'trajectories/navigate', query, label: 'ws/sign_flip_rate @ 1: turns that flipped sign', select };
+  assert.deepEqual(parseNavigate(m), m);
+  assert.deepEqual(parseNavigate({ ...m, label: null, select: null }), { ...m, label: null, select: null });
+  assert.equal(parseNavigate({ ...m, type: 'trajectories/page' }), undefined, 'another type');
+  assert.equal(parseNavigate({ ...m, query: { filter: {}, sort: [{ key: 'bogus' }] } }), undefined, 'a sort key that is no column');
+  assert.equal(parseNavigate({ ...m, query: { filter: { reward: 'maybe' }, sort: [] } }), undefined);
+  assert.equal(parseNavigate({ ...m, label: 'x'.repeat(501) }), undefined, 'a label too long to show');
+  assert.equal(parseNavigate({ ...m, label: 3 }), undefined);
+  assert.equal(parseNavigate({ ...m, select: { iteration: 1, group: -1, rollout: 0 } }), undefined);
+  assert.equal(parseNavigate({ type: 'trajectories/navigate', query, label: null }), undefined, 'select must be said');
+});
+
+test('a page query says whether it is a new query (the host drops a jump label then) or one more page', () => {
+  const q = { type: 'trajectories/query', query: { filter: {}, sort: [] }, offset: 0, limit: 10 };
+  assert.deepEqual(parseTrajectoriesMessage({ ...q, changed: true }), { ...q, changed: true });
+  assert.equal(parseTrajectoriesMessage(q), undefined, 'without changed');
+  assert.equal(parseTrajectoriesMessage({ ...q, changed: 'yes' }), undefined);
+});
 
 test('messages from a webview are validated; anything else is dropped', () => {
   assert.deepEqual(parseMetricsMessage({ type: 'ready' }), { type: 'ready' });
@@ -38,6 +63,7 @@ test('messages from a webview are validated; anything else is dropped', () => {
       query: { filter: { iterationMin: 3, text: 'click', flags: 1 }, sort: [{ key: 'meanC', descending: true }] },
       offset: 200,
       limit: 200,
+      changed: false,
     }),
   );
   assert.equal(

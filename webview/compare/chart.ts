@@ -1,4 +1,7 @@
-/** The per-iteration success of both runs (two lines) and their difference (its own chart, with the zero line), Chart.js as the dashboard draws. */
+/**
+ * The per-iteration success of both runs (two lines) and their difference (its own chart,
+ * with the zero line), Chart.js as the dashboard draws.
+ */
 import { Chart, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import { dataRange, h, lineOptions, themeColor } from '../common';

@@ -1,4 +1,7 @@
-/** The dashboard's legend of runs: a swatch and name per run, a toggle (a run toggled off stays listed, struck through) and a remove button for an overlaid run. */
+/**
+ * The dashboard's legend of runs: a swatch and name per run, a toggle (a run toggled off
+ * stays listed, struck through) and a remove button for an overlaid run.
+ */
 import { h } from '../common';
 import { visibleText } from '../../src/shared/visibleText';
 import type { RunView } from '../../src/shared/protocol/metrics';

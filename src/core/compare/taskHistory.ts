@@ -5,7 +5,7 @@
  * `instruction` (section 6); a trajectory succeeded when its reward is a finite number
  * above 0, and a non-finite reward is not counted in a success rate.
  */
-import { Flag } from '../record/trajectory';
+import { Flag } from '../../shared/shapes';
 import type { TaskColumn } from './taskColumn';
 
 /** The columns the history reads: the index's, and the task column's `task` and `tasks`. */

@@ -1,5 +1,5 @@
 /** The browser's filter in words, for a notebook's heading or an export's title. */
-import { Flag } from '../record/trajectory';
+import { Flag } from '../../shared/shapes';
 import type { TrajectoryFilter } from '../run/query';
 
 const REWARD_WORDS = {

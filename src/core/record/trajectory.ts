@@ -8,6 +8,7 @@ import { numberOf } from '../log/tolerantJson';
 import type { CreditParams } from '../credit/credit';
 import type { MatchOptions } from '../credit/actions';
 import { classifyTurn, newTurnClass } from '../credit/turnMarks';
+import { Flag } from '../../shared/shapes';
 
 export interface TurnCore {
   scores: (number | null)[] | null;
@@ -58,19 +59,6 @@ export interface TrajectoryView {
   extras: Record<string, unknown>;
   /** reference names of expected fields absent from this record */
   missingFields: string[];
-}
-
-export const enum Flag {
-  SignFlip = 1,
-  Argmax = 2,
-  Fallback = 4,
-  Masked = 8,
-  CMismatch = 16,
-  ATMismatch = 32,
-  SameMismatch = 64,
-  Labeled = 128,
-  DoneCandidate = 256,
-  MissingFields = 512,
 }
 
 export const MISSING_ITERATION = -1;

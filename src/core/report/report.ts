@@ -2,38 +2,14 @@
 import type { CreditIndex } from '../log/creditIndex';
 import type { MetricsTable } from '../log/metricsIndex';
 import { auroc, mean, sampleSd, twoSidedP } from './stats';
-import { Flag } from '../record/trajectory';
+import { Flag } from '../../shared/shapes';
+import type { GateFigures, ReportFigures } from '../../shared/shapes';
 
-export interface GateReport {
-  groups: number;
-  meanDiff: number | null;
-  t: number | null;
-  p: number | null;
-  iterations: number;
-  iterationsPositive: number;
-  signTestP: number | null;
-  firstHalfMeanDiff: number | null;
-  secondHalfMeanDiff: number | null;
-}
+/** The gate and the report's figures are the shared shapes (src/shared/shapes.ts): the wire sends them as they are. */
+export type GateReport = GateFigures;
 
 /** Exactly the keys that `rlrb report --json` prints. */
-export interface RunReport {
-  signFlipRate: number | null;
-  fallbackRate: number | null;
-  executedIsArgmaxRate: number | null;
-  meanC: number | null;
-  rmsBetaCOverRmsA: number | null;
-  cMismatches: number;
-  aTMismatches: number;
-  gate: GateReport;
-  auroc: number | null;
-  trajectories: number;
-  iterations: number;
-  labeledTurns: number;
-  creditedTurns: number;
-  skippedLines: number;
-  warnings: string[];
-}
+export type RunReport = ReportFigures;
 
 export interface IterationFigures {
   iteration: number;

@@ -1,61 +1,12 @@
 /** Filtering, sorting and paging over the index; never re-reads the log except for text search. */
 import type { CreditIndex, TrajectoryRow } from '../log/creditIndex';
-import { Flag } from '../record/trajectory';
+import type { SortKey, TrajectoryQuery } from '../../shared/shapes';
+import { Flag } from '../../shared/shapes';
 
-export type SortKey =
-  | 'iteration'
-  | 'group'
-  | 'rollout'
-  | 'reward'
-  | 'A'
-  | 'labeled'
-  | 'turns'
-  | 'meanC'
-  | 'signFlips'
-  | 'argmaxTurns'
-  | 'fallbackTurns'
-  | 'flags';
+export type { SortKey, TrajectoryFilter, TrajectorySort } from '../../shared/shapes';
 
-export const SORT_KEYS: readonly SortKey[] = [
-  'iteration',
-  'group',
-  'rollout',
-  'reward',
-  'A',
-  'labeled',
-  'turns',
-  'meanC',
-  'signFlips',
-  'argmaxTurns',
-  'fallbackTurns',
-  'flags',
-];
-
-/** The table's filter: every field that is set must hold (the presenters translate the wire's filter into this). */
-export interface TrajectoryFilter {
-  iterationMin?: number;
-  iterationMax?: number;
-  group?: number;
-  rollout?: number;
-  reward?: 'success' | 'failure' | 'format';
-  labeledOnly?: boolean;
-  /** every bit set here must be set on the row (`Flag`) */
-  flags?: number;
-  /** only rows of the gate's mixed-group pairs */
-  gate?: boolean;
-  /** case-insensitive text in the record */
-  text?: string;
-}
-
-export interface TrajectorySort {
-  key: SortKey;
-  descending?: boolean;
-}
-
-export interface QuerySpec {
-  filter: TrajectoryFilter;
-  sort: TrajectorySort[];
-}
+/** The engine's query: the shared shape (src/shared/shapes.ts), the wire's too. */
+export type QuerySpec = TrajectoryQuery;
 
 /** Row ids that pass the filter (text aside), sorted; stable in file order. */
 export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: ReadonlySet<number>, textRows?: ReadonlySet<number>): Int32Array {

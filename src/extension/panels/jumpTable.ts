@@ -3,7 +3,7 @@
  * the trajectory browser opens with. One small table; the first matching row wins.
  */
 import type { QuerySpec } from '../../core/run/query';
-import { Flag } from '../../core/record/trajectory';
+import { Flag } from '../../shared/shapes';
 
 export interface Jump {
   /** a few words for the browser's header */

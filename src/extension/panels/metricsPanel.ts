@@ -8,7 +8,6 @@ import type { OpenPanel, PanelDeps } from './panelHost';
 import { PanelHost } from './panelHost';
 import { seriesViews, xRange } from './seriesViews';
 import { jumpFor } from './jumpTable';
-import { queryView } from './queryViews';
 import { addRuns, parseOverlay, removeRun, room } from '../overlay/overlayState';
 import { overlayViews } from '../overlay/overlayViews';
 import type { OverlayRun } from '../overlay/overlayViews';
@@ -100,7 +99,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
         const root = this.known(m.run);
         if (!root) return;
         const j = jumpFor(m.metric, m.iteration);
-        await this.deps.navigate.openTrajectories(root, queryView(j.spec), j.label);
+        await this.deps.navigate.openTrajectories(root, j.spec, j.label);
         break;
       }
       case 'metrics/addRun':

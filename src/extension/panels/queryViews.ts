@@ -1,12 +1,11 @@
 /**
- * The trajectory query between the wire and the engine: the one place that knows both
- * `QueryView` (src/shared/protocol.ts) and core's `QuerySpec`. The two spell their fields
- * and sort keys alike; each direction below assigns one type to the other, so the compiler
- * points at this file when they disagree.
+ * The trajectory query between the wire and the engine. Both are one shape
+ * (`TrajectoryQuery`, src/shared/shapes.ts); what this file adds is the check of a query
+ * that came from outside: only the known fields and sort keys pass, undefined fields dropped.
  */
-import type { FilterView, QueryView, SortView } from '../../shared/protocol';
+import type { QueryView } from '../../shared/protocol';
 import type { QuerySpec, TrajectoryFilter, TrajectorySort } from '../../core/run/query';
-import { SORT_KEYS } from '../../core/run/query';
+import { SORT_KEYS } from '../../shared/shapes';
 
 /** The object without its undefined fields (so that it compares and serializes as it was written). */
 function defined<T extends object>(o: T): T {
@@ -14,7 +13,7 @@ function defined<T extends object>(o: T): T {
 }
 
 /** The filter's known fields, copied by name (a command argument may carry others). */
-function copyFilter(f: FilterView): TrajectoryFilter {
+export function copyFilter(f: TrajectoryFilter): TrajectoryFilter {
   return defined<TrajectoryFilter>({
     iterationMin: f.iterationMin,
     iterationMax: f.iterationMax,
@@ -28,16 +27,8 @@ function copyFilter(f: FilterView): TrajectoryFilter {
   });
 }
 
-export function filterSpec(f: FilterView): TrajectoryFilter {
-  return copyFilter(f);
-}
-
-export function filterView(f: TrajectoryFilter): FilterView {
-  return copyFilter(f);
-}
-
-/** A sort key with its direction, `descending` only when true (either type: they are spelled alike). */
-function sortOf<K extends string>(key: K, descending: boolean | undefined): { key: K; descending?: true } {
+/** A sort key with its direction, `descending` only when true. */
+function sortOf(key: TrajectorySort['key'], descending: boolean | undefined): TrajectorySort {
   return { key, ...(descending ? { descending: true } : {}) };
 }
 
@@ -47,10 +38,6 @@ function sortOf<K extends string>(key: K, descending: boolean | undefined): { ke
  */
 export function querySpec(q: QueryView): QuerySpec {
   const sort: TrajectorySort[] = [];
-  for (const s of q.sort) if (SORT_KEYS.includes(s.key)) sort.push(sortOf(s.key, s.descending));
-  return { filter: filterSpec(q.filter), sort };
-}
-
-export function queryView(q: QuerySpec): QueryView {
-  return { filter: filterView(q.filter), sort: q.sort.map((s): SortView => sortOf(s.key, s.descending)) };
+  for (const s of q.sort) if ((SORT_KEYS as readonly string[]).includes(s.key)) sort.push(sortOf(s.key, s.descending));
+  return { filter: copyFilter(q.filter), sort };
 }

@@ -1,6 +1,6 @@
 /** From a row of the run report (or a side of a gate pair) to the trajectories behind it: the browser's filter and sort. */
 import type { QuerySpec } from '../../core/run/query';
-import { Flag } from '../../core/record/trajectory';
+import { Flag } from '../../shared/shapes';
 import type { Jump } from './jumpTable';
 
 const BY_KEY: Readonly<Record<string, { label: string; spec: QuerySpec }>> = {

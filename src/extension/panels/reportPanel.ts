@@ -9,7 +9,6 @@ import { reportView } from './reportViews';
 import { iterationJump } from './jumpTable';
 import type { Jump } from './jumpTable';
 import { figureJump, gateSideJump } from './reportJumps';
-import { queryView } from './queryViews';
 
 export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessage> {
   constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
@@ -20,7 +19,7 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
     switch (m.type) {
       case 'report/openIteration': {
         const j = iterationJump(m.iteration, m.gate);
-        await this.deps.navigate.openTrajectories(this.root, queryView(j.spec), j.label);
+        await this.deps.navigate.openTrajectories(this.root, j.spec, j.label);
         break;
       }
       case 'report/openFigure':
@@ -42,7 +41,7 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
   }
 
   private async open(j: Jump | undefined): Promise<void> {
-    if (j) await this.deps.navigate.openTrajectories(this.root, queryView(j.spec), j.label);
+    if (j) await this.deps.navigate.openTrajectories(this.root, j.spec, j.label);
   }
 
   protected async push(): Promise<void> {

@@ -42,7 +42,9 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     if (select) this.state.selected = select;
     this.remember();
     this.panel.reveal(undefined, false);
-    if (this.ready) void this.push(true);
+    if (!this.ready) return; // the page starts from the state
+    this.post({ type: 'trajectories/navigate', query: this.state.query ?? { filter: {}, sort: [] }, label, select: select ?? null });
+    void this.push(true);
   }
 
   /** Scrolls the detail of `row` to `turn` (a link's turn): now if the page listens, and after that row's next detail. */
@@ -59,8 +61,8 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   protected async onMessage(m: TrajectoriesWebviewMessage): Promise<void> {
     switch (m.type) {
       case 'trajectories/query':
-        // a jump's label names its query: once the page asks for another, the label would be stale
-        if (JSON.stringify(m.query) !== JSON.stringify(this.state.query ?? { filter: {}, sort: [] })) this.state.label = null;
+        // a jump's label names its query: once the page sets another, the label would be stale
+        if (m.changed) this.state.label = null;
         this.state.query = m.query;
         this.remember();
         await this.sendPage(m.query, m.offset, m.limit);

@@ -11,7 +11,7 @@ import { selectRows } from '../../core/export/select';
 import type { RangeOrigin } from '../../core/export/recordReader';
 import type { TrajectoryFilter } from '../../core/run/query';
 import type { LiveRun } from '../runs';
-import { filterSpec } from '../panels/queryViews';
+import { copyFilter } from '../panels/queryViews';
 import type { QueryView } from '../../shared/protocol';
 import { formatBytes } from '../../shared/format';
 import { writeAtomically } from './atomicFile';
@@ -28,7 +28,7 @@ export interface Selection {
 export async function selection(live: LiveRun, query: QueryView): Promise<Selection | undefined> {
   const index = live.run.credit;
   if (!index) return undefined;
-  const filter = filterSpec(query.filter);
+  const filter = copyFilter(query.filter);
   const gateRows = filter.gate ? new Set(live.run.report()?.gateGroups.flatMap((g) => g.rows) ?? []) : undefined;
   const origin = live.run.location.remote?.credit;
   return { index, filter, rows: await selectRows(index, filter, gateRows ? { gateRows } : {}), ...(origin ? { origin } : {}) };

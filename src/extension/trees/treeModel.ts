@@ -6,7 +6,7 @@ import type { IterationInfo, RunListing, CheckpointKind } from '../../core/hub/m
 import type { HubFile } from '../../core/hub/treeEntry';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { formatBytes, formatFigure } from '../../shared/format';
-import { Flag } from '../../core/record/trajectory';
+import { Flag } from '../../shared/shapes';
 import { kindNoun, problemCounts } from '../problems/dataProblems';
 import type { RunProblems } from '../problems/dataProblems';
 

@@ -1,6 +1,7 @@
 /** The run report's messages: one union per direction, checked on arrival. */
 import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, parseOpenTrajectory, rawMessage } from '../protocol';
+import type { GateFigures, ReportFigures } from '../shapes';
 
 export interface ReportLineView {
   key: string;
@@ -14,37 +15,11 @@ export interface ReportLineView {
   quantity: 'rate' | 'count' | 'p' | 'signed' | 'plain';
 }
 
-/** The gate of run-format.md section 4 (mirrors core's GateReport). */
-export interface GateFiguresView {
-  groups: number;
-  meanDiff: number | null;
-  t: number | null;
-  p: number | null;
-  iterations: number;
-  iterationsPositive: number;
-  signTestP: number | null;
-  firstHalfMeanDiff: number | null;
-  secondHalfMeanDiff: number | null;
-}
+/** The gate of run-format.md section 4: core's, one shape (src/shared/shapes.ts). */
+export type GateFiguresView = GateFigures;
 
-/** Every figure of the run report, section 4 (mirrors core's RunReport, the keys of `rlrb report --json`). */
-export interface ReportFiguresView {
-  signFlipRate: number | null;
-  fallbackRate: number | null;
-  executedIsArgmaxRate: number | null;
-  meanC: number | null;
-  rmsBetaCOverRmsA: number | null;
-  cMismatches: number;
-  aTMismatches: number;
-  gate: GateFiguresView;
-  auroc: number | null;
-  trajectories: number;
-  iterations: number;
-  labeledTurns: number;
-  creditedTurns: number;
-  skippedLines: number;
-  warnings: string[];
-}
+/** Every figure of the run report, section 4: core's `RunReport`, the keys of `rlrb report --json`. */
+export type ReportFiguresView = ReportFigures;
 
 export interface ReportView {
   runName: string;

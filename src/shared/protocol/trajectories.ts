@@ -155,7 +155,19 @@ export interface FocusTurnMessage {
   turn: number;
 }
 
-export type TrajectoriesHostMessage = PageMessage | DetailMessage | SelectMessage | ErrorMessage | DoMessage | FocusTurnMessage;
+/**
+ * The host moved the browser (a jump from a chart or the report, a link, a tree item): the
+ * page takes this query and label, and selects `select` when there is one. Pages follow.
+ */
+export interface NavigateMessage {
+  type: 'trajectories/navigate';
+  query: QueryView;
+  label: string | null;
+  select: TrajectoryKey | null;
+}
+
+export type TrajectoriesHostMessage =
+  NavigateMessage | PageMessage | DetailMessage | SelectMessage | ErrorMessage | DoMessage | FocusTurnMessage;
 
 // ---- webview -> host
 
@@ -164,6 +176,8 @@ export interface QueryMessage {
   query: QueryView;
   offset: number;
   limit: number;
+  /** the page's own new query (a filter, a sort, a chip), not one more page of the same: a jump's label no longer names it */
+  changed: boolean;
 }
 export interface OpenRowMessage {
   type: 'trajectories/open';
@@ -218,8 +232,13 @@ function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
     case 'openMetrics':
       return { type: 'openMetrics' };
     case 'trajectories/query':
-      return isQuery(m['query']) && isRow(m['offset']) && isInt(m['limit']) && m['limit'] > 0 && m['limit'] <= 1000
-        ? { type: 'trajectories/query', query: m['query'], offset: m['offset'], limit: m['limit'] }
+      return isQuery(m['query']) &&
+        isRow(m['offset']) &&
+        isInt(m['limit']) &&
+        m['limit'] > 0 &&
+        m['limit'] <= 1000 &&
+        typeof m['changed'] === 'boolean'
+        ? { type: 'trajectories/query', query: m['query'], offset: m['offset'], limit: m['limit'], changed: m['changed'] }
         : undefined;
     case 'trajectories/open':
       return isRow(m['row']) ? { type: 'trajectories/open', row: m['row'] } : undefined;
@@ -237,6 +256,16 @@ function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
     default:
       return undefined;
   }
+}
+
+/** The page's check of the host's navigate message (the label is shown as text, bounded), or undefined. */
+export function parseNavigate(v: unknown): NavigateMessage | undefined {
+  const m = rawMessage(v);
+  if (!m || m.type !== 'trajectories/navigate' || !isQuery(m['query'])) return undefined;
+  const label = m['label'];
+  const select = parseKey(m['select']);
+  if (!(label === null || (typeof label === 'string' && label.length <= 500)) || select === undefined) return undefined;
+  return { type: 'trajectories/navigate', query: m['query'], label, select };
 }
 
 /** A message from the browser, checked; anything else is dropped. */

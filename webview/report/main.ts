@@ -1,10 +1,10 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
-import { h, initialState, onThemeChange, saveState, themeColor, channel } from './common';
-import { formatCount, formatQuantity, formatSigned, metricQuantity } from '../src/shared/format';
-import { visibleText } from '../src/shared/visibleText';
-import { logNodes } from './trajectories/text';
-import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../src/shared/protocol/report';
+import { h, initialState, onThemeChange, saveState, themeColor, channel } from '../common';
+import { formatCount, formatQuantity, formatSigned, metricQuantity } from '../../src/shared/format';
+import { visibleText } from '../../src/shared/visibleText';
+import { logNodes } from '../trajectories/text';
+import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../../src/shared/protocol/report';
 
 const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
 
@@ -63,9 +63,8 @@ function gateTable(r: ReportView): HTMLElement {
   return h('div', { class: 'gate-groups-box' }, t);
 }
 
-function render(r: ReportView): void {
-  chart?.destroy();
-  const f = r.figures;
+/** The figures of section 4 with their targets, marks and rules; a figure opens its trajectories. */
+function figureTable(r: ReportView): HTMLElement {
   const lines = h(
     'table',
     { class: 'grid', id: 'report-table' },
@@ -93,6 +92,11 @@ function render(r: ReportView): void {
         h('td', { class: 'muted wrap' }, l.tolerance),
       ),
     );
+  return lines;
+}
+
+/** The training curve: each metric's first and last ten iterations. */
+function curveTable(r: ReportView): HTMLElement {
   const curve = h(
     'table',
     { class: 'grid', id: 'curve-table' },
@@ -109,11 +113,11 @@ function render(r: ReportView): void {
         h('td', { class: 'muted' }, ...logNodes(c.source)),
       ),
     );
-  const canvas = h('canvas', {
-    id: 'gate-chart',
-    role: 'img',
-    'aria-label': 'gate mean difference per iteration; click a bar to open that iteration',
-  });
+  return curve;
+}
+
+/** Which field of the spec was found under which key, and how often it is missing. */
+function schemaTable(r: ReportView): HTMLElement {
   const schema = h(
     'table',
     { class: 'grid', id: 'schema-table' },
@@ -129,6 +133,11 @@ function render(r: ReportView): void {
         h('td', { class: 'num' }, s.foundAs ? `${formatCount(s.missing)} ${s.level === 'turn' ? 'turns' : 'records'}` : ''),
       ),
     );
+  return schema;
+}
+
+/** The trajectories whose logged c or A_t disagree with the recomputation, each a link. */
+function mismatchList(r: ReportView): HTMLElement {
   const mism = h('ul', { id: 'mismatches' });
   for (const m of r.mismatches) {
     const a = h('button', { class: 'link' }, `iteration ${m.iteration}, group ${m.group}, rollout ${m.rollout}`);
@@ -142,62 +151,23 @@ function render(r: ReportView): void {
       ),
     );
   }
+  return mism;
+}
+
+/** The lines the reader skipped, with why. */
+function skippedList(r: ReportView): HTMLElement {
   const skipped = h('ul', { id: 'skipped' }, ...r.skipped.map((s) => h('li', {}, `line ${s.line}: `, ...logNodes(s.message))));
-  app.replaceChildren(
-    h('h1', {}, 'Run report: ', ...logNodes(r.runName)),
-    h(
-      'p',
-      { class: 'muted' },
-      `${formatCount(f.trajectories)} trajectories over ${formatCount(f.iterations)} iterations · ${formatCount(f.labeledTurns)} labeled turns, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
-    ),
-    h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
-    lines,
-    h(
-      'p',
-      { class: 'muted' },
-      `gate: ${formatCount(f.gate.groups)} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
-    ),
-    h('h2', {}, 'Gate per iteration'),
-    h('div', { class: 'gate-box' }, canvas),
-    h(
-      'h2',
-      {},
-      `Gate groups (${formatCount(r.gateGroupCount)}${r.gateGroupCount > r.gateGroups.length ? `, the first ${r.gateGroups.length} shown` : ''})`,
-    ),
-    r.gateGroups.length ? gateTable(r) : h('p', { class: 'muted' }, 'no mixed group with a succeeded and a failed labeled trajectory'),
-    h('h2', {}, 'Training curve'),
-    curve,
-    h('h2', {}, 'Schema check'),
-    schema,
-    r.notFound.length
-      ? h(
-          'p',
-          { class: 'mark-fail' },
-          `expected fields not found: ${visibleText(r.notFound.join(', '))} (map them with the setting rlRunBrowser.fieldMapping)`,
-        )
-      : h('p', { class: 'muted' }, 'every required field was found'),
-    r.unknownKeys.length
-      ? h(
-          'p',
-          { class: 'muted', id: 'unknown-keys' },
-          'other fields (kept, shown in the detail view): ',
-          ...logNodes(r.unknownKeys.join(', ')),
-        )
-      : '',
-    h('h2', {}, `Skipped lines (${formatCount(r.skippedCount)})`),
-    r.skippedCount ? skipped : h('p', { class: 'muted' }, 'none'),
-    h('h2', {}, `c and A_t mismatches (${r.mismatches.length}${r.mismatches.length >= 200 ? '+' : ''} trajectories)`),
-    r.mismatches.length ? mism : h('p', { class: 'muted' }, 'none'),
-    r.warnings.length
-      ? h('div', {}, h('h2', {}, 'Warnings'), h('ul', { id: 'warnings' }, ...r.warnings.map((w) => h('li', {}, ...logNodes(w)))))
-      : '',
-  );
+  return skipped;
+}
+
+/** The gate's mean difference per iteration as bars; a bar opens that iteration's gate pairs. */
+function gateChart(canvas: HTMLCanvasElement, r: ReportView): Chart {
   const pos = themeColor('--vscode-charts-green', '#89d185');
   const neg = themeColor('--vscode-charts-red', '#f14c4c');
   const text = themeColor('--vscode-descriptionForeground', '#999');
   const grid = themeColor('--vscode-panel-border', '#80808040');
   const data = r.gatePerIteration.flatMap((g) => (g.meanDiff === null ? [] : [{ ...g, meanDiff: g.meanDiff }]));
-  chart = new Chart(canvas, {
+  return new Chart(canvas, {
     type: 'bar',
     data: {
       labels: data.map((g) => String(g.iteration)),
@@ -218,6 +188,69 @@ function render(r: ReportView): void {
       },
     },
   });
+}
+
+/** The whole page for one report (the chart is drawn anew). */
+function render(r: ReportView): void {
+  chart?.destroy();
+  const f = r.figures;
+  const canvas = h('canvas', {
+    id: 'gate-chart',
+    role: 'img',
+    'aria-label': 'gate mean difference per iteration; click a bar to open that iteration',
+  });
+  app.replaceChildren(
+    h('h1', {}, 'Run report: ', ...logNodes(r.runName)),
+    h(
+      'p',
+      { class: 'muted' },
+      `${formatCount(f.trajectories)} trajectories over ${formatCount(f.iterations)} iterations · ` +
+        `${formatCount(f.labeledTurns)} labeled turns, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
+    ),
+    h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
+    figureTable(r),
+    h(
+      'p',
+      { class: 'muted' },
+      `gate: ${formatCount(f.gate.groups)} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
+    ),
+    h('h2', {}, 'Gate per iteration'),
+    h('div', { class: 'gate-box' }, canvas),
+    h(
+      'h2',
+      {},
+      `Gate groups (${formatCount(r.gateGroupCount)}` +
+        `${r.gateGroupCount > r.gateGroups.length ? `, the first ${r.gateGroups.length} shown` : ''})`,
+    ),
+    r.gateGroups.length ? gateTable(r) : h('p', { class: 'muted' }, 'no mixed group with a succeeded and a failed labeled trajectory'),
+    h('h2', {}, 'Training curve'),
+    curveTable(r),
+    h('h2', {}, 'Schema check'),
+    schemaTable(r),
+    r.notFound.length
+      ? h(
+          'p',
+          { class: 'mark-fail' },
+          `expected fields not found: ${visibleText(r.notFound.join(', '))} (map them with the setting rlRunBrowser.fieldMapping)`,
+        )
+      : h('p', { class: 'muted' }, 'every required field was found'),
+    r.unknownKeys.length
+      ? h(
+          'p',
+          { class: 'muted', id: 'unknown-keys' },
+          'other fields (kept, shown in the detail view): ',
+          ...logNodes(r.unknownKeys.join(', ')),
+        )
+      : '',
+    h('h2', {}, `Skipped lines (${formatCount(r.skippedCount)})`),
+    r.skippedCount ? skippedList(r) : h('p', { class: 'muted' }, 'none'),
+    h('h2', {}, `c and A_t mismatches (${r.mismatches.length}${r.mismatches.length >= 200 ? '+' : ''} trajectories)`),
+    r.mismatches.length ? mismatchList(r) : h('p', { class: 'muted' }, 'none'),
+    r.warnings.length
+      ? h('div', {}, h('h2', {}, 'Warnings'), h('ul', { id: 'warnings' }, ...r.warnings.map((w) => h('li', {}, ...logNodes(w)))))
+      : '',
+  );
+  chart = gateChart(canvas, r);
 }
 
 onMessage((m) => {

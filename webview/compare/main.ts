@@ -1,6 +1,6 @@
 /** The comparison of two runs: section 6 with what each figure means, the success chart, the per-task table, both reports and curves. */
-import { channel, h, initialState, onThemeChange, saveState } from './common';
-import { formatP, formatQuantity } from '../src/shared/format';
+import { channel, h, initialState, onThemeChange, saveState } from '../common';
+import { formatP, formatQuantity } from '../../src/shared/format';
 import type {
   CompareHostMessage,
   CompareState,
@@ -8,12 +8,12 @@ import type {
   CompareWebviewMessage,
   CurveLineView,
   TaskSortView,
-} from '../src/shared/protocol/compare';
-import { parseCompareState } from '../src/shared/protocol/compare';
-import { TaskTable } from './compare/table';
-import { logNodes } from './trajectories/text';
-import { SuccessCharts } from './compare/chart';
-import { SLOT_A, SLOT_B, runColourVar } from '../src/shared/runColours';
+} from '../../src/shared/protocol/compare';
+import { parseCompareState } from '../../src/shared/protocol/compare';
+import { TaskTable } from './table';
+import { logNodes } from '../trajectories/text';
+import { SuccessCharts } from './chart';
+import { SLOT_A, SLOT_B, runColourVar } from '../../src/shared/runColours';
 
 const { post, onMessage } = channel<CompareWebviewMessage, CompareHostMessage>();
 
@@ -201,7 +201,9 @@ function render(v: CompareView): void {
   boxes.warnings.replaceChildren(...(w ? [w] : []));
   boxes.figures.replaceChildren(figuresTable(v));
   const tc = v.taskCounts;
-  boxes.tasksNote.textContent = `${tc.both} tasks seen by both runs, ${tc.onlyA} by A only, ${tc.onlyB} by B only, in the window. Click a task to open it in the task view.`;
+  boxes.tasksNote.textContent =
+    `${tc.both} tasks seen by both runs, ${tc.onlyA} by A only, ${tc.onlyB} by B only, in the window. ` +
+    'Click a task to open it in the task view.';
   const notes = [v.a.unlabeled && `A: ${v.a.unlabeled}.`, v.b.unlabeled && `B: ${v.b.unlabeled}.`].filter(Boolean).join(' ');
   boxes.report.replaceChildren(...(notes ? [h('p', { class: 'muted', id: 'report-note' }, notes)] : []), reportTable(v));
   boxes.curves.replaceChildren(curveTable(`A: ${v.a.name}`, v.curveA, 'curve-a'), curveTable(`B: ${v.b.name}`, v.curveB, 'curve-b'));

@@ -3,14 +3,14 @@
  * first turn where the executed actions differ highlighted and scrolled to, and on each
  * side its own candidates, scores, c, A_t and marks (a plain GRPO run has none: it says so).
  */
-import { channel, h, initialState, saveState } from './common';
-import { formatFigure, formatPlain } from '../src/shared/format';
-import type { SideBySideHostMessage, SideBySideView, SideBySideWebviewMessage, SideView } from '../src/shared/protocol/task';
-import { parseSideBySideState } from '../src/shared/protocol/task';
-import type { TurnDetailView } from '../src/shared/protocol/trajectories';
-import { legend, marksOf } from './trajectories/marks';
-import { logEl } from './trajectories/text';
-import { runColourVar, runSlots } from '../src/shared/runColours';
+import { channel, h, initialState, saveState } from '../common';
+import { formatFigure, formatPlain } from '../../src/shared/format';
+import type { SideBySideHostMessage, SideBySideView, SideBySideWebviewMessage, SideView } from '../../src/shared/protocol/task';
+import { parseSideBySideState } from '../../src/shared/protocol/task';
+import type { TurnDetailView } from '../../src/shared/protocol/trajectories';
+import { legend, marksOf } from '../trajectories/marks';
+import { logEl } from '../trajectories/text';
+import { runColourVar, runSlots } from '../../src/shared/runColours';
 
 const { post, onMessage } = channel<SideBySideWebviewMessage, SideBySideHostMessage>();
 const app = document.getElementById('app')!;

@@ -1,31 +1,19 @@
 /** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
-import type { ChartDataset } from 'chart.js';
-import { h, initialState, useControls, onThemeChange, saveState, themeColor, channel, lineOptions } from './common';
-import { formatMetric } from '../src/shared/format';
-import { pointKeys } from './metrics/keys';
-import { smooth } from '../src/shared/smoothing';
-import { flatRange, tickLabel } from '../src/shared/ticks';
-import { visibleText } from '../src/shared/visibleText';
-import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, SeriesView } from '../src/shared/protocol/metrics';
-import { parseFocusMetric } from '../src/shared/protocol/metrics';
-import { legend } from './metrics/legend';
-import { closeRunMenu, showRunMenu } from './metrics/runMenu';
-import { runColor, runDash } from './metrics/palette';
-import type { Line } from './metrics/overlay';
-import {
-  allRuns,
-  hasValues,
-  hiddenRuns,
-  linesOf,
-  nearestPoint,
-  overlaid,
-  overlayNote,
-  runName,
-  runsKey,
-  setRuns,
-  toggleRun,
-} from './metrics/overlay';
+import { h, initialState, useControls, onThemeChange, saveState, channel, lineOptions } from '../common';
+import { formatMetric } from '../../src/shared/format';
+import { pointKeys } from './keys';
+import { visibleText } from '../../src/shared/visibleText';
+import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, SeriesView } from '../../src/shared/protocol/metrics';
+import { parseFocusMetric } from '../../src/shared/protocol/metrics';
+import { legend } from './legend';
+import { gapText, sectionTitle, summaryLine, targetTally } from './summary';
+import type { DrawContext } from './datasets';
+import { colors, datasets, resetColors, tickCallback, yBounds } from './datasets';
+import { closeRunMenu, showRunMenu } from './runMenu';
+import { runColor } from './palette';
+import type { Line } from './overlay';
+import { allRuns, hasValues, hiddenRuns, linesOf, nearestPoint, overlaid, overlayNote, runsKey, setRuns, toggleRun } from './overlay';
 
 const { post, onMessage } = channel<MetricsWebviewMessage, MetricsHostMessage>();
 
@@ -111,129 +99,14 @@ slider.addEventListener('input', () => {
   for (const s of series) updateChart(s);
 });
 
-interface Colors {
-  line: string;
-  raw: string;
-  target: string;
-  off: string;
-  grid: string;
-  text: string;
-}
-let themeColors: Colors | undefined;
-/** The chart colours of the current theme, read once per theme (each read is a style lookup). */
-function colors(): Colors {
-  if (!themeColors) {
-    // the run's own line: slot A's colour, as everywhere (src/shared/runColours.ts)
-    const blue = runColor(0);
-    themeColors = {
-      line: blue,
-      raw: blue + '40',
-      target: themeColor('--vscode-charts-yellow', '#cca700'),
-      off: themeColor('--vscode-errorForeground', '') || themeColor('--vscode-charts-red', '#f14c4c'),
-      grid: themeColor('--vscode-panel-border', '#80808040'),
-      text: themeColor('--vscode-descriptionForeground', '#999'),
-    };
-  }
-  return themeColors;
-}
-
-type Points = ChartDataset<'line', { x: number; y: number | null }[]>;
-
-/** The raw line of a run (and its smoothed line): one run's look is its colour, the target misses in the error colour. */
-function lineDatasets(l: Line, single: boolean): Points[] {
-  const c = colors();
-  const color = single ? c.line : runColor(l.color);
-  const smoothing = state.smoothing ?? 0;
-  const raw = l.x.map((x, i) => ({ x, y: l.y[i] ?? null }));
-  const off = new Set(l.off ?? []);
-  const dash = single ? [] : runDash(l.color);
-  const out: Points[] = [
-    {
-      label: single ? 'raw' : smoothing > 0 ? `${l.name} (raw)` : l.name,
-      data: raw,
-      borderColor: smoothing > 0 ? color + '40' : color,
-      borderWidth: 1,
-      borderDash: smoothing > 0 ? [] : dash,
-      // a value that misses the card's target: a dot and its segment in the error colour
-      pointRadius: off.size ? raw.map((_p, i) => (off.has(i) ? 2 : 0)) : 0,
-      pointBackgroundColor: c.off,
-      pointBorderColor: c.off,
-      pointHoverRadius: 4,
-      pointHoverBackgroundColor: color,
-      pointHitRadius: 6,
-      spanGaps: false,
-      ...(off.size ? { segment: { borderColor: (ctx: { p1DataIndex: number }) => (off.has(ctx.p1DataIndex) ? c.off : undefined) } } : {}),
-    },
-  ];
-  if (smoothing > 0) {
-    const sm = smooth(
-      l.y.map((v) => (v === null ? NaN : v)),
-      smoothing,
-    );
-    out.push({
-      label: single ? 'smoothed' : l.name,
-      data: l.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null })),
-      borderColor: color,
-      borderWidth: 1.6,
-      borderDash: dash,
-      pointRadius: 0,
-      pointHitRadius: 0,
-      spanGaps: false,
-    });
-  }
-  return out;
-}
-
-function datasets(s: SeriesView): Points[] {
-  const c = colors();
-  const single = !overlaid();
-  const out = linesOf(s, state.root).flatMap((l) => lineDatasets(l, single));
-  if (s.target && xRange && out.length > 0) {
-    const lo = xRange.min,
-      hi = xRange.max;
-    const line = (y: number): { x: number; y: number }[] => [
-      { x: lo, y },
-      { x: hi, y },
-    ];
-    out.push({
-      label: `target ${s.target.label}`,
-      data: line(s.target.value),
-      borderColor: c.target,
-      borderDash: [4, 3],
-      borderWidth: 1,
-      pointRadius: 0,
-      pointHitRadius: 0,
-    });
-    if (s.target.kind === 'abs')
-      out.push({
-        label: `target ${s.target.label}`,
-        data: line(-s.target.value),
-        borderColor: c.target,
-        borderDash: [4, 3],
-        borderWidth: 1,
-        pointRadius: 0,
-        pointHitRadius: 0,
-      });
-  }
-  return out;
-}
-
-/** Chart.js's tick callback: labels from the whole axis (see src/shared/ticks.ts). */
-function tickCallback(value: number | string, _i: number, ticks: { value: number }[]): string {
-  return tickLabel(
-    Number(value),
-    ticks.map((t) => t.value),
-  );
-}
-
-/** Fixed y bounds for a series that is constant up to float noise (see flatRange). */
-function yBounds(ds: ChartDataset<'line', { x: number; y: number | null }[]>[]): { min?: number; max?: number } {
-  return flatRange(ds.flatMap((d) => d.data.map((p) => p.y))) ?? {};
+/** What the datasets are drawn from now. */
+function drawContext(): DrawContext {
+  return { smoothing: state.smoothing ?? 0, root: state.root, xRange };
 }
 
 function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
   const c = colors();
-  const ds = datasets(s);
+  const ds = datasets(s, drawContext());
   return new Chart(canvas, {
     type: 'line',
     data: { datasets: ds },
@@ -311,13 +184,14 @@ function describePoint(s: SeriesView, l: Line, i: number): string {
   const x = l.x[i];
   const who = l.name ? ` (${l.name})` : '';
   const off = l.off?.includes(i) ? ` (misses the target ${s.target?.label ?? ''})` : '';
-  return `${visibleText(s.name)}${who}, iteration ${x ?? '?'}: ${formatMetric(s.name, l.y[i] ?? null)}${off}. Enter opens its trajectories.`;
+  const value = formatMetric(s.name, l.y[i] ?? null);
+  return `${visibleText(s.name)}${who}, iteration ${x ?? '?'}: ${value}${off}. Enter opens its trajectories.`;
 }
 
 function updateChart(s: SeriesView): void {
   const ch = charts.get(s.name);
   if (!ch) return;
-  const ds = datasets(s);
+  const ds = datasets(s, drawContext());
   const b = yBounds(ds);
   ch.data.datasets = ds;
   const y = ch.options.scales!['y']!;
@@ -334,7 +208,7 @@ function updateChart(s: SeriesView): void {
 /** A card's text (summary, gap note) after new data, without rebuilding its chart. */
 function updateCard(s: SeriesView): void {
   const el = body.querySelector(`.chart-card[data-metric="${CSS.escape(s.name)}"]`);
-  el?.querySelector('.summary')?.replaceWith(summaryLine(s));
+  el?.querySelector('.summary')?.replaceWith(summaryLine(s, state.root));
   const note = overlayNote(s);
   const old = el?.querySelector('.overlay-note');
   if (old) old.replaceWith(note || '');
@@ -444,7 +318,7 @@ function card(s: SeriesView): HTMLElement {
     'div',
     { class: `chart-card${s.lastMeets === false ? ' off-target' : ''}`, 'data-metric': s.name },
     h('header', {}, h('span', { class: 'title', text: visibleText(s.name) }), h('span', { class: 'card-actions' }, link, pin)),
-    summaryLine(s),
+    summaryLine(s, state.root),
     overlayNote(s),
     h(
       'div',
@@ -458,64 +332,6 @@ function card(s: SeriesView): HTMLElement {
 }
 
 /** "12 of 45 values are missing or not finite", "no values", or '' for a whole series. */
-function gapText(s: SeriesView): string {
-  if (!hasValues(s)) return 'no values: every row lacks this metric or holds NaN / Infinity';
-  if (s.absent) return '';
-  if (s.gaps === 0) return '';
-  return `${s.gaps} of ${s.total} values are missing or not finite (gaps in the line)`;
-}
-
-/** The card's second line: the target with a pass / fail badge and the last value against it, or the last value. */
-function summaryLine(s: SeriesView): HTMLElement {
-  if (overlaid()) return overlaySummary(s);
-  const last = s.last ? `last ${formatMetric(s.name, s.last.y)} at iteration ${s.last.x}` : 'no last value';
-  if (!s.target) return h('div', { class: 'summary muted' }, last);
-  const badge =
-    s.lastMeets === undefined
-      ? h('span', { class: 'target-badge none' }, 'no data')
-      : h('span', { class: `target-badge ${s.lastMeets ? 'pass' : 'fail'}` }, s.lastMeets ? '✓ pass' : '✗ fail');
-  return h(
-    'div',
-    { class: 'summary' },
-    badge,
-    ' ',
-    h('span', { class: s.lastMeets === false ? 'off' : '' }, last),
-    h('span', { class: 'muted' }, ` · target ${s.target.label}`),
-    s.off?.length ? h('span', { class: 'muted' }, ` · ${s.off.length} plotted points miss it`) : '',
-  );
-}
-
-/** With several runs: each run's last value (against the target, if any). */
-function overlaySummary(s: SeriesView): HTMLElement {
-  const runs = allRuns();
-  const own = [...(s.absent ? [] : [{ run: runs[0]?.root ?? state.root, last: s.last, lastMeets: s.lastMeets }]), ...(s.lines ?? [])];
-  const parts = own.map((l, i) =>
-    h(
-      'span',
-      { class: l.lastMeets === false ? 'off' : '' },
-      `${i ? ' · ' : ''}${runName(l.run)} ${l.last ? `${formatMetric(s.name, l.last.y)} @ ${l.last.x}` : 'no value'}${l.lastMeets === undefined ? '' : l.lastMeets ? ' ✓' : ' ✗'}`,
-    ),
-  );
-  return h(
-    'div',
-    { class: 'summary' },
-    h('span', { class: 'muted' }, 'last: '),
-    ...parts,
-    s.target ? h('span', { class: 'muted' }, ` · target ${s.target.label}`) : '',
-  );
-}
-
-function sectionTitle(g: string): string {
-  return g === 'targets' ? 'Card targets' : g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`;
-}
-
-/** "4 pass, 2 fail" for the card-targets heading. */
-function targetTally(list: SeriesView[]): HTMLElement {
-  const pass = list.filter((s) => s.lastMeets === true).length;
-  const fail = list.filter((s) => s.lastMeets === false).length;
-  return h('span', { class: 'muted tally' }, ` last values: ${pass} pass, ${fail} fail`);
-}
-
 function render(): void {
   closeRunMenu();
   seen.disconnect();
@@ -622,7 +438,7 @@ onMessage((m) => {
   }
 });
 onThemeChange(() => {
-  themeColors = undefined;
+  resetColors();
   applyFont();
   render();
 });

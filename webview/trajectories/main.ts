@@ -4,9 +4,9 @@
  * The last page and detail are kept in the webview's state, so a reloaded (hidden, then
  * shown) panel draws them at once, before the host answers.
  */
-import { h, initialState, useControls, saveState, channel } from './common';
-import { visibleText } from '../src/shared/visibleText';
-import type { QueryView, PanelState } from '../src/shared/protocol';
+import { h, initialState, useControls, saveState, channel } from '../common';
+import { visibleText } from '../../src/shared/visibleText';
+import type { QueryView, PanelState } from '../../src/shared/protocol';
 import type {
   BrowserAction,
   PageMessage,
@@ -15,19 +15,20 @@ import type {
   TrajectoriesHostMessage,
   TrajectoriesWebviewMessage,
   TrajectoryDetailView,
-} from '../src/shared/protocol/trajectories';
-import { queryHeader } from '../src/shared/queryChips';
-import { renderChips } from './trajectories/chips';
-import { COLUMNS, colClass, flagLegend } from './trajectories/columns';
-import { renderDetail } from './trajectories/detail';
-import { wantedMarks } from './trajectories/marks';
-import { splitter } from './trajectories/split';
+} from '../../src/shared/protocol/trajectories';
+import { parseNavigate } from '../../src/shared/protocol/trajectories';
+import { queryHeader } from '../../src/shared/queryChips';
+import { filterControls } from './filters';
+import { renderChips } from './chips';
+import { COLUMNS, colClass, flagLegend } from './columns';
+import { renderDetail } from './detail';
+import { wantedMarks } from './marks';
+import { splitter } from './split';
 
 const { post, onMessage } = channel<TrajectoriesWebviewMessage, TrajectoriesHostMessage>();
 
 const ROW_H = 22;
 const PAGE = 200;
-const FLAG = { SignFlip: 1, Argmax: 2, Fallback: 4 } as const;
 
 /** The panel's state, plus what the page draws from before the host answers. */
 interface BrowserState extends PanelState {
@@ -55,72 +56,10 @@ const pendingOffsets = new Set<number>();
 const app = document.getElementById('app')!;
 const header = h('div', { class: 'muted', id: 'jump-label' });
 const count = h('span', { class: 'muted', id: 'row-count' });
-/** A control with its label above it: the label stays once the field is filled. */
-const field = (text: string, control: HTMLElement): HTMLLabelElement => h('label', { class: 'field' }, text, control);
-const num = (label: string, key: 'iterationMin' | 'iterationMax' | 'group'): HTMLInputElement => {
-  const el = h('input', { type: 'number', min: 0, 'aria-label': label, placeholder: 'any', id: `f-${key}` });
-  const v = query.filter[key];
-  if (v !== undefined) el.value = String(v);
-  el.addEventListener('change', () => {
-    const n = el.value === '' ? undefined : Math.max(0, Math.floor(Number(el.value)));
-    if (n === undefined) delete query.filter[key];
-    else query.filter[key] = n;
-    refetch();
-  });
-  return el;
-};
-const rewardSel = h(
-  'select',
-  { 'aria-label': 'Reward', id: 'f-reward' },
-  h('option', { value: '' }, 'any reward'),
-  h('option', { value: 'success' }, 'succeeded'),
-  h('option', { value: 'failure' }, 'failed'),
-  h('option', { value: 'format' }, 'format failure'),
+const filters = filterControls(
+  () => query,
+  () => refetch(),
 );
-rewardSel.value = query.filter.reward ?? '';
-rewardSel.addEventListener('change', () => {
-  const v = rewardSel.value;
-  if (v === 'success' || v === 'failure' || v === 'format') query.filter.reward = v;
-  else delete query.filter.reward;
-  refetch();
-});
-const check = (label: string, get: () => boolean, set: (v: boolean) => void, id: string): HTMLLabelElement => {
-  const el = h('input', { type: 'checkbox', id });
-  el.checked = get();
-  el.addEventListener('change', () => {
-    set(el.checked);
-    refetch();
-  });
-  return h('label', {}, el, label);
-};
-const flagBox = (label: string, bit: number, id: string): HTMLLabelElement =>
-  check(
-    label,
-    () => ((query.filter.flags ?? 0) & bit) !== 0,
-    (v) => {
-      const f = (query.filter.flags ?? 0) & ~bit;
-      query.filter.flags = v ? f | bit : f;
-      if (!query.filter.flags) delete query.filter.flags;
-    },
-    id,
-  );
-const text = h('vscode-textfield' as 'input', {
-  placeholder: 'text in actions or instruction',
-  'aria-label': 'Search actions and instruction',
-  id: 'f-text',
-});
-text.value = query.filter.text ?? '';
-let textTimer: number | undefined;
-text.addEventListener('input', () => {
-  window.clearTimeout(textTimer);
-  textTimer = window.setTimeout(() => {
-    const v = text.value.trim();
-    if (v) query.filter.text = v;
-    else delete query.filter.text;
-    refetch();
-  }, 350);
-});
-
 const thead = h('div', { class: 'thead', role: 'row' });
 /** The header scrolls sideways with the rows (the table scrolls rather than clip a column). */
 const theadWrap = h('div', { class: 'thead-wrap' }, thead);
@@ -203,27 +142,7 @@ const notebookBtn = h(
 );
 notebookBtn.addEventListener('click', () => share('notebook', null));
 app.append(
-  h(
-    'div',
-    { class: 'toolbar' },
-    field('iteration from', num('iteration from', 'iterationMin')),
-    field('iteration to', num('iteration to', 'iterationMax')),
-    field('group', num('group', 'group')),
-    field('reward', rewardSel),
-    check(
-      'labeled',
-      () => query.filter.labeledOnly === true,
-      (v) => {
-        if (v) query.filter.labeledOnly = true;
-        else delete query.filter.labeledOnly;
-      },
-      'f-labeled',
-    ),
-    flagBox('sign flip', FLAG.SignFlip, 'f-flip'),
-    flagBox('fallback', FLAG.Fallback, 'f-fallback'),
-    field('search', text),
-    count,
-  ),
+  h('div', { class: 'toolbar' }, ...filters.fields, count),
   chipBox,
   flagLegend(),
   h('div', { class: 'toolbar' }, header, back, reveal, exportBtn, notebookBtn),
@@ -260,15 +179,18 @@ function refetch(): void {
   pendingOffsets.clear();
   selIndex = -1;
   viewport.scrollTop = 0;
+  label = null;
+  state.label = null;
   persist();
-  request(0);
+  request(0, true);
 }
 
-function request(offset: number): void {
+/** Asks for the page at `offset`; `changed`: the query is a new one of this page's (the host drops a jump's label). */
+function request(offset: number, changed = false): void {
   const o = Math.max(0, Math.floor(offset / PAGE) * PAGE);
   if (pendingOffsets.has(o)) return;
   pendingOffsets.add(o);
-  post({ type: 'trajectories/query', query, offset: o, limit: PAGE });
+  post({ type: 'trajectories/query', query, offset: o, limit: PAGE, changed });
 }
 
 function renderRows(): void {
@@ -479,15 +401,22 @@ function showPage(p: PageMessage): void {
 
 onMessage((m) => {
   switch (m.type) {
+    case 'trajectories/navigate': {
+      // the host moved the browser (a jump from a chart): take its query, label and selection
+      const n = parseNavigate(m);
+      if (!n) break;
+      query = n.query;
+      label = n.label;
+      state.label = n.label;
+      if (n.select) state.selected = n.select;
+      syncControls();
+      rows.clear();
+      pendingOffsets.clear();
+      persist();
+      break;
+    }
     case 'trajectories/page': {
       const p = m;
-      if (JSON.stringify(p.query) !== JSON.stringify(query)) {
-        // the host navigated (a jump from a chart): take its query
-        query = p.query;
-        syncControls();
-        rows.clear();
-        pendingOffsets.clear();
-      }
       pendingOffsets.delete(p.offset);
       showPage(p);
       state.label = p.label;
@@ -537,15 +466,7 @@ onMessage((m) => {
 });
 
 function syncControls(): void {
-  for (const k of ['iterationMin', 'iterationMax', 'group'] as const) {
-    const el = document.getElementById(`f-${k}`) as HTMLInputElement | null;
-    if (el) el.value = query.filter[k] === undefined ? '' : String(query.filter[k]);
-  }
-  rewardSel.value = query.filter.reward ?? '';
-  (document.getElementById('f-labeled') as HTMLInputElement).checked = query.filter.labeledOnly === true;
-  (document.getElementById('f-flip') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & FLAG.SignFlip) !== 0;
-  (document.getElementById('f-fallback') as HTMLInputElement).checked = ((query.filter.flags ?? 0) & FLAG.Fallback) !== 0;
-  text.value = query.filter.text ?? '';
+  filters.sync(query);
   renderHead();
   renderChips(chipBox, query, setQuery);
 }

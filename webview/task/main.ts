@@ -3,14 +3,14 @@
  * (a line per run), then each run's groups of the task by iteration, each rollout one
  * click from the trajectory browser; two checked rollouts open side by side.
  */
-import { channel, h, initialState, onThemeChange, saveState } from './common';
-import { formatCount, formatFigure, formatPercent, formatPlain } from '../src/shared/format';
-import type { TaskHostMessage, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../src/shared/protocol/task';
-import { parseTaskState } from '../src/shared/protocol/task';
-import { logEl } from './trajectories/text';
-import { drawSuccess, xRange } from './task/chart';
-import { runColourVar } from '../src/shared/runColours';
-import type { SuccessChart } from './task/chart';
+import { channel, h, initialState, onThemeChange, saveState } from '../common';
+import { formatCount, formatFigure, formatPercent, formatPlain } from '../../src/shared/format';
+import type { TaskHostMessage, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../../src/shared/protocol/task';
+import { parseTaskState } from '../../src/shared/protocol/task';
+import { logEl } from '../trajectories/text';
+import { drawSuccess, xRange } from './chart';
+import { runColourVar } from '../../src/shared/runColours';
+import type { SuccessChart } from './chart';
 
 const { post, onMessage } = channel<TaskWebviewMessage, TaskHostMessage>();
 const app = document.getElementById('app')!;
@@ -76,7 +76,9 @@ function rolloutChip(run: number, iteration: number, group: number, r: TaskRunVi
     {
       class: `link rollout ${cls}`,
       'data-open': key,
-      title: `open in the trajectory browser · reward ${formatPlain(r.reward, 2)} · A ${formatFigure(r.A, 3)} · ${r.turns} turns${r.labeled ? ' · labeled' : ''}`,
+      title:
+        `open in the trajectory browser · reward ${formatPlain(r.reward, 2)} · A ${formatFigure(r.A, 3)} · ` +
+        `${r.turns} turns${r.labeled ? ' · labeled' : ''}`,
     },
     `#${r.rollout} `,
     h('strong', {}, formatPlain(r.reward, 2)),

@@ -1,0 +1,143 @@
+/** A metric chart's datasets (each run's raw and smoothed lines, the target), its colours and its axis helpers. */
+import type { ChartDataset } from 'chart.js';
+import { themeColor } from '../common';
+import { smooth } from '../../src/shared/smoothing';
+import { flatRange, tickLabel } from '../../src/shared/ticks';
+import type { SeriesView } from '../../src/shared/protocol/metrics';
+import { runColor, runDash } from './palette';
+import type { Line } from './overlay';
+import { linesOf, overlaid } from './overlay';
+
+export interface Colors {
+  line: string;
+  raw: string;
+  target: string;
+  off: string;
+  grid: string;
+  text: string;
+}
+let themeColors: Colors | undefined;
+
+/** Read the colours again (the theme changed). */
+export function resetColors(): void {
+  themeColors = undefined;
+}
+
+/** The chart colours of the current theme, read once per theme (each read is a style lookup). */
+export function colors(): Colors {
+  if (!themeColors) {
+    // the run's own line: slot A's colour, as everywhere (src/shared/runColours.ts)
+    const blue = runColor(0);
+    themeColors = {
+      line: blue,
+      raw: blue + '40',
+      target: themeColor('--vscode-charts-yellow', '#cca700'),
+      off: themeColor('--vscode-errorForeground', '') || themeColor('--vscode-charts-red', '#f14c4c'),
+      grid: themeColor('--vscode-panel-border', '#80808040'),
+      text: themeColor('--vscode-descriptionForeground', '#999'),
+    };
+  }
+  return themeColors;
+}
+
+export type Points = ChartDataset<'line', { x: number; y: number | null }[]>;
+
+/** The raw line of a run (and its smoothed line): one run's look is its colour, the target misses in the error colour. */
+function lineDatasets(l: Line, single: boolean, smoothing: number): Points[] {
+  const c = colors();
+  const color = single ? c.line : runColor(l.color);
+  const raw = l.x.map((x, i) => ({ x, y: l.y[i] ?? null }));
+  const off = new Set(l.off ?? []);
+  const dash = single ? [] : runDash(l.color);
+  const out: Points[] = [
+    {
+      label: single ? 'raw' : smoothing > 0 ? `${l.name} (raw)` : l.name,
+      data: raw,
+      borderColor: smoothing > 0 ? color + '40' : color,
+      borderWidth: 1,
+      borderDash: smoothing > 0 ? [] : dash,
+      // a value that misses the card's target: a dot and its segment in the error colour
+      pointRadius: off.size ? raw.map((_p, i) => (off.has(i) ? 2 : 0)) : 0,
+      pointBackgroundColor: c.off,
+      pointBorderColor: c.off,
+      pointHoverRadius: 4,
+      pointHoverBackgroundColor: color,
+      pointHitRadius: 6,
+      spanGaps: false,
+      ...(off.size ? { segment: { borderColor: (ctx: { p1DataIndex: number }) => (off.has(ctx.p1DataIndex) ? c.off : undefined) } } : {}),
+    },
+  ];
+  if (smoothing > 0) {
+    const sm = smooth(
+      l.y.map((v) => (v === null ? NaN : v)),
+      smoothing,
+    );
+    out.push({
+      label: single ? 'smoothed' : l.name,
+      data: l.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null })),
+      borderColor: color,
+      borderWidth: 1.6,
+      borderDash: dash,
+      pointRadius: 0,
+      pointHitRadius: 0,
+      spanGaps: false,
+    });
+  }
+  return out;
+}
+
+/** What the charts draw from besides the series: the smoothing, this run's root, the x range every chart shares. */
+export interface DrawContext {
+  smoothing: number;
+  root: string;
+  xRange: { min: number; max: number } | null;
+}
+
+/** A chart's datasets: each run's lines, and the target's line(s) across the shared x range. */
+export function datasets(s: SeriesView, ctx: DrawContext): Points[] {
+  const c = colors();
+  const single = !overlaid();
+  const xRange = ctx.xRange;
+  const out = linesOf(s, ctx.root).flatMap((l) => lineDatasets(l, single, ctx.smoothing));
+  if (s.target && xRange && out.length > 0) {
+    const lo = xRange.min,
+      hi = xRange.max;
+    const line = (y: number): { x: number; y: number }[] => [
+      { x: lo, y },
+      { x: hi, y },
+    ];
+    out.push({
+      label: `target ${s.target.label}`,
+      data: line(s.target.value),
+      borderColor: c.target,
+      borderDash: [4, 3],
+      borderWidth: 1,
+      pointRadius: 0,
+      pointHitRadius: 0,
+    });
+    if (s.target.kind === 'abs')
+      out.push({
+        label: `target ${s.target.label}`,
+        data: line(-s.target.value),
+        borderColor: c.target,
+        borderDash: [4, 3],
+        borderWidth: 1,
+        pointRadius: 0,
+        pointHitRadius: 0,
+      });
+  }
+  return out;
+}
+
+/** Chart.js's tick callback: labels from the whole axis (see src/shared/ticks.ts). */
+export function tickCallback(value: number | string, _i: number, ticks: { value: number }[]): string {
+  return tickLabel(
+    Number(value),
+    ticks.map((t) => t.value),
+  );
+}
+
+/** Fixed y bounds for a series that is constant up to float noise (see flatRange). */
+export function yBounds(ds: ChartDataset<'line', { x: number; y: number | null }[]>[]): { min?: number; max?: number } {
+  return flatRange(ds.flatMap((d) => d.data.map((p) => p.y))) ?? {};
+}
