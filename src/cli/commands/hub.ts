@@ -1,27 +1,18 @@
 /** `rlrb hub ls` and `rlrb download`. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { IndexOptions } from '../core/log/creditIndex';
-import { IndexStore } from '../core/log/indexStore';
-import type { Run } from '../core/run/run';
-import { HubRun } from '../core/hub/inPlace/hubRun';
-import { parseHubRef } from '../core/hub/inPlace/hubRef';
-import { RangeCache } from '../core/hub/inPlace/rangeCache';
-import { cliCacheDir, rangesDir } from './indexOptions';
-import type { FlagSpec, ParsedArgs } from './args';
-import { UsageError, numberFlag, stringFlag } from './args';
-import { resolveEndpoint, resolveToken } from '../core/hub/config';
-import { listRun } from '../core/hub/model';
-import type { HubConnection } from '../core/hub/model';
-import { planDownload, runDownload, DownloadError } from '../core/hub/download';
-import type { DownloadProgress } from '../core/hub/download';
-import { HubError } from '../core/hub/errors';
-import { formatBytes, formatDuration } from '../shared/format';
-import { safeLine, safeText, writeErr, writeJson, writeOut } from './safeText';
+import { resolve } from 'node:path';
+import type { FlagSpec, ParsedArgs } from '../args';
+import { UsageError, numberFlag, stringFlag } from '../args';
+import type { Command } from '../command';
+import { connection } from '../open/hubConnection';
+import { repoProblem } from '../open/repoId';
+import { listRun } from '../../core/hub/model';
+import { planDownload, runDownload, DownloadError } from '../../core/hub/download';
+import type { DownloadProgress } from '../../core/hub/download';
+import { HubError } from '../../core/hub/errors';
+import { formatBytes, formatDuration } from '../../shared/format';
+import { redactUrls, safeLine, safeText, writeErr, writeJson, writeOut } from '../output/safeText';
 
-export const HUB_FLAGS: FlagSpec = { endpoint: 'string', revision: 'string', json: 'boolean' };
-export const DOWNLOAD_FLAGS: FlagSpec = {
+const DOWNLOAD_FLAGS: FlagSpec = {
   kind: 'string',
   iteration: 'string',
   dest: 'string',
@@ -32,27 +23,18 @@ export const DOWNLOAD_FLAGS: FlagSpec = {
   'set-latest': 'boolean',
 };
 
-async function connection(a: ParsedArgs, signal?: AbortSignal): Promise<HubConnection> {
-  let endpoint: string;
-  try {
-    endpoint = resolveEndpoint(stringFlag(a, 'endpoint'));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const t = await resolveToken(undefined);
-  return { endpoint, ...(t.token ? { token: t.token, tokenSource: t.file ?? t.source } : {}), ...(signal ? { signal } : {}) };
-}
-
+/** `hub ls <repo>` and `download <repo>`: the repo id, checked as a link's is (no `.` or `..` part). */
 function repoArg(a: ParsedArgs, usage: string): string {
   const repo = a.positional[a.positional[0] === 'hub' ? 2 : 1];
-  if (!repo) throw new UsageError(usage);
-  if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new UsageError(`"${repo}" is not a repo id (owner/name)`);
+  if (!repo) throw new UsageError(`usage: rlrb ${usage}`);
+  const bad = repoProblem(repo);
+  if (bad !== undefined) throw new UsageError(bad);
   return repo;
 }
 
-export async function runHubCommand(a: ParsedArgs): Promise<number> {
-  if (a.positional[1] !== 'ls') throw new UsageError('usage: rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]');
-  const repo = repoArg(a, 'usage: rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]');
+async function runHubCommand(a: ParsedArgs): Promise<number> {
+  if (a.positional[1] !== 'ls') throw new UsageError(`usage: rlrb ${HUB.usage}`);
+  const repo = repoArg(a, HUB.usage);
   const c = await connection(a);
   try {
     const l = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
@@ -77,7 +59,7 @@ export async function runHubCommand(a: ParsedArgs): Promise<number> {
       });
       return 0;
     }
-    const out: string[] = [`${l.repo} @ ${l.commit.slice(0, 12)} (${formatBytes(l.totalBytes)}) at ${c.endpoint}`];
+    const out: string[] = [`${l.repo} @ ${l.commit.slice(0, 12)} (${formatBytes(l.totalBytes)}) at ${redactUrls(c.endpoint)}`];
     for (const kind of ['resume', 'hf'] as const) {
       out.push(`${kind}/`);
       for (const i of l[kind])
@@ -101,32 +83,18 @@ export async function runHubCommand(a: ParsedArgs): Promise<number> {
   }
 }
 
-/**
- * `rlrb report|show hub:owner/name[@revision]`: the repo's logs read in place, the index saved
- * in the cache folder (`--no-cache`: a temporary one) with the ranges fetched under `ranges/`.
- */
-export async function openInPlace(spec: string, a: ParsedArgs, options: IndexOptions): Promise<Run> {
-  const ref = parseHubRef(spec);
-  if (typeof ref === 'string') throw new UsageError(ref);
-  const dir = a.flags.has('no-cache') ? mkdtempSync(join(tmpdir(), 'rlrb-in-place-')) : cliCacheDir();
-  const conn = await connection(a);
-  const hr = await HubRun.open(ref, { conn, store: new IndexStore(dir), cache: new RangeCache(rangesDir(dir)), options });
-  if (hr.savedIndexLine !== undefined) {
-    writeErr(`rlrb: warning: ${safeLine(hr.savedIndexLine)}\n`);
-    const note = await hr.offlineNote();
-    if (note !== undefined) writeErr(`rlrb: warning: ${safeLine(note)}\n`);
-  }
-  return hr.run;
-}
+/** The longest `--stall-timeout`: a timer of more than 2^31 - 1 ms fires after 1 ms. */
+export const MAX_STALL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 const DOWNLOAD_USAGE =
-  'usage: rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--stall-timeout SECONDS] [--set-latest]';
+  'download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] ' +
+  `[--stall-timeout SECONDS (1 to ${MAX_STALL_SECONDS})] [--set-latest]`;
 
-export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
+async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   const repo = repoArg(a, DOWNLOAD_USAGE);
   const kind = stringFlag(a, 'kind');
   if (kind !== 'resume' && kind !== 'hf' && kind !== 'logs')
-    throw new UsageError(kind === undefined ? DOWNLOAD_USAGE : `--kind takes resume, hf or logs, not "${kind}"`);
+    throw new UsageError(kind === undefined ? `usage: rlrb ${DOWNLOAD_USAGE}` : `--kind takes resume, hf or logs, not "${kind}"`);
   const dest = stringFlag(a, 'dest');
   if (!dest) throw new UsageError('--dest DIR is needed');
   const itRaw = stringFlag(a, 'iteration');
@@ -136,7 +104,7 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   else throw new UsageError(`--iteration takes a whole number or "latest", not "${itRaw}"`);
   const concurrency = numberFlag(a, 'concurrency', { int: true, min: 1 });
   /** no byte for this long: drop the connection and resume from the bytes on disk */
-  const stallSeconds = numberFlag(a, 'stall-timeout', { min: 1 });
+  const stallSeconds = numberFlag(a, 'stall-timeout', { min: 1, max: MAX_STALL_SECONDS });
   const ac = new AbortController();
   const onSigint = (): void => {
     process.stderr.write('\ncancelling; bytes on disk are kept, run the same command again to finish\n');
@@ -164,7 +132,7 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
           process.stderr.write(
             `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
           );
-          if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${safeText(p.event)}\n`);
+          if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${safeText(redactUrls(p.event))}\n`);
         } else if (p.event && p.event !== 'done') {
           writeErr(`${p.event}\n`);
         }
@@ -190,3 +158,11 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
     process.off('SIGINT', onSigint);
   }
 }
+
+export const HUB: Command = {
+  usage: 'hub ls <repo> [--endpoint URL] [--revision R] [--json]',
+  flags: { endpoint: 'string', revision: 'string', json: 'boolean' },
+  run: runHubCommand,
+};
+
+export const DOWNLOAD: Command = { usage: DOWNLOAD_USAGE, flags: DOWNLOAD_FLAGS, run: runDownloadCommand };

@@ -1,17 +1,21 @@
 /** The index options (beta, tau, matching, field mapping) from a command's flags. */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { DEFAULT_INDEX_OPTIONS } from '../core/log/creditIndex';
-import type { IndexEngine, IndexOptions } from '../core/log/creditIndex';
-import { DEFAULT_CACHE_BYTES, IndexStore } from '../core/log/indexStore';
-import { RangeCache } from '../core/hub/inPlace/rangeCache';
-import { safeLine, writeOut } from './safeText';
-import { validateMapping } from '../core/record/schema';
-import { UsageError, numberFlag, stringFlag } from './args';
-import type { FlagSpec, ParsedArgs } from './args';
+import { DEFAULT_INDEX_OPTIONS } from '../../core/log/creditIndex';
+import type { IndexEngine, IndexOptions } from '../../core/log/creditIndex';
+import { DEFAULT_CACHE_BYTES, IndexStore } from '../../core/log/indexStore';
+import { safeLine } from '../output/safeText';
+import { validateMapping } from '../../core/record/schema';
+import type { FieldMapping } from '../../core/record/schema';
+import { errorDetail, errorMessage } from '../../core/errorMessage';
+import { UsageError, numberFlag, stringFlag } from '../args';
+import type { FlagSpec, ParsedArgs } from '../args';
 
-/** The flags `indexOptions` reads. */
+/** The usage of `INDEX_FLAGS`. */
+export const INDEX_USAGE = '[--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache] [--threads N]';
+
+/** The flags `indexOptions` and `indexEngine` read. */
 export const INDEX_FLAGS: FlagSpec = {
   beta: 'string',
   tau: 'string',
@@ -29,26 +33,50 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
   const clickTolerance = numberFlag(a, 'click-tol', { min: 0 }) ?? DEFAULT_INDEX_OPTIONS.match.clickTolerance;
   const kc = stringFlag(a, 'key-case');
   if (kc !== undefined && kc !== 'on' && kc !== 'off') throw new UsageError(`--key-case takes on or off, not "${kc}"`);
-  let mapping = {};
   const mapFile = stringFlag(a, 'map');
-  if (mapFile !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(mapFile, 'utf8');
-    } catch (e) {
-      throw new UsageError(`cannot read the mapping file ${mapFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    let obj: unknown;
-    try {
-      obj = JSON.parse(text);
-    } catch (e) {
-      throw new UsageError(`${mapFile}: not JSON: ${(e as Error).message}`);
-    }
-    const v = validateMapping(obj, mapFile);
-    if (v.problems.length > 0) throw new UsageError(v.problems[0]);
-    mapping = v.mapping;
-  }
+  const mapping = mapFile === undefined ? {} : readMapping(mapFile);
   return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
+}
+
+/** The largest mapping file read (`--map /dev/zero` read 7.8 GB): a mapping is a few lines of JSON. */
+export const MAX_MAPPING_BYTES = 1024 * 1024;
+
+/** At most `max` bytes of the regular file `path`, or a usage error naming it (not a regular file, too large, unreadable). */
+function readSmallFile(path: string, what: string, max: number): string {
+  let fd: number;
+  try {
+    // non-blocking: a FIFO is refused below instead of waiting for a writer
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} ${path}: ${errorDetail(e)}`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new UsageError(`${what} ${path} is not a regular file`);
+    const buf = Buffer.alloc(max + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n <= max; n += got) got = readSync(fd, buf, n, buf.length - n, null);
+    if (n > max) throw new UsageError(`${what} ${path} is larger than ${max / (1024 * 1024)} MB`);
+    return buf.subarray(0, n).toString('utf8');
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read ${what} ${path}: ${errorDetail(e)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `--map FILE`: a JSON field mapping (run-format.md), at most 1 MB, checked. */
+export function readMapping(file: string): FieldMapping {
+  const text = readSmallFile(file, 'the mapping file', MAX_MAPPING_BYTES);
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${file}: not JSON: ${errorMessage(e)}`);
+  }
+  const v = validateMapping(obj, file);
+  if (v.problems.length > 0) throw new UsageError(v.problems[0]);
+  return v.mapping;
 }
 
 /** The CLI's folder of saved indexes: `$XDG_CACHE_HOME/rlrb`, or `~/.cache/rlrb` (a relative XDG_CACHE_HOME is ignored, as the spec says). */
@@ -84,28 +112,3 @@ export function indexEngine(a: ParsedArgs): IndexEngine {
 /** The fetched ranges of Hub logs read in place, under a cache folder. */
 export const rangesDir = (dir: string): string => join(dir, 'ranges');
 
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-
-/** `rlrb cache`: what the cache folder holds; `rlrb cache clear`: deletes the saved indexes and the fetched ranges. */
-async function cmdCache(a: ParsedArgs): Promise<number> {
-  const clear = a.positional[1] === 'clear';
-  if (a.positional.length > 2 || (a.positional.length === 2 && !clear)) throw new UsageError('usage: rlrb cache [clear]');
-  const dir = cliCacheDir();
-  const ranges = new RangeCache(rangesDir(dir));
-  if (clear) {
-    const r = await new IndexStore(dir).clear();
-    const g = await ranges.clear();
-    writeOut(
-      `${safeLine(dir)}: deleted ${r.files} saved index(es), ${mb(r.bytes)}, and ${g.ranges} fetched range(s) of Hub logs (ranges/), ${mb(g.bytes)}\n`,
-    );
-    return 0;
-  }
-  const r = await new IndexStore(dir).usage();
-  const g = await ranges.usage();
-  writeOut(
-    `${safeLine(dir)}: ${r.files} saved index(es), ${mb(r.bytes)}; ranges/: ${g.ranges} fetched range(s) of ${g.files} Hub log(s), ${mb(g.bytes)}\n`,
-  );
-  return 0;
-}
-
-export const CACHE_COMMAND = { flags: {}, run: cmdCache } as const;

@@ -38,7 +38,12 @@ export function writeJson(value: unknown): void {
   process.stdout.write(safeJson(value) + '\n');
 }
 
-/** Writes a message to stderr through `safeText`. */
+/** A URL's user and password (`http://user:pw@host`) as `***`: an endpoint is printed without its credentials. */
+export function redactUrls(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s"]*@/gi, '$1***@');
+}
+
+/** Writes a message to stderr through `safeText`, any credentials in a URL redacted. */
 export function writeErr(text: string): void {
-  process.stderr.write(safeText(text));
+  process.stderr.write(safeText(redactUrls(text)));
 }
