@@ -74,7 +74,11 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec, command = 'rl
     const last = values[values.length - 1];
     if (last === true) flags.set(k, true);
     else if (typeof last === 'string') flags.set(k, last);
-    if (multiple) lists.set(k, values.filter((x): x is string => typeof x === 'string'));
+    if (multiple)
+      lists.set(
+        k,
+        values.filter((x): x is string => typeof x === 'string'),
+      );
   }
   return { positional: parsed.positionals, flags, lists };
 }

@@ -39,7 +39,7 @@ function help(): string {
     ...lines,
     '  rlrb --version',
     '',
-    'A run is a folder, a .jsonl log, or hub:owner/name[@revision] (the Hub repo\'s logs read in place, not downloaded).',
+    "A run is a folder, a .jsonl log, or hub:owner/name[@revision] (the Hub repo's logs read in place, not downloaded).",
     'Exit codes: 0 success (warnings included), 1 failure, 2 bad usage or an unreadable file.',
     '',
   ].join('\n');

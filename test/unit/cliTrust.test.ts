@@ -137,7 +137,10 @@ test('--map: a file that is not regular (/dev/zero) or larger than 1 MB is refus
     ['/dev/zero', /the mapping file \/dev\/zero is not a regular file/],
     [big, /the mapping file .*big\.json is larger than 1 MB/],
   ] as const) {
-    for (const cmd of [['report', root], ['export', root, '--format', 'csv']]) {
+    for (const cmd of [
+      ['report', root],
+      ['export', root, '--format', 'csv'],
+    ]) {
       const r = rlrb(...cmd, '--map', map, '--no-cache');
       assert.equal(r.code, 2, r.err);
       oneLine(r.err);
@@ -147,7 +150,18 @@ test('--map: a file that is not regular (/dev/zero) or larger than 1 MB is refus
 });
 
 test('download --stall-timeout above 2^31 ms is refused naming the flag and the bound (it became a 1 ms timer)', () => {
-  const r = rlrb('download', 'o/r', '--kind', 'logs', '--dest', tempDir(), '--endpoint', 'http://127.0.0.1:9', '--stall-timeout', '2147484');
+  const r = rlrb(
+    'download',
+    'o/r',
+    '--kind',
+    'logs',
+    '--dest',
+    tempDir(),
+    '--endpoint',
+    'http://127.0.0.1:9',
+    '--stall-timeout',
+    '2147484',
+  );
   assert.equal(r.code, 2, r.err);
   oneLine(r.err);
   assert.match(r.err, /^rlrb: --stall-timeout must be a number >= 1 and <= 2147483, not "2147484"/);

@@ -19,14 +19,16 @@ async function run(a: ParsedArgs): Promise<number> {
     const r = await new IndexStore(dir).clear();
     const g = await ranges.clear();
     writeOut(
-      `${safeLine(dir)}: deleted ${r.files} saved index(es), ${mb(r.bytes)}, and ${g.ranges} fetched range(s) of Hub logs (ranges/), ${mb(g.bytes)}\n`,
+      `${safeLine(dir)}: deleted ${r.files} saved index(es), ${mb(r.bytes)}, ` +
+        `and ${g.ranges} fetched range(s) of Hub logs (ranges/), ${mb(g.bytes)}\n`,
     );
     return 0;
   }
   const r = await new IndexStore(dir).usage();
   const g = await ranges.usage();
   writeOut(
-    `${safeLine(dir)}: ${r.files} saved index(es), ${mb(r.bytes)}; ranges/: ${g.ranges} fetched range(s) of ${g.files} Hub log(s), ${mb(g.bytes)}\n`,
+    `${safeLine(dir)}: ${r.files} saved index(es), ${mb(r.bytes)}; ` +
+      `ranges/: ${g.ranges} fetched range(s) of ${g.files} Hub log(s), ${mb(g.bytes)}\n`,
   );
   return 0;
 }

@@ -48,7 +48,8 @@ export function renderComparison(c: RunComparison, a: Run, b: Run, w: CompareWin
   const cut = w.from !== undefined || w.to !== undefined ? `, cut to [${w.from ?? '…'}, ${w.to ?? '…'}]` : '';
   const out: string[] = [`Compare: A = ${safeLine(a.location.root)}`, `         B = ${safeLine(b.location.root)}`];
   out.push(
-    `Window: ${f.iterations} common iteration(s)${its.length > 0 ? ` (${its[0]!.iteration}..${its[its.length - 1]!.iteration})` : ''}${cut}`,
+    `Window: ${f.iterations} common iteration(s)` +
+      `${its.length > 0 ? ` (${its[0]!.iteration}..${its[its.length - 1]!.iteration})` : ''}${cut}`,
   );
   out.push('');
   out.push(

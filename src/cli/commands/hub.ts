@@ -64,7 +64,8 @@ async function runHubCommand(a: ParsedArgs): Promise<number> {
       out.push(`${kind}/`);
       for (const i of l[kind])
         out.push(
-          `  ${i.isLatest ? '*' : ' '} ${safeLine(i.dir.slice(kind.length + 1))}  ${String(i.files.length).padStart(3)} files  ${formatBytes(i.bytes).padStart(9)}`,
+          `  ${i.isLatest ? '*' : ' '} ${safeLine(i.dir.slice(kind.length + 1))}  ` +
+            `${String(i.files.length).padStart(3)} files  ${formatBytes(i.bytes).padStart(9)}`,
         );
       if (l[kind].length === 0) out.push('    (none)');
     }
@@ -118,7 +119,8 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
     const listing = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
     const plan = planDownload(listing, kind, iteration, resolve(dest));
     writeErr(
-      `downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`,
+      `downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}` +
+        `${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`,
     );
     const res = await runDownload(plan, {
       ...c,
@@ -130,7 +132,8 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
           const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
           const bar = '#'.repeat(Math.round(pct / 4)).padEnd(25, '.');
           process.stderr.write(
-            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
+            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ` +
+              `ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
           );
           if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${safeText(redactUrls(p.event))}\n`);
         } else if (p.event && p.event !== 'done') {
@@ -140,7 +143,8 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
     });
     if (tty) process.stderr.write('\n');
     writeOut(
-      `done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`,
+      `done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)` +
+        `${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`,
     );
     return 0;
   } catch (e) {

@@ -37,7 +37,9 @@ async function run(a: ParsedArgs): Promise<number> {
 }
 
 export const SHOW: Command = {
-  usage: `show <run folder, credit log or hub:owner/name[@revision]> --iteration I --group G --rollout R [--json] ${INDEX_USAGE} [--endpoint URL]`,
+  usage:
+    'show <run folder, credit log or hub:owner/name[@revision]> --iteration I --group G --rollout R [--json] ' +
+    `${INDEX_USAGE} [--endpoint URL]`,
   flags: { iteration: 'string', group: 'string', rollout: 'string', json: 'boolean', endpoint: 'string', ...INDEX_FLAGS },
   run,
 };
@@ -58,6 +60,8 @@ export function trajectoryJson(t: TrajectoryView, opts: IndexOptions, line: numb
   return { ...t, turns: t.turns.map((u) => ({ ...u, ...turnMarks(u, t.A, opts.credit, opts.match) })), line };
 }
 
+const candidate = (c: unknown): string => (c !== undefined ? JSON.stringify(c) : '');
+
 export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: string): string {
   const out: string[] = [];
   out.push(`iteration ${t.iteration}  group ${t.group}  rollout ${t.rollout}  (${where})`);
@@ -76,7 +80,7 @@ export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: s
           .join(', ');
         const d = k === 0 ? '' : rc.terms[k - 1]?.d === null ? '  d —' : `  d ${fmt(rc.terms[k - 1]!.d, 3)}`;
         out.push(
-          `  [${k}] ${s === null ? '   null' : s.toFixed(3).padStart(8)}${d}  ${marks}  ${turn.candidates?.[k] !== undefined ? JSON.stringify(turn.candidates[k]) : ''}`.trimEnd(),
+          `  [${k}] ${s === null ? '   null' : s.toFixed(3).padStart(8)}${d}  ${marks}  ${candidate(turn.candidates?.[k])}`.trimEnd(),
         );
       });
       const state = mk.masked
@@ -87,7 +91,8 @@ export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: s
             ? `recomputed ${fmt(mk.recomputedC)}: differs`
             : 'recomputed: agrees';
       out.push(
-        `  c ${turn.c === undefined ? 'absent' : fmt(turn.c)}  (${state})  A -> A_t: ${fmt(t.A)} -> ${turn.At === undefined ? 'absent' : fmt(turn.At)}`,
+        `  c ${turn.c === undefined ? 'absent' : fmt(turn.c)}  (${state})  ` +
+          `A -> A_t: ${fmt(t.A)} -> ${turn.At === undefined ? 'absent' : fmt(turn.At)}`,
       );
     } else {
       out.push(`  A_t ${turn.At === undefined ? 'absent' : fmt(turn.At)}`);
@@ -97,4 +102,3 @@ export function renderTrajectory(t: TrajectoryView, opts: IndexOptions, where: s
   }
   return out.join('\n') + '\n';
 }
-

@@ -79,7 +79,10 @@ export function readMapping(file: string): FieldMapping {
   return v.mapping;
 }
 
-/** The CLI's folder of saved indexes: `$XDG_CACHE_HOME/rlrb`, or `~/.cache/rlrb` (a relative XDG_CACHE_HOME is ignored, as the spec says). */
+/**
+ * The CLI's folder of saved indexes: `$XDG_CACHE_HOME/rlrb`, or `~/.cache/rlrb`
+ * (a relative XDG_CACHE_HOME is ignored, as the spec says).
+ */
 export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env['XDG_CACHE_HOME'];
   return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'rlrb');
@@ -111,4 +114,3 @@ export function indexEngine(a: ParsedArgs): IndexEngine {
 
 /** The fetched ranges of Hub logs read in place, under a cache folder. */
 export const rangesDir = (dir: string): string => join(dir, 'ranges');
-

@@ -29,14 +29,18 @@ async function checkFolder(out: string): Promise<void> {
 
 /** Every byte of `chunk` to `fh` (a write may take fewer). */
 async function writeAll(fh: Pick<FileHandle, 'write'>, chunk: Buffer): Promise<void> {
-  for (let done = 0; done < chunk.length; ) {
+  for (let done = 0; done < chunk.length;) {
     const { bytesWritten } = await fh.write(chunk, done, chunk.length - done);
     done += bytesWritten;
   }
 }
 
 /** Runs `produce` into a sink over the partial file of `out`, then renames it to `out`. */
-export async function exportToFile<T>(out: string, produce: (sink: ExportSink) => Promise<T>, openFile: OpenFile = defaultOpen): Promise<T> {
+export async function exportToFile<T>(
+  out: string,
+  produce: (sink: ExportSink) => Promise<T>,
+  openFile: OpenFile = defaultOpen,
+): Promise<T> {
   await checkFolder(out);
   const tmp = partialPath(out);
   let fh: Pick<FileHandle, 'write' | 'close'>;

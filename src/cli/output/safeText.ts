@@ -23,7 +23,10 @@ export function safeLine(text: string): string {
   return safeText(text).replace(/[\n\t]/g, escapeOf);
 }
 
-/** JSON for a terminal: `JSON.stringify` leaves C1 and bidi controls raw inside strings; they become `\uNNNN` escapes (still the same JSON). */
+/**
+ * JSON for a terminal: `JSON.stringify` leaves C1 and bidi controls raw inside strings; they
+ * become `\uNNNN` escapes (still the same JSON).
+ */
 export function safeJson(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
