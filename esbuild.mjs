@@ -34,11 +34,13 @@ const targets = {
   cli: async () => {
     await esbuild.build({
       ...common,
-      entryPoints: ['src/cli/main.ts'],
+      entryPoints: ['src/cli/bin.ts'],
       outfile: 'dist/cli.js',
       platform: 'node',
       format: 'cjs',
       banner: { js: '#!/usr/bin/env node' },
+      // `rlrb --version`
+      define: { RLRB_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
     });
     chmodSync('dist/cli.js', 0o755);
   },

@@ -8,6 +8,7 @@
  * Next to the wall times, the CPU time of the main thread and of each worker (Linux), the
  * load-independent figures: the serial fraction and the speedup Amdahl's law allows.
  */
+import { spawnSync } from 'node:child_process';
 import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -124,6 +125,39 @@ function sameFigures(a: CreditIndex, b: CreditIndex): boolean {
   );
 }
 
+const CLI = resolve('dist/cli.js');
+
+/** Wall ms of `rlrb ...args` with its saved indexes in `cache`; it must exit 0. */
+function timedCli(cache: string, ...args: string[]): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, XDG_CACHE_HOME: cache }, maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`rlrb ${args.join(' ')}: exit ${r.status}: ${r.stderr.toString().slice(0, 300)}`);
+  return performance.now() - t0;
+}
+
+/**
+ * The CLI, as a user runs it: a second `rlrb compare` of the log with itself against a second
+ * `rlrb report` of it, each after a first that saved the index (issue 23: compare used no store
+ * and cost 66x the CLI's start).
+ */
+function cliSecondOpens(log: string): string[] {
+  const cache = mkdtempSync(join(tmpdir(), 'rlrb-bench-cli-cache-'));
+  try {
+    const firstReport = timedCli(cache, 'report', log, '--json');
+    const secondReport = timedCli(cache, 'report', log, '--json');
+    timedCli(cache, 'compare', log, log, '--json');
+    const secondCompare = timedCli(cache, 'compare', log, log, '--json');
+    return [
+      `rlrb report, first (index + save): ${firstReport.toFixed(0)} ms; second: ${secondReport.toFixed(0)} ms`,
+      `rlrb compare of the log with itself, second: ${secondCompare.toFixed(0)} ms; ` +
+        `${(secondCompare / secondReport).toFixed(2)}x the second report (target <= 2.5x: two runs from their saved indexes, ` +
+        `and the comparison), ${(secondCompare / firstReport).toFixed(2)}x the first report (it indexed both logs again before issue 23)`,
+    ];
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
 const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -174,6 +208,7 @@ async function main(): Promise<void> {
         `same figures (every column byte for byte, skipped lines, schema, report): ${same}`,
         `first open with a store (${THREADS} worker processes + save): ${first.ms.toFixed(0)} ms; saved index ${(saved / 1e6).toFixed(1)} MB`,
         `second open (unchanged, from the saved index): ${second.ms.toFixed(1)} ms; ${(first.ms / second.ms).toFixed(1)}x faster than the first (target >= 20x and < 300 ms); same figures: ${sameSaved}`,
+        ...cliSecondOpens(log),
       ]);
     } finally {
       rmSync(cache, { recursive: true, force: true });

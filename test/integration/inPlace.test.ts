@@ -236,6 +236,20 @@ test('rlrb report and show hub:owner/name read the logs in place: the same repor
   assert.match(bad.stderr, /is not a repo id/);
 });
 
+test('rlrb export takes hub: refs, opened as report opens them; compare says in one line it reads local logs only', async () => {
+  const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
+  const hub = `hub:${REPO}`;
+  const c = await runCli(['compare', hub, repoDir, '--endpoint', emu.url, '--json'], env);
+  assert.equal(c.status, 2, c.stderr);
+  assert.match(c.stderr, /^rlrb: hub:acme\/in-place: compare reads local logs only; download it first/);
+  assert.equal(c.stderr.trim().split('\n').length, 1);
+  const e = await runCli(['export', hub, '--endpoint', emu.url, '--format', 'csv', '--iteration-min', '3'], env);
+  const l = await runCli(['export', repoDir, '--format', 'csv', '--iteration-min', '3'], env);
+  assert.equal(e.status, 0, e.stderr);
+  assert.ok(l.stdout.split('\r\n').length > 10);
+  assert.equal(e.stdout, l.stdout, 'the same CSV from the Hub and from the folder');
+});
+
 /** Sets file faults on the credit log for one call, then clears every fault. */
 async function withFaults<T>(f: Omit<Faults, 'pathContains'>, fn: () => Promise<T>): Promise<T> {
   Object.assign(emu.faults, { ...f, pathContains: 'ws_credit' });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir } from '../helpers';
-import { safeJson, safeLine, safeText } from '../../src/cli/safeText';
+import { safeJson, safeLine, safeText } from '../../src/cli/output/safeText';
 import { startHubEmulator } from '../hubEmulator/server';
 
 test('safeText makes ESC, BEL, C1, DEL and bidi controls visible and keeps newlines and tabs', () => {

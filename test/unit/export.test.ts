@@ -14,13 +14,13 @@ import { groupEnd, inFileOrder } from '../../src/core/export/recordReader';
 import type { ExportSink } from '../../src/core/export/sink';
 import type { RecordHead } from '../fixtures';
 import type { TrajectoryFilter } from '../../src/core/run/query';
-import { cmdExport } from '../../src/cli/export';
+import { main } from '../../src/cli/main';
 import { tempDir } from '../helpers';
 
-// The CLI tests run `cmdExport` in a child process (this same file) so that stdout and exit codes are real.
+// The CLI tests run `rlrb export` (`main`) in a child process (this same file) so that stdout and exit codes are real.
 const CHILD = process.env['RLRB_EXPORT_CHILD'];
 if (CHILD !== undefined) {
-  void cmdExport(JSON.parse(CHILD) as string[]).then((code) => {
+  void main(['export', ...(JSON.parse(CHILD) as string[])]).then((code) => {
     process.exitCode = code;
   });
 } else {

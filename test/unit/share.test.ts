@@ -96,7 +96,21 @@ test('a link naming what the run does not hold is refused with one line saying w
 test('CSV: a text field that a spreadsheet would run as a formula gets a leading quote', () => {
   for (const s of ['=1+1', '+1', '-2', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x")'])
     assert.equal(guardFormula(s), `'${s}`, JSON.stringify(s));
-  for (const s of ['', 'plain', ' =1', "'=1", 'a=b', '1-2']) assert.equal(guardFormula(s), s, JSON.stringify(s));
+  // after any Unicode space or format character (space, NBSP, U+3000, ZWSP, BOM, LF), and in fullwidth (issue 22)
+  for (const s of [
+    ' =1',
+    '\u00a0=1',
+    '\u3000=1',
+    '\u200b=1',
+    '\ufeff=1',
+    '\n=1',
+    ' \u200b\u00a0@x',
+    '\uff1d1+1',
+    '\uff20SUM(A1)',
+    '\uff0b1',
+  ])
+    assert.equal(guardFormula(s), `'${s}`, JSON.stringify(s));
+  for (const s of ['', 'plain', "'=1", 'a=b', '1-2', ' plain', '\u3000x']) assert.equal(guardFormula(s), s, JSON.stringify(s));
   const row = {
     row: 0,
     iteration: 1,

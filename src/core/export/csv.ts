@@ -11,13 +11,19 @@ import type { RecordText, SummaryValue } from './summary';
 
 export type { RecordText } from './summary';
 
+/** Every Unicode space and format character (NBSP, U+3000, ZWSP, BOM, LF, …) a spreadsheet skips before a formula. */
+const LEADING_BLANKS = /^[\p{White_Space}\p{Cf}]+/u;
+/** What starts a formula, in ASCII and fullwidth (`＝`, `＋`, `－`, `＠`). */
+const FORMULA_START = /^[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+
 /**
- * A text field that starts with `=`, `+`, `-`, `@`, a tab or a CR is what Excel, LibreOffice
- * and Google Sheets run as a formula (CSV injection); a leading `'` makes them show it as
- * text. Only the log's text columns go through it: the numbers are ours, and `-0.5` stays a number.
+ * A text field that starts with `=`, `+`, `-`, `@` (or their fullwidth forms) after any
+ * Unicode spaces and format characters, or with a tab or a CR, is what Excel, LibreOffice and
+ * Google Sheets may run as a formula (CSV injection); a leading `'` makes them show it as text.
+ * Only the log's text columns go through it: the numbers are ours, and `-0.5` stays a number.
  */
 export function guardFormula(s: string): string {
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /^[\t\r]/.test(s) || FORMULA_START.test(s.replace(LEADING_BLANKS, '')) ? `'${s}` : s;
 }
 
 /** A summary value as CSV text: null is empty, a string from the log is guarded. */

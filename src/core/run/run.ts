@@ -2,6 +2,7 @@
 import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../log/creditIndex';
 import type { IndexEngine, IndexOptions } from '../log/creditIndex';
 import { MetricsIndex } from '../log/metricsIndex';
+import { errorDetail } from '../errorMessage';
 import { locateRun } from './runLocator';
 import type { RunLocation } from './runLocator';
 import { computeReport, trainingCurve } from '../report/report';
@@ -46,8 +47,7 @@ export class Run {
       },
       (e: unknown) => {
         if (!this.credit || signal?.aborted) throw e;
-        const err = e as NodeJS.ErrnoException;
-        this.metricsError = err.code ?? err.message;
+        this.metricsError = errorDetail(e);
       },
     );
     await Promise.all([this.credit?.update(signal), metrics]);

@@ -23,7 +23,10 @@ export function safeLine(text: string): string {
   return safeText(text).replace(/[\n\t]/g, escapeOf);
 }
 
-/** JSON for a terminal: `JSON.stringify` leaves C1 and bidi controls raw inside strings; they become `\uNNNN` escapes (still the same JSON). */
+/**
+ * JSON for a terminal: `JSON.stringify` leaves C1 and bidi controls raw inside strings; they
+ * become `\uNNNN` escapes (still the same JSON).
+ */
 export function safeJson(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
@@ -38,7 +41,12 @@ export function writeJson(value: unknown): void {
   process.stdout.write(safeJson(value) + '\n');
 }
 
-/** Writes a message to stderr through `safeText`. */
+/** A URL's user and password (`http://user:pw@host`) as `***`: an endpoint is printed without its credentials. */
+export function redactUrls(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s"]*@/gi, '$1***@');
+}
+
+/** Writes a message to stderr through `safeText`, any credentials in a URL redacted. */
 export function writeErr(text: string): void {
-  process.stderr.write(safeText(text));
+  process.stderr.write(safeText(redactUrls(text)));
 }

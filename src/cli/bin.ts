@@ -1,0 +1,13 @@
+/** The entry point of `dist/cli.js`: runs `main` on the process's arguments (main.ts itself has no side effect, so tests can import it). */
+import { main } from './main';
+import { safeLine, writeErr } from './output/safeText';
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    writeErr(`rlrb: ${safeLine(String(e))}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,172 @@
+/** `rlrb hub ls` and `rlrb download`. */
+import { resolve } from 'node:path';
+import type { FlagSpec, ParsedArgs } from '../args';
+import { UsageError, numberFlag, stringFlag } from '../args';
+import type { Command } from '../command';
+import { connection } from '../open/hubConnection';
+import { repoProblem } from '../open/repoId';
+import { listRun } from '../../core/hub/model';
+import { planDownload, runDownload, DownloadError } from '../../core/hub/download';
+import type { DownloadProgress } from '../../core/hub/download';
+import { HubError } from '../../core/hub/errors';
+import { formatBytes, formatDuration } from '../../shared/format';
+import { redactUrls, safeLine, safeText, writeErr, writeJson, writeOut } from '../output/safeText';
+
+const DOWNLOAD_FLAGS: FlagSpec = {
+  kind: 'string',
+  iteration: 'string',
+  dest: 'string',
+  endpoint: 'string',
+  revision: 'string',
+  concurrency: 'string',
+  'stall-timeout': 'string',
+  'set-latest': 'boolean',
+};
+
+/** `hub ls <repo>` and `download <repo>`: the repo id, checked as a link's is (no `.` or `..` part). */
+function repoArg(a: ParsedArgs, usage: string): string {
+  const repo = a.positional[a.positional[0] === 'hub' ? 2 : 1];
+  if (!repo) throw new UsageError(`usage: rlrb ${usage}`);
+  const bad = repoProblem(repo);
+  if (bad !== undefined) throw new UsageError(bad);
+  return repo;
+}
+
+async function runHubCommand(a: ParsedArgs): Promise<number> {
+  if (a.positional[1] !== 'ls') throw new UsageError(`usage: rlrb ${HUB.usage}`);
+  const repo = repoArg(a, HUB.usage);
+  const c = await connection(a);
+  try {
+    const l = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
+    if (a.flags.has('json')) {
+      const iter = (i: (typeof l.resume)[number]): unknown => ({
+        iteration: i.iteration,
+        dir: i.dir,
+        files: i.files.length,
+        bytes: i.bytes,
+        latest: i.isLatest,
+      });
+      writeJson({
+        repo: l.repo,
+        revision: l.revision,
+        commit: l.commit,
+        latest: l.latest,
+        resume: l.resume.map(iter),
+        hf: l.hf.map(iter),
+        logs: l.logs.map((f) => ({ path: f.path, bytes: f.size })),
+        totalBytes: l.totalBytes,
+        warnings: l.warnings,
+      });
+      return 0;
+    }
+    const out: string[] = [`${l.repo} @ ${l.commit.slice(0, 12)} (${formatBytes(l.totalBytes)}) at ${redactUrls(c.endpoint)}`];
+    for (const kind of ['resume', 'hf'] as const) {
+      out.push(`${kind}/`);
+      for (const i of l[kind])
+        out.push(
+          `  ${i.isLatest ? '*' : ' '} ${safeLine(i.dir.slice(kind.length + 1))}  ` +
+            `${String(i.files.length).padStart(3)} files  ${formatBytes(i.bytes).padStart(9)}`,
+        );
+      if (l[kind].length === 0) out.push('    (none)');
+    }
+    out.push('logs/');
+    for (const f of l.logs) out.push(`    ${safeLine(f.path.slice(5))}  ${formatBytes(f.size)}`);
+    if (l.latest !== null) out.push(`* latest_checkpointed_iteration.txt = ${l.latest}`);
+    for (const w of l.warnings) out.push(`warning: ${safeLine(w)}`);
+    writeOut(out.join('\n') + '\n');
+    return 0;
+  } catch (e) {
+    if (e instanceof HubError) {
+      writeErr(`rlrb: ${safeLine(e.message)}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+/** The longest `--stall-timeout`: a timer of more than 2^31 - 1 ms fires after 1 ms. */
+export const MAX_STALL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+const DOWNLOAD_USAGE =
+  'download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] ' +
+  `[--stall-timeout SECONDS (1 to ${MAX_STALL_SECONDS})] [--set-latest]`;
+
+async function runDownloadCommand(a: ParsedArgs): Promise<number> {
+  const repo = repoArg(a, DOWNLOAD_USAGE);
+  const kind = stringFlag(a, 'kind');
+  if (kind !== 'resume' && kind !== 'hf' && kind !== 'logs')
+    throw new UsageError(kind === undefined ? `usage: rlrb ${DOWNLOAD_USAGE}` : `--kind takes resume, hf or logs, not "${kind}"`);
+  const dest = stringFlag(a, 'dest');
+  if (!dest) throw new UsageError('--dest DIR is needed');
+  const itRaw = stringFlag(a, 'iteration');
+  let iteration: number | 'latest' | undefined;
+  if (itRaw === undefined || itRaw === 'latest') iteration = itRaw === 'latest' ? 'latest' : undefined;
+  else if (/^\d+$/.test(itRaw)) iteration = Number(itRaw);
+  else throw new UsageError(`--iteration takes a whole number or "latest", not "${itRaw}"`);
+  const concurrency = numberFlag(a, 'concurrency', { int: true, min: 1 });
+  /** no byte for this long: drop the connection and resume from the bytes on disk */
+  const stallSeconds = numberFlag(a, 'stall-timeout', { min: 1, max: MAX_STALL_SECONDS });
+  const ac = new AbortController();
+  const onSigint = (): void => {
+    process.stderr.write('\ncancelling; bytes on disk are kept, run the same command again to finish\n');
+    ac.abort();
+  };
+  process.once('SIGINT', onSigint);
+  // the listing's API calls are watched with the same timeout as the download's bytes
+  const c = { ...(await connection(a, ac.signal)), ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}) };
+  const tty = process.stderr.isTTY === true;
+  try {
+    const listing = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
+    const plan = planDownload(listing, kind, iteration, resolve(dest));
+    writeErr(
+      `downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}` +
+        `${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`,
+    );
+    const res = await runDownload(plan, {
+      ...c,
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}),
+      latestConflict: a.flags.has('set-latest') ? 'overwrite' : 'fail',
+      onProgress: (p: DownloadProgress) => {
+        if (tty) {
+          const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
+          const bar = '#'.repeat(Math.round(pct / 4)).padEnd(25, '.');
+          process.stderr.write(
+            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ` +
+              `ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
+          );
+          if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${safeText(redactUrls(p.event))}\n`);
+        } else if (p.event && p.event !== 'done') {
+          writeErr(`${p.event}\n`);
+        }
+      },
+    });
+    if (tty) process.stderr.write('\n');
+    writeOut(
+      `done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)` +
+        `${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`,
+    );
+    return 0;
+  } catch (e) {
+    if (tty) process.stderr.write('\n');
+    if (e instanceof HubError && e.kind === 'cancelled') {
+      process.stderr.write('rlrb: cancelled; run the same command again to resume\n');
+      return 130;
+    }
+    if (e instanceof HubError || e instanceof DownloadError) {
+      writeErr(`rlrb: ${safeLine(e.message)}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+export const HUB: Command = {
+  usage: 'hub ls <repo> [--endpoint URL] [--revision R] [--json]',
+  flags: { endpoint: 'string', revision: 'string', json: 'boolean' },
+  run: runHubCommand,
+};
+
+export const DOWNLOAD: Command = { usage: DOWNLOAD_USAGE, flags: DOWNLOAD_FLAGS, run: runDownloadCommand };

@@ -1,0 +1,116 @@
+/** The index options (beta, tau, matching, field mapping) from a command's flags. */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { DEFAULT_INDEX_OPTIONS } from '../../core/log/creditIndex';
+import type { IndexEngine, IndexOptions } from '../../core/log/creditIndex';
+import { DEFAULT_CACHE_BYTES, IndexStore } from '../../core/log/indexStore';
+import { safeLine } from '../output/safeText';
+import { validateMapping } from '../../core/record/schema';
+import type { FieldMapping } from '../../core/record/schema';
+import { errorDetail, errorMessage } from '../../core/errorMessage';
+import { UsageError, numberFlag, stringFlag } from '../args';
+import type { FlagSpec, ParsedArgs } from '../args';
+
+/** The usage of `INDEX_FLAGS`. */
+export const INDEX_USAGE = '[--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache] [--threads N]';
+
+/** The flags `indexOptions` and `indexEngine` read. */
+export const INDEX_FLAGS: FlagSpec = {
+  beta: 'string',
+  tau: 'string',
+  'click-tol': 'string',
+  'key-case': 'string',
+  map: 'string',
+  'no-cache': 'boolean',
+  threads: 'string',
+};
+
+export function indexOptions(a: ParsedArgs): IndexOptions {
+  const beta = numberFlag(a, 'beta') ?? DEFAULT_INDEX_OPTIONS.credit.beta;
+  const tau = numberFlag(a, 'tau') ?? DEFAULT_INDEX_OPTIONS.credit.tau;
+  if (tau <= 0) throw new UsageError('--tau must be > 0');
+  const clickTolerance = numberFlag(a, 'click-tol', { min: 0 }) ?? DEFAULT_INDEX_OPTIONS.match.clickTolerance;
+  const kc = stringFlag(a, 'key-case');
+  if (kc !== undefined && kc !== 'on' && kc !== 'off') throw new UsageError(`--key-case takes on or off, not "${kc}"`);
+  const mapFile = stringFlag(a, 'map');
+  const mapping = mapFile === undefined ? {} : readMapping(mapFile);
+  return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
+}
+
+/** The largest mapping file read (`--map /dev/zero` read 7.8 GB): a mapping is a few lines of JSON. */
+export const MAX_MAPPING_BYTES = 1024 * 1024;
+
+/** At most `max` bytes of the regular file `path`, or a usage error naming it (not a regular file, too large, unreadable). */
+function readSmallFile(path: string, what: string, max: number): string {
+  let fd: number;
+  try {
+    // non-blocking: a FIFO is refused below instead of waiting for a writer
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} ${path}: ${errorDetail(e)}`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new UsageError(`${what} ${path} is not a regular file`);
+    const buf = Buffer.alloc(max + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n <= max; n += got) got = readSync(fd, buf, n, buf.length - n, null);
+    if (n > max) throw new UsageError(`${what} ${path} is larger than ${max / (1024 * 1024)} MB`);
+    return buf.subarray(0, n).toString('utf8');
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read ${what} ${path}: ${errorDetail(e)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `--map FILE`: a JSON field mapping (run-format.md), at most 1 MB, checked. */
+export function readMapping(file: string): FieldMapping {
+  const text = readSmallFile(file, 'the mapping file', MAX_MAPPING_BYTES);
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${file}: not JSON: ${errorMessage(e)}`);
+  }
+  const v = validateMapping(obj, file);
+  if (v.problems.length > 0) throw new UsageError(v.problems[0]);
+  return v.mapping;
+}
+
+/**
+ * The CLI's folder of saved indexes: `$XDG_CACHE_HOME/rlrb`, or `~/.cache/rlrb`
+ * (a relative XDG_CACHE_HOME is ignored, as the spec says).
+ */
+export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env['XDG_CACHE_HOME'];
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'rlrb');
+}
+
+/** The most `--threads` takes, as the `rlRunBrowser.indexThreads` setting (a billion threads ran a log out of memory). */
+export const MAX_THREADS = 256;
+
+/** `--threads N`: the threads a large log is indexed with (default and 0: every core; 1: no worker process). */
+export function indexThreads(a: ParsedArgs): number {
+  return numberFlag(a, 'threads', { int: true, min: 0, max: MAX_THREADS }) ?? 0;
+}
+
+/** The size limit of the CLI's saved indexes: `RLRB_INDEX_CACHE_MB` megabytes (default 1024). */
+export function cliCacheBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env['RLRB_INDEX_CACHE_MB'];
+  if (v === undefined || v === '') return DEFAULT_CACHE_BYTES;
+  const mb = Number(v);
+  if (v.trim() === '' || !Number.isFinite(mb) || mb < 0)
+    throw new UsageError(`RLRB_INDEX_CACHE_MB must be a number of megabytes >= 0, not "${safeLine(v)}"`);
+  return Math.round(mb * 1024 * 1024);
+}
+
+/** How to index, from `--no-cache` and `--threads`: with the user cache folder unless told not to. */
+export function indexEngine(a: ParsedArgs): IndexEngine {
+  const threads = { threads: indexThreads(a) };
+  return a.flags.has('no-cache') ? { threads } : { store: new IndexStore(cliCacheDir(), { maxBytes: cliCacheBytes() }), threads };
+}
+
+/** The fetched ranges of Hub logs read in place, under a cache folder. */
+export const rangesDir = (dir: string): string => join(dir, 'ranges');

@@ -1,0 +1,97 @@
+/**
+ * The one way every command opens a run (report, show, compare, export and those to come): a
+ * local folder or `.jsonl`, or `hub:owner/name[@revision]` read in place; the credit options and
+ * the field mapping from `--beta/--tau/--click-tol/--key-case/--map`; the saved-index store
+ * (`--no-cache`: none) and `--threads`; a log in an encoding the reader cannot read is a usage
+ * error (exit 2, one line).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { IndexEngine, IndexOptions } from '../../core/log/creditIndex';
+import { IndexStore } from '../../core/log/indexStore';
+import { LogEncodingError } from '../../core/log/jsonlFile';
+import { Run } from '../../core/run/run';
+import { HubRun } from '../../core/hub/inPlace/hubRun';
+import { isHubRef, parseHubRef } from '../../core/hub/inPlace/hubRef';
+import { RangeCache } from '../../core/hub/inPlace/rangeCache';
+import { errorDetail } from '../../core/errorMessage';
+import { UsageError } from '../args';
+import type { ParsedArgs } from '../args';
+import { cliCacheDir, indexEngine, indexOptions, rangesDir } from './indexOptions';
+import { connection } from './hubConnection';
+import { repoProblem } from './repoId';
+import { safeLine, writeErr } from '../output/safeText';
+
+/** How a run is opened: everything `openRun` takes from the flags, for a caller without flags (the MCP server). */
+export interface OpenSettings {
+  options: IndexOptions;
+  engine: IndexEngine;
+  /** the flags a Hub ref's connection is made from (`--endpoint`, `--no-cache`) */
+  args: ParsedArgs;
+  /** refuse a run without a credit log (every command today) */
+  needCredit?: boolean;
+}
+
+/** The settings of `a`'s flags (`INDEX_FLAGS` and `--endpoint`). */
+export function openSettings(a: ParsedArgs): OpenSettings {
+  return { options: indexOptions(a), engine: indexEngine(a), args: a, needCredit: true };
+}
+
+/** Opens and reads the run at `ref` with the settings of `a`'s flags. */
+export function openRun(ref: string, a: ParsedArgs): Promise<Run> {
+  return openRunWith(ref, openSettings(a));
+}
+
+export async function openRunWith(ref: string, s: OpenSettings): Promise<Run> {
+  const run = isHubRef(ref) ? await openInPlace(ref, s) : await Run.open(resolve(ref), s.options, s.engine);
+  if (!run) throw new UsageError(`${ref}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
+  if (s.needCredit !== false && !run.credit)
+    throw new UsageError(`${ref}: no credit log (${isHubRef(ref) ? 'logs/' : ''}ws_credit_log.jsonl) found`);
+  // a run read in place is read when it opens (HubRun.start)
+  if (!isHubRef(ref)) await readRun(run, ref);
+  if (run.metricsError !== undefined)
+    writeErr(`rlrb: warning: ${run.metrics?.path}: cannot be read (${run.metricsError}); going on with the credit log alone\n`);
+  return run;
+}
+
+/** The first read of both logs, with its progress on a terminal. */
+async function readRun(run: Run, ref: string): Promise<void> {
+  const tty = process.stderr.isTTY === true;
+  const sub = tty
+    ? run.credit?.onProgress((p) =>
+        process.stderr.write(`\rindexing ${(p.bytesDone / 1e6).toFixed(0)} / ${(p.bytesTotal / 1e6).toFixed(0)} MB`),
+      )
+    : undefined;
+  try {
+    await run.update();
+  } catch (e) {
+    if (e instanceof LogEncodingError) throw new UsageError(e.message);
+    const path = typeof e === 'object' && e !== null && 'path' in e && typeof e.path === 'string' ? e.path : ref;
+    throw new UsageError(`cannot read ${path}: ${errorDetail(e)}`);
+  } finally {
+    sub?.dispose();
+    if (tty) process.stderr.write('\r\x1b[K');
+  }
+}
+
+/**
+ * `hub:owner/name[@revision]`: the repo's logs read in place, the index saved in the cache folder
+ * (`--no-cache`: a temporary one) with the ranges fetched under `ranges/`.
+ */
+async function openInPlace(spec: string, s: OpenSettings): Promise<Run> {
+  const ref = parseHubRef(spec);
+  if (typeof ref === 'string') throw new UsageError(ref);
+  const bad = repoProblem(ref.repo);
+  if (bad !== undefined) throw new UsageError(bad);
+  const dir = s.args.flags.has('no-cache') ? mkdtempSync(join(tmpdir(), 'rlrb-in-place-')) : cliCacheDir();
+  const conn = await connection(s.args);
+  const options = s.options;
+  const hr = await HubRun.open(ref, { conn, store: new IndexStore(dir), cache: new RangeCache(rangesDir(dir)), options });
+  if (hr.savedIndexLine !== undefined) {
+    writeErr(`rlrb: warning: ${safeLine(hr.savedIndexLine)}\n`);
+    const note = await hr.offlineNote();
+    if (note !== undefined) writeErr(`rlrb: warning: ${safeLine(note)}\n`);
+  }
+  return hr.run;
+}
