@@ -19,10 +19,11 @@ import type { ExportFormat } from '../core/export/exportRows';
 import { selectRows } from '../core/export/select';
 import { writableSink } from '../core/export/sink';
 import { MAX_THREADS } from './indexOptions';
+import { TAG_NAMES } from '../core/behaviour/tags';
 
 export const EXPORT_USAGE =
   'usage: rlrb export <run folder or credit log> --format jsonl|csv|parquet [--iteration-min N] [--iteration-max N] [--group N] ' +
-  '[--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--text S] [--map FILE] [--out FILE] [--threads N]';
+  '[--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--tag T]... [--text S] [--map FILE] [--out FILE] [--threads N]';
 
 class UsageError extends Error {}
 
@@ -34,6 +35,7 @@ const OPTIONS = {
   reward: { type: 'string' },
   labeled: { type: 'boolean' },
   flag: { type: 'string', multiple: true },
+  tag: { type: 'string', multiple: true },
   text: { type: 'string' },
   map: { type: 'string' },
   out: { type: 'string' },
@@ -83,11 +85,11 @@ function joinValues(argv: readonly string[]): string[] {
   return out;
 }
 
-/** Each flag but --flag at most once: a second value would silently win. */
+/** Each flag but --flag and --tag at most once: a second value would silently win. */
 function refuseRepeats(tokens: readonly { kind: string; name?: string }[]): void {
   const seen = new Set<string>();
   for (const t of tokens) {
-    if (t.kind !== 'option' || t.name === undefined || t.name === 'flag') continue;
+    if (t.kind !== 'option' || t.name === undefined || t.name === 'flag' || t.name === 'tag') continue;
     if (seen.has(t.name)) throw new UsageError(`export: --${t.name} is given twice`);
     seen.add(t.name);
   }
@@ -123,6 +125,8 @@ export function filterFromFlags(v: Values): TrajectoryFilter {
   let bits = 0;
   for (const name of v.flag ?? []) bits |= FLAG_BITS[oneOf(name, Object.keys(FLAG_BITS), '--flag')!]!;
   if (bits) f.flags = bits;
+  const tags = (v.tag ?? []).map((name) => oneOf(name, TAG_NAMES, '--tag')!);
+  if (tags.length > 0) f.tags = [...new Set(tags)];
   if (v.text !== undefined) {
     if (v.text.trim() === '') throw new UsageError('export: --text needs a non-empty value');
     f.text = v.text;

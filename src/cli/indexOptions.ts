@@ -8,6 +8,7 @@ import { DEFAULT_CACHE_BYTES, IndexStore } from '../core/log/indexStore';
 import { RangeCache } from '../core/hub/inPlace/rangeCache';
 import { safeLine, writeOut } from './safeText';
 import { validateMapping } from '../core/record/schema';
+import { DEFAULT_BEHAVIOUR } from '../core/behaviour/tags';
 import { UsageError, numberFlag, stringFlag } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
 
@@ -20,6 +21,8 @@ export const INDEX_FLAGS: FlagSpec = {
   map: 'string',
   'no-cache': 'boolean',
   threads: 'string',
+  horizon: 'string',
+  theta: 'string',
 };
 
 export function indexOptions(a: ParsedArgs): IndexOptions {
@@ -48,7 +51,9 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
     if (v.problems.length > 0) throw new UsageError(v.problems[0]);
     mapping = v.mapping;
   }
-  return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
+  const horizon = numberFlag(a, 'horizon', { int: true, min: 1, max: 65535 }) ?? DEFAULT_BEHAVIOUR.horizon;
+  const theta = numberFlag(a, 'theta', { min: 0 }) ?? DEFAULT_BEHAVIOUR.theta;
+  return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping, behaviour: { horizon, theta } };
 }
 
 /** The CLI's folder of saved indexes: `$XDG_CACHE_HOME/rlrb`, or `~/.cache/rlrb` (a relative XDG_CACHE_HOME is ignored, as the spec says). */

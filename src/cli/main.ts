@@ -12,6 +12,7 @@ import { runHubCommand, runDownloadCommand, openInPlace, HUB_FLAGS, DOWNLOAD_FLA
 import { isHubRef } from '../core/hub/inPlace/hubRef';
 import { cmdCompare, COMPARE_USAGE } from './compare';
 import { cmdExport, EXPORT_USAGE } from './export';
+import { cmdTags, TAGS_FLAGS, TAGS_USAGE } from './tags';
 import { formatFigure } from '../shared/format';
 import { UsageError, commandName, numberFlag, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
@@ -196,6 +197,7 @@ const HELP = `rlrb: RL Run Browser on the command line
   rlrb show <log> --iteration I --group G --rollout R [--json]
   rlrb report|show hub:owner/name[@revision] ... [--endpoint URL]   (the Hub repo's logs read in place, not downloaded)
   ${COMPARE_USAGE}
+  ${TAGS_USAGE}
   ${EXPORT_USAGE.replace(/^usage: /, '')}
   rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]
   rlrb download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] [--stall-timeout SECONDS] [--set-latest]
@@ -220,6 +222,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   hub: { flags: HUB_FLAGS, run: runHubCommand },
   download: { flags: DOWNLOAD_FLAGS, run: runDownloadCommand },
   cache: CACHE_COMMAND,
+  tags: { flags: TAGS_FLAGS, run: cmdTags },
 };
 
 /** Commands that parse their own flags (strictly, with util.parseArgs): repeatable flags, their own usage. */

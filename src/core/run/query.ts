@@ -1,6 +1,8 @@
 /** Filtering, sorting and paging over the index; never re-reads the log except for text search. */
 import type { CreditIndex, TrajectoryRow } from '../log/creditIndex';
 import { Flag } from '../record/trajectory';
+import { tagMask } from '../behaviour/tags';
+import type { TagName } from '../behaviour/tags';
 
 export type SortKey =
   | 'iteration'
@@ -45,6 +47,8 @@ export interface TrajectoryFilter {
   gate?: boolean;
   /** case-insensitive text in the record */
   text?: string;
+  /** `tag:`: every tag named here must hold (section 7, with the index's horizon and theta) */
+  tags?: readonly TagName[];
 }
 
 export interface TrajectorySort {
@@ -62,6 +66,7 @@ export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: Readon
   const c = index.columns;
   const f = spec.filter;
   const out: number[] = [];
+  const tags = f.tags && f.tags.length > 0 ? tagMask(f.tags) : 0;
   for (let i = 0; i < index.size; i++) {
     const it = c.iteration[i]!;
     if (f.iterationMin !== undefined && it < f.iterationMin) continue;
@@ -75,6 +80,7 @@ export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: Readon
     if (f.labeledOnly && (c.flags[i]! & Flag.Labeled) === 0) continue;
     if (f.flags && (c.flags[i]! & f.flags) !== f.flags) continue;
     if (f.gate && !(gateRows?.has(i) ?? false)) continue;
+    if (tags !== 0 && (index.tags(i) & tags) !== tags) continue;
     if (textRows && !textRows.has(i)) continue;
     out.push(i);
   }
