@@ -40,7 +40,9 @@ const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toF
 export function tagsTable(r: BehaviourReport, where: string, o: BehaviourOptions): string {
   const out: string[] = [];
   out.push(`Behaviour tags: ${safeLine(where)}`);
-  out.push(`${r.trajectories} trajectories; horizon ${o.horizon}, theta ${o.theta}; collapsed turns ${pct(r.collapsedTurnRate)} of compared turns`);
+  out.push(
+    `${r.trajectories} trajectories; horizon ${o.horizon}, theta ${o.theta}; collapsed turns ${pct(r.collapsedTurnRate)} of compared turns`,
+  );
   out.push('');
   const rows = TAG_NAMES.map((name) => {
     const f = r.tags[name];

@@ -52,7 +52,13 @@ const ROWS: Row[] = [
   { iteration: 0, rollout: 1, reward: 0, turns: plain([click(100, 100), click(121, 100), click(100, 100), 'done()']), tags: ['falseDone'] },
   { iteration: 0, rollout: 2, reward: 1, turns: plain([...Array(4).fill('scroll(direction="down", amount=3)'), 'done()']), tags: [] },
   { iteration: 0, rollout: 3, reward: 0, turns: plain(Array(4).fill(click(5, 5))), tags: ['repeat', 'noDone'] },
-  { iteration: 0, rollout: 4, reward: 1, turns: plain([click(10, 10), 'go_back()', click(12, 10), 'go_back()', 'done()']), tags: ['cycle'] },
+  {
+    iteration: 0,
+    rollout: 4,
+    reward: 1,
+    turns: plain([click(10, 10), 'go_back()', click(12, 10), 'go_back()', 'done()']),
+    tags: ['cycle'],
+  },
   { iteration: 0, rollout: 5, reward: 0, turns: plain([click(1, 1), click(1, 1), 'done()', click(1, 1), click(1, 1)]), tags: ['noDone'] },
   { iteration: 0, rollout: 6, reward: 0, turns: plain(['done(response="ok")']), tags: ['earlyDone', 'falseDone'] },
   { iteration: 0, rollout: 7, reward: 0, turns: [], tags: ['empty'] },
@@ -85,10 +91,7 @@ const ROWS: Row[] = [
     iteration: 2,
     rollout: 2,
     reward: 1,
-    turns: [
-      lab(click(2, 2), [5, 6], [true, true], 0, { done: [false, true] }),
-      lab('done()', [1, 1], [true, true], 0, { masked: true }),
-    ],
+    turns: [lab(click(2, 2), [5, 6], [true, true], 0, { done: [false, true] }), lab('done()', [1, 1], [true, true], 0, { masked: true })],
     tags: [],
   },
   {
@@ -98,9 +101,21 @@ const ROWS: Row[] = [
     turns: [lab(click(3, 3), [0, 10], [true, false], -0.5), lab('write(message="a")', [0, 10], [true, false], -0.5), { action: 'done()' }],
     tags: ['creditDisagrees'],
   },
-  { iteration: 2, rollout: 4, reward: 0, turns: [lab(click(3, 3), [10, 0], [true, false], 0.5), { action: 'done()' }], tags: ['falseDone', 'creditDisagrees'] },
+  {
+    iteration: 2,
+    rollout: 4,
+    reward: 0,
+    turns: [lab(click(3, 3), [10, 0], [true, false], 0.5), { action: 'done()' }],
+    tags: ['falseDone', 'creditDisagrees'],
+  },
   { iteration: 2, rollout: 5, reward: 1, turns: [lab(click(4, 4), [0, 9], [true, false], -0.45), { action: 'done()' }], tags: [] },
-  { iteration: 2, rollout: 6, reward: 0, turns: [lab(click(6, 6), [0, 12], [true, false], -0.6), { action: 'done()' }], tags: ['falseDone'] },
+  {
+    iteration: 2,
+    rollout: 6,
+    reward: 0,
+    turns: [lab(click(6, 6), [0, 12], [true, false], -0.6), { action: 'done()' }],
+    tags: ['falseDone'],
+  },
   { iteration: 2, rollout: 7, reward: 1, turns: [lab(click(7, 7), [1, 2], [true, false], null), { action: 'done()' }], tags: [] },
   // not counted (no reward): no tags, in no figure
   { iteration: 2, rollout: 8, reward: null, turns: plain(Array(3).fill('wait()')), tags: [] },
@@ -139,14 +154,23 @@ test('every tag of the hand-worked fixture: tolerance 20 and 21, a scroll run, a
   assert.equal(idx.size, ROWS.length + 2);
   assert.equal(idx.slowPathRows, 1, 'one record read by the slow path');
   const expected = [...ROWS.map((r) => r.tags), ...EXTRA_TAGS];
-  for (let i = 0; i < idx.size; i++) assert.deepEqual(tagNames(idx.tags(i)), [...expected[i]!].sort((a, b) => TAG_NAMES.indexOf(a) - TAG_NAMES.indexOf(b)), `row ${i}`);
+  for (let i = 0; i < idx.size; i++)
+    assert.deepEqual(
+      tagNames(idx.tags(i)),
+      [...expected[i]!].sort((a, b) => TAG_NAMES.indexOf(a) - TAG_NAMES.indexOf(b)),
+      `row ${i}`,
+    );
 });
 
 test('the index and the pure tagger over the trajectory read whole agree on every row', async () => {
   const idx = await indexOf(fixtureLog());
   for (let i = 0; i < idx.size; i++) {
     const t = await idx.read(i);
-    const pure = tagTrajectory({ actions: t.turns.map((u) => u.action), reward: t.reward, turns: t.turns }, DEFAULT_MATCH, DEFAULT_BEHAVIOUR);
+    const pure = tagTrajectory(
+      { actions: t.turns.map((u) => u.action), reward: t.reward, turns: t.turns },
+      DEFAULT_MATCH,
+      DEFAULT_BEHAVIOUR,
+    );
     assert.equal(pure.bits, idx.tags(i), `row ${i}`);
     assert.equal(pure.collapsedTurns, idx.columns.collapsedTurns[i], `row ${i}`);
     assert.equal(pure.comparedTurns, idx.columns.comparedTurns[i], `row ${i}`);
@@ -307,7 +331,9 @@ test('one thread and two worker processes give the same tags, cut inside a traje
   const path = bigLog(40);
   const size = readFileSync(path).length;
   const one = await indexOf(path);
-  const two = await indexOf(path, DEFAULT_INDEX_OPTIONS, { threads: { threads: 2, minBytes: 0, workerPath: WORKER, cutNear: [Math.floor(size / 3)] } });
+  const two = await indexOf(path, DEFAULT_INDEX_OPTIONS, {
+    threads: { threads: 2, minBytes: 0, workerPath: WORKER, cutNear: [Math.floor(size / 3)] },
+  });
   assert.equal(two.threadedParts, 2, two.threadError);
   assert.deepEqual(behaviourState(two), behaviourState(one));
   assert.equal(behaviourReport(two).tags.repeat?.count, 3 * 40);
@@ -344,7 +370,11 @@ test('eval episodes: the pure tagger without labels', () => {
   assert.deepEqual(tagNames(t.bits), ['repeat', 'noDone']);
   assert.equal(t.comparedTurns, 0);
   assert.equal(tagTrajectory({ actions: [], reward: NaN }, DEFAULT_MATCH, DEFAULT_BEHAVIOUR).bits, 0, 'not counted');
-  assert.deepEqual(tagNames(tagTrajectory({ actions: [null, null, null], reward: 1 }, DEFAULT_MATCH, DEFAULT_BEHAVIOUR).bits), ['noDone'], 'turns without an action match nothing');
+  assert.deepEqual(
+    tagNames(tagTrajectory({ actions: [null, null, null], reward: 1 }, DEFAULT_MATCH, DEFAULT_BEHAVIOUR).bits),
+    ['noDone'],
+    'turns without an action match nothing',
+  );
 });
 
 // ---- the CLI

@@ -83,7 +83,7 @@ export class ByteActions implements ActionSeq {
   private text(i: number): string {
     let t = this.texts[i];
     if (t === undefined) {
-      const raw = this.b.toString('utf8', this.start[i]!, this.end[i]!);
+      const raw = this.b.toString('utf8', this.start[i], this.end[i]);
       t = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
       this.texts[i] = t;
     }
@@ -118,7 +118,7 @@ export class ByteActions implements ActionSeq {
       nj = this.ne[j]!;
     if (ni >= 0 && nj >= 0) {
       const li = ni - this.ns[i]!;
-      if (li > 0 && (li !== nj - this.ns[j]! || b.compare(b, this.ns[i]!, ni, this.ns[j]!, nj) !== 0)) return false;
+      if (li > 0 && (li !== nj - this.ns[j]! || b.compare(b, this.ns[i], ni, this.ns[j], nj) !== 0)) return false;
     }
     return (this.matchers[i] ??= new ActionMatcher(this.text(i), this.match)).matches(this.text(j));
   }

@@ -83,7 +83,11 @@ const inWindow = (it: number, w: BehaviourWindow): boolean =>
   (w.iterations === undefined || w.iterations.has(it)) && (w.from === undefined || it >= w.from) && (w.to === undefined || it <= w.to);
 
 /** The tallies of a run's window: in all, and per iteration (in order). */
-export function tallyIndex(index: CreditIndex, w: BehaviourWindow, o: BehaviourOptions): { all: TagTally; byIteration: Map<number, TagTally> } {
+export function tallyIndex(
+  index: CreditIndex,
+  w: BehaviourWindow,
+  o: BehaviourOptions,
+): { all: TagTally; byIteration: Map<number, TagTally> } {
   const c = index.columns;
   const all = new TagTally();
   const byIteration = new Map<number, TagTally>();
@@ -104,7 +108,11 @@ export function tallyIndex(index: CreditIndex, w: BehaviourWindow, o: BehaviourO
 const isLabelTag = (name: TagName): boolean => LABEL_TAGS.includes(name);
 
 /** Section 7's `rlrb tags --json` object over `[from, to]`, with horizon and theta `o` (the index's own unless given). */
-export function behaviourReport(index: CreditIndex, w: BehaviourWindow = {}, o: BehaviourOptions = index.behaviourOptions): BehaviourReport {
+export function behaviourReport(
+  index: CreditIndex,
+  w: BehaviourWindow = {},
+  o: BehaviourOptions = index.behaviourOptions,
+): BehaviourReport {
   const labels = index.hasLabeledTurns();
   const { all, byIteration } = tallyIndex(index, w, o);
   const tags = {} as Record<TagName, TagFigures | null>;

@@ -22,7 +22,12 @@ export interface RunComparison extends Comparison {
 }
 
 /** What `rlrb compare --json` prints: the keys of section 6, plus `warnings`, `reportA`, `reportB`. */
-export type ComparisonJson = ComparisonFigures & { warnings: string[]; reportA: RunReport; reportB: RunReport; behaviour: BehaviourComparison };
+export type ComparisonJson = ComparisonFigures & {
+  warnings: string[];
+  reportA: RunReport;
+  reportB: RunReport;
+  behaviour: BehaviourComparison;
+};
 
 export function comparisonJson(c: RunComparison): ComparisonJson {
   return { ...c.figures, warnings: c.warnings, reportA: c.reportA, reportB: c.reportB, behaviour: c.behaviour };
@@ -66,7 +71,11 @@ export class RunComparer {
       reportB: fb.report,
       curveA: fa.curve,
       curveB: fb.curve,
-      behaviour: behaviourComparison(this.a.credit!, this.b.credit!, cmp.figures.perIteration.map((r) => r.iteration)),
+      behaviour: behaviourComparison(
+        this.a.credit!,
+        this.b.credit!,
+        cmp.figures.perIteration.map((r) => r.iteration),
+      ),
     };
   }
 
