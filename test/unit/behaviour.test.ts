@@ -20,7 +20,8 @@ import { behaviourReport } from '../../src/core/behaviour/report';
 import { behaviourComparison, twoProportions } from '../../src/core/compare/behaviour';
 import { trajectoryTurnMarks } from '../../src/core/credit/turnMarks';
 import { queryRows } from '../../src/core/run/query';
-import { DEFAULT_MATCH } from '../../src/core/credit/actions';
+import { DEFAULT_MATCH, sameAction } from '../../src/core/credit/actions';
+import { ParsedTexts } from '../../src/core/behaviour/actionSeq';
 
 const WORKER = resolve('dist/indexWorker.js');
 
@@ -412,4 +413,82 @@ test('rlrb export --tag (repeatable: every tag must hold); an unknown tag exits 
   const bad = rlrb('export', path, '--format', 'jsonl', '--tag', 'loops');
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--tag takes repeat\|cycle/);
+});
+
+test('the cached matcher answers as ActionMatcher on every ordered pair of a list, at both key cases and two tolerances', () => {
+  const texts = [
+    click(100, 100),
+    click(120, 100),
+    click(121, 100),
+    '  click(point_2d=[100,100])',
+    'click(point_2d=[100, 100], button="left")',
+    'hover(point_2d=[100, 100])',
+    'press_keys(keys=["Enter"])',
+    'press_keys(keys=["enter"])',
+    'press_keys(key="ENTER")',
+    'write(message="Enter")',
+    'write(message="enter")',
+    'scroll(direction="down", amount=3)',
+    'scroll(down, 3)',
+    'done()',
+    'done',
+    'not a tool call',
+    ' not a tool call ',
+    '\u00a0click(point_2d=[100, 100])',
+    'click(point_2d=[1e2, 100])',
+    '',
+  ];
+  for (const match of [DEFAULT_MATCH, { clickTolerance: 0, keyCaseInsensitive: false }]) {
+    for (let i = 0; i < texts.length; i++)
+      for (let j = 0; j < texts.length; j++) {
+        const cached = new ParsedTexts(match);
+        assert.equal(cached.matches(0, texts[i]!, 1, texts[j]!), sameAction(texts[i]!, texts[j]!, match), `${texts[i]} ~ ${texts[j]}`);
+      }
+  }
+});
+
+test('the bytes-level reading of actions (points, names, escapes) tags as the matcher over the decoded texts', async () => {
+  const texts = [
+    click(100, 100),
+    click(120, 120),
+    click(121, 100),
+    'click(point_2d=[100,100])',
+    'click( point_2d = [ 100 , 100 ] )',
+    'click(point_2d=[-5, 100])',
+    'click(point_2d=[15, 100])',
+    'click(point_2d=[1234567890, 100])',
+    'click(point_2d=[100, 100.0])',
+    'click(point_2d=[100, 100], x=1)',
+    'click(pt=[100, 100])',
+    'click(point_2d==[100, 100])',
+    'click([100, 100])',
+    'hover(point_2d=[100, 100])',
+    'clicks(point_2d=[100, 100])',
+    ' click(point_2d=[100, 100])',
+    'click(point_2d=[100, 100]) ',
+    'scroll(direction="down", amount=3)',
+    'done()',
+    ' done(response="x")',
+  ];
+  const dir = tempDir();
+  const path = join(dir, 'log.jsonl');
+  const rows: { actions: string[] }[] = [];
+  for (const a of texts) for (const b of texts) rows.push({ actions: [a, b, a, b, 'wait()'] });
+  writeFileSync(
+    path,
+    rows.map((r, k) => JSON.stringify({ iteration: 0, group: 0, rollout: k, reward: 0, A: 0, turns: plain(r.actions) })).join('\n') + '\n',
+  );
+  // one record written with a JSON escape in the name, read by the fast path and decoded
+  const raw = readFileSync(path, 'utf8').replace('"action":"click(point_2d=[120, 120])"', '"action":"\\u0063lick(point_2d=[120, 120])"');
+  writeFileSync(path, raw);
+  const idx = await indexOf(path);
+  assert.equal(idx.slowPathRows, 0);
+  for (let i = 0; i < idx.size; i++) {
+    const t = await idx.read(i);
+    const pure = tagTrajectory({ actions: t.turns.map((u) => u.action), reward: t.reward }, DEFAULT_MATCH, DEFAULT_BEHAVIOUR);
+    assert.equal(idx.tags(i), pure.bits, `row ${i}: ${JSON.stringify(t.turns.map((u) => u.action))}`);
+  }
+  // a hand-worked few: 100,100 against 120,120 is a cycle-free repeat pair; against 121,100 a cycle
+  assert.deepEqual(tagNames(idx.tags(1)), ['repeat', 'noDone']);
+  assert.deepEqual(tagNames(idx.tags(2)), ['cycle', 'noDone']);
 });

@@ -4,8 +4,8 @@
  * as the matcher's action). A turn without an action text matches nothing and is
  * neither done nor a scroll.
  */
-import { ActionMatcher, toolName } from '../credit/actions';
-import type { MatchOptions } from '../credit/actions';
+import { parseAction, parsedMatch, toolName } from '../credit/actions';
+import type { MatchOptions, ParsedAction } from '../credit/actions';
 
 export interface ActionSeq {
   readonly length: number;
@@ -17,16 +17,57 @@ export interface ActionSeq {
   same(i: number, j: number): boolean;
 }
 
+/**
+ * `new ActionMatcher(a).matches(b)` over the texts of one trajectory, each text parsed at
+ * most once (a text is compared with the next two): the same steps in the same order
+ * (identical texts match, different tool names do not, then the parsed actions; texts that
+ * do not parse compare trimmed). A test holds it to `ActionMatcher` on every pair of a list.
+ */
+export class ParsedTexts {
+  private readonly parsed: (ParsedAction | null | undefined)[] = [];
+  private readonly names: (string | undefined)[] = [];
+
+  constructor(private readonly match: MatchOptions) {}
+
+  /** Forgets the texts (a new trajectory). */
+  reset(): void {
+    this.parsed.length = 0;
+    this.names.length = 0;
+  }
+
+  private name(i: number, t: string): string {
+    return (this.names[i] ??= toolName(t));
+  }
+
+  private parse(i: number, t: string): ParsedAction | null {
+    let p = this.parsed[i];
+    if (p === undefined) this.parsed[i] = p = parseAction(t);
+    return p;
+  }
+
+  /** a (text i) ~ b (text j), a as the matcher's action. */
+  matches(i: number, a: string, j: number, b: string): boolean {
+    if (a === b) return true;
+    const na = this.name(i, a);
+    if (na !== '' && this.name(j, b) !== na) return false;
+    const pa = this.parse(i, a);
+    const pb = this.parse(j, b);
+    if (!pa || !pb) return a.trim() === b.trim();
+    return parsedMatch(pa, pb, this.match);
+  }
+}
+
 /** Actions given as text (a trajectory read whole, an eval episode). */
 export class StringActions implements ActionSeq {
   private readonly names: string[];
-  private readonly matchers: (ActionMatcher | undefined)[] = [];
+  private readonly cells: ParsedTexts;
 
   constructor(
     private readonly texts: readonly (string | null)[],
-    private readonly match: MatchOptions,
+    match: MatchOptions,
   ) {
     this.names = texts.map((t) => (t === null ? '' : toolName(t)));
+    this.cells = new ParsedTexts(match);
   }
 
   get length(): number {
@@ -45,7 +86,7 @@ export class StringActions implements ActionSeq {
     const a = this.texts[i];
     const b = this.texts[j];
     if (a === null || a === undefined || b === null || b === undefined) return false;
-    return (this.matchers[i] ??= new ActionMatcher(a, this.match)).matches(b);
+    return this.cells.matches(i, a, j, b);
   }
 }
 

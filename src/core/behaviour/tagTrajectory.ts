@@ -22,8 +22,13 @@ export interface StoredBehaviour {
   comparedTurns: number;
 }
 
-/** The stored part: the action windows, and the collapse of each labeled turn. */
-export function storedBehaviour(actions: ActionSeq, turns: readonly TurnInput[], m: MatchOptions): StoredBehaviour {
+/** The stored part: the action windows, and the collapse of each labeled turn (into `out` when given: the index reuses one). */
+export function storedBehaviour(
+  actions: ActionSeq,
+  turns: readonly TurnInput[],
+  m: MatchOptions,
+  out: StoredBehaviour = { stored: 0, collapsedTurns: 0, comparedTurns: 0 },
+): StoredBehaviour {
   let stored = actionWindows(actions);
   let collapsedTurns = 0;
   let comparedTurns = 0;
@@ -35,7 +40,10 @@ export function storedBehaviour(actions: ActionSeq, turns: readonly TurnInput[],
     if (k === Collapse.Collapsed) collapsedTurns++;
   }
   if (collapsedTurns > 0) stored |= Tag.Collapsed;
-  return { stored, collapsedTurns, comparedTurns };
+  out.stored = stored;
+  out.collapsedTurns = collapsedTurns;
+  out.comparedTurns = comparedTurns;
+  return out;
 }
 
 export interface TagInput {

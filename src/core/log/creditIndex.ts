@@ -193,6 +193,7 @@ export class CreditIndex implements LineSink {
   /** rows read by the slow path (the fast reader could not read them) */
   slowPathRows = 0;
   private published = 0;
+  private readonly behaviourScratch = { stored: 0, collapsedTurns: 0, comparedTurns: 0 };
   /** changes whenever the rows change (append, rollback, reset) */
   version = 0;
 
@@ -512,7 +513,7 @@ export class CreditIndex implements LineSink {
     c.sameMismatches[i] = u16(s.sameMismatches);
     c.flags[i] = s.flags;
     if (actions) {
-      const b = storedBehaviour(actions, t.turns, this.options.match);
+      const b = storedBehaviour(actions, t.turns, this.options.match, this.behaviourScratch);
       c.behaviour[i] = b.stored;
       c.collapsedTurns[i] = u16(b.collapsedTurns);
       c.comparedTurns[i] = u16(b.comparedTurns);
