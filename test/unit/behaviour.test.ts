@@ -20,6 +20,7 @@ import { behaviourReport } from '../../src/core/behaviour/report';
 import { behaviourComparison, twoProportions } from '../../src/core/compare/behaviour';
 import { trajectoryTurnMarks } from '../../src/core/credit/turnMarks';
 import { queryRows } from '../../src/core/run/query';
+import { describeFilter } from '../../src/core/notebook/describeFilter';
 import { DEFAULT_MATCH, sameAction } from '../../src/core/credit/actions';
 import { ParsedTexts } from '../../src/core/behaviour/actionSeq';
 
@@ -308,6 +309,7 @@ test('the filter: tag: keeps the rows that have every tag named', async () => {
   assert.deepEqual([...queryRows(idx, { filter: { tags: ['repeat', 'noDone'] }, sort: [] })], [3, ROWS.length + 1]);
   assert.deepEqual([...queryRows(idx, { filter: { tags: ['empty'] }, sort: [] })], [7]);
   assert.equal(idx.row(4).tags, idx.tags(4));
+  assert.equal(describeFilter({ reward: 'failure', tags: ['repeat', 'noDone'] }), 'failed (reward <= 0), tagged repeat and noDone');
 });
 
 /** Many varied records: the fixture's lines again and again, groups numbered on. */
