@@ -1,11 +1,14 @@
 /**
  * The log engine on a generated 1 GB credit log, three readers of the same file in one
- * process: a bare newline scan, a naive readline + JSON.parse loop, and the indexer.
+ * process: a bare newline scan, a naive readline + JSON.parse loop, and the indexer; then
+ * the indexer with the behaviour tags of section 7 against the indexer without them
+ * (`RLRB_BENCH_ROUNDS` rounds, default 3, in alternating order; target within 10%).
  */
 import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { writeDemo } from '../src/core/demo/demo';
 import { CreditIndex } from '../src/core/log/creditIndex';
 import { queryRows, page } from '../src/core/run/query';
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
 
   if (naiveCount !== idx.size || lines !== idx.size)
     throw new Error(`readers disagree: ${lines} lines, naive ${naiveCount}, index ${idx.size}`);
+  const tagCost = await behaviourCost();
   const s = mbps(size, scanMs),
     nv = mbps(size, naiveMs),
     ix = mbps(size, indexMs);
@@ -102,8 +106,68 @@ async function main(): Promise<void> {
     `- first page of 100 while indexing: ${firstPageMs.toFixed(1)} ms (target < 300)`,
     `- one trajectory by offset: median ${times[100]!.toFixed(2)} ms, max ${times[199]!.toFixed(2)} ms (target < 20)`,
     `- peak RSS after indexing: ${indexRss.toFixed(0)} MB (process baseline ${baseRss.toFixed(0)} MB; target < 300)`,
-    `- index holds ${((idx.size * 104) / 1e6).toFixed(0)} MB of columns (about 104 bytes a trajectory)`,
+    `- index holds ${((idx.size * 110) / 1e6).toFixed(0)} MB of columns (about 110 bytes a trajectory)`,
+    `- behaviour tags (section 7): indexing with them ${tagCost.withMs.map((m) => m.toFixed(0)).join(', ')} ms, without ${tagCost.withoutMs
+      .map((m) => m.toFixed(0))
+      .join(
+        ', ',
+      )} ms; median ratio ${tagCost.ratio.toFixed(3)}x (target <= 1.10), total ratio ${tagCost.total.toFixed(3)}x; CPU ${tagCost.withCpu
+      .map((m) => m.toFixed(0))
+      .join(
+        ', ',
+      )} against ${tagCost.withoutCpu.map((m) => m.toFixed(0)).join(', ')} ms, median ratio ${tagCost.cpuRatio.toFixed(3)}x (load ${loadavg()[0]!.toFixed(1)})`,
   ]);
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+interface TagCost {
+  withMs: number[];
+  withoutMs: number[];
+  ratio: number;
+  total: number;
+  /** the same, in CPU time of the process (less moved by other work on a loaded machine) */
+  withCpu: number[];
+  withoutCpu: number[];
+  cpuRatio: number;
+}
+
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** One thread, the same file, with and without the tags, rounds in alternating order. */
+async function behaviourCost(): Promise<TagCost> {
+  const rounds = Number(process.env['RLRB_BENCH_ROUNDS'] ?? 3);
+  const withMs: number[] = [];
+  const withoutMs: number[] = [];
+  const withCpu: number[] = [];
+  const withoutCpu: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const tags of r % 2 === 0 ? [false, true] : [true, false]) {
+      (globalThis as { gc?: () => void }).gc?.();
+      const t0 = performance.now();
+      const c0 = cpuMs();
+      const x = new CreditIndex(log, undefined, undefined, tags ? {} : { noBehaviour: true });
+      await x.update();
+      (tags ? withMs : withoutMs).push(performance.now() - t0);
+      (tags ? withCpu : withoutCpu).push(cpuMs() - c0);
+    }
+  }
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  return {
+    withMs,
+    withoutMs,
+    ratio: median(withMs) / median(withoutMs),
+    total: sum(withMs) / sum(withoutMs),
+    withCpu,
+    withoutCpu,
+    cpuRatio: median(withCpu) / median(withoutCpu),
+  };
 }
 
 main().catch((e: unknown) => {

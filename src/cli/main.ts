@@ -13,6 +13,7 @@ import { EXPORT } from './commands/export';
 import { DOWNLOAD, HUB } from './commands/hub';
 import { REPORT } from './commands/report';
 import { SHOW } from './commands/show';
+import { TAGS } from './commands/tags';
 import { safeLine, writeErr } from './output/safeText';
 
 /** Every command; a new command is one file exporting a `Command` and one line here. */
@@ -22,6 +23,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   show: SHOW,
   compare: COMPARE,
   export: EXPORT,
+  tags: TAGS,
   hub: HUB,
   download: DOWNLOAD,
   cache: CACHE,

@@ -98,6 +98,7 @@ export function readSettings(source: ConfigSource): Settings {
       credit: { beta: num('beta', 0.4, -100, 100), tau },
       match: { clickTolerance: num('clickTolerance', 20, 0, 1000), keyCaseInsensitive: get<boolean>('keyCaseInsensitive') !== false },
       mapping: mapping.mapping,
+      behaviour: { horizon: Math.round(num('horizon', 15, 1, 65535)), theta: num('theta', 0.5, 0, 1e9) },
     },
     autoRefreshHubMinutes: get<boolean>('autoRefreshHub') === true ? num('autoRefreshHubMinutes', 10, 1, 1440) : 0,
     problems,

@@ -42,6 +42,22 @@ export const Flag = {
   MissingFields: 512,
 } as const;
 
+/** The behaviour tags of run-format.md section 7, in the order of their bits. */
+export const TAG_NAMES = [
+  'repeat',
+  'cycle',
+  'truncated',
+  'noDone',
+  'earlyDone',
+  'falseDone',
+  'formatFailure',
+  'collapsed',
+  'creditDisagrees',
+  'empty',
+] as const;
+
+export type TagName = (typeof TAG_NAMES)[number];
+
 /** The table's filter: every field that is set must hold. */
 export interface TrajectoryFilter {
   iterationMin?: number;
@@ -56,6 +72,8 @@ export interface TrajectoryFilter {
   gate?: boolean;
   /** case-insensitive text in the record */
   text?: string;
+  /** `tag:`: every tag named here must hold (run-format.md section 7, with the index's horizon and theta) */
+  tags?: readonly TagName[];
 }
 
 export interface TrajectorySort {

@@ -14,6 +14,7 @@ import { buildSchemaTables } from '../../src/core/record/schema';
 import { normaliseRecord } from '../../src/core/record/trajectory';
 import { parseTolerant } from '../../src/core/log/tolerantJson';
 import { writeDemo } from '../../src/core/demo/demo';
+import { TAG_NAMES } from '../../src/core/behaviour/tags';
 
 function runDir(lines: readonly string[]): string {
   const d = tempDir();
@@ -210,7 +211,7 @@ test('computing again after a log grew reads the new rows, and a provisional las
 
 // ---- the CLI
 
-test('compare --json prints exactly the keys of section 6 plus warnings, reportA and reportB', () => {
+test('compare --json prints exactly the keys of section 6 plus warnings, reportA, reportB and behaviour (section 7)', () => {
   const o = rlrbJson('compare', dirA, dirB);
   assert.deepEqual(
     Object.keys(o).sort(),
@@ -230,8 +231,14 @@ test('compare --json prints exactly the keys of section 6 plus warnings, reportA
       'warnings',
       'reportA',
       'reportB',
+      'behaviour',
     ].sort(),
   );
+  const behaviour = o['behaviour'] as Record<string, Record<string, unknown>>;
+  assert.deepEqual(Object.keys(behaviour), [...TAG_NAMES]);
+  assert.deepEqual(Object.keys(behaviour['repeat']!), ['rateA', 'rateB', 'diff', 'p']);
+  // run B is a plain run: its label tags are null, so every figure of them is
+  assert.deepEqual(behaviour['collapsed'], { rateA: null, rateB: null, diff: null, p: null });
   assert.deepEqual(Object.keys(o['tasks'] as object).sort(), ['count', 'losses', 'meanDiff', 'p', 'signTestP', 't', 'ties', 'wins'].sort());
   const per = o['perIteration'] as Record<string, unknown>[];
   assert.deepEqual(Object.keys(per[0]!).sort(), ['iteration', 'rewardA', 'rewardB', 'successA', 'successB']);

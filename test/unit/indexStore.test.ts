@@ -8,7 +8,7 @@ import { tempDir } from '../helpers';
 import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../../src/core/log/creditIndex';
 import type { IndexOptions } from '../../src/core/log/creditIndex';
 import { IndexStore } from '../../src/core/log/indexStore';
-import { decodeFrame, encodeFrame } from '../../src/core/log/indexCodec';
+import { decodeFrame, encodeFrame, INDEX_FORMAT_VERSION } from '../../src/core/log/indexCodec';
 import type { Section } from '../../src/core/log/indexCodec';
 import { computeReport } from '../../src/core/report/report';
 import { writeDemo } from '../../src/core/demo/demo';
@@ -160,8 +160,11 @@ if (CHILD !== undefined) {
     // the same frame re-encoded is used (so that the cases below fail for the reason they name)
     write(encodeFrame(header, sections()));
     assert.equal((await open(log, store)).cacheUse, 'unchanged');
-    write(encodeFrame(header, sections(), 2));
+    write(encodeFrame(header, sections(), INDEX_FORMAT_VERSION + 1));
     assert.equal((await open(log, store)).cacheUse, 'none', 'another version');
+    // an index saved before the behaviour columns (version 1) is rebuilt, not misread
+    write(encodeFrame(header, sections(), 1));
+    assert.equal((await open(log, store)).cacheUse, 'none', 'the version before the behaviour tags');
     write(
       encodeFrame(
         header,

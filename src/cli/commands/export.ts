@@ -8,7 +8,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CreditIndex } from '../../core/log/creditIndex';
-import { Flag } from '../../shared/shapes';
+import { Flag, TAG_NAMES } from '../../shared/shapes';
 import type { TrajectoryFilter } from '../../core/run/query';
 import type { Run } from '../../core/run/run';
 import { EXPORT_FORMATS, exportRows } from '../../core/export/exportRows';
@@ -46,6 +46,8 @@ export function filterFromFlags(a: ParsedArgs): TrajectoryFilter {
   let bits = 0;
   for (const name of listFlag(a, 'flag')) bits |= FLAG_BITS[choice('flag', name, Object.keys(FLAG_BITS))]!;
   if (bits) f.flags = bits;
+  const tags = listFlag(a, 'tag').map((name) => choice('tag', name, TAG_NAMES));
+  if (tags.length > 0) f.tags = [...new Set(tags)];
   const text = stringFlag(a, 'text');
   if (text !== undefined) {
     if (text.trim() === '') throw new UsageError('--text needs a non-empty value');
@@ -133,7 +135,7 @@ async function run(a: ParsedArgs): Promise<number> {
 export const EXPORT: Command = {
   usage:
     'export <run folder, credit log or hub:owner/name[@revision]> --format jsonl|csv|parquet [--iteration-min N] [--iteration-max N] ' +
-    '[--group N] [--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--text S] [--out FILE] ' +
+    '[--group N] [--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--tag T]... [--text S] [--out FILE] ' +
     `${INDEX_USAGE} [--endpoint URL]`,
   flags: {
     format: 'string',
@@ -143,6 +145,7 @@ export const EXPORT: Command = {
     reward: 'string',
     labeled: 'boolean',
     flag: { type: 'string', multiple: true },
+    tag: { type: 'string', multiple: true },
     text: 'string',
     out: 'string',
     endpoint: 'string',

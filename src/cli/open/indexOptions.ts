@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { DEFAULT_INDEX_OPTIONS } from '../../core/log/creditIndex';
+import { DEFAULT_BEHAVIOUR } from '../../core/behaviour/tags';
 import type { IndexEngine, IndexOptions } from '../../core/log/creditIndex';
 import { DEFAULT_CACHE_BYTES, IndexStore } from '../../core/log/indexStore';
 import { safeLine } from '../output/safeText';
@@ -13,7 +14,8 @@ import { UsageError, numberFlag, stringFlag } from '../args';
 import type { FlagSpec, ParsedArgs } from '../args';
 
 /** The usage of `INDEX_FLAGS`. */
-export const INDEX_USAGE = '[--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache] [--threads N]';
+export const INDEX_USAGE =
+  '[--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--horizon H] [--theta T] [--map FILE] [--no-cache] [--threads N]';
 
 /** The flags `indexOptions` and `indexEngine` read. */
 export const INDEX_FLAGS: FlagSpec = {
@@ -24,6 +26,8 @@ export const INDEX_FLAGS: FlagSpec = {
   map: 'string',
   'no-cache': 'boolean',
   threads: 'string',
+  horizon: 'string',
+  theta: 'string',
 };
 
 export function indexOptions(a: ParsedArgs): IndexOptions {
@@ -35,7 +39,10 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
   if (kc !== undefined && kc !== 'on' && kc !== 'off') throw new UsageError(`--key-case takes on or off, not "${kc}"`);
   const mapFile = stringFlag(a, 'map');
   const mapping = mapFile === undefined ? {} : readMapping(mapFile);
-  return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping };
+  const horizon = numberFlag(a, 'horizon', { int: true, min: 1, max: 65535 }) ?? DEFAULT_BEHAVIOUR.horizon;
+  const theta = numberFlag(a, 'theta', { min: 0 }) ?? DEFAULT_BEHAVIOUR.theta;
+  const behaviour = { horizon, theta };
+  return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping, behaviour };
 }
 
 /** The largest mapping file read (`--map /dev/zero` read 7.8 GB): a mapping is a few lines of JSON. */

@@ -9,6 +9,8 @@ import type { CurveRow, RunReport } from '../report/report';
 import { TaskColumn } from './taskColumn';
 import { compareRows } from './figures';
 import type { Comparison, CompareCounts, CompareWindow, ComparisonFigures } from './figures';
+import { behaviourComparison } from './behaviour';
+import type { BehaviourComparison } from './behaviour';
 
 export interface RunComparison extends Comparison {
   warnings: string[];
@@ -16,13 +18,19 @@ export interface RunComparison extends Comparison {
   reportB: RunReport;
   curveA: CurveRow[];
   curveB: CurveRow[];
+  behaviour: BehaviourComparison;
 }
 
 /** What `rlrb compare --json` prints: the keys of section 6, plus `warnings`, `reportA`, `reportB`. */
-export type ComparisonJson = ComparisonFigures & { warnings: string[]; reportA: RunReport; reportB: RunReport };
+export type ComparisonJson = ComparisonFigures & {
+  warnings: string[];
+  reportA: RunReport;
+  reportB: RunReport;
+  behaviour: BehaviourComparison;
+};
 
 export function comparisonJson(c: RunComparison): ComparisonJson {
-  return { ...c.figures, warnings: c.warnings, reportA: c.reportA, reportB: c.reportB };
+  return { ...c.figures, warnings: c.warnings, reportA: c.reportA, reportB: c.reportB, behaviour: c.behaviour };
 }
 
 export class RunComparer {
@@ -63,6 +71,11 @@ export class RunComparer {
       reportB: fb.report,
       curveA: fa.curve,
       curveB: fb.curve,
+      behaviour: behaviourComparison(
+        this.a.credit!,
+        this.b.credit!,
+        cmp.figures.perIteration.map((r) => r.iteration),
+      ),
     };
   }
 

@@ -7,6 +7,8 @@ import { EPS, executedIsArgmax, isSignFlip, recomputeCredit } from './credit';
 import type { CreditParams } from './credit';
 import { ActionMatcher } from './actions';
 import type { MatchOptions } from './actions';
+import { StringActions, MARK_CYCLE, MARK_REPEAT } from '../behaviour/actionSeq';
+import { actionWindows } from '../behaviour/windows';
 
 /** The fields of a turn the classification reads (a `TurnCore` or a `TurnView`). */
 export interface TurnInput {
@@ -153,4 +155,64 @@ export function turnMarks(turn: TurnInput, A: number, p: CreditParams, m: MatchO
     masked: k.masked,
     recomputedC: k.recomputedC,
   };
+}
+
+/** The same-action flags the credit uses: the logged ones, else those recomputed from the candidate texts; null when neither. */
+export function sameFlags(turn: TurnInput, m: MatchOptions): readonly boolean[] | null {
+  return turn.same ?? turn.sameRecomputed ?? recomputeSame(turn.candidates, m);
+}
+
+/** A turn against section 7's `collapsed`: not credited or an empty comparison set; compared; collapsed. */
+export const enum Collapse {
+  None = 0,
+  Compared = 1,
+  Collapsed = 2,
+}
+
+/**
+ * A credited turn's comparison set is k = 1..K-1 without done candidates (section 3, as
+ * section 7 defines it: a candidate whose score is missing stays in it); the turn is
+ * collapsed when that set is not empty and `same[k]` holds for every k in it.
+ */
+export function collapseOf(turn: TurnInput, m: MatchOptions): Collapse {
+  const scores = turn.scores;
+  if (!scores || scores.length < 2 || turn.masked || turn.fallback) return Collapse.None;
+  const same = sameFlags(turn, m);
+  let compared = false;
+  for (let k = 1; k < scores.length; k++) {
+    if (turn.done?.[k] === true) continue;
+    compared = true;
+    if (same?.[k] !== true) return Collapse.Compared;
+  }
+  return compared ? Collapse.Collapsed : Collapse.None;
+}
+
+/** A turn's marks with section 7's: a turn of a repeat or a cycle window, a collapsed turn. */
+export interface BehaviourTurnMarks extends TurnMarks {
+  repeat: boolean;
+  cycle: boolean;
+  collapsed: boolean;
+}
+
+/** The marks of every turn of a trajectory (those of section 7 need the turns around it). */
+export function trajectoryTurnMarks(
+  turns: readonly (TurnInput & { action: string | null })[],
+  A: number,
+  p: CreditParams,
+  m: MatchOptions,
+): BehaviourTurnMarks[] {
+  const windows = new Uint8Array(turns.length);
+  actionWindows(
+    new StringActions(
+      turns.map((t) => t.action),
+      m,
+    ),
+    windows,
+  );
+  return turns.map((t, i) => ({
+    ...turnMarks(t, A, p, m),
+    repeat: (windows[i]! & MARK_REPEAT) !== 0,
+    cycle: (windows[i]! & MARK_CYCLE) !== 0,
+    collapsed: collapseOf(t, m) === Collapse.Collapsed,
+  }));
 }

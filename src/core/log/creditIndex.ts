@@ -27,11 +27,27 @@ import type { ThreadOptions, ThreadTiming } from './threads/pool';
 import type { MergedParts } from './threads/merge';
 import type { PartResult } from './threads/parts';
 import { stat } from 'node:fs/promises';
+import { StringActions } from '../behaviour/actionSeq';
+import type { ActionSeq } from '../behaviour/actionSeq';
+import { storedBehaviour } from '../behaviour/tagTrajectory';
+import { DEFAULT_BEHAVIOUR, tagBits } from '../behaviour/tags';
+import type { BehaviourOptions } from '../behaviour/tags';
 
 export interface IndexOptions {
   credit: CreditParams;
   match: MatchOptions;
   mapping: FieldMapping;
+  /**
+   * `horizon` and `theta` of the behaviour tags (default `DEFAULT_BEHAVIOUR`). Not part of a
+   * saved index's key: the index stores what the tags depend on, and the tags that depend
+   * on these are derived from it when asked (`tags`).
+   */
+  behaviour?: BehaviourOptions;
+}
+
+/** The options a saved index depends on (all but `behaviour`). */
+export function keyedOptions(o: IndexOptions): Omit<IndexOptions, 'behaviour'> {
+  return { credit: o.credit, match: o.match, mapping: o.mapping };
 }
 
 /**
@@ -43,6 +59,8 @@ export interface IndexEngine {
   threads?: ThreadOptions;
   /** the log's bytes when it is not a local file (a Hub log read in place); its saved index is then kept by its owner (`snapshot`, `restoreFrame`) */
   source?: ByteSource;
+  /** for the benchmark's baseline only: index without the behaviour tags (their columns stay 0) */
+  noBehaviour?: boolean;
 }
 
 /** How the last update started: from nothing, from a saved index of the unchanged file, or of the file before it grew. */
@@ -83,6 +101,11 @@ export interface Columns {
   aTMismatches: U16;
   sameMismatches: U16;
   flags: U16;
+  /** section 7: the bits that depend on the actions and labels alone (`STORED_BITS`) */
+  behaviour: U16;
+  /** collapsed turns, and credited turns with a non-empty comparison set */
+  collapsedTurns: U16;
+  comparedTurns: U16;
 }
 
 const COLUMN_TYPES: { [K in keyof Columns]: new (n: number) => Columns[K] } = {
@@ -109,6 +132,9 @@ const COLUMN_TYPES: { [K in keyof Columns]: new (n: number) => Columns[K] } = {
   aTMismatches: Uint16Array,
   sameMismatches: Uint16Array,
   flags: Uint16Array,
+  behaviour: Uint16Array,
+  collapsedTurns: Uint16Array,
+  comparedTurns: Uint16Array,
 };
 
 function allocColumns(n: number): Columns {
@@ -136,6 +162,8 @@ export interface TrajectoryRow {
   fallbackTurns: number;
   flags: number;
   line: number;
+  /** the behaviour tags (`Tag` bits) with the index's horizon and theta (always set by `row`) */
+  tags?: number;
 }
 
 export interface IndexChange {
@@ -166,6 +194,7 @@ export class CreditIndex implements LineSink {
   /** rows read by the slow path (the fast reader could not read them) */
   slowPathRows = 0;
   private published = 0;
+  private readonly behaviourScratch = { stored: 0, collapsedTurns: 0, comparedTurns: 0 };
   /** changes whenever the rows change (append, rollback, reset) */
   version = 0;
 
@@ -194,7 +223,7 @@ export class CreditIndex implements LineSink {
     this.observer = observer;
     this.limits = limits;
     this.tables = buildSchemaTables(options.mapping);
-    this.scanner = new FastScanner(this.tables, options.match);
+    this.scanner = new FastScanner(this.tables, options.match, engine.noBehaviour !== true);
     this.file = new JsonlFile(path, this, engine.source ? { ...limits, source: engine.source } : limits);
   }
 
@@ -239,11 +268,16 @@ export class CreditIndex implements LineSink {
   }
 
   private get optionsKey(): string {
-    return stableJson(this.options);
+    return stableJson(keyedOptions(this.options));
+  }
+
+  /** The horizon and theta the tags are read with by default. */
+  get behaviourOptions(): BehaviourOptions {
+    return this.options.behaviour ?? DEFAULT_BEHAVIOUR;
   }
 
   private async loadSaved(store: IndexStore): Promise<void> {
-    const saved = await loadSaved(store, store.nameOf(KIND, this.path, this.options), KIND, this.path, this.optionsKey).catch(
+    const saved = await loadSaved(store, store.nameOf(KIND, this.path, keyedOptions(this.options)), KIND, this.path, this.optionsKey).catch(
       () => undefined,
     );
     if (!saved || !this.restore(saved.frame, saved.identity.committed)) return;
@@ -310,7 +344,7 @@ export class CreditIndex implements LineSink {
   private async save(store: IndexStore): Promise<void> {
     const state = this.file.state();
     if (!state) return;
-    this.cacheError = await saveLocal(store, store.nameOf(KIND, this.path, this.options), this.path, state.committed, () =>
+    this.cacheError = await saveLocal(store, store.nameOf(KIND, this.path, keyedOptions(this.options)), this.path, state.committed, () =>
       this.snapshotOf(state),
     );
     if (this.cacheError === undefined) this.lastSave = Date.now();
@@ -416,20 +450,23 @@ export class CreditIndex implements LineSink {
 
   line(buf: Buffer, start: number, end: number, fileOffset: number, lineNo: number): string | undefined {
     let core: TrajectoryCore;
+    let actions: ActionSeq | undefined;
     try {
       core = this.scanner.scan(buf, start, end);
+      actions = this.scanner.actions;
     } catch {
       const r = this.exact(buf, start, end, lineNo);
       if (typeof r === 'string') return r;
-      core = r;
+      core = r.core;
+      actions = this.scanner.actions && new StringActions(r.actions, this.options.match);
       this.slowPathRows++;
     }
-    this.push(core, fileOffset, end - start, lineNo);
+    this.push(core, actions, fileOffset, end - start, lineNo);
     return undefined;
   }
 
   /** The slow path, which defines the semantics: JSON.parse and normaliseRecord; a string is why the line is skipped. */
-  private exact(buf: Buffer, start: number, end: number, lineNo: number): TrajectoryCore | string {
+  private exact(buf: Buffer, start: number, end: number, lineNo: number): { core: TrajectoryCore; actions: (string | null)[] } | string {
     const depth = nestingDepth(buf, start, end);
     if (depth > MAX_DEPTH) return `nested deeper than ${MAX_DEPTH} levels (${depth})`;
     let obj: unknown;
@@ -444,10 +481,10 @@ export class CreditIndex implements LineSink {
     if (probe.refused !== undefined) return probe.refused;
     const n = normaliseRecord(obj as Record<string, unknown>, this.tables, this.scanner.slowObserver);
     for (const name of n.wrongTypes) this.observer.seeWrongType(name, lineNo);
-    return n.core;
+    return { core: n.core, actions: n.view.turns.map((t) => t.action) };
   }
 
-  private push(t: TrajectoryCore, offset: number, length: number, line: number): void {
+  private push(t: TrajectoryCore, actions: ActionSeq | undefined, offset: number, length: number, line: number): void {
     if (this.n === this.cols.offset.length) this.grow();
     this.version++;
     const s = summarize(t, this.options.credit, this.options.match);
@@ -476,6 +513,12 @@ export class CreditIndex implements LineSink {
     c.aTMismatches[i] = u16(s.aTMismatches);
     c.sameMismatches[i] = u16(s.sameMismatches);
     c.flags[i] = s.flags;
+    if (actions) {
+      const b = storedBehaviour(actions, t.turns, this.options.match, this.behaviourScratch);
+      c.behaviour[i] = b.stored;
+      c.collapsedTurns[i] = u16(b.collapsedTurns);
+      c.comparedTurns[i] = u16(b.comparedTurns);
+    }
   }
 
   private grow(): void {
@@ -505,7 +548,27 @@ export class CreditIndex implements LineSink {
       fallbackTurns: c.fallbackTurns[i]!,
       flags: c.flags[i]!,
       line: c.line[i]!,
+      tags: this.tags(i),
     };
+  }
+
+  /** Counted by section 6 and 7: a whole-number iteration and a finite reward. */
+  counted(i: number): boolean {
+    return this.cols.iteration[i]! >= 0 && Number.isFinite(this.cols.reward[i]!);
+  }
+
+  /** The behaviour tags of row `i` (`Tag` bits), with the index's horizon and theta unless given; 0 for a row section 7 does not count. */
+  tags(i: number, o: BehaviourOptions = this.behaviourOptions): number {
+    const c = this.cols;
+    if (!this.counted(i)) return 0;
+    return tagBits({ stored: c.behaviour[i]!, turns: c.turns[i]!, reward: c.reward[i]!, cCount: c.cCount[i]!, sumC: c.sumC[i]! }, o);
+  }
+
+  /** Whether any row has a labeled turn (a run without: its label tags are null). */
+  hasLabeledTurns(): boolean {
+    const l = this.cols.labeledTurns;
+    for (let i = 0; i < this.n; i++) if (l[i]! > 0) return true;
+    return false;
   }
 
   /** Reads one trajectory back from the file by its offset. */

@@ -10,6 +10,7 @@ import { MISSING_ITERATION } from '../record/trajectory';
 import type { TrajectoryCore, TurnCore } from '../record/trajectory';
 import { ActionMatcher } from '../credit/actions';
 import type { MatchOptions } from '../credit/actions';
+import { ByteActions } from '../behaviour/byteActions';
 
 class ScanError extends Error {}
 
@@ -127,11 +128,18 @@ export class FastScanner {
   private readonly stack = new Uint8Array(MAX_DEPTH - 8);
   private p = 0;
   private end = 0;
+  /** the executed actions of the last record scanned, as byte ranges of its line (valid until the next scan); undefined when not asked for */
+  readonly actions: ByteActions | undefined;
+  /** the action of the turn being read: its string's content range (-1: none) */
+  private actStart = -1;
+  private actEnd = -1;
 
   constructor(
     tables: SchemaTables,
     private readonly match: MatchOptions,
+    withActions = true,
   ) {
+    this.actions = withActions ? new ByteActions(match) : undefined;
     this.top = entries(tables.trajectory);
     this.turn = entries(tables.turn);
     this.topSlot = new Map(TOP_SLOTS.map((f, i) => [f, i]));
@@ -141,6 +149,7 @@ export class FastScanner {
   /** Reads the record in buf[start, end); throws when the text is not what it expects. */
   scan(buf: Buffer, start: number, end: number): TrajectoryCore {
     checkText(buf, start, end);
+    this.actions?.reset(buf);
     this.b = buf;
     this.p = start;
     this.end = end;
@@ -316,10 +325,12 @@ export class FastScanner {
     };
     const chosen = this.turnChosen;
     chosen.fill(undefined);
+    this.actStart = -1;
     this.expect(LB);
     this.ws();
     if (this.peek() === RB) {
       this.p++;
+      this.actions?.push(-1, -1);
       return t;
     }
     for (;;) {
@@ -342,7 +353,7 @@ export class FastScanner {
           chosen[slot] = e;
           switch (e.field) {
             case 'action':
-              this.stringOrNull();
+              this.actionString();
               break;
             case 'scores':
               t.scores = this.numArray();
@@ -382,7 +393,21 @@ export class FastScanner {
       throw new ScanError('expected , or }');
     }
     for (const e of chosen) if (e && e.count++ === 0) this.touchedTurn.push(e);
+    this.actions?.push(this.actStart, this.actEnd);
     return t;
+  }
+
+  /** The turn's action: a string's content range kept, or null (no action). */
+  private actionString(): void {
+    if (this.peek() === Q) {
+      const close = this.stringEnd(this.p);
+      this.actStart = this.p + 1;
+      this.actEnd = close;
+      this.p = close + 1;
+    } else {
+      this.literal('null');
+      this.actStart = -1;
+    }
   }
 
   // ---- values

@@ -32,6 +32,7 @@ export function describeFilter(f: TrajectoryFilter): string {
   if (f.labeledOnly) parts.push('labeled');
   for (const [bit, words] of FLAG_WORDS) if (((f.flags ?? 0) & bit) !== 0) parts.push(`with ${words}`);
   if (f.gate) parts.push("in the gate's mixed groups");
+  if (f.tags && f.tags.length > 0) parts.push(`tagged ${f.tags.join(' and ')}`);
   if (f.text) parts.push(`text ${JSON.stringify(f.text)}`);
   return parts.length === 0 ? 'all trajectories' : parts.join(', ');
 }

@@ -2,6 +2,7 @@
 import type { CreditIndex, TrajectoryRow } from '../log/creditIndex';
 import type { SortKey, TrajectoryQuery } from '../../shared/shapes';
 import { Flag } from '../../shared/shapes';
+import { tagMask } from '../behaviour/tags';
 
 export type { SortKey, TrajectoryFilter, TrajectorySort } from '../../shared/shapes';
 
@@ -13,6 +14,7 @@ export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: Readon
   const c = index.columns;
   const f = spec.filter;
   const out: number[] = [];
+  const tags = f.tags && f.tags.length > 0 ? tagMask(f.tags) : 0;
   for (let i = 0; i < index.size; i++) {
     const it = c.iteration[i]!;
     if (f.iterationMin !== undefined && it < f.iterationMin) continue;
@@ -26,6 +28,7 @@ export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: Readon
     if (f.labeledOnly && (c.flags[i]! & Flag.Labeled) === 0) continue;
     if (f.flags && (c.flags[i]! & f.flags) !== f.flags) continue;
     if (f.gate && !(gateRows?.has(i) ?? false)) continue;
+    if (tags !== 0 && (index.tags(i) & tags) !== tags) continue;
     if (textRows && !textRows.has(i)) continue;
     out.push(i);
   }

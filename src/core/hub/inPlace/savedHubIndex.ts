@@ -71,9 +71,12 @@ export function firstBytes(first: unknown): Buffer | undefined {
 export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 type HubIndexKind = 'credit' | 'metrics';
+/** The options a saved index depends on: the behaviour tags' horizon and theta are derived when asked, not saved. */
+const keyOf = (o: unknown): unknown => (o !== null && typeof o === 'object' && 'behaviour' in o ? { ...o, behaviour: undefined } : o);
 const indexName = (store: IndexStore, kind: HubIndexKind, key: string, options: unknown): string =>
-  store.nameOf(`hub-${kind}`, `/hub/${key}`, options);
-const pointerName = (store: IndexStore, where: string, options: unknown): string => store.nameOf('hub-pointer', `/hub/${where}`, options);
+  store.nameOf(`hub-${kind}`, `/hub/${key}`, keyOf(options));
+const pointerName = (store: IndexStore, where: string, options: unknown): string =>
+  store.nameOf('hub-pointer', `/hub/${where}`, keyOf(options));
 
 async function loadFrame<T extends HubLogTarget>(
   store: IndexStore,
@@ -118,10 +121,13 @@ export async function loadPointer(store: IndexStore, where: string, options: unk
   const buf = await store.load(pointerName(store, where, options));
   const frame = buf ? decodeFrame(buf) : undefined;
   const h = frame?.header;
-  if (!h || h['kind'] !== 'hub-pointer' || h['where'] !== where || h['options'] !== stableJson(options)) return {};
+  if (!h || h['kind'] !== 'hub-pointer' || h['where'] !== where || h['options'] !== stableJson(keyOf(options))) return {};
   return { ...(isIdentity(h['credit']) ? { credit: h['credit'] } : {}), ...(isTarget(h['metrics']) ? { metrics: h['metrics'] } : {}) };
 }
 
 export async function savePointer(store: IndexStore, where: string, options: unknown, p: HubPointer): Promise<void> {
-  await store.save(pointerName(store, where, options), encodeFrame({ kind: 'hub-pointer', where, options: stableJson(options), ...p }, []));
+  await store.save(
+    pointerName(store, where, options),
+    encodeFrame({ kind: 'hub-pointer', where, options: stableJson(keyOf(options)), ...p }, []),
+  );
 }

@@ -1,0 +1,95 @@
+/**
+ * A trajectory's executed actions as the tagger reads them: n actions, which are `done`
+ * or `scroll`, and whether a_i ~ a_j by the canonical matcher (`ActionMatcher`, with a_i
+ * as the matcher's action). A turn without an action text matches nothing and is
+ * neither done nor a scroll.
+ */
+import { parseAction, parsedMatch, toolName } from '../credit/actions';
+import type { MatchOptions, ParsedAction } from '../credit/actions';
+
+export interface ActionSeq {
+  readonly length: number;
+  /** the tool name is `done` */
+  isDone(i: number): boolean;
+  /** the tool name is `scroll` */
+  isScroll(i: number): boolean;
+  /** a_i ~ a_j */
+  same(i: number, j: number): boolean;
+}
+
+/**
+ * `new ActionMatcher(a).matches(b)` over the texts of one trajectory, each text parsed at
+ * most once (a text is compared with the next two): the same steps in the same order
+ * (identical texts match, different tool names do not, then the parsed actions; texts that
+ * do not parse compare trimmed). A test holds it to `ActionMatcher` on every pair of a list.
+ */
+export class ParsedTexts {
+  private readonly parsed: (ParsedAction | null | undefined)[] = [];
+  private readonly names: (string | undefined)[] = [];
+
+  constructor(private readonly match: MatchOptions) {}
+
+  /** Forgets the texts (a new trajectory). */
+  reset(): void {
+    this.parsed.length = 0;
+    this.names.length = 0;
+  }
+
+  private name(i: number, t: string): string {
+    return (this.names[i] ??= toolName(t));
+  }
+
+  private parse(i: number, t: string): ParsedAction | null {
+    let p = this.parsed[i];
+    if (p === undefined) this.parsed[i] = p = parseAction(t);
+    return p;
+  }
+
+  /** a (text i) ~ b (text j), a as the matcher's action. */
+  matches(i: number, a: string, j: number, b: string): boolean {
+    if (a === b) return true;
+    const na = this.name(i, a);
+    if (na !== '' && this.name(j, b) !== na) return false;
+    const pa = this.parse(i, a);
+    const pb = this.parse(j, b);
+    if (!pa || !pb) return a.trim() === b.trim();
+    return parsedMatch(pa, pb, this.match);
+  }
+}
+
+/** Actions given as text (a trajectory read whole, an eval episode). */
+export class StringActions implements ActionSeq {
+  private readonly names: string[];
+  private readonly cells: ParsedTexts;
+
+  constructor(
+    private readonly texts: readonly (string | null)[],
+    match: MatchOptions,
+  ) {
+    this.names = texts.map((t) => (t === null ? '' : toolName(t)));
+    this.cells = new ParsedTexts(match);
+  }
+
+  get length(): number {
+    return this.texts.length;
+  }
+
+  isDone(i: number): boolean {
+    return this.texts[i] !== null && this.names[i] === 'done';
+  }
+
+  isScroll(i: number): boolean {
+    return this.texts[i] !== null && this.names[i] === 'scroll';
+  }
+
+  same(i: number, j: number): boolean {
+    const a = this.texts[i];
+    const b = this.texts[j];
+    if (a === null || a === undefined || b === null || b === undefined) return false;
+    return this.cells.matches(i, a, j, b);
+  }
+}
+
+/** Per turn: bit 1 a turn of a repeat window, bit 2 of a cycle window (set by `actionWindows` when asked). */
+export const MARK_REPEAT = 1;
+export const MARK_CYCLE = 2;

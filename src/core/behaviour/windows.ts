@@ -1,0 +1,66 @@
+/**
+ * The action-derived tags of section 7 over a sequence of executed actions: `repeat`
+ * (a_i ~ a_{i+1} ~ a_{i+2}, none done or a scroll), `cycle` (a_i ~ a_{i+2}, a_{i+1} ~
+ * a_{i+3}, not a_i ~ a_{i+1}, none of the four done), `earlyDone` and whether the last
+ * action is done. Each match is asked at most once; without `marks` the scan stops as
+ * soon as both windows are found.
+ */
+import { Tag, LAST_DONE } from './tags';
+import { MARK_CYCLE, MARK_REPEAT } from './actionSeq';
+import type { ActionSeq } from './actionSeq';
+
+/** Per-turn scratch, grown as needed: bit 1 done, 2 scroll; match memos (0 unknown, 1 no, 2 yes). */
+let flags = new Uint8Array(64);
+let next1 = new Uint8Array(64);
+let next2 = new Uint8Array(64);
+
+const DONE = 1;
+const SCROLL = 2;
+
+function same(seq: ActionSeq, memo: Uint8Array, i: number, gap: number): boolean {
+  let v = memo[i]!;
+  if (v === 0) {
+    v = seq.same(i, i + gap) ? 2 : 1;
+    memo[i] = v;
+  }
+  return v === 2;
+}
+
+/** `Tag.Repeat | Tag.Cycle | Tag.EarlyDone | LAST_DONE` as they hold; `marks[i]` gets `MARK_REPEAT`/`MARK_CYCLE` for every turn of every window. */
+export function actionWindows(seq: ActionSeq, marks?: Uint8Array): number {
+  const n = seq.length;
+  if (n === 0) return 0;
+  if (flags.length < n) {
+    const size = Math.max(n, flags.length * 2);
+    flags = new Uint8Array(size);
+    next1 = new Uint8Array(size);
+    next2 = new Uint8Array(size);
+  }
+  for (let i = 0; i < n; i++) {
+    flags[i] = (seq.isDone(i) ? DONE : 0) | (seq.isScroll(i) ? SCROLL : 0);
+    next1[i] = 0;
+    next2[i] = 0;
+  }
+  let bits = 0;
+  if ((flags[0]! & DONE) !== 0) bits |= Tag.EarlyDone;
+  if ((flags[n - 1]! & DONE) !== 0) bits |= LAST_DONE;
+  const all = marks !== undefined;
+  let repeat = false;
+  let cycle = false;
+  for (let i = 0; i + 2 < n && (all || !(repeat && cycle)); i++) {
+    const f0 = flags[i]!,
+      f1 = flags[i + 1]!,
+      f2 = flags[i + 2]!;
+    if ((all || !repeat) && ((f0 | f1 | f2) & (DONE | SCROLL)) === 0 && same(seq, next1, i, 1) && same(seq, next1, i + 1, 1)) {
+      repeat = true;
+      if (marks) for (let k = i; k < i + 3; k++) marks[k]! |= MARK_REPEAT;
+    }
+    if (i + 3 >= n || (!all && cycle)) continue;
+    if (((f0 | f1 | f2 | flags[i + 3]!) & DONE) !== 0) continue;
+    if (same(seq, next2, i, 2) && same(seq, next2, i + 1, 2) && !same(seq, next1, i, 1)) {
+      cycle = true;
+      if (marks) for (let k = i; k < i + 4; k++) marks[k]! |= MARK_CYCLE;
+    }
+  }
+  return bits | (repeat ? Tag.Repeat : 0) | (cycle ? Tag.Cycle : 0);
+}
