@@ -4,6 +4,8 @@ import { writeDemo } from '../core/demo/demo';
 import { Run } from '../core/run/run';
 import type { IndexEngine, IndexOptions } from '../core/log/creditIndex';
 import { reportLines } from '../core/report/targets';
+import { reportJson } from '../core/report/reportJson';
+import { signFlipSection, twinSection } from './reportSections';
 import type { TrajectoryView } from '../core/record/trajectory';
 import { recomputeCredit } from '../core/credit/credit';
 import { turnMarks } from '../core/credit/turnMarks';
@@ -12,6 +14,7 @@ import { runHubCommand, runDownloadCommand, openInPlace, HUB_FLAGS, DOWNLOAD_FLA
 import { isHubRef } from '../core/hub/inPlace/hubRef';
 import { cmdCompare, COMPARE_USAGE } from './compare';
 import { cmdExport, EXPORT_USAGE } from './export';
+import { EVALS_COMMAND, EVALS_USAGE } from './evals';
 import { formatFigure } from '../shared/format';
 import { UsageError, commandName, numberFlag, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
@@ -61,7 +64,7 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   const run = await openRun(path, indexOptions(a), true, indexEngine(a), a);
   const full = run.report()!;
   if (a.flags.has('json')) {
-    writeJson(full.report);
+    writeJson(reportJson(full));
     return 0;
   }
   const r = full.report;
@@ -75,6 +78,7 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   out.push(...table([['figure', 'this run', 'target', 'card', 'mark'], ...rows]));
   out.push('');
   out.push(`gate: ${r.gate.groups} mixed groups, ${r.gate.iterationsPositive}/${r.gate.iterations} iterations positive`);
+  out.push('', ...signFlipSection(full, run.options.credit.beta), '', ...twinSection(full, run.metrics !== undefined));
   out.push('');
   out.push('Training curve (first 10 iterations -> last 10):');
   out.push(
@@ -195,6 +199,7 @@ const HELP = `rlrb: RL Run Browser on the command line
   rlrb report <run folder or credit log> [--json] [--beta B] [--tau T] [--click-tol N] [--key-case on|off] [--map FILE] [--no-cache] [--threads N]
   rlrb show <log> --iteration I --group G --rollout R [--json]
   rlrb report|show hub:owner/name[@revision] ... [--endpoint URL]   (the Hub repo's logs read in place, not downloaded)
+  ${EVALS_USAGE}
   ${COMPARE_USAGE}
   ${EXPORT_USAGE.replace(/^usage: /, '')}
   rlrb hub ls <repo> [--endpoint URL] [--revision R] [--json]
@@ -220,6 +225,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   hub: { flags: HUB_FLAGS, run: runHubCommand },
   download: { flags: DOWNLOAD_FLAGS, run: runDownloadCommand },
   cache: CACHE_COMMAND,
+  evals: EVALS_COMMAND,
 };
 
 /** Commands that parse their own flags (strictly, with util.parseArgs): repeatable flags, their own usage. */

@@ -9,6 +9,10 @@ import type { CurveRow, RunReport } from '../report/report';
 import { TaskColumn } from './taskColumn';
 import { compareRows } from './figures';
 import type { Comparison, CompareCounts, CompareWindow, ComparisonFigures } from './figures';
+import { compareEvaluations } from '../eval/evalFigures';
+import type { EvaluationComparison } from '../eval/evalFigures';
+import { reportJson } from '../report/reportJson';
+import type { ReportJson } from '../report/reportJson';
 
 export interface RunComparison extends Comparison {
   warnings: string[];
@@ -16,13 +20,23 @@ export interface RunComparison extends Comparison {
   reportB: RunReport;
   curveA: CurveRow[];
   curveB: CurveRow[];
+  /** what `rlrb report --json` prints for each run */
+  reportJsonA: ReportJson;
+  reportJsonB: ReportJson;
+  /** section 8: the runs paired by checkpoint and task; null when either run has no evaluation log */
+  evaluation: EvaluationComparison | null;
 }
 
-/** What `rlrb compare --json` prints: the keys of section 6, plus `warnings`, `reportA`, `reportB`. */
-export type ComparisonJson = ComparisonFigures & { warnings: string[]; reportA: RunReport; reportB: RunReport };
+/** What `rlrb compare --json` prints: the keys of section 6, `evaluation` (section 8), plus `warnings`, `reportA`, `reportB`. */
+export type ComparisonJson = ComparisonFigures & {
+  evaluation: EvaluationComparison | null;
+  warnings: string[];
+  reportA: ReportJson;
+  reportB: ReportJson;
+};
 
 export function comparisonJson(c: RunComparison): ComparisonJson {
-  return { ...c.figures, warnings: c.warnings, reportA: c.reportA, reportB: c.reportB };
+  return { ...c.figures, evaluation: c.evaluation, warnings: c.warnings, reportA: c.reportJsonA, reportB: c.reportJsonB };
 }
 
 export class RunComparer {
@@ -63,6 +77,9 @@ export class RunComparer {
       reportB: fb.report,
       curveA: fa.curve,
       curveB: fb.curve,
+      reportJsonA: reportJson(fa),
+      reportJsonB: reportJson(fb),
+      evaluation: compareEvaluations(this.a.evals?.episodes, this.b.evals?.episodes, window),
     };
   }
 
