@@ -4,7 +4,7 @@ import { Run } from '../core/run/run';
 import { isHubRef } from '../core/hub/inPlace/hubRef';
 import { errorCode, errorMessage } from '../core/errorMessage';
 import { LogEncodingError } from '../core/log/jsonlFile';
-import { formatFigure as fmt } from '../shared/format';
+import { formatPlain as fmt } from '../shared/format';
 import { UsageError } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
 import { INDEX_FLAGS, indexOptions } from './indexOptions';

@@ -1,8 +1,7 @@
 /** The text report's sections on the sign flips (section 4) and on logged figures that disagree with their recomputed twins. */
 import type { FullReport } from '../core/report/report';
 import { signFlipLine, summarizeSignFlips } from '../core/report/signFlips';
-import { TWIN_TOLERANCE } from '../core/report/twins';
-import { formatFigure as fmt } from '../shared/format';
+import { formatFigure as fmt, formatPlain } from '../shared/format';
 import { table } from './table';
 
 const rewardsText = (rs: readonly (number | null)[]): string => rs.map((r) => (r === null ? '—' : String(r))).join(', ');
@@ -22,7 +21,7 @@ export function signFlipSection(full: FullReport, beta: number): string[] {
         String(g.group),
         String(g.flips),
         rewardsText(g.rewards),
-        fmt(g.minAbsA, 3),
+        formatPlain(g.minAbsA, 4),
         g.formatFailure ? 'yes' : 'no',
       ]),
     ]),
@@ -34,9 +33,9 @@ export function signFlipSection(full: FullReport, beta: number): string[] {
 export function twinSection(full: FullReport, hasMetrics: boolean): string[] {
   if (!hasMetrics) return [];
   const d = full.twinDisagreements;
-  if (d.length === 0) return [`Logged ws/ figures against their recomputed twins: all agree within ${TWIN_TOLERANCE}`];
+  if (d.length === 0) return [`Logged ws/ figures against their recomputed twins: all agree within 1e-6`];
   return [
-    `Logged ws/ figures that differ from their recomputed twins by more than ${TWIN_TOLERANCE}: ${d.length}`,
+    `Logged ws/ figures that differ from their recomputed twins by more than 1e-6: ${d.length}`,
     ...table([
       ['iteration', 'metric', 'logged', 'recomputed'],
       ...d.map((x) => [String(x.iteration), x.metric, fmt(x.logged), fmt(x.recomputed)]),

@@ -124,7 +124,7 @@ test('rlrb compare --json evaluation: per checkpoint, final and pooled, as worke
   const ev = o['evaluation'] as EvaluationComparison;
   assert.deepEqual(Object.keys(ev).sort(), ['final', 'iterations', 'perIteration', 'pooled']);
   assert.deepEqual(ev.iterations, [10, 20, 40]);
-  const [i10, i20, i40] = ev.perIteration as [PairedFigures, PairedFigures, PairedFigures];
+  const [i10, i20, i40] = ev.perIteration as unknown as [PairedFigures, PairedFigures, PairedFigures];
   assert.deepEqual(Object.keys(i10).sort(), [
     'ci95',
     'iteration',

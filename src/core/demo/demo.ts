@@ -15,7 +15,8 @@ import { iterDirName } from '../hub/model';
 import { writeRunLogs } from './runLogs';
 import { advantages, doneAction, Gen, nearDuplicate, randomAction, recordHead, rng, successChance, taskAt } from './gen';
 import type { DemoTask } from './gen';
-import { writeBaseline } from './baseline';
+import { BASELINE_GAIN, writeBaseline } from './baseline';
+import { writeDemoEvals } from './evals';
 import type { BaselineResult } from './baseline';
 
 export const DEMO_REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
@@ -54,6 +55,8 @@ export interface DemoOptions {
 export interface DemoResult {
   creditLog: string;
   metricsLog: string;
+  /** the checkpoint evaluations (section 8) */
+  evalLog: string;
   hubRepo: string | undefined;
   /** the plain GRPO run on the same tasks, unless disabled */
   baseline: BaselineResult | undefined;
@@ -126,7 +129,10 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
           groups: DEMO_GROUPS,
           rollouts: DEMO_ROLLOUTS,
         });
-  return { creditLog, metricsLog, hubRepo, baseline, trajectories: written, iterations, bytes };
+  // the evaluations give the run a larger edge than its training rollouts, so that the demo's verdict is visible
+  const evalLog = writeDemoEvals(dir, { seed, iterations, gain: DEMO_GAIN + 0.05, stream: 0x2545f491 });
+  if (baseline) writeDemoEvals(baseline.root, { seed, iterations, gain: BASELINE_GAIN, stream: 0x68e31da4 });
+  return { creditLog, metricsLog, evalLog, hubRepo, baseline, trajectories: written, iterations, bytes };
 }
 
 function makeTrajectory(
