@@ -19,13 +19,12 @@ async function openEvals(path: string, a: ParsedArgs): Promise<Run> {
   const run = isHubRef(path) ? await openInPlace(path, a, opts) : await Run.open(resolve(path), opts);
   if (!run) throw new UsageError(`${path}: no run here (expected logs/eval_log.jsonl, eval/*.jsonl or logs/*eval*.jsonl)`);
   if (!run.evals) throw new UsageError(`${path}: no evaluation log (logs/eval_log.jsonl, eval/*.jsonl or logs/*eval*.jsonl)`);
-  if (!isHubRef(path))
-    try {
-      await run.evals.update();
-    } catch (e) {
-      if (e instanceof LogEncodingError) throw new UsageError(e.message);
-      throw new UsageError(`cannot read ${run.evals.path}: ${errorCode(e) ?? errorMessage(e)}`);
-    }
+  try {
+    await run.updateEvals();
+  } catch (e) {
+    if (e instanceof LogEncodingError) throw new UsageError(e.message);
+    throw new UsageError(`cannot read ${run.evals.path}: ${errorCode(e) ?? errorMessage(e)}`);
+  }
   return run;
 }
 

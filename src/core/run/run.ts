@@ -60,7 +60,8 @@ export class Run {
         this.metricsError = err.code ?? err.message;
       },
     );
-    const evals = this.evals?.update(signal).then(
+    // a Hub log read in place is fetched only when asked for (`updateEvals`): opening a run for its report reads two logs
+    const evals = (this.location.remote?.evals ? undefined : this.evals)?.update(signal).then(
       () => {
         this.evalsError = undefined;
       },
@@ -70,6 +71,12 @@ export class Run {
       },
     );
     await Promise.all([this.credit?.update(signal), metrics, evals]);
+  }
+
+  /** Reads what is new in the evaluation log alone (a Hub log in place included); a failure throws. */
+  async updateEvals(signal?: AbortSignal): Promise<void> {
+    await this.evals?.update(signal);
+    this.evalsError = undefined;
   }
 
   /** Section 8's figures of one run; undefined without an evaluation log. */
