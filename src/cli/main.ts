@@ -5,7 +5,7 @@ import { Run } from '../core/run/run';
 import type { IndexEngine, IndexOptions } from '../core/log/creditIndex';
 import { reportLines } from '../core/report/targets';
 import { reportJson } from '../core/report/reportJson';
-import { signFlipSection, twinSection } from './reportSections';
+import { explainSections } from './reportSections';
 import type { TrajectoryView } from '../core/record/trajectory';
 import { recomputeCredit } from '../core/credit/credit';
 import { turnMarks } from '../core/credit/turnMarks';
@@ -78,7 +78,7 @@ async function cmdReport(a: ParsedArgs): Promise<number> {
   out.push(...table([['figure', 'this run', 'target', 'card', 'mark'], ...rows]));
   out.push('');
   out.push(`gate: ${r.gate.groups} mixed groups, ${r.gate.iterationsPositive}/${r.gate.iterations} iterations positive`);
-  out.push('', ...signFlipSection(full, run.options.credit.beta), '', ...twinSection(full, run.metrics !== undefined));
+  out.push(...explainSections(full, run.options.credit.beta, run.metrics !== undefined));
   out.push('');
   out.push('Training curve (first 10 iterations -> last 10):');
   out.push(

@@ -42,3 +42,9 @@ export function twinSection(full: FullReport, hasMetrics: boolean): string[] {
     ]),
   ];
 }
+
+/** Both sections, each after a blank line, for the text report. */
+export function explainSections(full: FullReport, beta: number, hasMetrics: boolean): string[] {
+  const twins = twinSection(full, hasMetrics);
+  return ['', ...signFlipSection(full, beta), ...(twins.length > 0 ? ['', ...twins] : [])];
+}

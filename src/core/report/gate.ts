@@ -2,7 +2,27 @@
 import type { CreditIndex } from '../log/creditIndex';
 import { Flag } from '../record/trajectory';
 import { mean, sampleSd, twoSidedP } from './stats';
-import type { GateGroup, GateReport } from './report';
+
+export interface GateReport {
+  groups: number;
+  meanDiff: number | null;
+  t: number | null;
+  p: number | null;
+  iterations: number;
+  iterationsPositive: number;
+  signTestP: number | null;
+  firstHalfMeanDiff: number | null;
+  secondHalfMeanDiff: number | null;
+}
+
+/** One group that enters the gate, for "jump to the gate's pairs". */
+export interface GateGroup {
+  iteration: number;
+  group: number;
+  diff: number;
+  /** rows of its labeled trajectories with credited turns */
+  rows: number[];
+}
 
 export interface GateResult {
   gate: GateReport;

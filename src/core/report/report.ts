@@ -6,24 +6,14 @@ import { Flag } from '../record/trajectory';
 import { accumulate, ratio, rms } from './accumulate';
 import type { Acc } from './accumulate';
 import { computeGate } from './gate';
-import type { GateResult } from './gate';
+import type { GateGroup, GateReport, GateResult } from './gate';
 import { reportWarnings } from './warnings';
 import { signFlipGroups } from './signFlips';
 import type { SignFlipGroup } from './signFlips';
 import { twinDisagreements } from './twins';
 import type { TwinDisagreement } from './twins';
 
-export interface GateReport {
-  groups: number;
-  meanDiff: number | null;
-  t: number | null;
-  p: number | null;
-  iterations: number;
-  iterationsPositive: number;
-  signTestP: number | null;
-  firstHalfMeanDiff: number | null;
-  secondHalfMeanDiff: number | null;
-}
+export type { GateGroup, GateReport };
 
 /** Exactly the keys that `rlrb report --json` prints. */
 export interface RunReport {
@@ -59,15 +49,6 @@ export interface IterationFigures {
   gateMeanDiff: number | null;
   cMismatches: number;
   aTMismatches: number;
-}
-
-/** One group that enters the gate, for "jump to the gate's pairs". */
-export interface GateGroup {
-  iteration: number;
-  group: number;
-  diff: number;
-  /** rows of its labeled trajectories with credited turns */
-  rows: number[];
 }
 
 export interface FullReport {

@@ -3,7 +3,6 @@
  * per-iteration twins of section 4: a logged figure that differs by more than 1e-6 is a finding.
  */
 import type { MetricsTable } from '../log/metricsIndex';
-import type { IterationFigures } from './report';
 
 /** The per-iteration figure of section 4 that `rlrb report --json` prints in `perIteration`. */
 export type TwinKey = 'signFlipRate' | 'fallbackRate' | 'executedIsArgmaxRate' | 'meanC' | 'rmsBetaCOverRmsA' | 'gateMeanDiff';
@@ -20,6 +19,9 @@ export const TWINS: readonly { metric: string; twin: TwinKey }[] = [
 
 export const TWIN_TOLERANCE = 1e-6;
 
+/** What the comparison reads of a per-iteration entry of the report. */
+export type TwinFigures = { iteration: number } & Readonly<Record<TwinKey, number | null>>;
+
 export interface TwinDisagreement {
   iteration: number;
   metric: string;
@@ -31,7 +33,7 @@ export interface TwinDisagreement {
  * Per iteration (in order), then in the order of `TWINS`: every logged finite figure whose
  * twin is defined there and differs from it by more than 1e-6. A gap on either side is not compared.
  */
-export function twinDisagreements(perIteration: readonly IterationFigures[], metrics: MetricsTable): TwinDisagreement[] {
+export function twinDisagreements(perIteration: readonly TwinFigures[], metrics: MetricsTable): TwinDisagreement[] {
   const rowOf = new Map(metrics.iterations.map((it, i) => [it, i]));
   const series = TWINS.map((t) => ({ ...t, values: metrics.series.find((s) => s.name === t.metric)?.values }));
   const out: TwinDisagreement[] = [];
