@@ -169,6 +169,15 @@ export class RunService extends Disposable {
           }),
         );
     }
+    if (run.evals) {
+      subs.push(run.evals.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
+      if (follow)
+        subs.push(
+          followFile(run.evals.path, () => {
+            void run.evals!.update().catch(() => undefined);
+          }),
+        );
+    }
     this.watchers.set(root, subs);
     return live;
   }

@@ -213,6 +213,22 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: numbe
   });
 }
 
+test('rlrb evals hub:owner/name reads logs/eval_log.jsonl in place, only when asked: the same checkpoints as the local run', async () => {
+  const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
+  const local = await runCli(['evals', repoDir, '--json'], env);
+  assert.equal(local.status, 0, local.stderr);
+  const want = JSON.parse(local.stdout) as { iterations: { iteration: number }[] };
+  assert.ok(want.iterations.length > 0, 'the demo has evaluations');
+  const mark = emu.requests.length;
+  const r = await runCli(['evals', `hub:${REPO}`, '--endpoint', emu.url, '--json'], env);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepStrictEqual(JSON.parse(r.stdout), want);
+  assert.ok(
+    fileRequests(mark).some((q) => q.url.includes('eval_log.jsonl')),
+    'the eval log was fetched from the Hub',
+  );
+});
+
 test('rlrb report and show hub:owner/name read the logs in place: the same report as the local run, the second time from the saved index', async () => {
   const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
   const local = await runCli(['report', repoDir, '--json'], env);

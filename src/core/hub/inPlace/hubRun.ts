@@ -17,7 +17,7 @@ import { DEFAULT_STALL_MS, retrying } from '../retry';
 import type { RetryPolicy } from '../retry';
 import { EDGE_BYTES, HubLogSource } from './hubLogSource';
 import type { HubLogTarget } from './hubLogSource';
-import { CREDIT_PATH, METRICS_PATH, resolveHubLogs } from './hubLogs';
+import { CREDIT_PATH, EVAL_PATH, METRICS_PATH, resolveHubLogs } from './hubLogs';
 import type { HubLogs } from './hubLogs';
 import { hubRefText } from './hubRef';
 import type { HubRef } from './hubRef';
@@ -112,13 +112,16 @@ export class HubRun {
     };
     const cs = source(credit, false);
     const ms = source(metrics, true);
+    // the evaluations are read in place when the Hub answers (offline, a run has none)
+    const es = source(logs?.evals, true);
     const name = hubRefText(ref);
     const location: RunLocation = {
       root: name,
       name: ref.repo,
       creditLog: cs ? `${name}/${CREDIT_PATH}` : undefined,
       metricsLog: ms ? `${name}/${METRICS_PATH}` : undefined,
-      remote: { ...(cs ? { credit: cs } : {}), ...(ms ? { metrics: ms } : {}), description: 'on the Hub' },
+      ...(es ? { evalLog: `${name}/${EVAL_PATH}` } : {}),
+      remote: { ...(cs ? { credit: cs } : {}), ...(ms ? { metrics: ms } : {}), ...(es ? { evals: es } : {}), description: 'on the Hub' },
     };
     const hr = new HubRun(ref, new Run(location, options), o, cs, ms);
     hr.commit = logs?.commit ?? credit?.commit ?? metrics?.commit ?? '';
@@ -265,6 +268,11 @@ export class HubRun {
     if (this.metrics && logs.metrics && logs.metrics.key !== this.metrics.target.key) {
       this.metrics.target = { ...logs.metrics };
       this.metrics.generation++;
+    }
+    const evals = this.run.location.remote?.evals;
+    if (evals instanceof HubLogSource && logs.evals && logs.evals.key !== evals.target.key) {
+      evals.target = { ...logs.evals };
+      evals.generation++;
     }
     await this.run.update();
     if (kind !== 'none') this.use = kind === 'grown' ? 'grown' : 'none';
