@@ -10,6 +10,7 @@ import type { HubService } from './hub';
 import { formatBytes, formatDuration } from '../shared/format';
 import { Disposable } from './dispose';
 import { escapeNotification as esc } from './text';
+import { errorMessage } from '../core/errorMessage';
 
 export interface DownloadRequest {
   repo: string;
@@ -195,7 +196,7 @@ export class DownloadManager extends Disposable {
           });
         return false;
       }
-      const msg = e instanceof DownloadError || e instanceof HubError ? e.message : String((e as Error).message ?? e);
+      const msg = e instanceof DownloadError || e instanceof HubError ? e.message : errorMessage(e);
       void vscode.window.showErrorMessage(`Download failed: ${esc(msg)}`, 'Retry').then((c) => {
         if (c) void this.enqueue({ ...r });
       });

@@ -13,6 +13,7 @@ import type { IterationSummary } from './trees/treeModel';
 import { Disposable, disposeAll, toDisposable } from './dispose';
 import type { IDisposable } from './dispose';
 import { escapeNotification as esc } from './text';
+import { errorMessage } from '../core/errorMessage';
 
 export interface LiveRun {
   run: Run;
@@ -124,7 +125,7 @@ export class RunService extends Disposable {
         this.changed.fire({ root: run.location.root, kind: 'append' });
       },
       (e: unknown) => {
-        void vscode.window.showErrorMessage(`RL Runs: cannot read ${esc(run.location.root)}: ${esc((e as Error).message)}`);
+        void vscode.window.showErrorMessage(`RL Runs: cannot read ${esc(run.location.root)}: ${esc(errorMessage(e))}`);
       },
     );
     return live;

@@ -4,6 +4,7 @@ import type { Services } from '../services';
 import { registerCommands } from './registry';
 import { ACCOUNT_COMMANDS } from './ids';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   const refreshAll = (): void => {
@@ -27,7 +28,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
         refreshAll();
         return true;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Sign-in failed: ${esc((e as Error).message)}`);
+        void vscode.window.showErrorMessage(`Sign-in failed: ${esc(errorMessage(e))}`);
         return false;
       }
     },

@@ -15,6 +15,7 @@ import type { LiveRun } from '../runs';
 import type { OpenPanel, PanelDeps } from '../panels/panelHost';
 import { PanelHost } from '../panels/panelHost';
 import { compareView, queryTaskRows, taskRowView } from './compareViews';
+import { errorMessage } from '../../core/errorMessage';
 
 export const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
 export const OPEN_TASK_COMMAND = 'rlRunBrowser.openTask';
@@ -85,7 +86,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
       return this.computing;
     }
     this.computing = this.doCompute()
-      .catch((e: unknown) => this.post({ type: 'error', message: `Cannot compare: ${(e as Error).message}` }))
+      .catch((e: unknown) => this.post({ type: 'error', message: `Cannot compare: ${errorMessage(e)}` }))
       .finally(() => {
         this.computing = undefined;
         if (this.again && !this.closed) {
@@ -165,7 +166,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     try {
       text = this.link();
     } catch (e) {
-      this.post({ type: 'compare/notice', message: `No link: ${(e as Error).message}` });
+      this.post({ type: 'compare/notice', message: `No link: ${errorMessage(e)}` });
       return;
     }
     await vscode.env.clipboard.writeText(text);

@@ -13,6 +13,7 @@ import { hubRefText, parseRemembered } from '../../core/hub/inPlace/hubRef';
 import type { HubRef } from '../../core/hub/inPlace/hubRef';
 import { RangeCache } from '../../core/hub/inPlace/rangeCache';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 /** The fetched ranges of Hub logs, under the global storage's `ranges/`. */
 export const rangeCacheOf = (ctx: vscode.ExtensionContext): RangeCache =>
@@ -104,7 +105,7 @@ async function openLogsInPlace(
     }
     return hr.run.location.root;
   } catch (e) {
-    const line = `cannot open the logs of ${esc(repo)} in place: ${esc((e as Error).message)}`;
+    const line = `cannot open the logs of ${esc(repo)} in place: ${esc(errorMessage(e))}`;
     if (quiet) s.out.warn(line);
     else void vscode.window.showErrorMessage(`RL Runs: ${line}`);
     return undefined;
@@ -118,6 +119,6 @@ async function follow(s: Services, hr: HubRun): Promise<void> {
     if (kind !== 'none')
       s.out.info(`${hubRefText(hr.ref)}: commit ${hr.commit.slice(0, 12)}: ${kind === 'grown' ? 'read the new tail' : 'indexed again'}`);
   } catch (e) {
-    s.out.warn(`${hubRefText(hr.ref)}: cannot follow the repo: ${(e as Error).message}`);
+    s.out.warn(`${hubRefText(hr.ref)}: cannot follow the repo: ${errorMessage(e)}`);
   }
 }

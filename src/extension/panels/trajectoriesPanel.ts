@@ -13,6 +13,7 @@ import { PanelHost } from './panelHost';
 import { rowView, detailView } from './trajectoryViews';
 import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
+import { errorMessage } from '../../core/errorMessage';
 
 /** The side-by-side view of two trajectories: a command of its own feature, run with `{ run, iteration, group, rollout }` twice. */
 const SIDE_BY_SIDE = 'rlRunBrowser.openSideBySide';
@@ -179,7 +180,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         this.pendingTurn = undefined;
       }
     } catch (e) {
-      this.post({ type: 'error', message: (e as Error).message });
+      this.post({ type: 'error', message: errorMessage(e) });
     }
   }
 }

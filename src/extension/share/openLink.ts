@@ -15,6 +15,7 @@ import { MetricsPanel } from '../panels/metricsPanel';
 import { linkTarget } from './linkTarget';
 import { hubRefText } from '../../core/hub/inPlace/hubRef';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export const COMPARE_COMMAND = 'rlRunBrowser.compareRuns';
 
@@ -94,7 +95,7 @@ export async function handleUri(s: Services, uri: vscode.Uri): Promise<void> {
   try {
     await openRunLink(s, parseLink(uri.path, uri.query));
   } catch (e) {
-    const msg = e instanceof LinkError ? e.message : `cannot open it: ${(e as Error).message}`;
+    const msg = e instanceof LinkError ? e.message : `cannot open it: ${errorMessage(e)}`;
     s.out.warn(`link refused: ${msg}`);
     void vscode.window.showErrorMessage(`RL Runs: link refused: ${esc(msg)}`);
   }

@@ -11,6 +11,7 @@ import { parseSideBySideMessage } from '../../shared/protocol/task';
 import type { OpenPanel, PanelDeps } from '../panels/panelHost';
 import { PanelHost } from '../panels/panelHost';
 import { sideBySideView, sideView } from './taskViews';
+import { errorMessage } from '../../core/errorMessage';
 
 const keyText = (k: RunTrajectoryKey): string => `${k.iteration}/${k.group}/${k.rollout}`;
 
@@ -64,7 +65,7 @@ export class SideBySidePanel extends PanelHost<SideBySideWebviewMessage, SideByS
     try {
       return sideView(k.run, live.run.location.name, idx, row, await idx.read(row));
     } catch (e) {
-      return (e as Error).message;
+      return errorMessage(e);
     }
   }
 }

@@ -13,6 +13,7 @@ import type { OpenPanel, PanelDeps } from '../panels/panelHost';
 import { PanelHost } from '../panels/panelHost';
 import { taskRows } from './taskColumns';
 import { missingRunView, taskRunView } from './taskViews';
+import { errorMessage } from '../../core/errorMessage';
 
 /** How the task view opens what it links to. */
 export interface TaskNavigator {
@@ -86,7 +87,7 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
       const runs = await Promise.all(this.state.runs.map((root) => this.runView(root)));
       this.post({ type: 'task/view', view: { task: this.state.task, instruction: this.instruction ?? null, runs } });
     } catch (e) {
-      this.post({ type: 'error', message: (e as Error).message });
+      this.post({ type: 'error', message: errorMessage(e) });
     }
   }
 
