@@ -8,8 +8,8 @@ import { locateRun } from '../core/run/runLocator';
 import type { IndexOptions } from '../core/log/creditIndex';
 import { followFile } from '../core/log/watch';
 import { Coalesced } from '../core/run/coalesced';
-import { summarizeIterations } from './trees/treeModel';
-import type { IterationSummary } from './trees/treeModel';
+import { summarizeIterations } from '../core/run/iterationSummary';
+import type { IterationSummary } from '../core/run/iterationSummary';
 import { Disposable, disposeAll, toDisposable } from './dispose';
 import type { IDisposable } from './dispose';
 import { escapeNotification as esc } from './text';
@@ -109,6 +109,17 @@ export class RunService extends Disposable {
     }
     for (const root of [...this.runs.keys()]) if (!found.has(root) && !this.remotes.has(root)) this.drop(root);
     this.changed.fire({ root: undefined, kind: 'list' });
+  }
+
+  /**
+   * The run at `root`: the one open, else the one a scan finds, else the folder added
+   * (undefined: no log there). `settled`: wait for the last scan instead of starting one
+   * (a command's pick never rescans).
+   */
+  async ensure(root: string, scan: 'scan' | 'settled' = 'scan'): Promise<LiveRun | undefined> {
+    if (this.runs.has(root)) return this.runs.get(root);
+    await (scan === 'scan' ? this.scan() : this.scanned());
+    return this.runs.get(root) ?? (await this.add(root));
   }
 
   /** Adds a run folder (a download of logs, say) and indexes it. */

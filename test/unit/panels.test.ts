@@ -96,6 +96,7 @@ async function setup() {
     onDidChange: () => ({ dispose: () => undefined }),
     scan: async () => undefined,
     add: async () => live,
+    ensure: async (r: string) => (r === root ? live : undefined),
   };
   const revealed: number[] = [];
   const mgr = new PanelManager(ctx as never, runs as never, async (_r, row) => void revealed.push(row));

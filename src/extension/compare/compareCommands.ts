@@ -20,11 +20,7 @@ type SideItem = vscode.QuickPickItem & ({ root: string } | { repo: string });
 async function runFromArg(s: Services, arg: unknown): Promise<string | undefined> {
   const root = parseRunArg(arg);
   if (!root) return undefined;
-  if (!s.runs.get(root)) {
-    await s.runs.scan();
-    if (!s.runs.get(root)) await s.runs.add(root);
-  }
-  const live = s.runs.get(root);
+  const live = await s.runs.ensure(root);
   if (!live) void vscode.window.showWarningMessage(`RL Runs: no run at ${esc(root)} (no logs/ws_credit_log.jsonl there).`);
   return live?.run.location.root;
 }

@@ -97,14 +97,8 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     return this.computing;
   }
 
-  private async liveRun(root: string): Promise<LiveRun | undefined> {
-    const runs = this.deps.runs;
-    if (!runs.get(root)) await runs.scan();
-    return runs.get(root) ?? (await runs.add(root));
-  }
-
   private async doCompute(): Promise<void> {
-    const [a, b] = await Promise.all([this.liveRun(this.state.rootA), this.liveRun(this.state.rootB)]);
+    const [a, b] = await Promise.all([this.deps.runs.ensure(this.state.rootA), this.deps.runs.ensure(this.state.rootB)]);
     for (const [name, live, root] of [['A', a, this.state.rootA] as const, ['B', b, this.state.rootB] as const]) {
       if (!live) return this.post({ type: 'error', message: `Run ${name} (${root}) is not open: no log found there.` });
       if (!live.run.credit)

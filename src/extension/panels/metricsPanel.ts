@@ -142,7 +142,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   private async overlayRuns(): Promise<OverlayRun[]> {
     const out: OverlayRun[] = [];
     for (const o of this.overlay) {
-      const live = this.deps.runs.get(o.root) ?? (await this.deps.runs.add(o.root));
+      const live = await this.deps.runs.ensure(o.root);
       const name = live?.run.location.name ?? o.root.split(/[\\/]/).pop() ?? o.root;
       const m = live?.run.metrics;
       const problem = !live ? 'not found (no log there)' : !m ? 'has no ws_metrics.jsonl' : undefined;

@@ -114,10 +114,7 @@ export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Dispo
       panel.dispose();
       return;
     }
-    if (!this.runs.get(s.root)) {
-      await this.runs.scan();
-      if (!this.runs.get(s.root)) await this.runs.add(s.root);
-    }
+    await this.runs.ensure(s.root);
     this.adopt(panel, s);
   }
 

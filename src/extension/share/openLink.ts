@@ -20,7 +20,7 @@ import { errorMessage } from '../../core/errorMessage';
 export const COMPARE_COMMAND = 'rlRunBrowser.compareRuns';
 
 async function localRun(s: Services, path: string): Promise<LiveRun> {
-  const live = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path) ?? (await s.runs.add(path));
+  const live = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path) ?? (await s.runs.ensure(path));
   if (!live) throw new LinkError(`no RL run at ${path} (no logs/ws_credit_log.jsonl or ws_metrics.jsonl there)`);
   return live;
 }
@@ -30,7 +30,7 @@ async function hubRun(s: Services, repo: string, revision: string): Promise<Live
   const inPlace = s.runs.get(hubRefText({ repo, revision })) ?? s.runs.get(hubRefText({ repo, revision: 'main' }));
   if (inPlace) return inPlace;
   const here = s.destinations.path(repo, 'logs');
-  const found = here !== undefined ? (s.runs.get(here) ?? (await s.runs.add(here))) : undefined;
+  const found = here !== undefined ? await s.runs.ensure(here) : undefined;
   if (found) return found;
   const branch = revision === 'main' ? '' : ` (the download takes the repo's current logs, not revision ${revision})`;
   const pick = await vscode.window.showInformationMessage(
@@ -41,7 +41,7 @@ async function hubRun(s: Services, repo: string, revision: string): Promise<Live
   if (pick !== 'Download Logs') return undefined;
   await vscode.commands.executeCommand('rlRunBrowser.downloadLogs', { kind: 'folder', repo, folder: 'logs' }, here);
   const dest = s.destinations.path(repo, 'logs');
-  const live = dest !== undefined ? (s.runs.get(dest) ?? (await s.runs.add(dest))) : undefined;
+  const live = dest !== undefined ? await s.runs.ensure(dest) : undefined;
   if (!live) throw new LinkError(`the logs of ${repo} did not arrive; the link is not opened`);
   return live;
 }

@@ -84,9 +84,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 
   /** Makes sure a run is open before a restored panel asks for it. */
   private async ensureRuns(roots: readonly string[]): Promise<void> {
-    if (roots.every((r) => this.s.runs.get(r))) return;
-    await this.s.runs.scan();
-    for (const r of roots) if (!this.s.runs.get(r)) await this.s.runs.add(r);
+    for (const r of roots) await this.s.runs.ensure(r);
   }
 
   /** Restores a panel after a window reload from the state its page saved (checked; anything else closes it). */
