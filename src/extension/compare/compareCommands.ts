@@ -11,8 +11,6 @@ import { registerCommands } from '../commands/registry';
 import { COMPARE_COMMANDS } from '../commands/ids';
 import { downloadLogsRun } from '../commands/downloads';
 import { escapeNotification as esc } from '../text';
-import { CompareManager } from './compareManager';
-import { COMPARE_VIEW_TYPE } from './comparePanel';
 
 type SideItem = vscode.QuickPickItem & ({ root: string } | { repo: string });
 
@@ -55,15 +53,13 @@ function selectedRuns(clicked: unknown, selection: unknown): string[] {
 }
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
-  const manager = new CompareManager(ctx.workspaceState, ctx.extensionUri, s);
-  ctx.subscriptions.push(manager, vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, manager));
   const compare = async (a: string | undefined, b: string | undefined): Promise<void> => {
     if (!a || !b) return;
     if (a === b) {
       void vscode.window.showWarningMessage('RL Runs: pick two different runs to compare.');
       return;
     }
-    manager.show(a, b);
+    s.panels.openCompare(a, b);
   };
   registerCommands(ctx, COMPARE_COMMANDS, {
     'rlRunBrowser.compareRuns': async (runA?: unknown, runB?: unknown) => {

@@ -10,15 +10,15 @@ import type { RunComparison } from '../../core/compare/compareRuns';
 import type { TaskRow } from '../../core/compare/figures';
 import { buildLink } from '../../core/links/link';
 import type { CompareHostMessage, CompareState, CompareWebviewMessage, QueryTasksMessage } from '../../shared/protocol/compare';
-import { parseCompareMessage } from '../../shared/protocol/compare';
+import { parseCompareMessage, parseCompareState } from '../../shared/protocol/compare';
 import type { LiveRun } from '../runs';
-import type { OpenPanel, PanelDeps } from '../panels/panelHost';
+import type { PanelSite } from '../panels/panelHost';
+import type { PanelKindSpec } from '../panels/panelRegistry';
 import { PanelHost } from '../panels/panelHost';
 import { compareView, queryTaskRows, taskRowView } from './compareViews';
 import { errorMessage } from '../../core/errorMessage';
 
-export const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
-export const OPEN_TASK_COMMAND = 'rlRunBrowser.openTask';
+const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
 
 const baseName = (root: string): string => root.split(/[\\/]/).filter(Boolean).pop() ?? root;
 
@@ -32,15 +32,15 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
   private lastQuery: QueryTasksMessage | undefined;
   private sorted: { key: string; rows: TaskRow[] } | undefined;
 
-  constructor(panel: vscode.WebviewPanel, state: CompareState, deps: PanelDeps, onDispose: (p: OpenPanel<'compare'>) => void) {
-    super(panel, state, deps, parseCompareMessage, onDispose, {
+  constructor(panel: vscode.WebviewPanel, state: CompareState, site: PanelSite<CompareState>) {
+    super(panel, state, site, parseCompareMessage, {
       title: 'Compare runs',
       script: 'compare',
       styles: ['compare.css'],
       codicons: true,
     });
     panel.title = `Compare: ${baseName(state.rootA)} ↔ ${baseName(state.rootB)}`;
-    this.disposables.push({
+    this._register({
       dispose: () => {
         this.closed = true;
         this.comparer?.dispose();
@@ -69,7 +69,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
         this.answer(m);
         break;
       case 'compare/openTask':
-        await this.openTask(m.task);
+        this.openTask(m.task);
         break;
       case 'compare/copyLink':
         await this.copyLink();
@@ -138,13 +138,8 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     });
   }
 
-  private async openTask(task: string): Promise<void> {
-    const known = await vscode.commands.getCommands(true);
-    if (!known.includes(OPEN_TASK_COMMAND)) {
-      this.post({ type: 'compare/notice', message: 'The task view is not available in this version.' });
-      return;
-    }
-    await vscode.commands.executeCommand(OPEN_TASK_COMMAND, task, [this.state.rootA, this.state.rootB]);
+  private openTask(task: string): void {
+    this.deps.navigate.openTask(task, [this.state.rootA, this.state.rootB]);
   }
 
   /** The link of this comparison (view kind 'compare'). */
@@ -167,3 +162,14 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     this.post({ type: 'compare/notice', message: 'Copied the link to this comparison.' });
   }
 }
+
+/** One panel per ordered pair; a reload restores the page's state, else the last one the host remembered. */
+export const COMPARE_KIND: PanelKindSpec<CompareState, ComparePanel> = {
+  viewType: COMPARE_VIEW_TYPE,
+  title: 'Compare runs',
+  memoryKey: 'panel:compare',
+  key: (s) => JSON.stringify([s.rootA, s.rootB]),
+  roots: () => [],
+  restore: (saved, remembered) => parseCompareState(saved) ?? parseCompareState(remembered),
+  create: (panel, state, site) => new ComparePanel(panel, state, site),
+};

@@ -8,23 +8,12 @@ import type { BrowserAction, TrajectoriesHostMessage, TrajectoriesWebviewMessage
 import { SHARE_ACTION_COMMANDS } from '../commands/ids';
 import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
 import { queryRows, page, textSearch } from '../../core/run/query';
-import type { OpenPanel, PanelDeps } from './panelHost';
+import type { PanelSite } from './panelHost';
 import { PanelHost } from './panelHost';
 import { rowView, detailView } from './trajectoryViews';
 import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
 import { errorMessage } from '../../core/errorMessage';
-
-/** The side-by-side view of two trajectories: a command of its own feature, run with `{ run, iteration, group, rollout }` twice. */
-const SIDE_BY_SIDE = 'rlRunBrowser.openSideBySide';
-
-async function openSideBySide(run: string, a: TrajectoryKey, b: TrajectoryKey): Promise<void> {
-  if (!(await vscode.commands.getCommands(true)).includes(SIDE_BY_SIDE)) {
-    void vscode.window.showInformationMessage('The side-by-side view is not available in this version.');
-    return;
-  }
-  await vscode.commands.executeCommand(SIDE_BY_SIDE, { run, ...a }, { run, ...b });
-}
 
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
@@ -32,8 +21,8 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   /** a link's turn, sent again after the next detail of its row */
   private pendingTurn: { row: number; turn: number } | undefined;
 
-  constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
-    super(panel, state, deps, parseTrajectoriesMessage, onDispose);
+  constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
+    super(panel, state, site, parseTrajectoriesMessage);
   }
 
   /** Shows the browser at a query and, optionally, a trajectory. */
@@ -91,7 +80,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         });
         break;
       case 'trajectories/compare':
-        await openSideBySide(this.root, m.a, m.b);
+        this.deps.navigate.openSideBySide({ run: this.root, ...m.a }, { run: this.root, ...m.b });
         break;
       case 'ready': // answered by PanelHost
         break;
