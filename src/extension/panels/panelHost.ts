@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
 import type { RunTrajectoryKey } from '../../shared/protocol/task';
+import type { ShareAction } from '../../shared/protocol/trajectories';
+import type { ShareArgs } from '../share/shareArgs';
 import type { LiveRun, RunService } from '../runs';
 import { Disposable, toDisposable } from '../dispose';
 import { buildHtml } from './html';
@@ -47,7 +49,12 @@ export interface PanelNavigator {
   openTask(task: string, runs: string[]): void;
   /** two trajectories side by side */
   openSideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): void;
+  /** a share button of the browser (copy link, raw record, export, notebook) */
+  share(action: ShareAction, args: ShareArgs): Promise<void>;
 }
+
+/** What each share action does, given by the share feature. */
+export type ShareActions = Readonly<Record<ShareAction, (args: ShareArgs) => Promise<void>>>;
 
 /** Everything a panel of any kind needs from outside itself (the dashboard's pins come to it alone). */
 export interface PanelDeps {

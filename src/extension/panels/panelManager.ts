@@ -9,7 +9,9 @@ import type { MetricsPanelState } from '../../shared/protocol/metrics';
 import type { RunTrajectoryKey, SideBySideState, TaskPanelState } from '../../shared/protocol/task';
 import type { CompareState } from '../../shared/protocol/compare';
 import type { RunService } from '../runs';
-import type { OpenPanel, PanelNavigator, PanelSite, PinStore } from './panelHost';
+import type { OpenPanel, PanelNavigator, PanelSite, PinStore, ShareActions } from './panelHost';
+import type { ShareAction } from '../../shared/protocol/trajectories';
+import type { ShareArgs } from '../share/shareArgs';
 import { TITLES } from './panelHost';
 import type { PanelKindSpec, PanelSet } from './panelRegistry';
 import { PanelRegistry } from './panelRegistry';
@@ -72,6 +74,7 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
   private readonly compare: PanelSet<CompareState, ComparePanel>;
   private readonly tasks: PanelSet<TaskPanelState, TaskPanel>;
   private readonly pairs: PanelSet<SideBySideState, SideBySidePanel>;
+  private shareActions: ShareActions | undefined;
 
   constructor(
     ctx: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>,
@@ -130,6 +133,15 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
 
   openSideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): SideBySidePanel {
     return this.pairs.show({ kind: 'sideBySide', root: left.run, left, right });
+  }
+
+  /** The share feature's actions, for the browser's share buttons (set once, at activation). */
+  useShareActions(actions: ShareActions): void {
+    this.shareActions = actions;
+  }
+
+  async share(action: ShareAction, args: ShareArgs): Promise<void> {
+    await this.shareActions?.[action](args);
   }
 
   dispose(): void {

@@ -2,10 +2,9 @@
  * The trajectory browser: the table in pages for the page's query, one trajectory at a
  * time for the detail, and navigation from other panels (a jump sets query and label).
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
 import type { BrowserAction, TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
-import { SHARE_ACTION_COMMANDS } from '../commands/ids';
 import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
 import { queryRows, page, textSearch } from '../../core/run/query';
 import type { PanelSite } from './panelHost';
@@ -72,12 +71,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         await this.deps.navigate.open('metrics', this.root);
         break;
       case 'trajectories/share':
-        await vscode.commands.executeCommand(SHARE_ACTION_COMMANDS[m.action], {
-          root: this.root,
-          key: m.key,
-          turn: m.turn,
-          query: m.query,
-        });
+        await this.deps.navigate.share(m.action, { root: this.root, key: m.key, turn: m.turn, query: m.query });
         break;
       case 'trajectories/compare':
         this.deps.navigate.openSideBySide({ run: this.root, ...m.a }, { run: this.root, ...m.b });

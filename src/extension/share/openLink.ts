@@ -16,8 +16,7 @@ import { linkTarget } from './linkTarget';
 import { hubRefText } from '../../core/hub/inPlace/hubRef';
 import { escapeNotification as esc } from '../text';
 import { errorMessage } from '../../core/errorMessage';
-
-export const COMPARE_COMMAND = 'rlRunBrowser.compareRuns';
+import { downloadLogsRun } from '../commands/downloads';
 
 async function localRun(s: Services, path: string): Promise<LiveRun> {
   const live = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path) ?? (await s.runs.ensure(path));
@@ -39,7 +38,9 @@ async function hubRun(s: Services, repo: string, revision: string): Promise<Live
     'Download Logs',
   );
   if (pick !== 'Download Logs') return undefined;
-  await vscode.commands.executeCommand('rlRunBrowser.downloadLogs', { kind: 'folder', repo, folder: 'logs' }, here);
+  // as "Download Logs and Open" does: the logs, then the run's dashboard
+  const fetched = await downloadLogsRun(s, repo, here);
+  if (fetched) await s.panels.open('metrics', fetched);
   const dest = s.destinations.path(repo, 'logs');
   const live = dest !== undefined ? await s.runs.ensure(dest) : undefined;
   if (!live) throw new LinkError(`the logs of ${repo} did not arrive; the link is not opened`);
@@ -55,13 +56,11 @@ async function runOf(s: Services, ref: RunRef): Promise<LiveRun | undefined> {
 async function compare(s: Services, a: LiveRun, other: RunRef): Promise<void> {
   const b = await runOf(s, other);
   if (!b) return;
-  if (!(await vscode.commands.getCommands(true)).includes(COMPARE_COMMAND)) {
-    void vscode.window.showWarningMessage(
-      `This link opens a comparison, and this version of RL Run Browser has no ${COMPARE_COMMAND} command.`,
-    );
+  if (a.run.location.root === b.run.location.root) {
+    void vscode.window.showWarningMessage('RL Runs: pick two different runs to compare.');
     return;
   }
-  await vscode.commands.executeCommand(COMPARE_COMMAND, a.run.location.root, b.run.location.root);
+  s.panels.openCompare(a.run.location.root, b.run.location.root);
 }
 
 /** Opens what `link` names; throws LinkError when the run does not hold it. */

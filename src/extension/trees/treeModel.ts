@@ -6,6 +6,7 @@ import type { IterationInfo, RunListing, CheckpointKind } from '../../core/hub/m
 import type { HubFile } from '../../core/hub/treeEntry';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import type { IterationSummary } from '../../core/run/iterationSummary';
+import type { PanelCommandId } from '../commands/ids';
 import { formatBytes, formatFigure } from '../../shared/format';
 import { kindNoun, problemCounts } from '../problems/dataProblems';
 import type { RunProblems } from '../problems/dataProblems';
@@ -20,7 +21,7 @@ export interface TreeNode {
   contextValue: string;
   collapsible: boolean;
   /** command id and arguments run on selection */
-  command?: { id: string; args: unknown[] };
+  command?: { id: PanelCommandId; args: unknown[] };
 }
 
 // ---- Hub
