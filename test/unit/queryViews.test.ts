@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { querySpec, queryView } from '../../src/extension/panels/queryViews';
-import { iterationJump, jumpFor } from '../../src/extension/panels/jumpTable';
+import { querySpec, queryView } from '../../src/extension/trajectories/queryViews';
+import { iterationJump, jumpFor } from '../../src/extension/report/jumpTable';
 import { SORT_KEYS } from '../../src/core/run/query';
 import type { SortKeyView } from '../../src/shared/protocol';
 import { SORT_KEY_VIEWS } from '../../src/shared/protocol';

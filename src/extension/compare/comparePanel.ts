@@ -11,7 +11,7 @@ import type { TaskRow } from '../../core/compare/figures';
 import { buildLink } from '../../core/links/link';
 import type { CompareHostMessage, CompareState, CompareWebviewMessage, QueryTasksMessage } from '../../shared/protocol/compare';
 import { parseCompareMessage, parseCompareState } from '../../shared/protocol/compare';
-import type { LiveRun } from '../runs';
+import type { LiveRun } from '../runs/runService';
 import type { PanelSite } from '../panels/panelHost';
 import type { PanelKindSpec } from '../panels/panelRegistry';
 import { PanelHost } from '../panels/panelHost';

@@ -8,7 +8,7 @@ import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shar
 import type { RunTrajectoryKey } from '../../shared/protocol/task';
 import type { ShareAction } from '../../shared/protocol/trajectories';
 import type { ShareArgs } from '../share/shareArgs';
-import type { LiveRun, RunService } from '../runs';
+import type { LiveRun, RunService } from '../runs/runService';
 import { Disposable, toDisposable } from '../dispose';
 import { buildHtml } from './html';
 import { parseShowProblems, rawMessage } from '../../shared/protocol';

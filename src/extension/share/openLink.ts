@@ -9,14 +9,14 @@ import * as vscode from 'vscode';
 import { LinkError, parseLink } from '../../core/links/link';
 import type { RunLink, RunRef } from '../../core/links/link';
 import type { Services } from '../services';
-import type { LiveRun } from '../runs';
-import { TrajectoriesPanel } from '../panels/trajectoriesPanel';
-import { MetricsPanel } from '../panels/metricsPanel';
+import type { LiveRun } from '../runs/runService';
+import { TrajectoriesPanel } from '../trajectories/trajectoriesPanel';
+import { MetricsPanel } from '../metrics/metricsPanel';
 import { linkTarget } from './linkTarget';
 import { hubRefText } from '../../core/hub/inPlace/hubRef';
 import { escapeNotification as esc } from '../text';
 import { errorMessage } from '../../core/errorMessage';
-import { downloadLogsRun } from '../commands/downloads';
+import { downloadLogsRun } from '../downloads/register';
 
 async function localRun(s: Services, path: string): Promise<LiveRun> {
   const live = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path) ?? (await s.runs.ensure(path));

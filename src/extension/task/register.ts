@@ -3,7 +3,7 @@ import type * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerCommands } from '../commands/registry';
 import { TASK_COMMANDS } from '../commands/ids';
-import { pickRun } from '../commands/pickRun';
+import { pickRun } from '../runs/pickRun';
 import { parseRunTrajectoryKey } from '../../shared/protocol/task';
 import type { RunTrajectoryKey } from '../../shared/protocol/task';
 import { pickRuns, pickTask, pickTrajectory } from './pickTask';

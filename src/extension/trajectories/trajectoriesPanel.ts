@@ -7,8 +7,8 @@ import type { PanelState, QueryView, TrajectoryKey } from '../../shared/protocol
 import type { BrowserAction, TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
 import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
 import { queryRows, page, textSearch } from '../../core/run/query';
-import type { PanelSite } from './panelHost';
-import { PanelHost } from './panelHost';
+import type { PanelSite } from '../panels/panelHost';
+import { PanelHost } from '../panels/panelHost';
 import { rowView, detailView } from './trajectoryViews';
 import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';

@@ -1,19 +1,19 @@
 /** The local runs: found in the workspace, the run folders and the downloads; followed live. */
-import type { IndexStore } from '../core/log/indexStore';
+import type { IndexStore } from '../../core/log/indexStore';
 import * as vscode from 'vscode';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Run } from '../core/run/run';
-import { locateRun } from '../core/run/runLocator';
-import type { IndexOptions } from '../core/log/creditIndex';
-import { followFile } from '../core/log/watch';
-import { Coalesced } from '../core/run/coalesced';
-import { summarizeIterations } from '../core/run/iterationSummary';
-import type { IterationSummary } from '../core/run/iterationSummary';
-import { Disposable, disposeAll, toDisposable } from './dispose';
-import type { IDisposable } from './dispose';
-import { escapeNotification as esc } from './text';
-import { errorMessage } from '../core/errorMessage';
+import { Run } from '../../core/run/run';
+import { locateRun } from '../../core/run/runLocator';
+import type { IndexOptions } from '../../core/log/creditIndex';
+import { followFile } from '../../core/log/watch';
+import { Coalesced } from '../../core/run/coalesced';
+import { summarizeIterations } from '../../core/run/iterationSummary';
+import type { IterationSummary } from '../../core/run/iterationSummary';
+import { Disposable, disposeAll, toDisposable } from '../dispose';
+import type { IDisposable } from '../dispose';
+import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export interface LiveRun {
   run: Run;

@@ -1,6 +1,6 @@
 /** The run a command acts on: its argument, else the only run, else the user's pick (from the runs already found). */
 import * as vscode from 'vscode';
-import type { RunService } from '../runs';
+import type { RunService } from './runService';
 import { parseRunArg } from '../commandArgs';
 
 export async function pickRun(runs: RunService, arg: unknown): Promise<string | undefined> {

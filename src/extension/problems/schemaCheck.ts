@@ -2,12 +2,12 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { SchemaCheck } from '../../core/record/schema';
-import { pickRun } from './pickRun';
-import { registerCommands } from './registry';
-import { SCHEMA_COMMANDS } from './ids';
+import { pickRun } from '../runs/pickRun';
+import { registerCommands } from '../commands/registry';
+import { SCHEMA_COMMANDS } from '../commands/ids';
 import { escapeNotification as esc } from '../text';
 
-export function register(ctx: vscode.ExtensionContext, s: Services): void {
+export function registerSchemaCheck(ctx: vscode.ExtensionContext, s: Services): void {
   registerCommands(ctx, SCHEMA_COMMANDS, {
     'rlRunBrowser.showSchemaCheck': (arg?: unknown) => showSchemaCheck(s, arg),
   });

@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import { parseRunArg } from '../commandArgs';
 import { registerCommands } from '../commands/registry';
 import { COMPARE_COMMANDS } from '../commands/ids';
-import { downloadLogsRun } from '../commands/downloads';
+import { downloadLogsRun } from '../downloads/register';
 import { escapeNotification as esc } from '../text';
 
 type SideItem = vscode.QuickPickItem & ({ root: string } | { repo: string });

@@ -3,14 +3,14 @@
  * item while any runs, errors with a retry action, and an offer to resume after reload.
  */
 import * as vscode from 'vscode';
-import { planDownload, runDownload, currentLatest, DownloadError } from '../core/hub/download';
-import type { DownloadKind, DownloadOptions } from '../core/hub/download';
-import { HubError } from '../core/hub/errors';
-import type { HubService } from './hub';
-import { formatBytes, formatDuration } from '../shared/format';
-import { Disposable } from './dispose';
-import { escapeNotification as esc } from './text';
-import { errorMessage } from '../core/errorMessage';
+import { planDownload, runDownload, currentLatest, DownloadError } from '../../core/hub/download';
+import type { DownloadKind, DownloadOptions } from '../../core/hub/download';
+import { HubError } from '../../core/hub/errors';
+import type { HubService } from '../hub/hubService';
+import { formatBytes, formatDuration } from '../../shared/format';
+import { Disposable } from '../dispose';
+import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export interface DownloadRequest {
   repo: string;

@@ -1,15 +1,15 @@
 /** The run report: the figures of section 4 with their marks, and jumps to the iterations and trajectories behind them. */
 import type * as vscode from 'vscode';
 import type { PanelState } from '../../shared/protocol';
-import type { PanelSite } from './panelHost';
+import type { PanelSite } from '../panels/panelHost';
 import type { ReportHostMessage, ReportWebviewMessage } from '../../shared/protocol/report';
 import { parseReportMessage } from '../../shared/protocol/report';
-import { PanelHost } from './panelHost';
+import { PanelHost } from '../panels/panelHost';
 import { reportView } from './reportViews';
 import { iterationJump } from './jumpTable';
 import type { Jump } from './jumpTable';
 import { figureJump, gateSideJump } from './reportJumps';
-import { queryView } from './queryViews';
+import { queryView } from '../trajectories/queryViews';
 
 export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessage> {
   constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {

@@ -1,10 +1,10 @@
 /** The followed Hub repos: their listings, the token (SecretStorage), the endpoint. */
 import * as vscode from 'vscode';
-import { listRun, whoAmIName } from '../core/hub/model';
-import type { HubConnection, RunListing } from '../core/hub/model';
-import { resolveEndpoint, resolveToken } from '../core/hub/config';
-import { Disposable } from './dispose';
-import { errorMessage } from '../core/errorMessage';
+import { listRun, whoAmIName } from '../../core/hub/model';
+import type { HubConnection, RunListing } from '../../core/hub/model';
+import { resolveEndpoint, resolveToken } from '../../core/hub/config';
+import { Disposable } from '../dispose';
+import { errorMessage } from '../../core/errorMessage';
 
 const TOKEN_KEY = 'rlRunBrowser.hfToken';
 
