@@ -126,7 +126,8 @@ export class DownloadManager extends Disposable {
         const cur = await currentLatest(r.dest);
         if (cur !== null && cur !== plan.latestFile.value) {
           const choice = await vscode.window.showWarningMessage(
-            `${esc(r.dest)} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`,
+            `${esc(r.dest)} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the ` +
+              `launcher resumes from?`,
             { modal: true },
             'Download and set as latest',
           );
@@ -165,7 +166,8 @@ export class DownloadManager extends Disposable {
                 progress.report({
                   increment: pct - reported,
                   message: esc(
-                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
+                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ` +
+                      `${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
                   ),
                 });
                 reported = pct;

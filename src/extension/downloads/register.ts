@@ -101,7 +101,10 @@ async function downloadFromNode(
   await s.downloads.enqueue(req);
 }
 
-/** Downloads a repo's logs (asking where, with the cancellable progress of every download) and opens the folder as a run: its root, or undefined. */
+/**
+ * Downloads a repo's logs (asking where, with the cancellable progress of every download)
+ * and opens the folder as a run: its root, or undefined.
+ */
 export async function downloadLogsRun(s: Services, repo: string, destArg?: string): Promise<string | undefined> {
   const dest = destArg ?? (await askDestination(s.destinations, repo, 'logs'));
   if (!dest) return undefined;

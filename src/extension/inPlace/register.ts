@@ -96,7 +96,8 @@ async function openLogsInPlace(
     if (!hr) return undefined;
     open.set(repo, hr);
     s.out.info(
-      `${hubRefText(ref)}: opened in place at ${hr.commit.slice(0, 12)} (${hr.use === 'none' ? 'indexed in one pass' : `saved index: ${hr.use}`})`,
+      `${hubRefText(ref)}: opened in place at ${hr.commit.slice(0, 12)} ` +
+        `(${hr.use === 'none' ? 'indexed in one pass' : `saved index: ${hr.use}`})`,
     );
     if (hr.savedIndexLine !== undefined) {
       const note = await hr.offlineNote();

@@ -20,7 +20,8 @@ async function clearIndexCache(
   const r = await s.indexStore.clear();
   const g = await ranges.clear();
   void vscode.window.showInformationMessage(
-    `Cleared ${r.files} saved log indexes (${formatBytes(r.bytes)}) and ${g.ranges} fetched ranges of Hub logs (${formatBytes(g.bytes)}); the next open reads each log again.`,
+    `Cleared ${r.files} saved log indexes (${formatBytes(r.bytes)}) and ${g.ranges} fetched ranges of Hub logs ` +
+      `(${formatBytes(g.bytes)}); the next open reads each log again.`,
   );
   return { ...r, ranges: g.ranges, rangeBytes: g.bytes };
 }

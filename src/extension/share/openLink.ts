@@ -33,7 +33,8 @@ async function hubRun(s: Services, repo: string, revision: string): Promise<Live
   if (found) return found;
   const branch = revision === 'main' ? '' : ` (the download takes the repo's current logs, not revision ${revision})`;
   const pick = await vscode.window.showInformationMessage(
-    `The link names ${esc(repo)}, whose logs are not on this machine. Download them from the Hub${here ? ` to ${esc(here)}` : ''}${esc(branch)}?`,
+    `The link names ${esc(repo)}, whose logs are not on this machine. Download them from the ` +
+      `Hub${here ? ` to ${esc(here)}` : ''}${esc(branch)}?`,
     { modal: true },
     'Download Logs',
   );
