@@ -9,8 +9,8 @@ import { mkdtempSync, writeFileSync, copyFileSync, readdirSync, rmSync } from 'n
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
-import { seriesViews } from '../src/extension/panels/seriesViews';
-import { rowView } from '../src/extension/panels/trajectoryViews';
+import { seriesViews } from '../src/extension/metrics/seriesViews';
+import { rowView } from '../src/extension/trajectories/trajectoryViews';
 import type { MetricsTable } from '../src/core/log/metricsIndex';
 import type { PanelState } from '../src/shared/protocol';
 import type { MetricsHostMessage } from '../src/shared/protocol/metrics';

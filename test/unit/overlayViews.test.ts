@@ -7,7 +7,7 @@ import { overlayViews } from '../../src/extension/overlay/overlayViews';
 import type { OverlayRun } from '../../src/extension/overlay/overlayViews';
 import { addRuns, parseOverlay, removeRun } from '../../src/extension/overlay/overlayState';
 import { canonicalMetric } from '../../src/extension/overlay/metricMatch';
-import { seriesViews } from '../../src/extension/panels/seriesViews';
+import { seriesViews } from '../../src/extension/metrics/seriesViews';
 import { MetricsIndex } from '../../src/core/log/metricsIndex';
 import type { MetricsTable } from '../../src/core/log/metricsIndex';
 import { writeDemo } from '../../src/core/demo/demo';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seriesViews, xRange } from '../../src/extension/panels/seriesViews';
+import { seriesViews, xRange } from '../../src/extension/metrics/seriesViews';
 import { meetsTarget, METRIC_TARGETS } from '../../src/core/report/targets';
 import type { MetricsTable } from '../../src/core/log/metricsIndex';
 

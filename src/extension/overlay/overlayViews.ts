@@ -8,7 +8,7 @@ import { compareMetricNames, metricPrefix } from '../../core/log/metricsIndex';
 import { METRIC_TARGETS } from '../../core/report/targets';
 import type { MetricTarget } from '../../core/report/targets';
 import type { RunLine, RunView, SeriesView } from '../../shared/protocol/metrics';
-import { seriesLine } from '../panels/seriesViews';
+import { seriesLine } from '../metrics/seriesViews';
 import { canonicalMetric } from './metricMatch';
 
 /** One run as the overlay reads it: its metrics table, or why it has none. */

@@ -88,7 +88,9 @@ function creditProblems(idx: CreditIndex, limit: number): ProblemGroup[] {
       p(
         'wrongType',
         f.wrongTypeLines[0] ?? 1,
-        `${f.level === 'turn' ? 'turn.' : ''}${f.field} has a value of the wrong type in ${f.wrongType} record(s), read as missing (line${f.wrongType > 1 ? 's' : ''} ${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''})`,
+        `${f.level === 'turn' ? 'turn.' : ''}${f.field} has a value of the wrong type in ${f.wrongType} record(s), read as ` +
+          `missing (line${f.wrongType > 1 ? 's' : ''} ` +
+          `${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''})`,
       ),
     );
   const c = idx.columns;
@@ -108,7 +110,8 @@ function creditProblems(idx: CreditIndex, limit: number): ProblemGroup[] {
         p(
           'duplicateTrajectory',
           c.line[i]!,
-          `iteration ${c.iteration[i]}, group ${c.group[i]}, rollout ${c.rollout[i]} appears again at line ${c.line[i]} (first at line ${at})`,
+          `iteration ${c.iteration[i]}, group ${c.group[i]}, rollout ${c.rollout[i]} appears again at line ${c.line[i]} (first at ` +
+            `line ${at})`,
         ),
       );
   }
@@ -142,7 +145,9 @@ function metricsProblems(m: MetricsIndex, limit: number): ProblemGroup[] {
           file,
           line: Math.max(1, line),
           severity: 'warning',
-          message: `iteration ${d.iteration} appears ${times(d.lines.length)} in ${name} (lines ${d.lines.join(', ')}); the last row (line ${used}) is used`,
+          message:
+            `iteration ${d.iteration} appears ${times(d.lines.length)} in ${name} (lines ${d.lines.join(', ')}); the last ` +
+            `row (line ${used}) is used`,
         });
     }
   }
@@ -151,7 +156,9 @@ function metricsProblems(m: MetricsIndex, limit: number): ProblemGroup[] {
     file,
     line: Math.max(1, n.lines[0] ?? 1),
     severity: 'warning',
-    message: `${n.name} is NaN, infinite or null on ${n.count} of ${n.rows} rows (line${n.count > 1 ? 's' : ''} ${n.lines.join(', ')}${n.count > n.lines.length ? ', ...' : ''})`,
+    message:
+      `${n.name} is NaN, infinite or null on ${n.count} of ${n.rows} rows (line${n.count > 1 ? 's' : ''} ` +
+      `${n.lines.join(', ')}${n.count > n.lines.length ? ', ...' : ''})`,
   }));
   return [
     group('skipped', file, m.skippedCount, skipped, limit),

@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import type { ShareArgs } from './shareArgs';
 import { exportWithProgress, selection } from './exportSelection';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 /** The format a chosen file's name asks for: `.csv` is CSV, `.parquet` Parquet, anything else JSONL. */
 export function formatOfPath(path: string): ExportFormat {
@@ -57,6 +58,6 @@ export async function exportTrajectories(s: Services, a: ShareArgs): Promise<voi
       .showInformationMessage(`Exported ${trajectories(r.rows)} (${formatBytes(r.bytes)}) to ${esc(basename(path))}.`, 'Open File')
       .then((open) => (open ? vscode.window.showTextDocument(vscode.Uri.file(path)) : undefined));
   } catch (e) {
-    void vscode.window.showErrorMessage(`RL Runs: export to ${esc(path)} failed: ${esc((e as Error).message)}`);
+    void vscode.window.showErrorMessage(`RL Runs: export to ${esc(path)} failed: ${esc(errorMessage(e))}`);
   }
 }

@@ -47,7 +47,8 @@ function trajectories(run: RunLogs, v: Extract<LinkView, { kind: 'trajectories' 
   const turns = idx.columns.turns[row] ?? 0;
   if (v.turn >= turns)
     throw new LinkError(
-      `turn ${v.turn} is not in iteration ${v.iteration} · group ${v.group} · rollout ${v.rollout} of run ${name} (it has ${turns} turn${turns === 1 ? '' : 's'}, from 0)`,
+      `turn ${v.turn} is not in iteration ${v.iteration} · group ${v.group} · rollout ${v.rollout} of run ${name} (it has ` +
+        `${turns} turn${turns === 1 ? '' : 's'}, from 0)`,
     );
   return { kind: 'trajectories', query, select, row, turn: v.turn };
 }

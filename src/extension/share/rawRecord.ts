@@ -13,6 +13,7 @@ import type { ShareArgs } from './shareArgs';
 import { prettyRecord, turnsKeyOf } from './prettyRecord';
 import type { PrettyRecord } from './prettyRecord';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export const RECORD_SCHEME = 'rlrb-record';
 /** Longer lines open as the formatted view: an editor slows down on them (and turns off its features). */
@@ -56,7 +57,7 @@ async function formatted(s: Services, ref: RecordRef): Promise<{ pretty: PrettyR
   try {
     record = parseTolerant(await idx.rawText(row));
   } catch (e) {
-    throw new Error(`${ref.log}:${line}: not JSON: ${(e as Error).message}`);
+    throw new Error(`${ref.log}:${line}: not JSON: ${errorMessage(e)}`);
   }
   const isObject = record !== null && typeof record === 'object' && !Array.isArray(record);
   const key = isObject ? turnsKeyOf(record as Record<string, unknown>, buildSchemaTables(idx.options.mapping)) : undefined;
@@ -72,7 +73,7 @@ export function recordProvider(s: Services): vscode.TextDocumentContentProvider 
       try {
         return (await formatted(s, ref)).pretty.text;
       } catch (e) {
-        return `// ${(e as Error).message}\n`;
+        return `// ${errorMessage(e)}\n`;
       }
     },
   };
@@ -99,13 +100,13 @@ export async function openRawRecord(s: Services, a: ShareArgs): Promise<void> {
       await showAt(vscode.Uri.file(idx.path), line - 1);
       return;
     } catch (e) {
-      s.out.warn(`${idx.path}:${line}: the editor refused the file (${(e as Error).message}); showing the record formatted`);
+      s.out.warn(`${idx.path}:${line}: the editor refused the file (${errorMessage(e)}); showing the record formatted`);
     }
   }
   try {
     const { pretty } = await formatted(s, ref);
     await showAt(recordUri(ref, line), a.turn === null ? 0 : (pretty.turnLines[a.turn] ?? 0));
   } catch (e) {
-    void vscode.window.showErrorMessage(`RL Runs: ${esc((e as Error).message)}`);
+    void vscode.window.showErrorMessage(`RL Runs: ${esc(errorMessage(e))}`);
   }
 }

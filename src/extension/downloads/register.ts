@@ -3,12 +3,12 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { parseHubNode } from '../commandArgs';
 import type { HubNodeArg } from '../commandArgs';
-import type { DestKind } from '../destinations';
-import type { DownloadRequest } from '../downloads';
+import type { DestKind } from './destinations';
+import type { DownloadRequest } from './downloadManager';
 import { askDestination, chooseFolder } from './askDestination';
 import { downloadCommandLine } from '../shellCommand';
-import { registerCommands } from './registry';
-import { DOWNLOAD_COMMANDS } from './ids';
+import { registerCommands } from '../commands/registry';
+import { DOWNLOAD_COMMANDS } from '../commands/ids';
 import { escapeNotification as esc } from '../text';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
@@ -101,7 +101,10 @@ async function downloadFromNode(
   await s.downloads.enqueue(req);
 }
 
-/** Downloads a repo's logs (asking where, with the cancellable progress of every download) and opens the folder as a run: its root, or undefined. */
+/**
+ * Downloads a repo's logs (asking where, with the cancellable progress of every download)
+ * and opens the folder as a run: its root, or undefined.
+ */
 export async function downloadLogsRun(s: Services, repo: string, destArg?: string): Promise<string | undefined> {
   const dest = destArg ?? (await askDestination(s.destinations, repo, 'logs'));
   if (!dest) return undefined;

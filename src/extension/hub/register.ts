@@ -5,12 +5,19 @@ import type { Services } from '../services';
 import { parseHubNode } from '../commandArgs';
 import { SECTION } from '../settings';
 import { iterDirName, repoWebUrl } from '../../core/hub/model';
-import { registerCommands } from './registry';
+import { registerCommands } from '../commands/registry';
 import { checkRepo, repoNameProblem } from '../../core/hub/repoCheck';
 import { escapeNotification as esc } from '../text';
-import { HUB_COMMANDS } from './ids';
+import { HUB_COMMANDS } from '../commands/ids';
+import { registerAccount } from './account';
 
+/** The hub feature's commands: following repos and the account. */
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
+  registerHub(ctx, s);
+  registerAccount(ctx, s);
+}
+
+function registerHub(ctx: vscode.ExtensionContext, s: Services): void {
   const repos = (): string[] => s.settings().repos;
   registerCommands(ctx, HUB_COMMANDS, {
     'rlRunBrowser.refresh': async () => {

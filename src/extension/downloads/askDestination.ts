@@ -4,7 +4,7 @@
  * Download Destination…" picks another folder for the next downloads.
  */
 import * as vscode from 'vscode';
-import type { DestKind, Destinations } from '../destinations';
+import type { DestKind, Destinations } from './destinations';
 
 const PLACEHOLDER: Readonly<Record<DestKind, string>> = {
   resume: 'Where the launcher resumes from (iter_XXXXXXX/ and latest_checkpointed_iteration.txt go here)',

@@ -1,16 +1,12 @@
 /** The run a command acts on: its argument, else the only run, else the user's pick (from the runs already found). */
 import * as vscode from 'vscode';
-import type { RunService } from '../runs';
+import type { RunService } from './runService';
 import { parseRunArg } from '../commandArgs';
 
 export async function pickRun(runs: RunService, arg: unknown): Promise<string | undefined> {
   const fromArg = parseRunArg(arg);
   if (fromArg) {
-    if (!runs.get(fromArg)) {
-      await runs.scanned();
-      if (!runs.get(fromArg)) await runs.add(fromArg);
-    }
-    return runs.get(fromArg)?.run.location.root ?? fromArg;
+    return (await runs.ensure(fromArg, 'settled'))?.run.location.root ?? fromArg;
   }
   await runs.scanned();
   // a rescan only when nothing was found: the user may just have made the run

@@ -1,18 +1,18 @@
 /** The run report: the figures of section 4 with their marks, and jumps to the iterations and trajectories behind them. */
 import type * as vscode from 'vscode';
 import type { PanelState } from '../../shared/protocol';
+import type { PanelSite } from '../panels/panelHost';
 import type { ReportHostMessage, ReportWebviewMessage } from '../../shared/protocol/report';
 import { parseReportMessage } from '../../shared/protocol/report';
-import type { OpenPanel, PanelDeps } from './panelHost';
-import { PanelHost } from './panelHost';
+import { PanelHost } from '../panels/panelHost';
 import { reportView } from './reportViews';
 import { iterationJump } from './jumpTable';
 import type { Jump } from './jumpTable';
 import { figureJump, gateSideJump } from './reportJumps';
 
 export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessage> {
-  constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
-    super(panel, state, deps, parseReportMessage, onDispose);
+  constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
+    super(panel, state, site, parseReportMessage);
   }
 
   protected async onMessage(m: ReportWebviewMessage): Promise<void> {

@@ -4,7 +4,7 @@
  * download setting or the first workspace folder.
  */
 import { join } from 'node:path';
-import { iterDirName } from '../core/hub/model';
+import { iterDirName } from '../../core/hub/model';
 
 export type DestKind = 'resume' | 'hf' | 'logs';
 

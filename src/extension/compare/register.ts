@@ -9,10 +9,8 @@ import type { Services } from '../services';
 import { parseRunArg } from '../commandArgs';
 import { registerCommands } from '../commands/registry';
 import { COMPARE_COMMANDS } from '../commands/ids';
-import { downloadLogsRun } from '../commands/downloads';
+import { downloadLogsRun } from '../downloads/register';
 import { escapeNotification as esc } from '../text';
-import { CompareManager } from './compareManager';
-import { COMPARE_VIEW_TYPE } from './comparePanel';
 
 type SideItem = vscode.QuickPickItem & ({ root: string } | { repo: string });
 
@@ -20,11 +18,7 @@ type SideItem = vscode.QuickPickItem & ({ root: string } | { repo: string });
 async function runFromArg(s: Services, arg: unknown): Promise<string | undefined> {
   const root = parseRunArg(arg);
   if (!root) return undefined;
-  if (!s.runs.get(root)) {
-    await s.runs.scan();
-    if (!s.runs.get(root)) await s.runs.add(root);
-  }
-  const live = s.runs.get(root);
+  const live = await s.runs.ensure(root);
   if (!live) void vscode.window.showWarningMessage(`RL Runs: no run at ${esc(root)} (no logs/ws_credit_log.jsonl there).`);
   return live?.run.location.root;
 }
@@ -59,15 +53,13 @@ function selectedRuns(clicked: unknown, selection: unknown): string[] {
 }
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
-  const manager = new CompareManager(ctx.workspaceState, ctx.extensionUri, s);
-  ctx.subscriptions.push(manager, vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, manager));
   const compare = async (a: string | undefined, b: string | undefined): Promise<void> => {
     if (!a || !b) return;
     if (a === b) {
       void vscode.window.showWarningMessage('RL Runs: pick two different runs to compare.');
       return;
     }
-    manager.show(a, b);
+    s.panels.openCompare(a, b);
   };
   registerCommands(ctx, COMPARE_COMMANDS, {
     'rlRunBrowser.compareRuns': async (runA?: unknown, runB?: unknown) => {

@@ -1,18 +1,19 @@
 /** The local runs: found in the workspace, the run folders and the downloads; followed live. */
-import type { IndexStore } from '../core/log/indexStore';
+import type { IndexStore } from '../../core/log/indexStore';
 import * as vscode from 'vscode';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Run } from '../core/run/run';
-import { locateRun } from '../core/run/runLocator';
-import type { IndexOptions } from '../core/log/creditIndex';
-import { followFile } from '../core/log/watch';
-import { Coalesced } from '../core/run/coalesced';
-import { summarizeIterations } from './trees/treeModel';
-import type { IterationSummary } from './trees/treeModel';
-import { Disposable, disposeAll, toDisposable } from './dispose';
-import type { IDisposable } from './dispose';
-import { escapeNotification as esc } from './text';
+import { Run } from '../../core/run/run';
+import { locateRun } from '../../core/run/runLocator';
+import type { IndexOptions } from '../../core/log/creditIndex';
+import { followFile } from '../../core/log/watch';
+import { Coalesced } from '../../core/run/coalesced';
+import { summarizeIterations } from '../../core/run/iterationSummary';
+import type { IterationSummary } from '../../core/run/iterationSummary';
+import { Disposable, disposeAll, toDisposable } from '../dispose';
+import type { IDisposable } from '../dispose';
+import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export interface LiveRun {
   run: Run;
@@ -110,6 +111,17 @@ export class RunService extends Disposable {
     this.changed.fire({ root: undefined, kind: 'list' });
   }
 
+  /**
+   * The run at `root`: the one open, else the one a scan finds, else the folder added
+   * (undefined: no log there). `settled`: wait for the last scan instead of starting one
+   * (a command's pick never rescans).
+   */
+  async ensure(root: string, scan: 'scan' | 'settled' = 'scan'): Promise<LiveRun | undefined> {
+    if (this.runs.has(root)) return this.runs.get(root);
+    await (scan === 'scan' ? this.scan() : this.scanned());
+    return this.runs.get(root) ?? (await this.add(root));
+  }
+
   /** Adds a run folder (a download of logs, say) and indexes it. */
   async add(path: string): Promise<LiveRun | undefined> {
     const threads = { threads: this.threads() };
@@ -124,7 +136,7 @@ export class RunService extends Disposable {
         this.changed.fire({ root: run.location.root, kind: 'append' });
       },
       (e: unknown) => {
-        void vscode.window.showErrorMessage(`RL Runs: cannot read ${esc(run.location.root)}: ${esc((e as Error).message)}`);
+        void vscode.window.showErrorMessage(`RL Runs: cannot read ${esc(run.location.root)}: ${esc(errorMessage(e))}`);
       },
     );
     return live;

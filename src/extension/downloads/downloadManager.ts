@@ -3,13 +3,14 @@
  * item while any runs, errors with a retry action, and an offer to resume after reload.
  */
 import * as vscode from 'vscode';
-import { planDownload, runDownload, currentLatest, DownloadError } from '../core/hub/download';
-import type { DownloadKind, DownloadOptions } from '../core/hub/download';
-import { HubError } from '../core/hub/errors';
-import type { HubService } from './hub';
-import { formatBytes, formatDuration } from '../shared/format';
-import { Disposable } from './dispose';
-import { escapeNotification as esc } from './text';
+import { planDownload, runDownload, currentLatest, DownloadError } from '../../core/hub/download';
+import type { DownloadKind, DownloadOptions } from '../../core/hub/download';
+import { HubError } from '../../core/hub/errors';
+import type { HubService } from '../hub/hubService';
+import { formatBytes, formatDuration } from '../../shared/format';
+import { Disposable } from '../dispose';
+import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export interface DownloadRequest {
   repo: string;
@@ -125,7 +126,8 @@ export class DownloadManager extends Disposable {
         const cur = await currentLatest(r.dest);
         if (cur !== null && cur !== plan.latestFile.value) {
           const choice = await vscode.window.showWarningMessage(
-            `${esc(r.dest)} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the launcher resumes from?`,
+            `${esc(r.dest)} names iteration ${cur} as latest. Download iteration ${plan.latestFile.value} and make it the one the ` +
+              `launcher resumes from?`,
             { modal: true },
             'Download and set as latest',
           );
@@ -164,7 +166,8 @@ export class DownloadManager extends Disposable {
                 progress.report({
                   increment: pct - reported,
                   message: esc(
-                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
+                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ` +
+                      `${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
                   ),
                 });
                 reported = pct;
@@ -195,7 +198,7 @@ export class DownloadManager extends Disposable {
           });
         return false;
       }
-      const msg = e instanceof DownloadError || e instanceof HubError ? e.message : String((e as Error).message ?? e);
+      const msg = e instanceof DownloadError || e instanceof HubError ? e.message : errorMessage(e);
       void vscode.window.showErrorMessage(`Download failed: ${esc(msg)}`, 'Retry').then((c) => {
         if (c) void this.enqueue({ ...r });
       });

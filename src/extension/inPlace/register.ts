@@ -13,6 +13,7 @@ import { hubRefText, parseRemembered } from '../../core/hub/inPlace/hubRef';
 import type { HubRef } from '../../core/hub/inPlace/hubRef';
 import { RangeCache } from '../../core/hub/inPlace/rangeCache';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 /** The fetched ranges of Hub logs, under the global storage's `ranges/`. */
 export const rangeCacheOf = (ctx: vscode.ExtensionContext): RangeCache =>
@@ -95,7 +96,8 @@ async function openLogsInPlace(
     if (!hr) return undefined;
     open.set(repo, hr);
     s.out.info(
-      `${hubRefText(ref)}: opened in place at ${hr.commit.slice(0, 12)} (${hr.use === 'none' ? 'indexed in one pass' : `saved index: ${hr.use}`})`,
+      `${hubRefText(ref)}: opened in place at ${hr.commit.slice(0, 12)} ` +
+        `(${hr.use === 'none' ? 'indexed in one pass' : `saved index: ${hr.use}`})`,
     );
     if (hr.savedIndexLine !== undefined) {
       const note = await hr.offlineNote();
@@ -104,7 +106,7 @@ async function openLogsInPlace(
     }
     return hr.run.location.root;
   } catch (e) {
-    const line = `cannot open the logs of ${esc(repo)} in place: ${esc((e as Error).message)}`;
+    const line = `cannot open the logs of ${esc(repo)} in place: ${esc(errorMessage(e))}`;
     if (quiet) s.out.warn(line);
     else void vscode.window.showErrorMessage(`RL Runs: ${line}`);
     return undefined;
@@ -118,6 +120,6 @@ async function follow(s: Services, hr: HubRun): Promise<void> {
     if (kind !== 'none')
       s.out.info(`${hubRefText(hr.ref)}: commit ${hr.commit.slice(0, 12)}: ${kind === 'grown' ? 'read the new tail' : 'indexed again'}`);
   } catch (e) {
-    s.out.warn(`${hubRefText(hr.ref)}: cannot follow the repo: ${(e as Error).message}`);
+    s.out.warn(`${hubRefText(hr.ref)}: cannot follow the repo: ${errorMessage(e)}`);
   }
 }

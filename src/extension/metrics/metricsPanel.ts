@@ -1,13 +1,12 @@
 /** The metrics dashboard: decimated series for the charts' width, pins, overlaid runs, and jumps to the trajectories behind a point. */
 import * as vscode from 'vscode';
-import type { PanelState } from '../../shared/protocol';
 import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, OverlayEntry } from '../../shared/protocol/metrics';
 import { parseMetricsMessage } from '../../shared/protocol/metrics';
 import { buildLink, LinkError } from '../../core/links/link';
-import type { OpenPanel, PanelDeps } from './panelHost';
-import { PanelHost } from './panelHost';
+import type { PanelSite, PinStore } from '../panels/panelHost';
+import { PanelHost } from '../panels/panelHost';
 import { seriesViews, xRange } from './seriesViews';
-import { jumpFor } from './jumpTable';
+import { jumpFor } from '../report/jumpTable';
 import { addRuns, parseOverlay, removeRun, room } from '../overlay/overlayState';
 import { overlayViews } from '../overlay/overlayViews';
 import type { OverlayRun } from '../overlay/overlayViews';
@@ -15,7 +14,7 @@ import { pickOverlayRuns } from '../overlay/pickOverlay';
 import { escapeNotification as esc } from '../text';
 import { runRefOf } from '../share/runOrigin';
 
-export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMessage> {
+export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMessage, MetricsPanelState> {
   /** the width of one chart, which the series are decimated for */
   private width = 600;
   /** the runs overlaid on this one, each with its colour */
@@ -24,15 +23,20 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   /** the metric a link named: the page scrolls to it once it has its charts */
   private pendingFocus: string | undefined;
 
-  constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
-    super(panel, state, deps, parseMetricsMessage, onDispose);
-    this.overlay = parseOverlay((state as MetricsPanelState).overlay, state.root);
-    this.disposables.push(
-      deps.runs.onDidChange((e) => {
+  constructor(
+    panel: vscode.WebviewPanel,
+    state: MetricsPanelState,
+    site: PanelSite<MetricsPanelState>,
+    private readonly pins: PinStore,
+  ) {
+    super(panel, state, site, parseMetricsMessage);
+    this.overlay = parseOverlay(state.overlay, state.root);
+    this._register(
+      site.deps.runs.onDidChange((e) => {
         if (e.root !== undefined && this.overlay.some((o) => o.root === e.root)) this.scheduleOverlayPush();
       }),
-      { dispose: () => clearTimeout(this.overlayTimer) },
     );
+    this._register({ dispose: () => clearTimeout(this.overlayTimer) });
   }
 
   /** Scrolls the page to `metric`'s chart and highlights it (a metric the run holds: the link's caller checked it). */
@@ -71,7 +75,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
 
   private async setOverlay(next: OverlayEntry[]): Promise<void> {
     this.overlay = next;
-    (this.state as MetricsPanelState).overlay = next;
+    this.state.overlay = next;
     this.remember();
     await this.push();
   }
@@ -93,7 +97,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
         break;
       }
       case 'metrics/pin':
-        await this.deps.pins.set(this.root, m.pinned);
+        await this.pins.set(this.root, m.pinned);
         break;
       case 'metrics/openPoint': {
         const root = this.known(m.run);
@@ -141,7 +145,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   private async overlayRuns(): Promise<OverlayRun[]> {
     const out: OverlayRun[] = [];
     for (const o of this.overlay) {
-      const live = this.deps.runs.get(o.root) ?? (await this.deps.runs.add(o.root));
+      const live = await this.deps.runs.ensure(o.root);
       const name = live?.run.location.name ?? o.root.split(/[\\/]/).pop() ?? o.root;
       const m = live?.run.metrics;
       const problem = !live ? 'not found (no log there)' : !m ? 'has no ws_metrics.jsonl' : undefined;
@@ -166,7 +170,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       type: 'metrics/data',
       runName: live.run.location.name,
       iterations: t.iterations.length,
-      pinned: this.deps.pins.get(this.root),
+      pinned: this.pins.get(this.root),
     } as const;
     if (this.overlay.length === 0) {
       this.post({ ...base, series: seriesViews(t, this.width), xRange: xRange(t), overlay: [] });

@@ -2,28 +2,17 @@
  * The trajectory browser: the table in pages for the page's query, one trajectory at a
  * time for the detail, and navigation from other panels (a jump sets query and label).
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
 import type { BrowserAction, TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
-import { SHARE_ACTION_COMMANDS } from '../commands/ids';
 import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
 import { queryRows, page, textSearch } from '../../core/run/query';
-import type { OpenPanel, PanelDeps } from './panelHost';
-import { PanelHost } from './panelHost';
+import type { PanelSite } from '../panels/panelHost';
+import { PanelHost } from '../panels/panelHost';
 import { rowView, detailView } from './trajectoryViews';
 import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
-
-/** The side-by-side view of two trajectories: a command of its own feature, run with `{ run, iteration, group, rollout }` twice. */
-const SIDE_BY_SIDE = 'rlRunBrowser.openSideBySide';
-
-async function openSideBySide(run: string, a: TrajectoryKey, b: TrajectoryKey): Promise<void> {
-  if (!(await vscode.commands.getCommands(true)).includes(SIDE_BY_SIDE)) {
-    void vscode.window.showInformationMessage('The side-by-side view is not available in this version.');
-    return;
-  }
-  await vscode.commands.executeCommand(SIDE_BY_SIDE, { run, ...a }, { run, ...b });
-}
+import { errorMessage } from '../../core/errorMessage';
 
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
@@ -31,8 +20,8 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   /** a link's turn, sent again after the next detail of its row */
   private pendingTurn: { row: number; turn: number } | undefined;
 
-  constructor(panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) {
-    super(panel, state, deps, parseTrajectoriesMessage, onDispose);
+  constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
+    super(panel, state, site, parseTrajectoriesMessage);
   }
 
   /** Shows the browser at a query and, optionally, a trajectory. */
@@ -84,15 +73,10 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         await this.deps.navigate.open('metrics', this.root);
         break;
       case 'trajectories/share':
-        await vscode.commands.executeCommand(SHARE_ACTION_COMMANDS[m.action], {
-          root: this.root,
-          key: m.key,
-          turn: m.turn,
-          query: m.query,
-        });
+        await this.deps.navigate.share(m.action, { root: this.root, key: m.key, turn: m.turn, query: m.query });
         break;
       case 'trajectories/compare':
-        await openSideBySide(this.root, m.a, m.b);
+        this.deps.navigate.openSideBySide({ run: this.root, ...m.a }, { run: this.root, ...m.b });
         break;
       case 'ready': // answered by PanelHost
         break;
@@ -181,7 +165,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         this.pendingTurn = undefined;
       }
     } catch (e) {
-      this.post({ type: 'error', message: (e as Error).message });
+      this.post({ type: 'error', message: errorMessage(e) });
     }
   }
 }

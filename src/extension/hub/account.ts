@@ -1,11 +1,12 @@
 /** Signing in to and out of the Hub (the token lives in VS Code's secret storage). */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { registerCommands } from './registry';
-import { ACCOUNT_COMMANDS } from './ids';
+import { registerCommands } from '../commands/registry';
+import { ACCOUNT_COMMANDS } from '../commands/ids';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
-export function register(ctx: vscode.ExtensionContext, s: Services): void {
+export function registerAccount(ctx: vscode.ExtensionContext, s: Services): void {
   const refreshAll = (): void => {
     for (const r of s.settings().repos) void s.hub.refresh(r);
   };
@@ -27,7 +28,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
         refreshAll();
         return true;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Sign-in failed: ${esc((e as Error).message)}`);
+        void vscode.window.showErrorMessage(`Sign-in failed: ${esc(errorMessage(e))}`);
         return false;
       }
     },

@@ -3,11 +3,11 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { QueryView } from '../../shared/protocol';
 import { parseOpenTrajectoriesArgs } from '../commandArgs';
-import { pickRun } from './pickRun';
-import { registerCommands } from './registry';
-import { PANEL_COMMANDS } from './ids';
+import { pickRun } from '../runs/pickRun';
+import { registerCommands } from '../commands/registry';
+import { PANEL_COMMANDS } from '../commands/ids';
 import { escapeNotification as esc } from '../text';
-import { MetricsPanel } from '../panels/metricsPanel';
+import { MetricsPanel } from '../metrics/metricsPanel';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   registerCommands(ctx, PANEL_COMMANDS, {

@@ -1,9 +1,10 @@
 /** The followed Hub repos: their listings, the token (SecretStorage), the endpoint. */
 import * as vscode from 'vscode';
-import { listRun, whoAmIName } from '../core/hub/model';
-import type { HubConnection, RunListing } from '../core/hub/model';
-import { resolveEndpoint, resolveToken } from '../core/hub/config';
-import { Disposable } from './dispose';
+import { listRun, whoAmIName } from '../../core/hub/model';
+import type { HubConnection, RunListing } from '../../core/hub/model';
+import { resolveEndpoint, resolveToken } from '../../core/hub/config';
+import { Disposable } from '../dispose';
+import { errorMessage } from '../../core/errorMessage';
 
 const TOKEN_KEY = 'rlRunBrowser.hfToken';
 
@@ -54,7 +55,7 @@ export class HubService extends Disposable {
       const listing = await listRun(repo, 'main', await this.connection());
       this.states.set(repo, { listing, error: undefined, loading: false });
     } catch (e) {
-      this.states.set(repo, { listing: prev.listing, error: (e as Error).message, loading: false });
+      this.states.set(repo, { listing: prev.listing, error: errorMessage(e), loading: false });
     }
     this.changed.fire(repo);
   }

@@ -1,6 +1,6 @@
 /** Refreshes the followed repos every few minutes, when the setting asks for it. */
-import type { HubService } from './hub';
-import { Disposable, toDisposable } from './dispose';
+import type { HubService } from './hubService';
+import { Disposable, toDisposable } from '../dispose';
 
 export class HubAutoRefresh extends Disposable {
   private timer: NodeJS.Timeout | undefined;
