@@ -200,7 +200,7 @@ test('a field or metric named __proto__ is kept as data', async () => {
   assert.deepEqual(
     m
       .getTable()
-      .series.map((s) => s.name)
+      .names.slice()
       .sort(),
     ['__proto__', 'constructor'],
   );

@@ -364,9 +364,9 @@ const CURVE: readonly { name: string; metric: string }[] = [
 /** First 10 against last 10 iterations, from the metrics log where it has them, else from the credit log. */
 export function trainingCurve(metrics: MetricsTable | undefined, perIteration: IterationFigures[], window = 10): CurveRow[] {
   return CURVE.map(({ name, metric }) => {
-    const s = metrics?.series.find((x) => x.name === metric);
-    if (s && metrics) {
-      const vals = metrics.iterations.map((_, i) => s.values[i]!);
+    const values = metrics?.values(metric);
+    if (values) {
+      const vals = Array.from(values);
       const fin = vals.filter((v) => Number.isFinite(v));
       if (fin.length > 0)
         return {
