@@ -83,7 +83,11 @@ const moreLine = h('p', { class: 'muted', id: 'more-metrics' });
 const addRun = h('button', { class: 'add-run', id: 'add-run', title: 'Overlay another local run on these charts' }, 'Add run…');
 addRun.addEventListener('click', () => post({ type: 'metrics/addRun' }));
 const legendBox = h('div', { class: 'legend-box' });
-app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), addRun, info, hint, legendBox), moreLine, body);
+app.append(
+  h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), addRun, info, hint, legendBox),
+  moreLine,
+  body,
+);
 setRuns(undefined, state.hiddenRuns ?? []);
 
 function showLegend(): void {

@@ -29,7 +29,7 @@ export function metricsOrder(iteration: NumberColumn, line: NumberColumn, increa
   const placeOfRow = new Int32Array(n).fill(-1);
   const iterations: number[] = [];
   const duplicates: (DuplicateIteration & { first: number })[] = [];
-  for (let k = 0; k < n; ) {
+  for (let k = 0; k < n;) {
     const first = byIteration[k]!;
     let end = k + 1;
     while (end < n && it[byIteration[end]!] === it[first]) end++;

@@ -85,7 +85,8 @@ function chart(slot: Slot, runs: readonly OverlayRun[], withData: readonly Overl
   for (const r of others) {
     const metric = slot.lines.get(r.root);
     const values = metric !== undefined ? r.table?.values(metric) : undefined;
-    if (metric !== undefined && values && r.table) lines.push({ run: r.root, metric, ...seriesLine(r.table.iterations, values, width, target) });
+    if (metric !== undefined && values && r.table)
+      lines.push({ run: r.root, metric, ...seriesLine(r.table.iterations, values, width, target) });
   }
   const has = withData.filter((r) => slot.lines.has(r.root)).map((r) => r.root);
   return {

@@ -2,7 +2,6 @@
 import { METRIC_TARGETS } from '../../core/report/targets';
 import { MAX_CHARTS } from '../../shared/moreMetrics';
 
-
 export interface ChartSelection {
   /** the names charted, in the order given */
   names: string[];
