@@ -365,17 +365,15 @@ const CURVE: readonly { name: string; metric: string }[] = [
 export function trainingCurve(metrics: MetricsTable | undefined, perIteration: IterationFigures[], window = 10): CurveRow[] {
   return CURVE.map(({ name, metric }) => {
     const values = metrics?.values(metric);
-    if (values) {
-      const vals = Array.from(values);
-      const fin = vals.filter((v) => Number.isFinite(v));
-      if (fin.length > 0)
-        return {
-          name,
-          metric,
-          first: mean(vals.slice(0, window).filter(Number.isFinite)),
-          last: mean(vals.slice(-window).filter(Number.isFinite)),
-          source: 'metrics' as const,
-        };
+    if (values?.some(Number.isFinite)) {
+      const finite = (a: Float64Array): number[] => Array.from(a).filter(Number.isFinite);
+      return {
+        name,
+        metric,
+        first: mean(finite(values.subarray(0, window))),
+        last: mean(finite(values.subarray(Math.max(0, values.length - window)))),
+        source: 'metrics' as const,
+      };
     }
     const fromLog =
       name === 'reward'
