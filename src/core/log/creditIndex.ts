@@ -167,6 +167,8 @@ export class CreditIndex implements LineSink {
   private published = 0;
   /** changes whenever the rows change (append, rollback, reset) */
   version = 0;
+  /** changes whenever rows already held may have been replaced (a reset, a restored or adopted index): a reader of rows carried from call to call starts again */
+  generation = 0;
 
   /** what the first update started from */
   cacheUse: CacheUse = 'none';
@@ -279,6 +281,7 @@ export class CreditIndex implements LineSink {
     this.cols = cols as Columns;
     this.n = m.rows;
     this.version++;
+    this.generation++;
     this.slowPathRows = m.slowPathRows;
     observerFromJson(this.observer, observerToJson(m.observer));
     this.file.restore(m.file);
@@ -373,6 +376,7 @@ export class CreditIndex implements LineSink {
     this.cols = c;
     this.n = n;
     this.version++;
+    this.generation++;
     this.slowPathRows = h['slowPathRows'];
     observerFromJson(this.observer, h['observer']);
     this.file.restore({ committed, lines, skipped: skipped as SkippedLine[], skippedCount: file['skippedCount'] });
@@ -387,6 +391,7 @@ export class CreditIndex implements LineSink {
 
   reset(): void {
     this.version++;
+    this.generation++;
     this.n = 0;
     this.cols = allocColumns(1024);
     this.observer.reset();

@@ -15,7 +15,7 @@ import type { FieldMapping } from '../record/schema';
 import { numberOf, parseTolerant } from './tolerantJson';
 import { Emitter } from './events';
 import { errorMessage } from '../errorMessage';
-import { MetricEntries, floatColumn, uintColumn } from './metricsIndexColumns';
+import { MetricEntries, SteppedColumn, floatColumn, uintColumn } from './metricsIndexColumns';
 import { metricsOrder } from './metricsIndexOrder';
 import type { DuplicateIteration, MetricsOrder } from './metricsIndexOrder';
 
@@ -61,8 +61,8 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 
 export class MetricsIndex implements LineSink {
   /** each row's iteration and line, in file order */
-  private iteration = floatColumn();
-  private lineOf = uintColumn();
+  private iteration = new SteppedColumn(floatColumn);
+  private lineOf = new SteppedColumn(uintColumn);
   /** each metric's entries, in the order first seen */
   private entries = new Map<string, MetricEntries>();
   /** every row's iteration is larger than the one before (no sort needed, no duplicate) */
@@ -160,19 +160,37 @@ export class MetricsIndex implements LineSink {
     return frame.header['kind'] === KIND && frame.header['options'] === this.optionsKey && this.restore(frame, committed);
   }
 
-  /** The rows as a frame, by metric: names once, then each metric's count, and its rows and values in row order. */
+  /**
+   * The rows as a frame, by metric: names once, each metric's count and values; rows, lines,
+   * iterations and a metric's rows as a first and a step where they step evenly, else stored
+   * (blocks written as they are, not copied).
+   */
   private frameOf(state: FileState): { header: Record<string, unknown>; sections: Section[] } {
     const n = this.rowCount;
     const metrics = [...this.entries.values()];
-    const total = metrics.reduce((t, m) => t + m.length, 0);
     const counts = new Uint32Array(metrics.length);
-    const rowOf = new Uint32Array(total);
-    const value = new Float64Array(total);
-    let at = 0;
+    const first = new Float64Array(metrics.length);
+    const step = new Float64Array(metrics.length);
+    const rowParts: Uint32Array[] = [];
+    const valueParts: Float64Array[] = [];
+    let rows = 0;
+    let total = 0;
     metrics.forEach((m, k) => {
       counts[k] = m.length;
-      value.set(m.values.toArray(), at);
-      for (let i = 0; i < m.length; i++) rowOf[at++] = m.rowAt(i);
+      total += m.length;
+      const even = m.rows.even;
+      first[k] = even ? even.first : NaN;
+      step[k] = even ? even.step : NaN;
+      if (!even) {
+        rowParts.push(...(m.rows.parts() as Uint32Array[]));
+        rows += m.length;
+      }
+      valueParts.push(...(m.values.parts() as Float64Array[]));
+    });
+    const column = (name: string, c: SteppedColumn, empty: Uint32Array | Float64Array): Section => ({
+      name,
+      count: c.even ? 0 : n,
+      data: c.even ? empty : (c.parts() as [Float64Array]),
     });
     const header = {
       kind: KIND,
@@ -181,13 +199,17 @@ export class MetricsIndex implements LineSink {
       file: state,
       names: metrics.map((m) => m.name),
       rowsWithoutIteration: this.rowsWithoutIteration,
+      iterationSteps: this.iteration.even ?? null,
+      lineSteps: this.lineOf.even ?? null,
     };
-    const sections = [
-      { name: 'iteration', count: n, data: this.iteration.toArray() },
-      { name: 'line', count: n, data: this.lineOf.toArray() },
+    const sections: Section[] = [
+      column('iteration', this.iteration, new Float64Array(0)),
+      column('line', this.lineOf, new Uint32Array(0)),
       { name: 'metricCounts', count: metrics.length, data: counts },
-      { name: 'rowOf', count: total, data: rowOf },
-      { name: 'value', count: total, data: value },
+      { name: 'metricFirst', count: metrics.length, data: first },
+      { name: 'metricStep', count: metrics.length, data: step },
+      { name: 'rowOf', count: rows, data: rowParts.length ? (rowParts as [Uint32Array]) : new Uint32Array(0) },
+      { name: 'value', count: total, data: valueParts.length ? (valueParts as [Float64Array]) : new Float64Array(0) },
     ];
     return { header, sections };
   }
@@ -206,36 +228,42 @@ export class MetricsIndex implements LineSink {
       isCount((x as { line?: unknown } | null)?.line) && typeof (x as { message?: unknown }).message === 'string';
     if (!Array.isArray(skipped) || !skipped.every(isSkipped)) return false;
     const lines = file['lines'];
-    const iteration = columnOf(frame, 'iteration', Float64Array, 0);
-    const line = columnOf(frame, 'line', Uint32Array, 0);
+    const iteration = steppedOf(frame, 'iteration', h['iterationSteps'], n, Float64Array);
+    const line = steppedOf(frame, 'line', h['lineSteps'], n, Uint32Array);
     const counts = columnOf(frame, 'metricCounts', Uint32Array, 0);
+    const first = columnOf(frame, 'metricFirst', Float64Array, 0);
+    const step = columnOf(frame, 'metricStep', Float64Array, 0);
     const rowOf = columnOf(frame, 'rowOf', Uint32Array, 0);
     const value = columnOf(frame, 'value', Float64Array, 0);
-    if (!iteration || !line || !counts || !rowOf || !value) return false;
-    if (iteration.length !== n || line.length !== n || counts.length !== names.length || rowOf.length !== value.length) return false;
-    const rows = { iteration: floatColumn(), line: uintColumn() };
+    if (!iteration || !line || !counts || !first || !step || !rowOf || !value) return false;
+    if (counts.length !== names.length || first.length !== names.length || step.length !== names.length) return false;
+    const rows = { iteration: new SteppedColumn(floatColumn), line: new SteppedColumn(uintColumn) };
     let increasing = true;
     for (let i = 0; i < n; i++) {
-      const it = iteration[i]!;
-      if (!Number.isFinite(it) || line[i]! < 1 || line[i]! > lines || (i > 0 && line[i]! <= line[i - 1]!)) return false;
-      if (i > 0 && !(it > iteration[i - 1]!)) increasing = false;
+      const it = iteration(i);
+      const ln = line(i);
+      if (!Number.isFinite(it) || !Number.isSafeInteger(ln) || ln < 1 || ln > lines || (i > 0 && ln <= line(i - 1))) return false;
+      if (i > 0 && !(it > iteration(i - 1))) increasing = false;
       rows.iteration.push(it);
-      rows.line.push(line[i]!);
+      rows.line.push(ln);
     }
     const entries = new Map<string, MetricEntries>();
     let at = 0;
+    let explicit = 0;
     for (let k = 0; k < names.length; k++) {
       const m = new MetricEntries(names[k] as string);
-      const end = at + counts[k]!;
-      if (end > value.length) return false;
-      for (let last = -1; at < end; at++) {
-        const r = rowOf[at]!;
-        if (r <= last || r >= n) return false;
+      const c = counts[k]!;
+      const even = Number.isFinite(first[k]!);
+      if (at + c > value.length || (!even && explicit + c > rowOf.length)) return false;
+      for (let i = 0, last = -1; i < c; i++, at++) {
+        const r = even ? first[k]! + i * step[k]! : rowOf[explicit++]!;
+        if (!Number.isSafeInteger(r) || r <= last || r >= n) return false;
         m.add((last = r), value[at]!);
       }
+      if (c === 0) return false;
       entries.set(m.name, m);
     }
-    if (at !== value.length) return false;
+    if (at !== value.length || explicit !== rowOf.length) return false;
     this.iteration = rows.iteration;
     this.lineOf = rows.line;
     this.entries = entries;
@@ -248,8 +276,8 @@ export class MetricsIndex implements LineSink {
 
   reset(): void {
     this.version++;
-    this.iteration = floatColumn();
-    this.lineOf = uintColumn();
+    this.iteration = new SteppedColumn(floatColumn);
+    this.lineOf = new SteppedColumn(uintColumn);
     this.entries = new Map();
     this.increasing = true;
     this.published = 0;
@@ -395,6 +423,24 @@ export class MetricsIndex implements LineSink {
       },
     };
   }
+}
+
+/** A saved column as a function of the row: `first + i * step` from the header, else the section's values; undefined when neither checks out. */
+function steppedOf(
+  frame: DecodedFrame,
+  name: string,
+  steps: unknown,
+  n: number,
+  make: typeof Float64Array | typeof Uint32Array,
+): ((i: number) => number) | undefined {
+  if (steps !== null && typeof steps === 'object') {
+    const { first, step } = steps as { first?: unknown; step?: unknown };
+    return typeof first === 'number' && typeof step === 'number' && Number.isFinite(first) && Number.isFinite(step)
+      ? (i) => first + i * step
+      : undefined;
+  }
+  const c = columnOf<Float64Array | Uint32Array>(frame, name, make, 0);
+  return c && c.length === n ? (i) => c[i]! : undefined;
 }
 
 /** `localeCompare`'s order, without a collator made on each call (100,000 names are sorted) */

@@ -1,7 +1,8 @@
 /**
  * The metrics index's storage: growable number columns kept in blocks (no copy of the whole
- * on growth, a few bytes while short), and one metric's entries (the rows that have it and
- * its values), whose rows are not stored while they are consecutive.
+ * on growth, a few bytes while short); columns of increasing numbers that are not stored
+ * while they step evenly (rows 0, 1, 2, ...; lines; iterations logged every k steps); and
+ * one metric's entries (the rows that have it and its values).
  */
 
 const BITS = 16;
@@ -43,7 +44,19 @@ export class NumberColumn {
     this.blocks.length = n === 0 ? 0 : ((n - 1) >>> BITS) + 1;
   }
 
-  /** The values as one array (for a saved frame). */
+  /** The values as views of the blocks, in order (a saved frame writes them without a copy). */
+  parts(): NumberArray[] {
+    const out: NumberArray[] = [];
+    let left = this.length;
+    for (const b of this.blocks) {
+      if (left <= 0) break;
+      out.push(b.subarray(0, Math.min(b.length, left)));
+      left -= b.length;
+    }
+    return out;
+  }
+
+  /** The values as one array. */
   toArray(): NumberArray {
     const out = this.make(this.length);
     let at = 0;
@@ -59,11 +72,57 @@ export class NumberColumn {
 export const floatColumn = (): NumberColumn => new NumberColumn((n) => new Float64Array(n));
 export const uintColumn = (): NumberColumn => new NumberColumn((n) => new Uint32Array(n));
 
+/**
+ * Increasing numbers (rows, lines, iterations): while each is the one before plus the same
+ * step, only the first and the step are kept; the first uneven one stores them all.
+ */
+export class SteppedColumn {
+  private first = 0;
+  private step = 0;
+  private stored: NumberColumn | undefined;
+  length = 0;
+
+  constructor(private readonly make: () => NumberColumn) {}
+
+  /** undefined while the numbers step evenly: `first + i * step` */
+  get even(): { first: number; step: number } | undefined {
+    return this.stored ? undefined : { first: this.first, step: this.step };
+  }
+
+  at(i: number): number {
+    return this.stored ? this.stored.at(i) : this.first + i * this.step;
+  }
+
+  push(v: number): void {
+    const n = this.length;
+    if (!this.stored) {
+      if (n === 0) this.first = v;
+      else if (n === 1 && v - this.first > 0 && this.first + (v - this.first) === v) this.step = v - this.first;
+      else if (n === 1 || v !== this.first + n * this.step) {
+        this.stored = this.make();
+        for (let i = 0; i < n; i++) this.stored.push(this.first + i * this.step);
+      }
+    }
+    this.stored?.push(v);
+    this.length++;
+  }
+
+  truncate(n: number): void {
+    if (n >= this.length) return;
+    this.length = n;
+    this.stored?.truncate(n);
+    if (!this.stored && n <= 1) this.step = 0;
+  }
+
+  /** The numbers as views of stored blocks (for a saved frame; only when not `even`). */
+  parts(): NumberArray[] {
+    return this.stored?.parts() ?? [];
+  }
+}
+
 /** One metric's entries in row order: the rows it was logged on, with the value logged. */
 export class MetricEntries {
-  /** row of the first entry; while `rows` is undefined the entries sit on rows start, start + 1, ... */
-  private start = 0;
-  private rows: NumberColumn | undefined;
+  readonly rows = new SteppedColumn(uintColumn);
   readonly values = floatColumn();
 
   constructor(readonly name: string) {}
@@ -73,18 +132,12 @@ export class MetricEntries {
   }
 
   rowAt(i: number): number {
-    return this.rows ? this.rows.at(i) : this.start + i;
+    return this.rows.at(i);
   }
 
   /** Adds the value of a row later than every row held. */
   add(row: number, value: number): void {
-    const n = this.values.length;
-    if (n === 0) this.start = row;
-    else if (!this.rows && row !== this.start + n) {
-      this.rows = uintColumn();
-      for (let i = 0; i < n; i++) this.rows.push(this.start + i);
-    }
-    this.rows?.push(row);
+    this.rows.push(row);
     this.values.push(value);
   }
 
@@ -98,6 +151,6 @@ export class MetricEntries {
       else hi = mid;
     }
     this.values.truncate(lo);
-    this.rows?.truncate(lo);
+    this.rows.truncate(lo);
   }
 }

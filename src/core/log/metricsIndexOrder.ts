@@ -2,7 +2,11 @@
  * Which row of the metrics log each iteration takes its values from: the later row of an
  * iteration logged twice (a requeued run logs again after its resume point) wins whole.
  */
-import type { NumberColumn } from './metricsIndexColumns';
+/** A column read by row. */
+interface Column {
+  readonly length: number;
+  at(i: number): number;
+}
 
 export interface DuplicateIteration {
   iteration: number;
@@ -19,10 +23,10 @@ export interface MetricsOrder {
 }
 
 /** The order of rows whose iterations are `iteration` (`increasing`: each larger than the one before). */
-export function metricsOrder(iteration: NumberColumn, line: NumberColumn, increasing: boolean): MetricsOrder {
+export function metricsOrder(iteration: Column, line: Column, increasing: boolean): MetricsOrder {
   const n = iteration.length;
   if (increasing) return { iterations: Array.from({ length: n }, (_, i) => iteration.at(i)), placeOfRow: undefined, duplicates: [] };
-  const it = iteration.toArray();
+  const it = Float64Array.from({ length: n }, (_, i) => iteration.at(i));
   const byIteration = new Uint32Array(n);
   for (let i = 0; i < n; i++) byIteration[i] = i;
   byIteration.sort((a, b) => it[a]! - it[b]! || a - b);
