@@ -13,13 +13,19 @@ import type { LiveRun } from '../runs';
 import { TrajectoriesPanel } from '../panels/trajectoriesPanel';
 import { MetricsPanel } from '../panels/metricsPanel';
 import { linkTarget } from './linkTarget';
+import { linkedRunProblem } from '../../core/links/linkedRun';
+import { errorMessage } from '../../core/errorMessage';
 import { hubRefText } from '../../core/hub/inPlace/hubRef';
 import { escapeNotification as esc } from '../text';
 
 export const COMPARE_COMMAND = 'rlRunBrowser.compareRuns';
 
 async function localRun(s: Services, path: string): Promise<LiveRun> {
-  const live = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path) ?? (await s.runs.add(path));
+  const open = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path);
+  if (open) return open;
+  const problem = await linkedRunProblem(path);
+  if (problem !== undefined) throw new LinkError(problem);
+  const live = await s.runs.add(path);
   if (!live) throw new LinkError(`no RL run at ${path} (no logs/ws_credit_log.jsonl or ws_metrics.jsonl there)`);
   return live;
 }
@@ -94,7 +100,7 @@ export async function handleUri(s: Services, uri: vscode.Uri): Promise<void> {
   try {
     await openRunLink(s, parseLink(uri.path, uri.query));
   } catch (e) {
-    const msg = e instanceof LinkError ? e.message : `cannot open it: ${(e as Error).message}`;
+    const msg = e instanceof LinkError ? e.message : `cannot open it: ${errorMessage(e)}`;
     s.out.warn(`link refused: ${msg}`);
     void vscode.window.showErrorMessage(`RL Runs: link refused: ${esc(msg)}`);
   }
