@@ -80,6 +80,18 @@ async function assertSameAsDense(path: string): Promise<MetricsIndex> {
   assert.deepStrictEqual([...t.iterations], want.iterations);
   assert.deepStrictEqual([...t.names], [...want.columns.keys()]);
   for (const [name, col] of want.columns) assert.deepStrictEqual([...t.values(name)!], col, name);
+  const n = want.iterations.length;
+  assert.equal(t.count, n);
+  for (const [name, col] of want.columns)
+    for (const [from, to] of [
+      [0, 2],
+      [1, n - 1],
+      [n - 3, n],
+      [n, n],
+      [-5, 3],
+      [n - 1, n + 9],
+    ] as const)
+      assert.deepStrictEqual([...t.values(name, from, to)!], col.slice(Math.max(0, from), Math.max(0, to)), `${name} [${from}, ${to})`);
   assert.deepStrictEqual(m.duplicates(), want.duplicates);
   assert.deepStrictEqual(m.nonFinite(), want.nonFinite);
   return m;

@@ -35,10 +35,15 @@ export interface MetricSeries {
 export interface MetricsTable {
   /** every iteration logged, ascending */
   readonly iterations: readonly number[];
+  /** how many iterations (without listing them) */
+  readonly count: number;
   /** every metric's name, in the dashboard's order (`compareMetricNames`) */
   readonly names: readonly string[];
-  /** one metric aligned with `iterations`, built on each call; undefined for a name not in `names` */
-  values(name: string): Float64Array | undefined;
+  /**
+   * One metric aligned with `iterations` (or with `iterations[from, to)`), built on each call;
+   * undefined for a name not in `names`.
+   */
+  values(name: string, from?: number, to?: number): Float64Array | undefined;
 }
 
 export interface NonFiniteMetric {
@@ -387,7 +392,7 @@ export class MetricsIndex implements LineSink {
       for (let i = 0; i < m.length; i++) {
         const row = m.rowAt(i);
         if (Number.isFinite(m.values.at(i)) || (place && place[row]! < 0)) continue;
-        if (!found) out.push((found = { name: m.name, count: 0, rows: order.iterations.length, lines: [] }));
+        if (!found) out.push((found = { name: m.name, count: 0, rows: order.count, lines: [] }));
         found.count++;
         if (found.lines.length < 5) found.lines.push(this.lineOf.at(row));
       }
@@ -395,31 +400,45 @@ export class MetricsIndex implements LineSink {
     return out.sort((a, b) => compareMetricNames(a.name, b.name));
   }
 
-  /** One metric aligned with the table's iterations (NaN where missing or not finite), the later row winning for a repeated iteration. */
-  private valuesOf(name: string, order: MetricsOrder): Float64Array | undefined {
+  /** One metric aligned with the table's iterations [from, to) (NaN where missing or not finite), the later row winning for a repeated iteration. */
+  private valuesOf(name: string, order: MetricsOrder, from: number, to: number): Float64Array | undefined {
     const m = this.entries.get(name);
     if (!m) return undefined;
-    const out = new Float64Array(order.iterations.length).fill(NaN);
+    const out = new Float64Array(to - from).fill(NaN);
     const place = order.placeOfRow;
-    for (let i = 0; i < m.length; i++) {
+    // each row its own iteration: the entries from the first row at `from` on, in order
+    let i = 0;
+    if (!place)
+      for (let hi = m.length; i < hi;) {
+        const mid = (i + hi) >>> 1;
+        if (m.rowAt(mid) < from) i = mid + 1;
+        else hi = mid;
+      }
+    for (; i < m.length; i++) {
       const row = m.rowAt(i);
       const at = place ? place[row]! : row;
+      if (!place && at >= to) break;
       const v = m.values.at(i);
-      if (at >= 0 && Number.isFinite(v)) out[at] = v;
+      if (at >= from && at < to && Number.isFinite(v)) out[at - from] = v;
     }
     return out;
   }
 
-  /** The table as it is now: iterations and names kept, each metric's values built when asked for. */
+  /** The table as it is now: names kept, iterations listed when first read, each metric's values built when asked for. */
   getTable(): MetricsTable {
     const { order, names } = this.current();
     const known = new Set<string>();
+    const clamp = (x: number | undefined, d: number): number => Math.max(0, Math.min(order.count, x ?? d));
     return {
-      iterations: order.iterations,
+      get iterations(): readonly number[] {
+        return order.iterations();
+      },
+      count: order.count,
       names,
-      values: (name) => {
+      values: (name, from, to) => {
         if (known.size === 0) for (const n of names) known.add(n);
-        return known.has(name) ? this.valuesOf(name, order) : undefined;
+        const a = clamp(from, 0);
+        return known.has(name) ? this.valuesOf(name, order, a, Math.max(a, clamp(to, order.count))) : undefined;
       },
     };
   }
@@ -462,5 +481,10 @@ export function metricPrefix(name: string): string {
 /** A table of columns already aligned with `iterations`, in the order given (a small table built elsewhere, e.g. a test's). */
 export function tableOf(iterations: readonly number[], series: readonly MetricSeries[]): MetricsTable {
   const byName = new Map(series.map((s) => [s.name, s.values]));
-  return { iterations, names: series.map((s) => s.name), values: (name) => byName.get(name) };
+  return {
+    iterations,
+    count: iterations.length,
+    names: series.map((s) => s.name),
+    values: (name, from, to) => byName.get(name)?.subarray(from ?? 0, to),
+  };
 }

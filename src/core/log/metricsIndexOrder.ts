@@ -14,8 +14,10 @@ export interface DuplicateIteration {
 }
 
 export interface MetricsOrder {
-  /** every iteration logged, ascending */
-  iterations: number[];
+  /** how many iterations there are */
+  count: number;
+  /** every iteration logged, ascending (built on first use when each row is its own iteration) */
+  iterations(): number[];
   /** each row's place in `iterations`, -1 for a row a later one replaced; undefined: row i is at i (each iteration once, in order) */
   placeOfRow: Int32Array | undefined;
   /** iterations logged more than once, in the order they first appear, with the lines of each row */
@@ -25,7 +27,15 @@ export interface MetricsOrder {
 /** The order of rows whose iterations are `iteration` (`increasing`: each larger than the one before). */
 export function metricsOrder(iteration: Column, line: Column, increasing: boolean): MetricsOrder {
   const n = iteration.length;
-  if (increasing) return { iterations: Array.from({ length: n }, (_, i) => iteration.at(i)), placeOfRow: undefined, duplicates: [] };
+  if (increasing) {
+    let built: number[] | undefined;
+    return {
+      count: n,
+      iterations: () => (built ??= Array.from({ length: n }, (_, i) => iteration.at(i))),
+      placeOfRow: undefined,
+      duplicates: [],
+    };
+  }
   const it = Float64Array.from({ length: n }, (_, i) => iteration.at(i));
   const byIteration = new Uint32Array(n);
   for (let i = 0; i < n; i++) byIteration[i] = i;
@@ -47,5 +57,10 @@ export function metricsOrder(iteration: Column, line: Column, increasing: boolea
     k = end;
   }
   duplicates.sort((a, b) => a.first - b.first);
-  return { iterations, placeOfRow, duplicates: duplicates.map(({ iteration, lines }) => ({ iteration, lines })) };
+  return {
+    count: iterations.length,
+    iterations: () => iterations,
+    placeOfRow,
+    duplicates: duplicates.map(({ iteration, lines }) => ({ iteration, lines })),
+  };
 }

@@ -364,16 +364,13 @@ const CURVE: readonly { name: string; metric: string }[] = [
 /** First 10 against last 10 iterations, from the metrics log where it has them, else from the credit log. */
 export function trainingCurve(metrics: MetricsTable | undefined, perIteration: IterationFigures[], window = 10): CurveRow[] {
   return CURVE.map(({ name, metric }) => {
-    const values = metrics?.values(metric);
-    if (values?.some(Number.isFinite)) {
+    // the two windows only: a whole column of a 12 M-row log is not built for 20 numbers
+    const n = metrics?.names.includes(metric) ? metrics.count : 0;
+    const head = n > 0 ? metrics!.values(metric, 0, window)! : undefined;
+    const tail = n > 0 ? metrics!.values(metric, Math.max(0, n - window), n)! : undefined;
+    if (head && tail && (head.some(Number.isFinite) || tail.some(Number.isFinite) || metrics!.values(metric)!.some(Number.isFinite))) {
       const finite = (a: Float64Array): number[] => Array.from(a).filter(Number.isFinite);
-      return {
-        name,
-        metric,
-        first: mean(finite(values.subarray(0, window))),
-        last: mean(finite(values.subarray(Math.max(0, values.length - window)))),
-        source: 'metrics' as const,
-      };
+      return { name, metric, first: mean(finite(head)), last: mean(finite(tail)), source: 'metrics' as const };
     }
     const fromLog =
       name === 'reward'
