@@ -5,6 +5,7 @@
  */
 import { FastScanner, MAX_DEPTH } from './fastScan';
 import { JsonlFile, readRange } from './jsonlFile';
+import { errorMessage } from '../errorMessage';
 import type { ByteSource, FileState, LineSink, ReadLimits, ReadProgress, SkippedLine, UpdateResult } from './jsonlFile';
 import { buildSchemaTables, schemaCheck, SchemaObserver } from '../record/schema';
 import type { FieldMapping, SchemaCheck, SchemaTables } from '../record/schema';
@@ -266,7 +267,7 @@ export class CreditIndex implements LineSink {
       this.threadTiming = merged.timing;
     } catch (e) {
       if (signal?.aborted) throw e;
-      this.threadError = (e as Error).message;
+      this.threadError = errorMessage(e);
     }
   }
 
@@ -440,7 +441,7 @@ export class CreditIndex implements LineSink {
     try {
       obj = parseTolerant(buf.toString('utf8', start, end));
     } catch (e) {
-      return `not JSON: ${(e as Error).message}`;
+      return `not JSON: ${errorMessage(e)}`;
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return 'not a JSON object';
     // a record that cannot be placed leaves no trace in the schema check: read it against a scratch observer first
@@ -521,7 +522,7 @@ export class CreditIndex implements LineSink {
       obj = parseTolerant(bytes.toString('utf8'));
     } catch (e) {
       // the fast reader does not check escapes inside the strings it skips (\x, \u12): such a line ends here
-      throw new Error(`${this.path}:${this.cols.line[i]}: not JSON: ${(e as Error).message}`);
+      throw new Error(`${this.path}:${this.cols.line[i]}: not JSON: ${errorMessage(e)}`);
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
       throw new Error(`${this.path}:${this.cols.line[i]}: the record changed on disk`);
