@@ -10,6 +10,8 @@ import { chartSelection } from '../../src/extension/panels/chartCap';
 import { seriesViews } from '../../src/extension/panels/seriesViews';
 import { overlayViews } from '../../src/extension/overlay/overlayViews';
 import { MAX_CHARTS, moreMetricsLine } from '../../src/shared/moreMetrics';
+import { SteppedColumn, floatColumn } from '../../src/core/log/metricsIndexColumns';
+import { decodeFrame, encodeFrame } from '../../src/core/log/indexCodec';
 
 /**
  * The dense table as the index built it before it was sparse, written out plainly from
@@ -185,4 +187,68 @@ test('a card target past the cap is charted: the targets come first', () => {
   assert.equal(pick.names.length, MAX_CHARTS);
   assert.equal(pick.more, 101);
   assert.deepStrictEqual(chartSelection(['x', 'y'], []), { names: ['x', 'y'], more: 0 });
+});
+
+test('the columns behind the sparse store: blocks past 65,536, even steps kept as first + step until one breaks them, truncation anywhere', () => {
+  const plain: number[] = [];
+  const col = new SteppedColumn(floatColumn);
+  const raw = floatColumn();
+  const check = (): void => {
+    assert.equal(col.length, plain.length);
+    for (const i of [0, 1, 65_535, 65_536, 65_537, plain.length - 1])
+      if (i >= 0 && i < plain.length) assert.equal(col.at(i), plain[i], `at ${i}`);
+  };
+  for (let i = 0; i < 70_000; i++) {
+    col.push(3 + 2 * i);
+    plain.push(3 + 2 * i);
+  }
+  assert.deepEqual(col.even, { first: 3, step: 2 });
+  check();
+  col.truncate(1);
+  plain.length = 1;
+  col.push(10);
+  plain.push(10);
+  assert.deepEqual(col.even, { first: 3, step: 7 }, 'a new step after a cut to one value');
+  col.push(18);
+  plain.push(18);
+  assert.equal(col.even, undefined, 'uneven: stored');
+  for (let i = 0; i < 140_000; i++) {
+    col.push(20 + i * 0.5);
+    plain.push(20 + i * 0.5);
+    raw.push(i);
+  }
+  check();
+  col.truncate(65_536);
+  plain.length = 65_536;
+  check();
+  col.push(-1);
+  plain.push(-1);
+  check();
+  raw.truncate(65_537);
+  assert.equal(raw.length, 65_537);
+  assert.equal(raw.at(65_536), 65_536);
+  assert.deepEqual(
+    raw.parts().map((p) => p.length),
+    [65_536, 1],
+  );
+});
+
+test('a saved frame of the sparse store (uneven lines, requeued iterations, a metric on every other row) restores to the same answers', async () => {
+  const p = join(tempDir(), 'ws_metrics.jsonl');
+  const every = Array.from({ length: 30 }, (_, i) => `{"iteration": ${i * 10}${i % 2 ? `, "odd": ${i}` : ''}, "all": ${i}}`).join('\n');
+  writeFileSync(p, GAPPY + '\n' + every + '\n');
+  const a = new MetricsIndex(p);
+  await a.update();
+  const snap = a.snapshot()!;
+  const frame = decodeFrame(Buffer.concat(encodeFrame(snap.header, snap.sections)))!;
+  const b = new MetricsIndex(p);
+  assert.equal(b.restoreFrame(frame, snap.committed), true);
+  const ta = a.getTable();
+  const tb = b.getTable();
+  assert.deepStrictEqual([...tb.iterations], [...ta.iterations]);
+  assert.deepStrictEqual([...tb.names], [...ta.names]);
+  for (const n of ta.names) assert.deepStrictEqual(tb.values(n), ta.values(n), n);
+  assert.deepStrictEqual(b.duplicates(), a.duplicates());
+  assert.deepStrictEqual(b.nonFinite(), a.nonFinite());
+  assert.equal(b.rowCount, a.rowCount);
 });

@@ -73,6 +73,8 @@ export class MetricsIndex implements LineSink {
   /** every row's iteration is larger than the one before (no sort needed, no duplicate) */
   private increasing = true;
   private derived: { version: number; order: MetricsOrder; names: string[] } | undefined;
+  /** `nonFinite()` as of a version: the Problems panel asks on every change */
+  private nonFiniteOf: { version: number; value: NonFiniteMetric[] } | undefined;
   private readonly file: JsonlFile;
   private readonly iterationKeys: string[];
   private readonly changed = new Emitter<{ kind: 'append' | 'reset' }>();
@@ -384,6 +386,11 @@ export class MetricsIndex implements LineSink {
    * rows the table uses (the later row of a repeated iteration), with the first lines.
    */
   nonFinite(): NonFiniteMetric[] {
+    if (this.nonFiniteOf?.version !== this.version) this.nonFiniteOf = { version: this.version, value: this.findNonFinite() };
+    return this.nonFiniteOf.value;
+  }
+
+  private findNonFinite(): NonFiniteMetric[] {
     const { order } = this.current();
     const place = order.placeOfRow;
     const out: NonFiniteMetric[] = [];
