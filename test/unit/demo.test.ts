@@ -49,7 +49,7 @@ test('the demo run is deterministic, complete, and lands near the card', async (
   assert.ok(run.credit!.slowPathRows === 0, 'the fast reader reads the whole demo');
   const table = run.metrics!.getTable();
   assert.equal(table.iterations.length, 45);
-  assert.ok(table.series.length >= 40, `${table.series.length} metrics`);
+  assert.ok(table.names.length >= 40, `${table.names.length} metrics`);
   // texts with markup, quotes and non-Latin letters are there
   const text = readFileSync(ra.creditLog, 'utf8');
   assert.ok(text.includes('<script>'));
@@ -118,7 +118,7 @@ test('the demo also writes a plain GRPO baseline on the same tasks, a little wea
   assert.equal(runA.location.creditLog, res.creditLog, 'run A stays where it was');
   await Promise.all([runA.update(), runB.update()]);
   // its own metrics log, with plain-RL names
-  const names = runB.metrics!.getTable().series.map((s) => s.name);
+  const names = runB.metrics!.getTable().names;
   assert.ok(names.includes('rollout/reward_mean') && !names.some((n) => n.startsWith('ws/')), names.join());
   const c = await new RunComparer(runA, runB).compute();
   const f = c.figures;

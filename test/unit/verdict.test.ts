@@ -84,14 +84,14 @@ test("one judgement: the demo's ws/c_mean chip is the report's mean-c line over 
   await demo.update();
   const report = demo.report()!.report;
   const table = demo.metrics!.getTable();
-  const series = table.series.find((s) => s.name === 'ws/c_mean')!;
-  const j = judgeMetric('ws/c_mean', report, { iterations: table.iterations, values: series.values })!;
+  const values = table.values('ws/c_mean')!;
+  const j = judgeMetric('ws/c_mean', report, { iterations: table.iterations, values })!;
   const line = reportLines(report).find((l) => l.key === 'meanC')!;
   assert.equal(j.mark, line.mark);
   assert.equal(j.value, report.meanC);
   assert.equal(j.source, 'report');
   assert.equal(j.lastIteration, 44);
-  assert.equal(j.last, series.values[series.values.length - 1]);
+  assert.equal(j.last, values[values.length - 1]);
   // without a report the same rule judges the logged mean over the whole run, not the last value
   const logged = judgeMetric('ws/c_mean', undefined, { iterations: [0, 1], values: [0.01, 0.035] })!;
   assert.equal(logged.mark, 'pass');

@@ -136,18 +136,13 @@ const CURVE: readonly { name: string; metric: string }[] = [
 /** First 10 against last 10 iterations, from the metrics log where it has them, else from the credit log. */
 export function trainingCurve(metrics: MetricsTable | undefined, perIteration: IterationFigures[], window = 10): CurveRow[] {
   return CURVE.map(({ name, metric }) => {
-    const s = metrics?.series.find((x) => x.name === metric);
-    if (s && metrics) {
-      const vals = metrics.iterations.map((_, i) => s.values[i]!);
-      const fin = vals.filter((v) => Number.isFinite(v));
-      if (fin.length > 0)
-        return {
-          name,
-          metric,
-          first: mean(vals.slice(0, window).filter(Number.isFinite)),
-          last: mean(vals.slice(-window).filter(Number.isFinite)),
-          source: 'metrics' as const,
-        };
+    // the two windows only: a whole column of a 12 M-row log is not built for 20 numbers
+    const n = metrics?.names.includes(metric) ? metrics.count : 0;
+    const head = n > 0 ? metrics!.values(metric, 0, window)! : undefined;
+    const tail = n > 0 ? metrics!.values(metric, Math.max(0, n - window), n)! : undefined;
+    if (head && tail && (head.some(Number.isFinite) || tail.some(Number.isFinite) || metrics!.values(metric)!.some(Number.isFinite))) {
+      const finite = (a: Float64Array): number[] => Array.from(a).filter(Number.isFinite);
+      return { name, metric, first: mean(finite(head)), last: mean(finite(tail)), source: 'metrics' as const };
     }
     const fromLog =
       name === 'reward'

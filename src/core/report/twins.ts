@@ -35,7 +35,7 @@ export interface TwinDisagreement {
  */
 export function twinDisagreements(perIteration: readonly TwinFigures[], metrics: MetricsTable): TwinDisagreement[] {
   const rowOf = new Map(metrics.iterations.map((it, i) => [it, i]));
-  const series = TWINS.map((t) => ({ ...t, values: metrics.series.find((s) => s.name === t.metric)?.values }));
+  const series = TWINS.map((t) => ({ ...t, values: metrics.values(t.metric) }));
   const out: TwinDisagreement[] = [];
   for (const p of perIteration) {
     const row = rowOf.get(p.iteration);

@@ -6,6 +6,7 @@ import { buildLink, LinkError } from '../../core/links/link';
 import type { PanelSite, PinStore } from '../panels/panelHost';
 import { PanelHost } from '../panels/panelHost';
 import { seriesViews, xRange } from './seriesViews';
+import { chartSelection } from './chartCap';
 import { jumpFor } from '../report/jumpTable';
 import { addRuns, parseOverlay, removeRun, room } from '../overlay/overlayState';
 import { overlayViews } from '../overlay/overlayViews';
@@ -22,6 +23,10 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   private overlayTimer: NodeJS.Timeout | undefined;
   /** the metric a link named: the page scrolls to it once it has its charts */
   private pendingFocus: string | undefined;
+  /** metrics a link named: charted even past the cap, like pinned ones */
+  private readonly linked = new Set<string>();
+  /** the metrics the last push charted */
+  private charted = new Set<string>();
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -42,7 +47,10 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   /** Scrolls the page to `metric`'s chart and highlights it (a metric the run holds: the link's caller checked it). */
   focusMetric(metric: string): void {
     this.pendingFocus = metric;
-    if (this.ready) this.flushFocus();
+    this.linked.add(metric);
+    if (!this.ready) return;
+    if (this.charted.has(metric)) this.flushFocus();
+    else void this.push();
   }
 
   private flushFocus(): void {
@@ -166,18 +174,18 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       return;
     }
     const t = m.getTable();
-    const base = {
-      type: 'metrics/data',
-      runName: live.run.location.name,
-      iterations: t.iterations.length,
-      pinned: this.pins.get(this.root),
-    } as const;
+    const pinned = this.pins.get(this.root);
+    const keep = [...pinned, ...this.linked];
+    const base = { type: 'metrics/data', runName: live.run.location.name, iterations: t.iterations.length, pinned } as const;
     if (this.overlay.length === 0) {
-      this.post({ ...base, series: seriesViews(t, this.width), xRange: xRange(t), overlay: [] });
+      const pick = chartSelection(t.names, keep);
+      this.charted = new Set(pick.names);
+      this.post({ ...base, series: seriesViews(t, this.width, pick.names), xRange: xRange(t), overlay: [], more: pick.more });
       return;
     }
     const primary: OverlayRun = { root: this.root, name: live.run.location.name, color: 0, table: t };
-    const v = overlayViews([primary, ...(await this.overlayRuns())], this.width);
-    this.post({ ...base, series: v.series, xRange: v.xRange, runs: v.runs, overlay: this.overlay });
+    const v = overlayViews([primary, ...(await this.overlayRuns())], this.width, keep);
+    this.charted = new Set(v.series.map((s) => s.name));
+    this.post({ ...base, series: v.series, xRange: v.xRange, runs: v.runs, overlay: this.overlay, more: v.more });
   }
 }

@@ -1,5 +1,5 @@
 /** The dashboard's series from the metrics table (pure; no vscode). */
-import type { MetricSeries, MetricsTable } from '../../core/log/metricsIndex';
+import type { MetricsTable } from '../../core/log/metricsIndex';
 import { metricPrefix } from '../../core/log/metricsIndex';
 import { METRIC_TARGETS, meetsTarget } from '../../core/report/targets';
 import type { MetricTarget } from '../../core/report/targets';
@@ -35,26 +35,31 @@ function targetFields(
 export type LineFields = Omit<SeriesView, 'name' | 'group' | 'target' | 'absent' | 'lines' | 'onlyIn'>;
 
 /** One run's line: decimated (LTTB, gaps kept), gaps counted before decimation, points off the target marked. */
-export function seriesLine(xs: number[], values: Float64Array, width: number, target: MetricTarget | undefined): LineFields {
+export function seriesLine(xs: readonly number[], values: Float64Array, width: number, target: MetricTarget | undefined): LineFields {
   const d = decimate(xs, values, Math.max(50, Math.round(width)));
   const y = d.y.map((v) => (Number.isFinite(v) ? v : null));
   const { gaps, last } = scan(xs, values);
   return { x: d.x, y, total: xs.length, gaps, last, ...targetFields(target, y, last) };
 }
 
-function seriesView(xs: number[], s: MetricSeries, width: number): SeriesView {
-  const target = METRIC_TARGETS[s.name];
+function seriesView(xs: readonly number[], name: string, values: Float64Array, width: number): SeriesView {
+  const target = METRIC_TARGETS[name];
   return {
-    name: s.name,
-    group: metricPrefix(s.name) || 'other',
-    ...seriesLine(xs, s.values, width, target),
+    name,
+    group: metricPrefix(name) || 'other',
+    ...seriesLine(xs, values, width, target),
     ...(target ? { target: { ...target } } : {}),
   };
 }
 
-/** Every series, decimated to about `width` points (LTTB, gaps kept). */
-export function seriesViews(t: MetricsTable, width: number): SeriesView[] {
-  return t.series.map((s) => seriesView(t.iterations, s, width));
+/** The series `names` (default: every one), each built from the table when asked and decimated to about `width` points (LTTB, gaps kept). */
+export function seriesViews(t: MetricsTable, width: number, names: readonly string[] = t.names): SeriesView[] {
+  const out: SeriesView[] = [];
+  for (const name of names) {
+    const values = t.values(name);
+    if (values) out.push(seriesView(t.iterations, name, values, width));
+  }
+  return out;
 }
 
 /** The x axis of every chart: the first to the last iteration of the table. */

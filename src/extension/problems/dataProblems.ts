@@ -9,6 +9,8 @@ import { basename } from 'node:path';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import type { MetricsIndex } from '../../core/log/metricsIndex';
 import type { DataProblemsMessage } from '../../shared/protocol';
+import { duplicateRows } from './duplicateScan';
+import { visibleText } from '../../shared/visibleText';
 
 export type ProblemKind = 'skipped' | 'duplicateMetric' | 'nonFinite' | 'missingField' | 'wrongType' | 'duplicateTrajectory';
 
@@ -60,7 +62,9 @@ export function kindNoun(kind: ProblemKind, count: number): string {
 const times = (n: number): string => (n === 2 ? 'twice' : `${n} times`);
 
 function group(kind: ProblemKind, file: string, count: number, problems: DataProblem[], limit: number): ProblemGroup {
-  return { kind, file, count: Math.max(count, problems.length), problems: problems.slice(0, limit) };
+  // log text (a metric's name, a skipped line's reason) may hold bidi controls: shown as <U+202E> tokens, as the report does
+  const shown = problems.slice(0, limit).map((p) => ({ ...p, message: visibleText(p.message) }));
+  return { kind, file, count: Math.max(count, problems.length), problems: shown };
 }
 
 function creditProblems(idx: CreditIndex, limit: number): ProblemGroup[] {
@@ -93,28 +97,15 @@ function creditProblems(idx: CreditIndex, limit: number): ProblemGroup[] {
           `${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''})`,
       ),
     );
-  const c = idx.columns;
-  const first = new Map<string, number>();
-  const dups: DataProblem[] = [];
-  let dupCount = 0;
-  for (let i = 0; i < idx.size; i++) {
-    const k = `${c.iteration[i]}:${c.group[i]}:${c.rollout[i]}`;
-    const at = first.get(k);
-    if (at === undefined) {
-      first.set(k, c.line[i]!);
-      continue;
-    }
-    dupCount++;
-    if (dups.length < limit)
-      dups.push(
-        p(
-          'duplicateTrajectory',
-          c.line[i]!,
-          `iteration ${c.iteration[i]}, group ${c.group[i]}, rollout ${c.rollout[i]} appears again at line ${c.line[i]} (first at ` +
-            `line ${at})`,
-        ),
-      );
-  }
+  const d = duplicateRows(idx, limit);
+  const dups = d.rows.map((r) =>
+    p(
+      'duplicateTrajectory',
+      r.line,
+      `iteration ${r.iteration}, group ${r.group}, rollout ${r.rollout} appears again at line ${r.line} (first at line ${r.first})`,
+    ),
+  );
+  const dupCount = d.count;
   return [
     group('skipped', file, idx.skippedCount, skipped, limit),
     group('missingField', file, missing.length, missing, limit),
@@ -217,7 +208,9 @@ export function moreProblems(g: ProblemGroup): DataProblem | undefined {
     file: g.file,
     line: last?.line ?? 1,
     severity: 'warning',
-    message: `and ${more} more problem${more === 1 ? '' : 's'} of this kind (${kindNoun(g.kind, g.count)} in ${basename(g.file)})`,
+    message: visibleText(
+      `and ${more} more problem${more === 1 ? '' : 's'} of this kind (${kindNoun(g.kind, g.count)} in ${basename(g.file)})`,
+    ),
   };
 }
 

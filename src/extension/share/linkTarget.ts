@@ -62,7 +62,7 @@ export function linkTarget(run: RunLogs, view: Exclude<LinkView, { kind: 'compar
       return trajectories(run, view);
     case 'metric': {
       if (!run.metrics) throw new LinkError(`run ${shown(run.name)} has no metrics log, so no metric ${shown(view.metric)}`);
-      if (!run.metrics.getTable().series.some((s) => s.name === view.metric))
+      if (!run.metrics.getTable().names.includes(view.metric))
         throw new LinkError(`metric "${shown(view.metric)}" is not in run ${shown(run.name)}`);
       return { kind: 'metric', metric: view.metric };
     }

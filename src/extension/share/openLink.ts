@@ -13,13 +13,18 @@ import type { LiveRun } from '../runs/runService';
 import { TrajectoriesPanel } from '../trajectories/trajectoriesPanel';
 import { MetricsPanel } from '../metrics/metricsPanel';
 import { linkTarget } from './linkTarget';
+import { linkedRunProblem } from '../../core/links/linkedRun';
+import { errorMessage } from '../../core/errorMessage';
 import { hubRefText } from '../../core/hub/inPlace/hubRef';
 import { escapeNotification as esc } from '../text';
-import { errorMessage } from '../../core/errorMessage';
 import { downloadLogsRun } from '../downloads/register';
 
 async function localRun(s: Services, path: string): Promise<LiveRun> {
-  const live = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path) ?? (await s.runs.ensure(path));
+  const open = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path);
+  if (open) return open;
+  const problem = await linkedRunProblem(path);
+  if (problem !== undefined) throw new LinkError(problem);
+  const live = await s.runs.ensure(path);
   if (!live) throw new LinkError(`no RL run at ${path} (no logs/ws_credit_log.jsonl or ws_metrics.jsonl there)`);
   return live;
 }

@@ -25,6 +25,8 @@ export interface HubLogTarget extends HubFileAt {
 export const EDGE_BYTES = 64 * 1024;
 const KEEP_LAST = 2 * EDGE_BYTES;
 const HEAD_READ = 256;
+/** `keepWhole` keeps a pass's bytes only up to this many: a larger log streams through like the credit log (its edges kept) */
+export const KEEP_WHOLE_MAX = 16 * 1024 * 1024;
 
 export class NotCachedError extends Error {}
 
@@ -33,6 +35,8 @@ export class HubLogSource implements ByteSource {
   generation = 1;
   /** bytes fetched over the network by this source */
   bytesFetched = 0;
+  /** the most bytes of the log a pass held in memory at once (a streamed pass holds a chunk and the edges, not the log) */
+  peakHeldBytes = 0;
   /** when set, no request is made: only cached ranges are read */
   offline: string | undefined;
   /** how a dropped, stalled or failed transfer is tried again (from the byte reached) */
@@ -44,7 +48,7 @@ export class HubLogSource implements ByteSource {
     public target: HubLogTarget,
     readonly conn: HubConnection,
     readonly cache: RangeCache,
-    /** keep every streamed byte in the cache (a small log such as the metrics log) */
+    /** keep every streamed byte in the cache when the log is small (at most `KEEP_WHOLE_MAX`; the metrics log) */
     readonly keepWhole = false,
   ) {}
 
@@ -93,6 +97,7 @@ class StreamHandle implements ByteHandle {
   private last: Buffer[] = [];
   private lastFrom = 0;
   private whole: Buffer[] = [];
+  private wholeBytes = 0;
   private watch: StallWatch | undefined;
   /** a request or a read is pending (the watchdog counts only then) */
   private waiting = false;
@@ -110,8 +115,8 @@ class StreamHandle implements ByteHandle {
     if (!this.opened) await this.start(position);
     else if (position < this.from) return this.copy(await this.src.readRange(position, length), buffer, offset);
     else if (position > this.to) throw new Error(`internal: a read at ${position} past the stream at ${this.to}`);
-    while (this.to < position + length && !this.done) await this.pull();
     this.drop(position);
+    while (this.to < position + length && !this.done) await this.pull();
     const have = Math.min(length, this.to - position);
     const b = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
     this.chunks = [b];
@@ -186,7 +191,10 @@ class StreamHandle implements ByteHandle {
 
   /** Keeps the first and the last bytes of the pass (and all of them for a small log) to be cached when it closes. */
   private keep(b: Buffer): void {
-    if (this.src.keepWhole) this.whole.push(b);
+    if (this.src.keepWhole && this.t.size <= KEEP_WHOLE_MAX && this.wholeBytes + b.length <= KEEP_WHOLE_MAX) {
+      this.whole.push(b);
+      this.wholeBytes += b.length;
+    }
     if (this.startedAt === 0 && (this.head?.length ?? 0) < EDGE_BYTES)
       this.head = Buffer.concat([this.head ?? Buffer.alloc(0), b.subarray(0, EDGE_BYTES - (this.head?.length ?? 0))]);
     this.last.push(b);
@@ -195,6 +203,8 @@ class StreamHandle implements ByteHandle {
       kept -= this.last[0]!.length;
       this.lastFrom += this.last.shift()!.length;
     }
+    const held = this.to + b.length - this.from + this.wholeBytes + kept + (this.head?.length ?? 0);
+    if (held > this.src.peakHeldBytes) this.src.peakHeldBytes = held;
   }
 
   /** Forgets bytes before `position` (reads only go forward). */
@@ -211,7 +221,13 @@ class StreamHandle implements ByteHandle {
     if (!this.watch || this.to === this.lastFrom) return;
     const { cache } = this.src;
     const key = this.t.key;
-    if (this.src.keepWhole && this.done && this.to === this.t.size && this.whole.length > 0) {
+    if (
+      this.src.keepWhole &&
+      this.done &&
+      this.to === this.t.size &&
+      this.whole.length > 0 &&
+      this.wholeBytes === this.to - this.startedAt
+    ) {
       const all = Buffer.concat(this.whole);
       await cache.put(key, this.t.size - all.length, all);
       return;
