@@ -88,12 +88,12 @@ test('in place: a second open starts from the saved index and makes no full GET'
   await assertSameIndex(hr.run, await localRun());
 });
 
-test('in place: a file grown at a newer commit fetches only its new tail, then equals the local index', async () => {
+test('in place: a small (git blob) file grown at a newer commit parses only its new tail, and is fetched whole to hash it', async () => {
   const o = fresh();
   const first = await HubRun.open({ repo: REPO, revision: 'main' }, o);
-  const oldSize = first.credit!.target.size;
   const commit = first.commit;
-  const extra = readFileSync(creditPath, 'utf8').split('\n').slice(0, 200).join('\n') + '\n';
+  const original = readFileSync(creditPath);
+  const extra = original.toString('utf8').split('\n').slice(0, 200).join('\n') + '\n';
   appendFileSync(creditPath, extra);
   emu.rescan(REPO);
   try {
@@ -101,25 +101,68 @@ test('in place: a file grown at a newer commit fetches only its new tail, then e
     const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
     assert.notEqual(hr.commit, commit);
     assert.equal(hr.use, 'grown');
-    assert.deepStrictEqual(fullGets(mark), []);
-    const added = Buffer.byteLength(extra);
-    assert.ok(
-      fileRequests(mark).some((r) => r.range === `bytes=${oldSize}-${oldSize + added - 1}`),
-      'the tail by one range request',
-    );
-    // the tail, the two 64 KB identity checks, and the head check of the reader
-    assert.ok(hr.credit!.bytesFetched <= added + 3 * 65536, `fetched ${hr.credit!.bytesFetched}`);
+    // the git blob sha1 starts with the file's size: no hash of the old bytes continues into the new file
+    assert.equal(fullGets(mark).filter((r) => r.url.includes('ws_credit')).length, 1);
     await assertSameIndex(hr.run, await localRun());
-
-    // an open run follows the next commit the same way
     appendFileSync(creditPath, extra);
     emu.rescan(REPO);
+    const again = emu.requests.length;
     assert.equal(await hr.refresh(), 'grown');
+    assert.equal(fullGets(again).filter((r) => r.url.includes('ws_credit')).length, 1);
     await assertSameIndex(hr.run, await localRun());
   } finally {
-    const text = readFileSync(creditPath, 'utf8');
-    writeFileSync(creditPath, text.slice(0, text.length - 2 * extra.length));
+    writeFileSync(creditPath, original);
     emu.rescan(REPO);
+  }
+});
+
+test('in place: an LFS file grown at a newer commit: a new process hashes it whole again; a followed one fetches only the new tail, from the last block', async () => {
+  const dir = tempDir('rlrb-grown-lfs-');
+  const d = writeDemo(dir, { trajectories: 600, hubRepo: false, baseline: false });
+  const own = await startHubEmulator({ repos: { [REPO]: dir }, lfsPaths: /\.jsonl$/ });
+  try {
+    const local = async (): Promise<Run> => {
+      const r = (await Run.open(dir))!;
+      await r.update();
+      return r;
+    };
+    const gets = (from: number): SeenRequest[] => own.requests.slice(from).filter((r) => r.method === 'GET' && r.origin === 'cdn');
+    const o = fresh(own.url);
+    const first = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+    assert.equal(first.credit!.target.key.length, 64, 'an LFS sha256');
+    const extra = readFileSync(d.creditLog, 'utf8').split('\n').slice(0, 100).join('\n') + '\n';
+    appendFileSync(d.creditLog, extra);
+    own.rescan(REPO);
+    let mark = own.requests.length;
+    const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+    assert.equal(hr.use, 'grown');
+    assert.equal(gets(mark).filter((r) => r.range === undefined).length, 1, "the credit log streamed again to hash it whole");
+    await assertSameIndex(hr.run, await local());
+
+    // followed in this process: the sha256 continues from the last block of the commit before
+    const oldSize = hr.credit!.target.size;
+    appendFileSync(d.creditLog, extra);
+    own.rescan(REPO);
+    mark = own.requests.length;
+    const fetched = hr.credit!.bytesFetched;
+    assert.equal(await hr.refresh(), 'grown');
+    const from = Math.floor(oldSize / 16384) * 16384;
+    const added = Buffer.byteLength(extra);
+    assert.deepStrictEqual(
+      gets(mark).filter((r) => r.range === undefined),
+      [],
+      'no plain GET',
+    );
+    assert.ok(
+      gets(mark).some((r) => r.range === `bytes=${from}-${oldSize + added - 1}`),
+      `the tail from the last block by one range request: ${JSON.stringify(gets(mark).map((r) => r.range))}`,
+    );
+    // the tail and its last block, the two 64 KB identity checks, and the head check of the reader
+    const now = hr.credit!.bytesFetched - fetched;
+    assert.ok(now <= added + 16384 + 3 * 65536, `fetched ${now}`);
+    await assertSameIndex(hr.run, await local());
+  } finally {
+    await own.close();
   }
 });
 
@@ -287,7 +330,8 @@ test('in place: a 503 then success, for the pass and for a record, is retried; t
   assert.deepStrictEqual(await withFaults({ dropAfterBytes: 10, dropCount: 1 }, () => idx.read(i + 1)), await local.credit!.read(i + 1));
   const before = emu.requests.length;
   await assert.rejects(
-    withFaults({ serverErrors: 100, serverErrorStatus: 503 }, () => idx.read(i + 2)),
+    // a record in blocks not read yet (a record is read as the whole 16 KB blocks around it)
+    withFaults({ serverErrors: 100, serverErrorStatus: 503 }, () => idx.read(Math.floor((idx.size * 2) / 3))),
     /HTTP 503.*\(after 6 retries\)/,
   );
   assert.equal(emu.requests.slice(before).filter((r) => r.status === 503).length, 7);
