@@ -65,9 +65,9 @@ export interface Faults {
   ignoreRange?: number;
   /** answer the next N ranged file requests (from a byte > 0) with 206 for a range that starts one byte early */
   wrongContentRange?: number;
-  /** answer the next N ranged file requests with the right Content-Range and one byte more than it (Content-Length saying so) */
+  /** answer the next N ranged file requests (of more than one byte) with the right Content-Range and one byte more than it (Content-Length saying so) */
   rangeExtraByte?: number;
-  /** answer the next N ranged file requests gzip'd: Content-Encoding gzip, the range of the gzip'd file under the right Content-Range */
+  /** answer the next N ranged file requests (of more than one byte) gzip'd: Content-Encoding gzip, the range of the gzip'd file under the right Content-Range */
   gzipRange?: number;
   /** by repo path: serve the bytes of this local file instead (the tree still names the real file's size and hashes) */
   substitute?: Record<string, string>;
@@ -321,14 +321,14 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         start -= 1;
       }
     }
-    if (faultsApply && status === 206 && (faults.rangeExtraByte ?? 0) > 0) {
+    if (faultsApply && status === 206 && length(start, end) > 1 && (faults.rangeExtraByte ?? 0) > 0) {
       faults.rangeExtraByte!--;
       const body = Buffer.concat([readFileSync(f.abs).subarray(start, end + 1), Buffer.from('x')]);
       res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${f.size}`, 'Content-Length': String(body.length) });
       res.end(body);
       return;
     }
-    if (faultsApply && status === 206 && (faults.gzipRange ?? 0) > 0) {
+    if (faultsApply && status === 206 && length(start, end) > 1 && (faults.gzipRange ?? 0) > 0) {
       faults.gzipRange!--;
       const body = gzipSync(readFileSync(f.abs)).subarray(start, end + 1);
       res.writeHead(206, {

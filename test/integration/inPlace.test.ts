@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { tempDir } from '../helpers';
@@ -13,6 +13,7 @@ import { HubRun } from '../../src/core/hub/inPlace/hubRun';
 import type { InPlaceOptions } from '../../src/core/hub/inPlace/hubRun';
 import { RangeCache } from '../../src/core/hub/inPlace/rangeCache';
 import { NotCachedError } from '../../src/core/hub/inPlace/hubLogSource';
+import { ContentError } from '../../src/core/hub/inPlace/contentCheck';
 
 const REPO = 'acme/in-place';
 let emu: HubEmulator;
@@ -136,7 +137,7 @@ test('in place: an LFS file grown at a newer commit: a new process hashes it who
     let mark = own.requests.length;
     const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
     assert.equal(hr.use, 'grown');
-    assert.equal(gets(mark).filter((r) => r.range === undefined).length, 1, "the credit log streamed again to hash it whole");
+    assert.equal(gets(mark).filter((r) => r.range === undefined).length, 1, 'the credit log streamed again to hash it whole');
     await assertSameIndex(hr.run, await local());
 
     // followed in this process: the sha256 continues from the last block of the commit before
@@ -459,4 +460,115 @@ test('in place: the metrics index is saved like the credit index: a second open,
   assert.equal(hr.run.metrics!.rowCount, first.run.metrics!.rowCount);
   assert.deepStrictEqual(hr.run.report()!.curve, (await localRun()).report()!.curve);
   await assertSameIndex(hr.run, await localRun());
+});
+
+/** The credit log with every 0/1 reward flipped: other bytes of the same size. */
+function flippedCopy(): string {
+  const text = readFileSync(creditPath, 'latin1').replace(/"reward":([01])\b/g, (_m, r: string) => `"reward":${r === '1' ? '0' : '1'}`);
+  const p = join(tempDir('rlrb-flipped-'), 'ws_credit_log.jsonl');
+  writeFileSync(p, text, 'latin1');
+  assert.equal(readFileSync(p).length, creditSize());
+  return p;
+}
+
+const CREDIT_FILE = 'logs/ws_credit_log.jsonl';
+const oidOf = (path: string): string => emu.files(REPO).find((f) => f.path === path)!.oid;
+/** range requests of a record (not the one-byte probe the client makes before each) */
+const rangeGets = (from: number): SeenRequest[] => fileRequests(from).filter((r) => r.range !== undefined && r.range !== 'bytes=0-0');
+
+test('in place: a Hub that streams other bytes of the same size under the real oid is refused in one line naming both hashes, nothing saved; the honest Hub then indexes it afresh', async () => {
+  const o = fresh();
+  emu.faults.substitute = { [CREDIT_FILE]: flippedCopy() };
+  try {
+    await assert.rejects(HubRun.open({ repo: REPO, revision: 'main' }, o), (e: unknown) => {
+      assert.ok(e instanceof ContentError);
+      assert.match(
+        e.message,
+        new RegExp(
+          `^${REPO}/${CREDIT_FILE}@[0-9a-f]{12}: the bytes the Hub sent have git blob sha1 [0-9a-f]{40}, but the Hub names ${oidOf(CREDIT_FILE)}; refused, nothing saved$`,
+        ),
+      );
+      return true;
+    });
+  } finally {
+    delete emu.faults.substitute;
+  }
+  assert.deepStrictEqual(readdirSync(o.store.dir), [], 'no saved index, no pointer');
+  assert.deepStrictEqual(await o.cache.ranges(oidOf(CREDIT_FILE)), [], 'no cached range of the credit log');
+  const mark = emu.requests.length;
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.equal(hr.use, 'none', 'indexed afresh');
+  assert.equal(fullGets(mark).filter((r) => r.url.includes('ws_credit')).length, 1);
+  await assertSameIndex(hr.run, await localRun());
+});
+
+test('in place: a corrupted byte in a later range read is refused in one line, not retried, and not cached', async () => {
+  const o = { ...fresh(), retry: FAST_RETRY };
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const idx = hr.run.credit!;
+  const i = Math.floor(idx.size / 2);
+  const mark = emu.requests.length;
+  await assert.rejects(
+    withFaults({ corrupt: 1 }, () => idx.read(i)),
+    (e: unknown) =>
+      e instanceof ContentError &&
+      new RegExp(
+        `^${REPO}/${CREDIT_FILE}@[0-9a-f]{12}: bytes \\d+-\\d+ are not the bytes indexed \\(sha256 [0-9a-f]{64}, indexed [0-9a-f]{64}\\); refused, not retried$`,
+      ).test(e.message),
+  );
+  assert.equal(rangeGets(mark).length, 1, 'one range request, not retried');
+  assert.deepStrictEqual(await idx.read(i), await (await localRun()).credit!.read(i), 'the good bytes on the next read');
+});
+
+test('in place: a 206 of the wrong length, or a gzip-encoded range, is refused at once (one request each)', async () => {
+  const o = { ...fresh(), retry: FAST_RETRY };
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const idx = hr.run.credit!;
+  let mark = emu.requests.length;
+  await assert.rejects(
+    withFaults({ rangeExtraByte: 1 }, () => idx.read(Math.floor(idx.size / 4))),
+    /answered bytes \d+-\d+\/\d+ with Content-Length "\d+", not \d+; refused$/,
+  );
+  assert.equal(rangeGets(mark).length, 1);
+  mark = emu.requests.length;
+  await assert.rejects(
+    withFaults({ gzipRange: 1 }, () => idx.read(Math.floor((idx.size * 3) / 4))),
+    /answered bytes \d+-\d+\/\d+ with Content-Encoding "gzip", not the file's bytes; refused$/,
+  );
+  assert.equal(rangeGets(mark).length, 1);
+});
+
+test('rlrb report|show hub:…: other bytes under the real oid exit 1 with one line and save nothing; a corrupted record range exits 1 with one line', async () => {
+  const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
+  const local = await runCli(['report', repoDir, '--json'], env);
+  const strip = (t: string, p: string): unknown => JSON.parse(t.split(JSON.stringify(p).slice(1, -1)).join('LOG'));
+  const want = strip(local.stdout, join(repoDir, 'logs', 'ws_credit_log.jsonl'));
+  emu.faults.substitute = { [CREDIT_FILE]: flippedCopy() };
+  let bad;
+  try {
+    bad = await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url, '--json'], env);
+  } finally {
+    delete emu.faults.substitute;
+  }
+  assert.equal(bad.status, 1);
+  assert.equal(bad.stdout, '');
+  assert.match(
+    bad.stderr,
+    /^rlrb: acme\/in-place\/logs\/ws_credit_log\.jsonl@[0-9a-f]{12}: the bytes the Hub sent have git blob sha1 [0-9a-f]{40}, but the Hub names [0-9a-f]{40}; refused, nothing saved\n$/,
+  );
+  const mark = emu.requests.length;
+  const good = await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url, '--json'], env);
+  assert.equal(good.status, 0, good.stderr);
+  assert.equal(fullGets(mark).filter((r) => r.url.includes('ws_credit')).length, 1, 'indexed afresh, not from a saved index');
+  assert.deepStrictEqual(strip(good.stdout, `hub:${REPO}/logs/ws_credit_log.jsonl`), want);
+
+  const args = ['show', `hub:${REPO}`, '--endpoint', emu.url, '--iteration', '3', '--group', '10', '--rollout', '2'];
+  const shown = await withFaults({ corrupt: 1 }, () => runCli(args, env));
+  assert.equal(shown.status, 1, shown.stdout);
+  assert.equal(shown.stdout, '');
+  assert.match(
+    shown.stderr,
+    /^rlrb: acme\/in-place\/logs\/ws_credit_log\.jsonl@[0-9a-f]{12}: bytes \d+-\d+ are not the bytes indexed \(sha256 [0-9a-f]{64}, indexed [0-9a-f]{64}\); refused, not retried\n$/,
+  );
+  assert.equal((await runCli(args, env)).status, 0);
 });

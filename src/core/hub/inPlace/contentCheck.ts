@@ -121,7 +121,7 @@ export class PassCheck {
 
   /** Bytes streamed next; a ContentError when a block differs from the verified one, or at the end when the file's hash does. */
   update(b: Buffer): void {
-    for (let i = 0; i < b.length; ) {
+    for (let i = 0; i < b.length;) {
       const n = Math.min(b.length - i, BLOCK_BYTES - this.inBlock);
       const part = b.subarray(i, i + n);
       this.block.update(part);

@@ -227,7 +227,8 @@ class StreamHandle implements ByteHandle {
       return;
     }
     const b = Buffer.from(r.value.buffer, r.value.byteOffset, r.value.length);
-    if (this.to + b.length > this.t.size) throw new HubError('other', `${this.t.path}: the server sent more bytes than the file has; refused`);
+    if (this.to + b.length > this.t.size)
+      throw new HubError('other', `${this.t.path}: the server sent more bytes than the file has; refused`);
     this.src.bytesFetched += b.length;
     try {
       this.check!.update(b);

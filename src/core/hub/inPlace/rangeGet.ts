@@ -108,12 +108,22 @@ async function open(
   const encoding = res.headers.get('content-encoding')?.trim().toLowerCase();
   if (encoding && encoding !== 'identity')
     return refuse(
-      new HubError('other', `${from} answered ${want} with Content-Encoding ${shown(encoding)}, not the file's bytes; refused`, undefined, res.status),
+      new HubError(
+        'other',
+        `${from} answered ${want} with Content-Encoding ${shown(encoding)}, not the file's bytes; refused`,
+        undefined,
+        res.status,
+      ),
     );
   const declared = res.headers.get('content-length');
   if (!whole && declared !== null && declared.trim() !== String(end - start + 1))
     return refuse(
-      new HubError('other', `${from} answered ${want} with Content-Length ${shown(declared)}, not ${end - start + 1}; refused`, undefined, 206),
+      new HubError(
+        'other',
+        `${from} answered ${want} with Content-Length ${shown(declared)}, not ${end - start + 1}; refused`,
+        undefined,
+        206,
+      ),
     );
   if (whole && res.status !== 200)
     return refuse(new HubError('server', `${from} answered HTTP ${res.status} to a file request`, undefined, res.status));

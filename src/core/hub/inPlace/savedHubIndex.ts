@@ -114,18 +114,12 @@ export interface SavedHubIndex<T> {
 const BLOCKS = 'hub.blocks';
 
 /** The saved credit index of the content `key`, with its identity; undefined when none checks out. */
-export const loadHubIndex = (
-  store: IndexStore,
-  key: string,
-  options: unknown,
-): Promise<SavedHubIndex<HubIdentity> | undefined> => loadFrame(store, 'credit', key, options, isIdentity);
+export const loadHubIndex = (store: IndexStore, key: string, options: unknown): Promise<SavedHubIndex<HubIdentity> | undefined> =>
+  loadFrame(store, 'credit', key, options, isIdentity);
 
 /** The saved metrics index of the content `key`; undefined when none checks out. */
-export const loadHubMetrics = (
-  store: IndexStore,
-  key: string,
-  options: unknown,
-): Promise<SavedHubIndex<HubMetricsIdentity> | undefined> => loadFrame(store, 'metrics', key, options, isMetricsIdentity);
+export const loadHubMetrics = (store: IndexStore, key: string, options: unknown): Promise<SavedHubIndex<HubMetricsIdentity> | undefined> =>
+  loadFrame(store, 'metrics', key, options, isMetricsIdentity);
 
 export async function saveHubIndex(
   store: IndexStore,
@@ -135,7 +129,8 @@ export async function saveHubIndex(
   verified: Verified,
   kind: HubIndexKind = 'credit',
 ): Promise<void> {
-  if (verified.key !== identity.key || identity.verified !== verified.key) throw new Error('internal: saving an index of bytes not verified');
+  if (verified.key !== identity.key || identity.verified !== verified.key)
+    throw new Error('internal: saving an index of bytes not verified');
   const words = new Uint32Array(verified.blocks.length / 4);
   Buffer.from(words.buffer).set(verified.blocks);
   const sections = [...snap.sections, { name: BLOCKS, count: words.length, data: words }];
