@@ -14,6 +14,7 @@ import type { InPlaceOptions } from '../../src/core/hub/inPlace/hubRun';
 import { RangeCache } from '../../src/core/hub/inPlace/rangeCache';
 import { NotCachedError } from '../../src/core/hub/inPlace/hubLogSource';
 import { ContentError } from '../../src/core/hub/inPlace/contentCheck';
+import { decodeFrame, encodeFrame } from '../../src/core/log/indexCodec';
 
 const REPO = 'acme/in-place';
 let emu: HubEmulator;
@@ -571,4 +572,59 @@ test('rlrb report|show hub:…: other bytes under the real oid exit 1 with one l
     /^rlrb: acme\/in-place\/logs\/ws_credit_log\.jsonl@[0-9a-f]{12}: bytes \d+-\d+ are not the bytes indexed \(sha256 [0-9a-f]{64}, indexed [0-9a-f]{64}\); refused, not retried\n$/,
   );
   assert.equal((await runCli(args, env)).status, 0);
+});
+
+test('in place: a followed repo whose newer commit streams other bytes is refused and keeps the index of the commit verified before; the honest Hub is then followed', async () => {
+  const o = fresh();
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const commit = hr.commit;
+  const key = hr.credit!.target.key;
+  const report = JSON.stringify(hr.run.report()!.report);
+  const original = readFileSync(creditPath);
+  appendFileSync(creditPath, original.toString('utf8').split('\n').slice(0, 50).join('\n') + '\n');
+  emu.rescan(REPO);
+  try {
+    emu.faults.substitute = { [CREDIT_FILE]: flippedCopy() };
+    try {
+      await assert.rejects(hr.refresh(), (e: unknown) => e instanceof ContentError && /refused, nothing saved$/.test(e.message));
+    } finally {
+      delete emu.faults.substitute;
+    }
+    assert.equal(hr.commit, commit);
+    assert.equal(hr.credit!.target.key, key);
+    assert.equal(JSON.stringify(hr.run.report()!.report), report, 'the index of the commit verified before');
+    const mark = emu.requests.length;
+    assert.equal(await hr.refresh(), 'grown');
+    assert.ok(fullGets(mark).length >= 1);
+    await assertSameIndex(hr.run, await localRun());
+  } finally {
+    writeFileSync(creditPath, original);
+    emu.rescan(REPO);
+  }
+});
+
+test('in place: a saved index opens only when the hash it was verified with is the one the Hub names', async () => {
+  const o = fresh();
+  await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const dir = o.store.dir;
+  let changed = 0;
+  for (const name of readdirSync(dir)) {
+    const buf = readFileSync(join(dir, name));
+    const frame = decodeFrame(buf);
+    const hub = frame?.header['hub'] as Record<string, unknown> | undefined;
+    if (!frame || !hub || frame.header['kind'] !== 'credit') continue;
+    // a saved index that says it was verified with other bytes (as one saved before the check was: none)
+    const header = { ...frame.header, hub: { ...hub, verified: 'f'.repeat(String(hub['key']).length) } };
+    delete (header as { sections?: unknown }).sections;
+    const make = { f64: Float64Array, u32: Uint32Array, u16: Uint16Array };
+    const sections = [...frame.sections].map(([n, sec]) => {
+      const data = new make[sec.type](new Uint8Array(sec.bytes).buffer);
+      return { name: n, count: data.length, data };
+    });
+    writeFileSync(join(dir, name), Buffer.concat(encodeFrame(header, sections)));
+    changed++;
+  }
+  assert.equal(changed, 1);
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.equal(hr.use, 'none', 'indexed again, not opened from it');
 });
