@@ -628,3 +628,35 @@ test('in place: a saved index opens only when the hash it was verified with is t
   const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
   assert.equal(hr.use, 'none', 'indexed again, not opened from it');
 });
+
+test('in place: a newer commit that looks grown (same first and last 64 KB) but changed a byte before its tail is indexed again, followed or opened anew', async () => {
+  const original = readFileSync(creditPath);
+  const o = fresh();
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const extra = original.toString('utf8').split('\n').slice(0, 50).join('\n') + '\n';
+  /** the log with one reward in its middle flipped, and `extra` appended */
+  const changed = (): Buffer => {
+    const text = original.toString('latin1');
+    const at = text.indexOf('"reward":1', Math.floor(text.length / 2));
+    return Buffer.from(text.slice(0, at) + '"reward":0' + text.slice(at + 10) + extra, 'latin1');
+  };
+  try {
+    writeFileSync(creditPath, changed());
+    emu.rescan(REPO);
+    assert.equal(await hr.refresh(), 'rebuilt');
+    await assertSameIndex(hr.run, await localRun());
+
+    writeFileSync(creditPath, original);
+    emu.rescan(REPO);
+    const o2 = fresh();
+    await HubRun.open({ repo: REPO, revision: 'main' }, o2);
+    writeFileSync(creditPath, changed());
+    emu.rescan(REPO);
+    const again = await HubRun.open({ repo: REPO, revision: 'main' }, o2);
+    assert.equal(again.use, 'none', 'indexed again, not continued');
+    await assertSameIndex(again.run, await localRun());
+  } finally {
+    writeFileSync(creditPath, original);
+    emu.rescan(REPO);
+  }
+});

@@ -48,6 +48,9 @@ export class ContentError extends HubError {
   }
 }
 
+/** A grown file whose bytes before the reader's position are not those indexed at the commit before: it is indexed again from byte 0. */
+export class PrefixChanged extends ContentError {}
+
 const label = (f: CheckedFile): string => `${f.repo}/${f.path}@${f.commit.slice(0, 12)}`;
 const blockDigest = (b: Buffer): Buffer => createHash('sha256').update(b).digest();
 
@@ -90,6 +93,8 @@ export class PassCheck {
   private inBlock = 0;
   private at: number;
   private mid: Verified['mid'];
+  /** a grown file: its bytes before `upto` must be the ones verified at the commit before (`old`), which the reader's index holds */
+  private readonly prefix: { upto: number; old: Verified } | undefined;
   /** the verification, once the pass reached the file's end and its hash is the Hub's */
   result: Verified | undefined;
 
@@ -98,9 +103,12 @@ export class PassCheck {
     from: number,
     private readonly prior: Verified | undefined,
     whole: Hash | undefined,
+    position = 0,
   ) {
     this.at = from;
     this.whole = whole;
+    if (prior && prior.key !== f.key && position > 0)
+      this.prefix = { upto: Math.min(Math.ceil(position / BLOCK_BYTES) * BLOCK_BYTES, prior.size), old: prior };
     this.blocks = prior?.key === f.key ? prior.blocks : Buffer.alloc(blockCount(f.size) * DIGEST_BYTES);
     if (prior && prior.key !== f.key) prior.blocks.copy(this.blocks, 0, 0, (from / BLOCK_BYTES) * DIGEST_BYTES);
     this.keepMid();
@@ -115,14 +123,17 @@ export class PassCheck {
     }
     const mid = prior?.mid;
     if (mid && hashKindOf(f.key) === 'sha256' && mid.at <= position && prior.size <= f.size)
-      return { from: mid.at, check: new PassCheck(f, mid.at, prior, mid.hash.copy()) };
-    return { from: 0, check: new PassCheck(f, 0, undefined, wholeHash(f)) };
+      return { from: mid.at, check: new PassCheck(f, mid.at, prior, mid.hash.copy(), position) };
+    const old = prior && prior.size <= f.size ? prior : undefined;
+    return { from: 0, check: new PassCheck(f, 0, old, wholeHash(f), position) };
   }
 
   /** Bytes streamed next; a ContentError when a block differs from the verified one, or at the end when the file's hash does. */
   update(b: Buffer): void {
+    const upto = this.prefix?.upto ?? -1;
     for (let i = 0; i < b.length;) {
-      const n = Math.min(b.length - i, BLOCK_BYTES - this.inBlock);
+      let n = Math.min(b.length - i, BLOCK_BYTES - this.inBlock);
+      if (this.at < upto && this.at + n > upto) n = upto - this.at;
       const part = b.subarray(i, i + n);
       this.block.update(part);
       this.whole?.update(part);
@@ -130,7 +141,18 @@ export class PassCheck {
       this.at += n;
       i += n;
       if (this.inBlock === BLOCK_BYTES || this.at === this.f.size) this.endBlock();
+      else if (this.at === upto) this.checkPrefix(Math.floor(upto / BLOCK_BYTES), this.block.copy().digest());
     }
+  }
+
+  /** Block `k` of the commit before (its bytes up to where that file ended) against the new bytes' digest `got`. */
+  private checkPrefix(k: number, got: Buffer): void {
+    const want = this.prefix!.old.blocks.subarray(k * DIGEST_BYTES, (k + 1) * DIGEST_BYTES);
+    if (got.equals(want)) return;
+    const a = k * BLOCK_BYTES;
+    throw new PrefixChanged(
+      `${label(this.f)}: bytes ${a}-${Math.min(a + BLOCK_BYTES, this.prefix!.old.size) - 1} are not the bytes indexed at the commit before (sha256 ${got.toString('hex')}, indexed ${want.toString('hex')}); the file did not only grow`,
+    );
   }
 
   private endBlock(): void {
@@ -138,6 +160,8 @@ export class PassCheck {
     const got = this.block.digest();
     this.block = createHash('sha256');
     this.inBlock = 0;
+    const p = this.prefix;
+    if (p && k * BLOCK_BYTES < p.upto && this.at <= p.upto) this.checkPrefix(k, got);
     if (this.whole) got.copy(this.blocks, k * DIGEST_BYTES);
     else {
       const want = this.blocks.subarray(k * DIGEST_BYTES, (k + 1) * DIGEST_BYTES);

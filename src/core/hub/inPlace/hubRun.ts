@@ -27,7 +27,7 @@ import type { HubRef } from './hubRef';
 import type { RangeCache } from './rangeCache';
 import { FIRST_BYTES, firstBytes, loadHubIndex, loadHubMetrics, loadPointer, saveHubIndex, savePointer, sha256 } from './savedHubIndex';
 import type { HubIdentity, HubMetricsIdentity, HubPointer } from './savedHubIndex';
-import { BLOCK_BYTES, ContentError } from './contentCheck';
+import { BLOCK_BYTES, ContentError, PrefixChanged } from './contentCheck';
 
 export interface InPlaceOptions {
   conn: HubConnection;
@@ -147,9 +147,26 @@ export class HubRun {
     }
     if (this.credit && idx) this.use = await this.resume(this.credit, pointer.credit);
     await this.restoreMetrics();
-    await this.run.update();
-    this.throwRefused();
+    if (await this.updateChecked()) this.use = 'none';
     await this.save();
+  }
+
+  /** Reads what is new; a grown log whose bytes before the new tail changed is indexed again from byte 0 (true then). */
+  private async updateChecked(): Promise<boolean> {
+    try {
+      await this.run.update();
+      this.throwRefused();
+      return false;
+    } catch (e) {
+      const src = this.credit;
+      if (!(e instanceof PrefixChanged) || !src || src.refused !== e) throw e;
+      src.refused = undefined;
+      src.verified = undefined;
+      src.generation++;
+      await this.run.update();
+      this.throwRefused();
+      return true;
+    }
   }
 
   /** A log whose bytes did not check out refuses the whole run (the reader may have taken the metrics log's failure as a warning). */
@@ -172,7 +189,10 @@ export class HubRun {
     if (!prev || prev.key === t.key || prev.committed > t.size) return 'none';
     const before = await loadHubIndex(this.o.store, prev.key, this.options);
     if (!before || !(await this.samePrefix(src, before.identity))) return 'none';
-    return idx.restoreFrame(before.frame, before.identity.committed) ? 'grown' : 'none';
+    if (!idx.restoreFrame(before.frame, before.identity.committed)) return 'none';
+    // the pass checks the bytes the index already holds against the blocks verified then
+    src.verified = before.verified;
+    return 'grown';
   }
 
   /** Whether the file now starts with the bytes `id` indexed: its first and last indexed 64 KB hash the same (two range requests). */
@@ -313,8 +333,7 @@ export class HubRun {
       this.metrics.target = { ...logs.metrics };
       this.metrics.generation++;
     }
-    await this.run.update();
-    this.throwRefused();
+    if (await this.updateChecked()) kind = 'rebuilt';
     if (kind !== 'none') this.use = kind === 'grown' ? 'grown' : 'none';
     await this.save();
     return kind;
