@@ -25,7 +25,7 @@ import { PassCheck } from '../src/core/hub/inPlace/contentCheck';
 
 /** CPU ms spent hashing in the passes since the last reset, and the switch of the baseline without it. */
 const hashing = { ms: 0, off: false };
-const realUpdate = PassCheck.prototype.update;
+const realUpdate = Object.getOwnPropertyDescriptor(PassCheck.prototype, 'update')!.value as (this: PassCheck, b: Buffer) => void;
 PassCheck.prototype.update = function (this: PassCheck, b: Buffer): void {
   if (hashing.off) return countOnly(this, b);
   const t = performance.now();
