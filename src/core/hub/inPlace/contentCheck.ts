@@ -130,13 +130,13 @@ export class PassCheck {
 
   /** Bytes streamed next; a ContentError when a block differs from the verified one, or at the end when the file's hash does. */
   update(b: Buffer): void {
+    if (this.whole) this.feedWhole(b);
     const upto = this.prefix?.upto ?? -1;
     for (let i = 0; i < b.length;) {
       let n = Math.min(b.length - i, BLOCK_BYTES - this.inBlock);
       if (this.at < upto && this.at + n > upto) n = upto - this.at;
       const part = b.subarray(i, i + n);
       this.block.update(part);
-      this.whole?.update(part);
       this.inBlock += n;
       this.at += n;
       i += n;
@@ -167,8 +167,21 @@ export class PassCheck {
       const want = this.blocks.subarray(k * DIGEST_BYTES, (k + 1) * DIGEST_BYTES);
       if (!got.equals(want)) throw blockRefusal(this.f, k, got, want);
     }
-    this.keepMid();
     if (this.at === this.f.size) this.finish();
+  }
+
+  /** The whole-file hash takes a chunk in one call, split where the last block starts (to keep the state there). */
+  private feedWhole(b: Buffer): void {
+    const p = Math.floor(this.f.size / BLOCK_BYTES) * BLOCK_BYTES - this.at;
+    if (p <= 0 || p > b.length) {
+      this.whole!.update(b);
+      return;
+    }
+    this.whole!.update(b.subarray(0, p));
+    this.at += p;
+    this.keepMid();
+    this.at -= p;
+    this.whole!.update(b.subarray(p));
   }
 
   /** At the start of the last block (whole or not), keeps the sha256 state: the file grown at a newer commit continues from it. */
