@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { BLOCK_BYTES, ContentError, PassCheck, PrefixChanged, checkBlocks } from '../../src/core/hub/inPlace/contentCheck';
 import type { CheckedFile } from '../../src/core/hub/inPlace/contentCheck';
+import { HubLogSource } from '../../src/core/hub/inPlace/hubLogSource';
+import { RangeCache } from '../../src/core/hub/inPlace/rangeCache';
+import { tempDir } from '../helpers';
 
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 const gitSha1 = (b: Buffer): string => createHash('sha1').update(`blob ${b.length}\0`).update(b).digest('hex');
@@ -91,4 +94,19 @@ test('a grown LFS file continues the sha256 from the last block of the commit be
   const ok = PassCheck.plan(file(grown, sha256(grown)), old.length, saved);
   feed(ok.check, grown, 0);
   assert.equal(ok.check.result?.key, sha256(grown));
+});
+
+test('a record of a log whose bytes are not verified yet (a newer commit being indexed) is not read', async () => {
+  const b = bytes(1000);
+  const t = { ...file(b, sha256(b)), commit: 'a'.repeat(40) };
+  const src = new HubLogSource(t, { endpoint: 'http://127.0.0.1:9' }, new RangeCache(tempDir()));
+  await assert.rejects(
+    src.readRange(10, 20),
+    /^HubError: logs\/x\.jsonl at aaaaaaaaaaaa is being indexed; its records open once its bytes are checked$/,
+  );
+  const { check } = PassCheck.plan(t, 0, undefined);
+  feed(check, b, 0);
+  src.verified = check.result;
+  await src.cache.put(t.key, 0, b);
+  assert.deepStrictEqual(await src.readRange(10, 20), b.subarray(10, 30), 'once verified, from the checked cache');
 });

@@ -82,15 +82,38 @@ export class HubLogSource implements ByteSource {
    * `keep` is false (an export reads through: a large one would push out what was opened).
    * Once the content is verified, the whole blocks around the range are read and checked
    * (a cached range that fails is fetched again; a fetched one that fails is refused). Before
-   * (the reader's head check, the identity check of a grown file) bytes are neither checked
-   * nor cached.
+   * (a newer commit being indexed) a record is not read.
    */
-  async readRange(offset: number, length: number, keep = true): Promise<Buffer> {
+  readRange(offset: number, length: number, keep = true): Promise<Buffer> {
+    if (!this.checked && !this.knownHeadHas(offset, length))
+      return Promise.reject(
+        new HubError(
+          'other',
+          `${this.target.path} at ${this.target.commit.slice(0, 12)} is being indexed; its records open once its bytes are checked`,
+        ),
+      );
+    return this.readChecked(offset, length, keep);
+  }
+
+  private knownHeadHas(offset: number, length: number): boolean {
+    return this.knownHead?.key === this.target.key && offset + length <= this.knownHead.bytes.length;
+  }
+
+  /**
+   * Bytes the reader or the identity check of a grown file asks for before the content is
+   * verified (the head check, the first and last indexed 64 KB): neither checked nor cached,
+   * and they decide only whether the file grew. Once verified, as `readRange`.
+   */
+  readUnchecked(offset: number, length: number): Promise<Buffer> {
+    if (this.checked || this.knownHeadHas(offset, length)) return this.readChecked(offset, length, true);
+    return this.fetch(offset, length);
+  }
+
+  private async readChecked(offset: number, length: number, keep: boolean): Promise<Buffer> {
     const t = this.target;
-    const kh = this.knownHead;
-    if (kh?.key === t.key && offset + length <= kh.bytes.length) return kh.bytes.subarray(offset, offset + length);
+    if (this.knownHeadHas(offset, length)) return this.knownHead!.bytes.subarray(offset, offset + length);
     const v = this.checked;
-    if (!v) return this.fetch(offset, length);
+    if (!v) throw new Error('internal: a checked read of bytes not verified');
     const from = Math.floor(offset / BLOCK_BYTES) * BLOCK_BYTES;
     const to = Math.min(t.size, Math.ceil((offset + length) / BLOCK_BYTES) * BLOCK_BYTES);
     const cut = (b: Buffer): Buffer => b.subarray(offset - from, offset - from + length);
@@ -160,9 +183,9 @@ class StreamHandle implements ByteHandle {
   async read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> {
     length = Math.min(length, this.t.size - position);
     if (length <= 0) return { bytesRead: 0 };
-    if (!this.opened && position === 0 && length <= HEAD_READ) return this.copy(await this.src.readRange(0, length), buffer, offset);
+    if (!this.opened && position === 0 && length <= HEAD_READ) return this.copy(await this.src.readUnchecked(0, length), buffer, offset);
     if (!this.opened) await this.start(position);
-    else if (position < this.from) return this.copy(await this.src.readRange(position, length), buffer, offset);
+    else if (position < this.from) return this.copy(await this.src.readUnchecked(position, length), buffer, offset);
     else if (position > this.to) throw new Error(`internal: a read at ${position} past the stream at ${this.to}`);
     // a pass may start before the reader's position (a whole block, or the whole file to hash it): those bytes are dropped as they come
     while (this.to < position + length && !this.done) {

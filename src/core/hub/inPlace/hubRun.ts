@@ -199,8 +199,8 @@ export class HubRun {
   private async samePrefix(src: HubLogSource, id: HubIdentity): Promise<boolean> {
     if (id.committed > src.target.size) return false;
     const [head, tail] = await Promise.all([
-      src.readRange(0, Math.min(EDGE_BYTES, id.committed)),
-      src.readRange(Math.max(0, id.committed - EDGE_BYTES), Math.min(EDGE_BYTES, id.committed)),
+      src.readUnchecked(0, Math.min(EDGE_BYTES, id.committed)),
+      src.readUnchecked(Math.max(0, id.committed - EDGE_BYTES), Math.min(EDGE_BYTES, id.committed)),
     ]);
     return sha256(head) === id.head && sha256(tail) === id.tail;
   }
