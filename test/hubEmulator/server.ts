@@ -50,6 +50,11 @@ export interface Faults {
   corrupt?: number;
   /** throttle file bodies to this many bytes a second */
   trickleBytesPerSecond?: number;
+  /**
+   * cap each TCP connection at this many bytes a second over all the file bodies it carries
+   * (a CDN's per-connection limit: more connections get more bytes, one connection never more)
+   */
+  connectionBytesPerSecond?: number;
   /** apply file faults only to paths containing this */
   pathContains?: string;
   /** send this many body bytes, then nothing more (the connection stays open), for the next `count` file bodies */
@@ -92,6 +97,14 @@ export interface SeenRequest {
   authorization: string | undefined;
   range: string | undefined;
   status: number;
+  /** file body bytes written (0 for other routes) */
+  bytes: number;
+}
+
+/** File bodies being sent right now, and the most at once since the last reset. */
+export interface InFlight {
+  now: number;
+  peak: number;
 }
 
 export interface EmulatorOptions {
@@ -118,6 +131,8 @@ export interface HubEmulator {
   /** may be changed while it runs */
   settings: EmulatorSettings;
   requests: SeenRequest[];
+  /** file responses (either origin) open at once; `peak` may be reset to 0 by a test */
+  inFlight: InFlight;
   files(repo: string): EmulatorFile[];
   commit(repo: string): string;
   /** Re-reads a repo's folder (after files changed on disk). */
@@ -227,6 +242,11 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   const faults: Faults = {};
   const settings: EmulatorSettings = { xet: true, bridgeTtlSeconds: 3600, ...o.settings };
   const requests: SeenRequest[] = [];
+  const inFlight: InFlight = { now: 0, peak: 0 };
+  /** body bytes sent per response, for the request log */
+  const sentBytes = new WeakMap<ServerResponse, number>();
+  /** when each connection may send its next byte under `connectionBytesPerSecond` */
+  const connectionFree = new WeakMap<object, number>();
   const pageSize = o.pageSize ?? 1000;
   const secret = randomBytes(16);
   const valid = new Set([...(o.validTokens ?? []), ...(o.requiredToken ? [o.requiredToken] : [])]);
@@ -243,6 +263,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         authorization: req.headers.authorization,
         range: req.headers.range,
         status: res.statusCode,
+        bytes: sentBytes.get(res) ?? 0,
       }),
     );
     res.on('close', () => {
@@ -254,6 +275,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
           authorization: req.headers.authorization,
           range: req.headers.range,
           status: res.statusCode,
+          bytes: sentBytes.get(res) ?? 0,
         });
     });
   };
@@ -318,6 +340,9 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       return;
     }
     const bodyLength = f.size === 0 ? 0 : length(start, end);
+    inFlight.now++;
+    inFlight.peak = Math.max(inFlight.peak, inFlight.now);
+    res.once('close', () => inFlight.now--);
     res.writeHead(status, {
       ...headers,
       'Accept-Ranges': 'bytes',
@@ -341,7 +366,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     const stall = faultsApply && st && st.count > 0 && st.afterBytes < bodyLength ? st.afterBytes : undefined;
     if (stall !== undefined) st!.count--;
     const trickle = faultsApply ? faults.trickleBytesPerSecond : undefined;
-    void pump(res, f.abs, start, end, { drop, corrupt, trickle, stall });
+    void pump(res, f.abs, start, end, { drop, corrupt, trickle, stall, cap: faults.connectionBytesPerSecond });
   };
   const length = (start: number, end: number): number => end - start + 1;
 
@@ -351,10 +376,10 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     abs: string,
     start: number,
     end: number,
-    o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined; stall: number | undefined },
+    o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined; stall: number | undefined; cap: number | undefined },
   ): Promise<void> => {
     const fh = await open(abs, 'r');
-    const buf = Buffer.allocUnsafe(o.trickle ? 16 * 1024 : 256 * 1024);
+    const buf = Buffer.allocUnsafe(o.trickle ? 16 * 1024 : o.cap ? 64 * 1024 : 256 * 1024);
     let pos = start;
     let sent = 0;
     try {
@@ -366,6 +391,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         pos += bytesRead;
         if (o.drop !== undefined && sent + c.length > o.drop) {
           res.write(c.subarray(0, Math.max(0, o.drop - sent)));
+          sentBytes.set(res, Math.max(sent, o.drop));
           await new Promise((r) => setTimeout(r, 10));
           res.socket?.destroy();
           return;
@@ -373,10 +399,13 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         if (o.stall !== undefined && sent + c.length > o.stall) {
           // a stalled transfer: some bytes, then silence until the client gives up
           res.write(c.subarray(0, Math.max(0, o.stall - sent)));
+          sentBytes.set(res, Math.max(sent, o.stall));
           await new Promise((r) => res.once('close', r));
           return;
         }
         sent += c.length;
+        sentBytes.set(res, sent);
+        if (o.cap && res.socket) await connectionTurn(res.socket, c.length, o.cap);
         if (!res.write(c)) await new Promise((r) => res.once('drain', r));
         if (o.trickle) await new Promise((r) => setTimeout(r, (c.length / o.trickle!) * 1000));
       }
@@ -386,6 +415,14 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     } finally {
       await fh.close();
     }
+  };
+
+  /** Waits until a connection under a bytes/s cap may send `n` more bytes (shared by every response on it). */
+  const connectionTurn = async (socket: object, n: number, cap: number): Promise<void> => {
+    const now = performance.now();
+    const start = Math.max(now, connectionFree.get(socket) ?? now);
+    connectionFree.set(socket, start + (n / cap) * 1000);
+    if (start > now) await new Promise((r) => setTimeout(r, start - now));
   };
 
   const authOk = (
@@ -728,6 +765,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     faults,
     settings,
     requests,
+    inFlight,
     files: (repo) => repos.get(repo)?.files ?? [],
     commit: (repo) => repos.get(repo)?.commit ?? '',
     rescan: (repo) => {
