@@ -55,6 +55,8 @@ export interface Faults {
    * (a CDN's per-connection limit: more connections get more bytes, one connection never more)
    */
   connectionBytesPerSecond?: number;
+  /** answer the next `count` ranged file requests (not the one-byte probes) with 429 and `Retry-After` */
+  rangeRateLimit?: { count: number; retryAfter?: number };
   /** apply file faults only to paths containing this */
   pathContains?: string;
   /** send this many body bytes, then nothing more (the connection stays open), for the next `count` file bodies */
@@ -99,6 +101,9 @@ export interface SeenRequest {
   status: number;
   /** file body bytes written (0 for other routes) */
   bytes: number;
+  /** when the request came and when its response ended (performance.now(), ms) */
+  startMs: number;
+  endMs: number;
 }
 
 /** File bodies being sent right now, and the most at once since the last reset. */
@@ -255,6 +260,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   let cdnUrl = '';
 
   const record = (origin: 'hub' | 'cdn', req: IncomingMessage, res: ServerResponse): void => {
+    const startMs = performance.now();
     res.on('finish', () =>
       requests.push({
         origin,
@@ -264,6 +270,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         range: req.headers.range,
         status: res.statusCode,
         bytes: sentBytes.get(res) ?? 0,
+        startMs,
+        endMs: performance.now(),
       }),
     );
     res.on('close', () => {
@@ -276,6 +284,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
           range: req.headers.range,
           status: res.statusCode,
           bytes: sentBytes.get(res) ?? 0,
+          startMs,
+          endMs: performance.now(),
         });
     });
   };
@@ -333,6 +343,13 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         faults.wrongContentRange!--;
         start -= 1;
       }
+    }
+    const rr = faults.rangeRateLimit;
+    if (faultsApply && rr && rr.count > 0 && range !== undefined && length(start, end) > 1) {
+      rr.count--;
+      res.writeHead(429, { 'Content-Type': 'text/plain', ...(rr.retryAfter !== undefined ? { 'Retry-After': String(rr.retryAfter) } : {}) });
+      res.end('Too Many Requests');
+      return;
     }
     const nh = faults.noHeaders;
     if (faultsApply && nh && nh.count > 0 && nh.ranged === (range !== undefined) && length(start, end) > 1) {
@@ -407,7 +424,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         sentBytes.set(res, sent);
         if (o.cap && res.socket) await connectionTurn(res.socket, c.length, o.cap);
         if (!res.write(c)) await new Promise((r) => res.once('drain', r));
-        if (o.trickle) await new Promise((r) => setTimeout(r, (c.length / o.trickle!) * 1000));
+        // no wait after the last byte: the response ends when the client has it all
+        if (o.trickle && pos <= end) await new Promise((r) => setTimeout(r, (c.length / o.trickle!) * 1000));
       }
       res.end();
     } catch {

@@ -106,8 +106,9 @@ export class AdaptiveLimit {
     this.grew = false;
     if (throttled) return;
     if (this.cooldown > 0) {
-      this.cooldown--;
       this.base = rate;
+      // the cooldown over: try one more connection again, as at the start
+      if (--this.cooldown === 0 && this.waiters.length > 0) this.grow();
       return;
     }
     if (grew) {

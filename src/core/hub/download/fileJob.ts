@@ -27,6 +27,7 @@ export class FileJob {
   private hashed = 0;
   private hashing: Promise<void> = Promise.resolve();
   private fh: FileHandle | undefined;
+  private opening: Promise<FileHandle> | undefined;
   private unsynced = 0;
   private syncing: Promise<void> | undefined;
   /** a background flush that failed: the partial cannot be trusted to be on disk */
@@ -72,9 +73,15 @@ export class FileJob {
   }
 
   /** The partial, opened for positional writes (created when missing, never truncated). */
-  async handle(): Promise<FileHandle> {
-    this.fh ??= await open(this.part, constants.O_RDWR | constants.O_CREAT);
-    return this.fh;
+  handle(): Promise<FileHandle> {
+    this.opening ??= open(this.part, constants.O_RDWR | constants.O_CREAT).then(
+      (fh) => (this.fh = fh),
+      (e: unknown) => {
+        this.opening = undefined;
+        throw e;
+      },
+    );
+    return this.opening;
   }
 
   /** Bytes of a range reached the partial. */
@@ -131,8 +138,10 @@ export class FileJob {
   /** Waits for the background flush and closes the partial. */
   async close(): Promise<void> {
     await this.syncing;
-    const fh = this.fh;
+    const opening = this.opening;
+    this.opening = undefined;
     this.fh = undefined;
+    const fh = await opening?.catch(() => undefined);
     await fh?.close();
   }
 }
