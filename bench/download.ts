@@ -158,7 +158,8 @@ async function shardWorker(endpoint: string, dest: string, mode: string): Promis
     ...(mode === 'single' ? { rangeBytes: 2 ** 52, concurrency: 1, maxConnections: 1 } : {}),
     onProgress: (p) => {
       peak = Math.max(peak, p.connections);
-      if (process.env['RLRB_BENCH_TRACE']) process.stderr.write(`${(performance.now() - t).toFixed(0)} ms ${p.bytesDone} ${p.connections} ${p.event ?? ''}\n`);
+      if (process.env['RLRB_BENCH_TRACE'])
+        process.stderr.write(`${(performance.now() - t).toFixed(0)} ms ${p.bytesDone} ${p.connections} ${p.event ?? ''}\n`);
     },
   });
   process.stderr.write(`peak connections ${peak}\n`);

@@ -1,6 +1,6 @@
 /** `rlrb hub ls` and `rlrb download`. */
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { IndexOptions } from '../core/log/creditIndex';
 import { IndexStore } from '../core/log/indexStore';
@@ -14,7 +14,7 @@ import { UsageError, numberFlag, stringFlag } from './args';
 import { resolveEndpoint, resolveToken } from '../core/hub/config';
 import { listRun } from '../core/hub/model';
 import type { HubConnection } from '../core/hub/model';
-import { planDownload, runDownload, DownloadError } from '../core/hub/download';
+import { defaultStateRoot, planDownload, runDownload, DownloadError } from '../core/hub/download';
 import type { DownloadProgress } from '../core/hub/download';
 import { HubError } from '../core/hub/errors';
 import { formatBytes, formatDuration } from '../shared/format';
@@ -157,12 +157,14 @@ export async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}),
       latestConflict: a.flags.has('set-latest') ? 'overwrite' : 'fail',
+      // the manifest (ranges written, files verified) lives here, not in the checkpoint folder
+      stateDir: defaultStateRoot(process.env, homedir()),
       onProgress: (p: DownloadProgress) => {
         if (tty) {
           const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
           const bar = '#'.repeat(Math.round(pct / 4)).padEnd(25, '.');
           process.stderr.write(
-            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
+            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s over ${p.connections} connection${p.connections === 1 ? '' : 's'} ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
           );
           if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${safeText(p.event)}\n`);
         } else if (p.event && p.event !== 'done') {

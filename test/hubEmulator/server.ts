@@ -16,6 +16,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { open } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '../../src/core/errorMessage';
 
 export interface EmulatorFile {
   path: string;
@@ -347,7 +348,10 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     const rr = faults.rangeRateLimit;
     if (faultsApply && rr && rr.count > 0 && range !== undefined && length(start, end) > 1) {
       rr.count--;
-      res.writeHead(429, { 'Content-Type': 'text/plain', ...(rr.retryAfter !== undefined ? { 'Retry-After': String(rr.retryAfter) } : {}) });
+      res.writeHead(429, {
+        'Content-Type': 'text/plain',
+        ...(rr.retryAfter !== undefined ? { 'Retry-After': String(rr.retryAfter) } : {}),
+      });
       res.end('Too Many Requests');
       return;
     }
@@ -477,7 +481,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     try {
       hubRoute(req, res);
     } catch (e) {
-      if (!res.headersSent) json(res, 500, { error: `emulator: ${(e as Error).message}` });
+      if (!res.headersSent) json(res, 500, { error: `emulator: ${errorMessage(e)}` });
       else res.destroy();
     }
   });

@@ -107,7 +107,11 @@ test('a ranged download equals the files, is verified, and leaves exactly the la
     verified: Record<string, unknown>;
     partials: Record<string, unknown>;
   };
-  assert.deepEqual(Object.keys(manifest.verified).sort(), ['iter_0000001/__0_0.distcp', 'iter_0000001/__0_1.distcp', 'iter_0000001/common.pt']);
+  assert.deepEqual(Object.keys(manifest.verified).sort(), [
+    'iter_0000001/__0_0.distcp',
+    'iter_0000001/__0_1.distcp',
+    'iter_0000001/common.pt',
+  ]);
   assert.deepEqual(manifest.partials, {});
   // a second run finds them verified by the manifest and fetches nothing
   const again = await runDownload(planDownload(await listing(), 'resume', 1, dest), opts(state));
@@ -123,7 +127,10 @@ test('a range whose connection drops part way is retried from the bytes it wrote
   const start = emu.requests.length;
   const seen: string[] = [];
   try {
-    await runDownload(planDownload(await listing(), 'resume', 1, dest), opts(tempDir(), { onProgress: (p) => p.event && seen.push(p.event) }));
+    await runDownload(
+      planDownload(await listing(), 'resume', 1, dest),
+      opts(tempDir(), { onProgress: (p) => p.event && seen.push(p.event) }),
+    );
   } finally {
     resetFaults();
   }
@@ -134,7 +141,12 @@ test('a range whose connection drops part way is retried from the bytes it wrote
   );
   // a retry asks for the rest of its range: from a byte that is not a range's start
   const resumed = bodies(start, BIG).filter((r) => Number(/^bytes=(\d+)-/.exec(r.range ?? '')?.[1]) % RANGE !== 0);
-  assert.ok(resumed.length >= 1, bodies(start, BIG).map((r) => r.range).join(' '));
+  assert.ok(
+    resumed.length >= 1,
+    bodies(start, BIG)
+      .map((r) => r.range)
+      .join(' '),
+  );
 });
 
 test('a corrupted range is refused: fetched again once, and when it stays wrong nothing is where the file belongs', async () => {
@@ -144,7 +156,10 @@ test('a corrupted range is refused: fetched again once, and when it stays wrong 
   emu.faults.pathContains = '__0_0';
   const seen: string[] = [];
   try {
-    await runDownload(planDownload(await listing(), 'resume', 1, dest), opts(tempDir(), { onProgress: (p) => p.event && seen.push(p.event) }));
+    await runDownload(
+      planDownload(await listing(), 'resume', 1, dest),
+      opts(tempDir(), { onProgress: (p) => p.event && seen.push(p.event) }),
+    );
   } finally {
     resetFaults();
   }
@@ -184,9 +199,8 @@ test('interrupted, then resumed from the state folder: every finished range is k
   resetFaults();
   assert.ok(existsSync(join(dest, STATE_DIR)), 'the partials wait in the destination while incomplete');
   const folder = join(state, 'downloads', readdirSync(join(state, 'downloads'))[0]!);
-  const rec = (JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as { partials: Record<string, { have: number[] }> }).partials[
-    'iter_0000001/__0_0.distcp'
-  ]!;
+  const rec = (JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as { partials: Record<string, { have: number[] }> })
+    .partials['iter_0000001/__0_0.distcp']!;
   const kept = rec.have.reduce((s, h) => s + h, 0);
   assert.ok(
     rec.have.some((h) => h === RANGE),

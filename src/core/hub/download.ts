@@ -30,13 +30,11 @@ import { ProgressMeter } from './download/progress';
 import { Manifest } from './download/manifest';
 import { manifestFolder } from './download/state';
 import { takeLock } from './download/lock';
-import { SyncSlots } from './download/partialWriter';
 import type { FetchContext } from './download/fetchFile';
 import { finishFile, writeLatest } from './download/finish';
-import { FirstFailure } from './download/pool';
-import { FileJob } from './download/fileJob';
+import { FileJob, SyncSlots } from './download/fileJob';
 import { AdaptiveLimit } from './download/adaptive';
-import { fetchAll } from './download/scheduler';
+import { FirstFailure, fetchAll } from './download/scheduler';
 import { errorMessage } from '../errorMessage';
 
 export type { DownloadItem, DownloadKind, DownloadOptions, DownloadPlan, DownloadProgress, DownloadResult } from './download/types';

@@ -14,9 +14,9 @@ import { DownloadError } from './types';
 import { shown } from '../treeEntry';
 import { DEFAULT_STALL_MS, cancelled, watched } from '../retry';
 import type { ProgressMeter } from './progress';
-import type { SyncSlots } from './partialWriter';
+import type { SyncSlots } from './fileJob';
 import type { FileJob } from './fileJob';
-import type { RangeState } from './ranges';
+import type { RangeState } from './manifest';
 import type { FileSource } from './source';
 import { errorMessage } from '../../errorMessage';
 
@@ -97,7 +97,12 @@ async function openBody(c: FetchContext, job: FileJob, src: FileSource, r: Range
   if (res.status === 403 && origin !== new URL(o.endpoint).origin) {
     if (signed) return refuse(new SignedUrlExpired(url, origin));
     return refuse(
-      new HubError('server', `the signed download URL from ${origin} expired or was refused (HTTP 403); resolving it again`, undefined, 403),
+      new HubError(
+        'server',
+        `the signed download URL from ${origin} expired or was refused (HTTP 403); resolving it again`,
+        undefined,
+        403,
+      ),
     );
   }
   if (!res.ok) return refuse(Object.assign(new Error(`HTTP ${res.status}`), { statusCode: res.status }));
@@ -178,7 +183,8 @@ async function fetchBody(
       pendingLen += chunk.length;
       meter.received(chunk.length);
       if (pendingLen >= WRITE_BATCH) await flush();
-      if (writeError !== undefined) throw writeError;
+      // a write failed: stop reading; the error is thrown below, naming the partial
+      if (writeError !== undefined) break;
       if (received === want && skip > 0) {
         await reader.cancel().catch(() => undefined);
         break;
@@ -189,9 +195,10 @@ async function fetchBody(
     await flush().catch(() => undefined);
     await inflight;
   }
-  if (writeError !== undefined) throw new DownloadError(`${it.path}: cannot write ${job.part}: ${errorMessage(writeError)}`, it.path, writeError);
-  if (job.syncError) throw new DownloadError(`${it.path}: cannot flush ${job.part} to disk: ${job.syncError.message}`, it.path, job.syncError);
+  if (writeError !== undefined)
+    throw new DownloadError(`${it.path}: cannot write ${job.part}: ${errorMessage(writeError)}`, it.path, writeError);
+  if (job.syncError)
+    throw new DownloadError(`${it.path}: cannot flush ${job.part} to disk: ${job.syncError.message}`, it.path, job.syncError);
   if (o.signal?.aborted) throw cancelled();
-  if (r.start + r.have < r.end)
-    throw new HubError('offline', `the connection closed after ${r.start + r.have} of ${it.size} bytes`);
+  if (r.start + r.have < r.end) throw new HubError('offline', `the connection closed after ${r.start + r.have} of ${it.size} bytes`);
 }

@@ -12,10 +12,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DownloadItem } from './types';
 import { contentId, expectedDigest, fileSize, hashFile, newHasher } from './digest';
-import type { Manifest, PartialRecord } from './manifest';
-import type { RangeState } from './ranges';
-import { freshRecord, rangeDone, rangesOf } from './ranges';
-import type { SyncSlots } from './partialWriter';
+import type { Manifest, PartialRecord, RangeState } from './manifest';
+import { freshRecord, rangeDone, rangesOf } from './manifest';
 
 export class FileJob {
   ranges: RangeState[] = [];
@@ -143,5 +141,21 @@ export class FileJob {
     this.fh = undefined;
     const fh = await opening?.catch(() => undefined);
     await fh?.close();
+  }
+}
+
+/** Background flushes allowed at once over all files: the others' writes need libuv's pool threads too. */
+export class SyncSlots {
+  private busy = 0;
+  constructor(private readonly max: number) {}
+
+  take(): boolean {
+    if (this.busy >= this.max) return false;
+    this.busy++;
+    return true;
+  }
+
+  release(): void {
+    this.busy--;
   }
 }

@@ -32,6 +32,8 @@ interface ManifestFile {
 
 const SAVE_EVERY_MS = 1000;
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export class Manifest {
   /** one write at a time: workers finish together */
   private saving: Promise<void> = Promise.resolve();
@@ -46,8 +48,13 @@ export class Manifest {
     const path = join(folder, 'manifest.json');
     let parsed: ManifestFile = {};
     try {
+      // ours, but a file on disk: each entry is checked again where it is used
       const v: unknown = JSON.parse(await readFile(path, 'utf8'));
-      if (typeof v === 'object' && v !== null) parsed = v as ManifestFile;
+      if (isRecord(v))
+        parsed = {
+          ...(isRecord(v['verified']) ? { verified: v['verified'] } : {}),
+          ...(isRecord(v['partials']) ? { partials: v['partials'] } : {}),
+        } as ManifestFile;
     } catch {
       parsed = {};
     }
@@ -92,4 +99,31 @@ export class Manifest {
       });
     return this.saving;
   }
+}
+
+// How a file is cut into ranges, and what a range has written.
+
+export interface RangeState {
+  index: number;
+  start: number;
+  /** exclusive */
+  end: number;
+  /** bytes written from `start` (the record's entry, kept up to date) */
+  have: number;
+}
+
+/** The ranges of a partial's record (`have` clamped to each range's length). */
+export function rangesOf(rec: PartialRecord): RangeState[] {
+  return rec.have.map((h, index) => {
+    const start = index * rec.rangeBytes;
+    const end = Math.min(rec.size, start + rec.rangeBytes);
+    return { index, start, end, have: Math.min(h, end - start) };
+  });
+}
+
+export const rangeDone = (r: RangeState): boolean => r.start + r.have >= r.end;
+
+/** A fresh record: nothing written. */
+export function freshRecord(oid: string, size: number, rangeBytes: number): PartialRecord {
+  return { oid, size, rangeBytes, have: new Array<number>(Math.max(1, Math.ceil(size / rangeBytes))).fill(0) };
 }

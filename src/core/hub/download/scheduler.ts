@@ -11,12 +11,11 @@ import { DEFAULT_RETRIES, DEFAULT_STALL_MS, cancelled, retryWaitMs, shouldRetry,
 import { DownloadError } from './types';
 import { expectedDigest } from './digest';
 import type { FileJob } from './fileJob';
-import type { RangeState } from './ranges';
+import type { RangeState } from './manifest';
 import { FileSource } from './source';
 import type { AdaptiveLimit } from './adaptive';
 import { SignedUrlExpired, fetchRange, hubError } from './fetchFile';
 import type { FetchContext } from './fetchFile';
-import type { FirstFailure } from './pool';
 
 interface Task {
   job: FileJob;
@@ -56,7 +55,14 @@ export async function fetchAll(s: Schedule): Promise<void> {
   const sources = new Map<FileJob, FileSource>();
   const source = (job: FileJob): FileSource => {
     let src = sources.get(job);
-    if (!src) sources.set(job, (src = new FileSource({ repo: ctx.repo, commit: ctx.commit, endpoint: ctx.o.endpoint, ...(ctx.o.token ? { token: ctx.o.token } : {}) }, job.it)));
+    if (!src)
+      sources.set(
+        job,
+        (src = new FileSource(
+          { repo: ctx.repo, commit: ctx.commit, endpoint: ctx.o.endpoint, ...(ctx.o.token ? { token: ctx.o.token } : {}) },
+          job.it,
+        )),
+      );
     return src;
   };
   const enqueue = (job: FileJob): void => {
@@ -185,5 +191,25 @@ async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task): Promise
       continue;
     }
     throw new DownloadError(`${it.path}: ${he.message}${failures > retries ? ` (after ${retries} retries)` : ''}`, it.path, err);
+  }
+}
+
+/** The first of several failures; the later ones are consequences or noise. */
+export class FirstFailure {
+  private error: unknown;
+  private has = false;
+
+  get failed(): boolean {
+    return this.has;
+  }
+
+  get value(): unknown {
+    return this.error;
+  }
+
+  set(e: unknown): void {
+    if (this.has) return;
+    this.has = true;
+    this.error = e;
   }
 }

@@ -56,7 +56,14 @@ export class FileSource {
     const c = this.c;
     const creds = c.token ? { accessToken: c.token } : {};
     const repo = { type: 'model' as const, name: c.repo };
-    const info = await fileDownloadInfo({ repo, path: encodePath(this.it.path), revision: c.commit, hubUrl: c.endpoint, fetch: hf.fetch, ...creds });
+    const info = await fileDownloadInfo({
+      repo,
+      path: encodePath(this.it.path),
+      revision: c.commit,
+      hubUrl: c.endpoint,
+      fetch: hf.fetch,
+      ...creds,
+    });
     if (!info) throw new HubError('entry-not-found', `${this.it.path} is no longer in ${c.repo} at ${c.commit.slice(0, 8)}`);
     if (info.size !== this.it.size)
       throw new DownloadError(
