@@ -62,9 +62,16 @@ const sameFile = (dest: string, path: string): boolean =>
 const allSame = (dest: string): void => {
   for (const f of ['__0_0.distcp', '__0_1.distcp', 'common.pt']) assert.ok(sameFile(dest, `resume/iter_0000001/${f}`), f);
 };
-/** File bodies of one path served since `from` (ranged requests and whole ones; not the one-byte probes). */
-const bodies = (from: number, path: string): SeenRequest[] =>
-  emu.requests.slice(from).filter((r) => r.origin === 'cdn' && r.status < 300 && r.range !== 'bytes=0-0' && r.bytes > 0 && served(r, path));
+/**
+ * File bodies of one path asked for since `from` (a log index; and, with `sinceMs`, that
+ * time: a response of an earlier, cancelled run may end, and be logged, later).
+ */
+const bodies = (from: number, path: string, sinceMs = 0): SeenRequest[] =>
+  emu.requests
+    .slice(from)
+    .filter(
+      (r) => r.origin === 'cdn' && r.status < 300 && r.range !== 'bytes=0-0' && r.bytes > 0 && r.startMs >= sinceMs && served(r, path),
+    );
 const served = (r: SeenRequest, path: string): boolean => {
   const f = emu.files(REPO).find((x) => x.path === path)!;
   return r.url.includes(f.xetHash!) || r.url.includes(f.lfs!);
@@ -208,8 +215,9 @@ test('interrupted, then resumed from the state folder: every finished range is k
   );
   assert.ok(kept > 0 && kept < size, `${kept} of ${size}`);
   const start = emu.requests.length;
+  const t0 = performance.now();
   const res = await runDownload(plan, opts(state));
-  const servedAgain = bodies(start, BIG).reduce((s, r) => s + r.bytes, 0);
+  const servedAgain = bodies(start, BIG, t0).reduce((s, r) => s + r.bytes, 0);
   assert.equal(servedAgain, size - kept, 'only the bytes not written are served again');
   assert.ok(res.bytesFetched < size * 2);
   allSame(dest);
@@ -226,9 +234,10 @@ test('without its manifest a partial is not trusted: a fresh state folder fetche
   await assert.rejects(runDownload(plan, opts(tempDir(), { signal: ac.signal, onProgress: (p) => p.bytesDone > size / 2 && ac.abort() })));
   resetFaults();
   const start = emu.requests.length;
+  const t0 = performance.now();
   await runDownload(plan, opts(tempDir()));
   assert.equal(
-    bodies(start, BIG).reduce((s, r) => s + r.bytes, 0),
+    bodies(start, BIG, t0).reduce((s, r) => s + r.bytes, 0),
     size,
   );
   allSame(dest);

@@ -16,6 +16,7 @@
 import { mkdir, open, readdir, readFile, rm, rmdir, stat, statfs } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
+import { setMaxListeners } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { HubError } from './errors';
 import type { RunListing } from './model';
@@ -153,13 +154,28 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
   await mkdir(stateDir, { recursive: true });
   const release = await takeLock(stateDir);
   let result: DownloadResult;
+  const inner = innerSignal(o.signal);
   try {
-    result = await runLocked(plan, o, dest, stateDir, targets);
+    result = await runLocked(plan, { ...o, signal: inner.signal }, dest, stateDir, targets);
   } finally {
+    inner.dispose();
     await release();
   }
   await leaveLayout(stateDir, o.stateDir === undefined);
   return result;
+}
+
+/**
+ * The signal the download's parts listen to: each connection's attempt adds a listener or
+ * two to it, more than Node's default warning threshold with a pool of 16.
+ */
+function innerSignal(outer: AbortSignal | undefined): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  setMaxListeners(8 * MAX_CONNECTIONS, ac.signal);
+  const abort = (): void => ac.abort();
+  if (outer?.aborted) ac.abort();
+  outer?.addEventListener('abort', abort, { once: true });
+  return { signal: ac.signal, dispose: () => outer?.removeEventListener('abort', abort) };
 }
 
 /**

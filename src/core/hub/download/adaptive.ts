@@ -60,8 +60,12 @@ export class AdaptiveLimit {
     while (this.active >= this.current) {
       if (signal?.aborted || this.stopped) return false;
       await new Promise<void>((r) => {
-        this.waiters.push(r);
-        signal?.addEventListener('abort', () => r(), { once: true });
+        const done = (): void => {
+          signal?.removeEventListener('abort', done);
+          r();
+        };
+        this.waiters.push(done);
+        signal?.addEventListener('abort', done, { once: true });
       });
     }
     if (signal?.aborted || this.stopped) return false;

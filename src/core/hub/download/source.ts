@@ -24,7 +24,7 @@ export interface SourceContext {
 }
 
 export class FileSource {
-  private resolved: Promise<string> | undefined;
+  private resolved: string | undefined;
   private signed: string | undefined;
 
   constructor(
@@ -35,11 +35,9 @@ export class FileSource {
   /** The URL to ask now: the signed one kept from an earlier range, else the resolve route. */
   async url(hf: HubFetch): Promise<{ url: string; signed: boolean }> {
     if (this.signed !== undefined) return { url: this.signed, signed: true };
-    this.resolved ??= this.resolve(hf).catch((e: unknown) => {
-      this.resolved = undefined;
-      throw e;
-    });
-    return { url: await this.resolved, signed: false };
+    // each attempt resolves on its own link (a shared request would fail with another's stall)
+    this.resolved ??= await this.resolve(hf);
+    return { url: this.resolved, signed: false };
   }
 
   /** A response came from `finalUrl`: a URL on another origin is a signed one, kept for the next ranges. */
