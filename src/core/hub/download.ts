@@ -157,11 +157,14 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
   const inner = innerSignal(o.signal);
   try {
     result = await runLocked(plan, { ...o, signal: inner.signal }, dest, stateDir, targets);
+    // still under the lock: another download may start in this folder once it is released
+    await rm(join(stateDir, 'partial'), { recursive: true, force: true }).catch(() => undefined);
+    if (o.stateDir === undefined) await rm(join(stateDir, 'manifest.json'), { force: true }).catch(() => undefined);
   } finally {
     inner.dispose();
     await release();
   }
-  await leaveLayout(stateDir, o.stateDir === undefined);
+  await leaveLayout(stateDir);
   return result;
 }
 
@@ -179,13 +182,12 @@ function innerSignal(outer: AbortSignal | undefined): { signal: AbortSignal; dis
 }
 
 /**
- * After a verified download: the destination's `.rlrb-download/` goes (the partials are
- * in place by now; the lock's files, and the manifest when it lived there). Anything another
- * process put there meanwhile (its lock) stays, and so does the folder then.
+ * After a verified download: the destination's `.rlrb-download/` goes (its partials, and
+ * the manifest when it lived there, went before the lock was released; now the released
+ * lock files). Anything another process put there meanwhile (its lock) stays, and so does
+ * the folder then.
  */
-async function leaveLayout(stateDir: string, manifestHere: boolean): Promise<void> {
-  await rm(join(stateDir, 'partial'), { recursive: true, force: true }).catch(() => undefined);
-  if (manifestHere) await rm(join(stateDir, 'manifest.json'), { force: true }).catch(() => undefined);
+async function leaveLayout(stateDir: string): Promise<void> {
   await removeReleasedLocks(stateDir);
   await rmdir(stateDir).catch(() => undefined);
 }

@@ -64,7 +64,7 @@ export async function fetchRange(c: FetchContext, job: FileJob, src: FileSource,
   try {
     await watched(o.stallTimeoutMs ?? DEFAULT_STALL_MS, o.signal, (signal, moved) => {
       hf = makeHubFetch(o.endpoint, signal, o.baseFetch);
-      return fetchBody(c, job, src, r, hf, moved);
+      return fetchBody(c, job, src, r, hf, moved, signal);
     });
   } catch (e) {
     throw e instanceof DownloadError || e instanceof HubError ? e : hubError(c, job.it, e, hf);
@@ -130,10 +130,19 @@ async function fetchBody(
   r: RangeState,
   hf: HubFetch,
   count: (n: number) => void,
+  signal: AbortSignal,
 ): Promise<void> {
   const { o, meter } = c;
   const it = job.it;
   const { reader, skip } = await openBody(c, job, src, r, hf);
+  // a read pending when the attempt is aborted does not always settle (seen with Node 20's
+  // fetch under load): each read races the abort, and the body is cancelled on the way out
+  const abortedRead = new Promise<never>((_, reject) => {
+    const fail = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+  abortedRead.catch(() => undefined);
   const fh = await job.handle().catch((e: unknown) => {
     void reader.cancel().catch(() => undefined);
     throw e;
@@ -152,7 +161,7 @@ async function fetchBody(
     pendingLen = 0;
     const at = r.start + r.have;
     inflight = fh.writev(bufs, at).then(
-      () => job.wrote(r, n, flushEvery, c.syncs),
+      () => job.wrote(r, at, bufs, n, flushEvery, c.syncs),
       (e: unknown) => {
         writeError ??= e;
       },
@@ -163,7 +172,7 @@ async function fetchBody(
   const want = r.end - r.start - r.have;
   try {
     for (;;) {
-      const got = await reader.read();
+      const got = await Promise.race([reader.read(), abortedRead]);
       if (got.done) break;
       let chunk = got.value;
       count(chunk.length);
@@ -191,6 +200,7 @@ async function fetchBody(
       }
     }
   } finally {
+    if (signal.aborted) void reader.cancel().catch(() => undefined);
     // what arrived intact is kept for the next attempt
     await flush().catch(() => undefined);
     await inflight;

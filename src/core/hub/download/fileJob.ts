@@ -22,7 +22,10 @@ export class FileJob {
   mismatches = 0;
   private record!: PartialRecord;
   private hasher!: Hash;
+  /** bytes [0, hashed) are in the hasher */
   private hashed = 0;
+  /** a read-back is under way: bytes written meanwhile wait for the next one */
+  private reading = false;
   private hashing: Promise<void> = Promise.resolve();
   private fh: FileHandle | undefined;
   private opening: Promise<FileHandle> | undefined;
@@ -82,8 +85,16 @@ export class FileJob {
     return this.opening;
   }
 
-  /** Bytes of a range reached the partial. */
-  wrote(r: RangeState, n: number, flushEvery: number, slots: SyncSlots): void {
+  /**
+   * Bytes of a range reached the partial at `at`: when they continue the hashed prefix they
+   * are hashed now, from memory (the frontier range, and every range of a one-range file);
+   * others are read back once the prefix reaches them.
+   */
+  wrote(r: RangeState, at: number, bufs: readonly Uint8Array[], n: number, flushEvery: number, slots: SyncSlots): void {
+    if (!this.reading && at === this.hashed) {
+      for (const b of bufs) this.hasher.update(b);
+      this.hashed += n;
+    }
     r.have += n;
     this.record.have[r.index] = r.have;
     this.unsynced += n;
@@ -105,19 +116,34 @@ export class FileJob {
   /** Hashes the finished prefix as far as it goes now; resolves when that is done. */
   advanceHash(): Promise<void> {
     this.hashing = this.hashing.then(async () => {
-      while (this.hashed < this.ranges.length && rangeDone(this.ranges[this.hashed]!)) {
-        const r = this.ranges[this.hashed]!;
-        if (r.end > r.start) await hashFile(this.part, this.hasher, r.end, r.start);
-        this.hashed++;
+      this.reading = true;
+      try {
+        for (let end = this.prefixEnd(); this.hashed < end; end = this.prefixEnd()) {
+          await hashFile(this.part, this.hasher, end, this.hashed);
+          this.hashed = end;
+        }
+      } finally {
+        this.reading = false;
       }
     });
     return this.hashing;
   }
 
+  /** The end of the bytes written without a gap from byte 0. */
+  private prefixEnd(): number {
+    let end = 0;
+    for (const r of this.ranges) {
+      if (r.start > end) break;
+      end = r.start + r.have;
+      if (!rangeDone(r)) break;
+    }
+    return end;
+  }
+
   /** Whether every range is in and hashed, and the digest is the expected one (false: a wrong byte somewhere). */
   async verify(): Promise<boolean> {
     await this.advanceHash();
-    if (this.hashed < this.ranges.length) return false;
+    if (this.hashed < this.it.size) return false;
     return this.hasher.digest('hex') === expectedDigest(this.it).hex;
   }
 

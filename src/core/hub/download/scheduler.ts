@@ -104,10 +104,15 @@ export async function fetchAll(s: Schedule): Promise<void> {
       closeFile();
     }
   };
+  const completing = new Set<FileJob>();
   const rangeFinished = (t: Task): void => {
     void s.save(false);
     void t.job.advanceHash().catch(() => undefined);
-    if (t.job.complete) finishing.push(complete(t.job));
+    // two ranges may end before either's worker looks: the file is completed once
+    if (t.job.complete && !completing.has(t.job)) {
+      completing.add(t.job);
+      finishing.push(complete(t.job).finally(() => completing.delete(t.job)));
+    }
   };
   for (const job of jobs) {
     if (job.complete) finishing.push(complete(job));
