@@ -156,6 +156,7 @@ async function shardWorker(endpoint: string, dest: string, mode: string): Promis
   const res = await runDownload(planDownload(l, 'resume', 1, dest), {
     endpoint,
     ...(mode === 'single' ? { rangeBytes: 2 ** 52, concurrency: 1, maxConnections: 1 } : {}),
+    ...(mode === 'seq' ? { concurrency: 1, maxConnections: 1 } : {}),
     onProgress: (p) => {
       peak = Math.max(peak, p.connections);
       if (process.env['RLRB_BENCH_TRACE'])

@@ -135,14 +135,11 @@ async function fetchBody(
   const { o, meter } = c;
   const it = job.it;
   const { reader, skip } = await openBody(c, job, src, r, hf);
-  // a read pending when the attempt is aborted does not always settle (seen with Node 20's
-  // fetch under load): each read races the abort, and the body is cancelled on the way out
-  const abortedRead = new Promise<never>((_, reject) => {
-    const fail = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    if (signal.aborted) fail();
-    else signal.addEventListener('abort', fail, { once: true });
-  });
-  abortedRead.catch(() => undefined);
+  // a read pending when the attempt is aborted did not always settle (Node 20's fetch,
+  // under load): the abort cancels the body, which ends the pending read
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
   const fh = await job.handle().catch((e: unknown) => {
     void reader.cancel().catch(() => undefined);
     throw e;
@@ -172,7 +169,7 @@ async function fetchBody(
   const want = r.end - r.start - r.have;
   try {
     for (;;) {
-      const got = await Promise.race([reader.read(), abortedRead]);
+      const got = await reader.read();
       if (got.done) break;
       let chunk = got.value;
       count(chunk.length);
@@ -200,7 +197,7 @@ async function fetchBody(
       }
     }
   } finally {
-    if (signal.aborted) void reader.cancel().catch(() => undefined);
+    signal.removeEventListener('abort', cancel);
     // what arrived intact is kept for the next attempt
     await flush().catch(() => undefined);
     await inflight;
@@ -210,5 +207,7 @@ async function fetchBody(
   if (job.syncError)
     throw new DownloadError(`${it.path}: cannot flush ${job.part} to disk: ${job.syncError.message}`, it.path, job.syncError);
   if (o.signal?.aborted) throw cancelled();
+  // the watchdog's abort (a stall) ended the read early
+  if (signal.aborted) throw new HubError('offline', `the transfer of ${it.path} was dropped`);
   if (r.start + r.have < r.end) throw new HubError('offline', `the connection closed after ${r.start + r.have} of ${it.size} bytes`);
 }
