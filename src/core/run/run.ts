@@ -10,12 +10,16 @@ import { EvalLog } from '../eval/evalLog';
 import { evalSummary } from '../eval/evalFigures';
 import type { EvalSummary } from '../eval/evalFigures';
 import type { CurveRow, FullReport } from '../report/report';
+import { keptOrCompute } from '../cache/keptFigures';
+import type { IndexStore } from '../log/indexStore';
 
 export class Run {
   readonly credit: CreditIndex | undefined;
   readonly metrics: MetricsIndex | undefined;
   /** the checkpoint evaluations (run-format.md section 8), when the run has an evaluation log */
   readonly evals: EvalLog | undefined;
+  /** where finished figures are kept (`kept`): the saved-index store of a local run */
+  private readonly store: IndexStore | undefined;
 
   constructor(
     readonly location: RunLocation,
@@ -23,6 +27,8 @@ export class Run {
     engine: IndexEngine = {},
   ) {
     const remote = location.remote;
+    // a Hub run's files are the owner's partials, not the logs: nothing is kept for it
+    this.store = remote ? undefined : engine.store;
     // a Hub log read in place: its bytes come from the source, one thread, and its saved index is kept by its owner
     const creditEngine = remote?.credit ? { source: remote.credit } : engine;
     this.credit = location.creditLog ? new CreditIndex(location.creditLog, options, undefined, creditEngine) : undefined;
@@ -37,6 +43,43 @@ export class Run {
   static async open(path: string, options: IndexOptions = DEFAULT_INDEX_OPTIONS, engine: IndexEngine = {}): Promise<Run | undefined> {
     const loc = await locateRun(path);
     return loc ? new Run(loc, options, engine) : undefined;
+  }
+
+  /** The files this run's figures come from: the credit, metrics and evaluation logs (undefined: none). */
+  get logPaths(): (string | undefined)[] {
+    return [this.location.creditLog, this.location.metricsLog, this.location.evalLog];
+  }
+
+  /** No log failed to read at the last update: figures computed now may be kept. */
+  get readCleanly(): boolean {
+    return this.metricsError === undefined && this.evalsError === undefined;
+  }
+
+  /**
+   * Figures of this run kept with its saved indexes (src/core/cache/keptFigures.ts): the kept
+   * value of `kind` computed with `withKey` and these options while the logs are unchanged, else
+   * `compute()` (which reads the logs itself), kept for next time.
+   */
+  kept<T>(kind: string, withKey: unknown, valid: (v: unknown) => v is T, compute: () => Promise<T>): Promise<T> {
+    const key = { kind, paths: this.logPaths, with: { options: this.options, root: this.location.root, with: withKey } };
+    return keptOrCompute(this.store, key, valid, compute, () => this.readCleanly);
+  }
+
+  /** Like `kept`, for figures of two runs (a comparison): keyed by both runs' logs, kept in `a`'s store. */
+  static keptAcross<T>(
+    a: Run,
+    b: Run,
+    kind: string,
+    withKey: unknown,
+    valid: (v: unknown) => v is T,
+    compute: () => Promise<T>,
+  ): Promise<T> {
+    const key = {
+      kind,
+      paths: [...a.logPaths, ...b.logPaths],
+      with: { options: [a.options, b.options], roots: [a.location.root, b.location.root], with: withKey },
+    };
+    return keptOrCompute(a.store, key, valid, compute, () => a.readCleanly && b.readCleanly);
   }
 
   /** Why the metrics log could not be read at the last update, when it could not. */
