@@ -7,6 +7,8 @@ import { keptOrCompute } from '../../src/core/cache/keptFigures';
 import type { KeptKey } from '../../src/core/cache/keptFigures';
 import { IndexStore } from '../../src/core/log/indexStore';
 import { writeDemo } from '../../src/core/demo/demo';
+import { Run } from '../../src/core/run/run';
+import { DEFAULT_INDEX_OPTIONS } from '../../src/core/log/creditIndex';
 import { tempDir } from '../helpers';
 import { CLI } from '../cliRun';
 
@@ -158,4 +160,33 @@ test('rlrb report, compare, tags and evals: a second open prints byte for byte w
   check((args) => args.includes('--json'));
   appendFileSync(join(run, 'logs', 'eval_log.jsonl'), '\n');
   check((args) => args[0] === 'evals' || args[0] === 'report');
+});
+
+test('Run.report() with a store: a second Run of the unchanged logs gets the kept report, equal to a fresh one; an append or another tau computes it', async () => {
+  const dir = tempDir();
+  const demo = writeDemo(join(dir, 'run'), { trajectories: 200, hubRepo: false, baseline: false });
+  const store = new IndexStore(join(dir, 'store'));
+  const open = async (options = DEFAULT_INDEX_OPTIONS, engine: { store?: IndexStore } = { store }): Promise<Run> => {
+    const r = (await Run.open(join(dir, 'run'), options, engine))!;
+    await r.update();
+    return r;
+  };
+  const first = await open();
+  const fresh = first.report();
+  assert.equal(first.reportSource, 'computed');
+  await first.keeping;
+  const second = await open();
+  assert.deepStrictEqual(second.report(), fresh);
+  assert.equal(second.reportSource, 'kept');
+  const tau = await open({ ...DEFAULT_INDEX_OPTIONS, credit: { ...DEFAULT_INDEX_OPTIONS.credit, tau: 0.5 } });
+  assert.equal(tau.reportSource, undefined);
+  assert.notDeepStrictEqual(tau.report(), fresh);
+  assert.equal(tau.reportSource, 'computed');
+  const line = readFileSync(demo.creditLog, 'utf8').split('\n')[0]!;
+  appendFileSync(demo.creditLog, JSON.stringify({ ...(JSON.parse(line) as object), reward: -1 }) + '\n');
+  const grown = await open();
+  const report = grown.report();
+  assert.equal(grown.reportSource, 'computed');
+  assert.deepStrictEqual(report, (await open(DEFAULT_INDEX_OPTIONS, {})).report());
+  assert.notDeepStrictEqual(report, fresh);
 });

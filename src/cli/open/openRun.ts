@@ -64,6 +64,8 @@ export async function locateRunWith(ref: string, s: OpenSettings): Promise<Locat
   if (!run) throw new UsageError(`${ref}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
   if (s.needCredit !== false && !run.credit)
     throw new UsageError(`${ref}: no credit log (${isHubRef(ref) ? 'logs/' : ''}ws_credit_log.jsonl) found`);
+  // a command keeps what it prints (`Run.kept`), not the report object
+  run.keepsReport = false;
   let reading: Promise<void> | undefined;
   const readOnce = async (): Promise<void> => {
     // a run read in place is read when it opens (HubRun.start)

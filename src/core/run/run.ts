@@ -10,7 +10,9 @@ import { EvalLog } from '../eval/evalLog';
 import { evalSummary } from '../eval/evalFigures';
 import type { EvalSummary } from '../eval/evalFigures';
 import type { CurveRow, FullReport } from '../report/report';
-import { keptOrCompute } from '../cache/keptFigures';
+import { fileStates, keptOrCompute } from '../cache/keptFigures';
+import type { FileState, KeptKey } from '../cache/keptFigures';
+import { keepReport, loadKeptReport, steadyStates } from '../cache/keptReport';
 import type { IndexStore } from '../log/indexStore';
 
 export class Run {
@@ -112,7 +114,36 @@ export class Run {
         this.evalsError = errorDetail(e);
       },
     );
+    const key = this.store && this.credit && this.keepsReport ? this.reportKeptKey() : undefined;
+    const before = key ? await fileStates(key.paths) : undefined;
     await Promise.all([this.credit?.update(signal), metrics, evals]);
+    if (key && before) await this.lookUpKeptReport(key, before);
+  }
+
+  /** Whether `report()` uses and keeps a report kept with the saved indexes (the CLI keeps what it prints instead). */
+  keepsReport = true;
+  /** How the last report came: computed, or kept with the saved indexes (`kept`). */
+  reportSource: 'computed' | 'kept' | undefined;
+  /** the logs' states at the last update, when they held still while read and nothing failed: a report computed for them may be kept */
+  private steady: FileState[] | undefined;
+
+  private reportKeptKey(): KeptKey {
+    return { kind: 'run-report', paths: this.logPaths, with: { options: this.options, root: this.location.root } };
+  }
+
+  /** After an update: the kept report of these logs, if there is one and they held still while read. */
+  private async lookUpKeptReport(key: KeptKey, before: FileState[]): Promise<void> {
+    this.steady = undefined;
+    const states = this.readCleanly ? await steadyStates(key, before) : undefined;
+    if (!states || !this.store) return;
+    const rkey = this.reportKey();
+    if (this.cached?.key === rkey) return;
+    const kept = await loadKeptReport(this.store, key, states);
+    if (kept) {
+      this.cached = { key: rkey, value: kept, source: 'kept' };
+      return;
+    }
+    this.steady = states;
   }
 
   /** Reads what is new in the evaluation log alone (a Hub log in place included); a failure throws. */
@@ -159,17 +190,35 @@ export class Run {
     return w;
   }
 
-  private cached: { key: string; value: FullReport & { curve: CurveRow[] } } | undefined;
+  private cached: { key: string; value: FullReport & { curve: CurveRow[] }; source: 'computed' | 'kept' } | undefined;
 
-  /** The report; computed again only when either log has changed since. */
+  private reportKey(): string {
+    const credit = this.credit;
+    return `${credit?.version}:${credit?.skippedCount}:${credit?.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}:${this.metricsError}:${this.evals?.version ?? -1}:${this.evals?.skippedCount ?? -1}:${this.evalsError}`;
+  }
+
+  /**
+   * The report; computed again only when either log has changed since. With a store, a report
+   * kept for these very logs (looked up by `update`) is used, and one computed is kept.
+   */
   report(): (FullReport & { curve: CurveRow[] }) | undefined {
     if (!this.credit) return undefined;
-    const key = `${this.credit.version}:${this.credit.skippedCount}:${this.credit.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}:${this.metricsError}:${this.evals?.version ?? -1}:${this.evals?.skippedCount ?? -1}:${this.evalsError}`;
-    if (this.cached?.key === key) return this.cached.value;
+    const key = this.reportKey();
+    if (this.cached?.key === key) {
+      this.reportSource = this.cached.source;
+      return this.cached.value;
+    }
     const table = this.metrics?.getTable();
     const full = computeReport(this.credit, [...this.metricsWarnings(), ...this.evalWarnings()], table);
     const value = { ...full, curve: trainingCurve(table, full.perIteration) };
-    this.cached = { key, value };
+    this.cached = { key, value, source: 'computed' };
+    this.reportSource = 'computed';
+    const steady = this.steady;
+    this.steady = undefined;
+    if (steady && this.store) this.keeping = keepReport(this.store, this.reportKeptKey(), steady, value).catch(() => undefined);
     return value;
   }
+
+  /** The last report being kept (tests and the CLI wait for it; nothing else needs to). */
+  keeping: Promise<void> | undefined;
 }
