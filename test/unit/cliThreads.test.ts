@@ -34,8 +34,8 @@ test('--threads takes a whole number >= 0; RLRB_INDEX_CACHE_MB a number of megab
   assert.equal(some.code, 0, some.err);
   assert.equal(
     readdirSync(dir).filter((f) => f.endsWith('.rlrbidx')).length,
-    2,
-    'the default limit saves both indexes (credit and metrics log)',
+    3,
+    'the default limit saves both indexes (credit and metrics log) and the kept report',
   );
 });
 

@@ -3,14 +3,16 @@ import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
 import type { RunComparison } from '../../core/compare/compareRuns';
 import type { CompareWindow } from '../../core/compare/figures';
 import { reportLines } from '../../core/report/targets';
-import type { Run } from '../../core/run/run';
+import { Run } from '../../core/run/run';
 import { formatFigure as fmt } from '../../shared/format';
 import { UsageError, numberFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { INDEX_FLAGS, INDEX_USAGE } from '../open/indexOptions';
-import { openSettings, openRunWith } from '../open/openRun';
-import { safeLine, writeJson, writeOut } from '../output/safeText';
+import { locateRunWith, openSettings } from '../open/openRun';
+import { safeLine } from '../output/safeText';
+import { emit, isPrinted, jsonText } from '../output/printed';
+import type { Printed } from '../output/printed';
 import { table } from '../output/table';
 
 async function run(a: ParsedArgs): Promise<number> {
@@ -22,12 +24,17 @@ async function run(a: ParsedArgs): Promise<number> {
   const window: CompareWindow = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
   // one set of settings (options, one store) for both runs
   const settings = openSettings(a);
-  const [runA, runB] = await Promise.all([openRunWith(pathA, settings), openRunWith(pathB, settings)]);
-  // a Hub run's evaluation log is fetched only when asked: the verdict needs it
-  await Promise.all([runA, runB].map((r) => r.updateEvals()));
-  const cmp = await new RunComparer(runA, runB).compute(window);
-  if (a.flags.has('json')) writeJson(comparisonJson(cmp));
-  else writeOut(renderComparison(cmp, runA, runB, window));
+  const json = a.flags.has('json');
+  const [la, lb] = await Promise.all([locateRunWith(pathA, settings), locateRunWith(pathB, settings)]);
+  const [runA, runB] = [la.run, lb.run];
+  const printed = await Run.keptAcross(runA, runB, 'compare', { json, window }, isPrinted, async (): Promise<Printed> => {
+    await Promise.all([la.read(), lb.read()]);
+    // a Hub run's evaluation log is fetched only when asked: the verdict needs it
+    await Promise.all([runA, runB].map((r) => r.updateEvals()));
+    const cmp = await new RunComparer(runA, runB).compute(window);
+    return { out: json ? jsonText(comparisonJson(cmp)) : renderComparison(cmp, runA, runB, window), err: [] };
+  });
+  emit(printed);
   return 0;
 }
 

@@ -2,40 +2,50 @@
 import { errorDetail } from '../../core/errorMessage';
 import { LogEncodingError } from '../../core/log/jsonlFile';
 import type { Run } from '../../core/run/run';
+import type { EvalSummary } from '../../core/eval/evalFigures';
 import { formatPlain as fmt } from '../../shared/format';
 import { UsageError } from '../args';
 import type { ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { INDEX_FLAGS } from '../open/indexOptions';
-import { openRunWith, openSettings } from '../open/openRun';
-import { safeLine, writeErr, writeJson, writeOut } from '../output/safeText';
+import { locateRunWith, openSettings } from '../open/openRun';
+import { safeLine } from '../output/safeText';
+import { emit, isPrinted, jsonText } from '../output/printed';
+import type { Printed } from '../output/printed';
 import { table } from '../output/table';
 
 const EVAL_PLACES = 'logs/eval_log.jsonl, eval/*.jsonl or logs/*eval*.jsonl';
 
-/** The run at `path` with its evaluation log read; a usage error when it has none. */
-async function openEvals(path: string, a: ParsedArgs): Promise<Run> {
-  const run = await openRunWith(path, { ...openSettings(a), needCredit: false });
-  if (!run.evals) throw new UsageError(`${path}: no evaluation log (${EVAL_PLACES})`);
+/** Reads the run's logs (`read`) and its evaluation log; a usage error when it has none. */
+async function readEvals(run: Run, read: () => Promise<void>): Promise<void> {
+  await read();
+  if (!run.evals) return;
   try {
     await run.updateEvals();
   } catch (e) {
     if (e instanceof LogEncodingError) throw new UsageError(e.message);
     throw new UsageError(`cannot read ${run.evals.path}: ${errorDetail(e)}`);
   }
-  return run;
 }
 
 async function run(a: ParsedArgs): Promise<number> {
   const path = a.positional[1];
   if (!path || a.positional.length > 2) throw new UsageError(`usage: rlrb ${EVALS.usage}`);
-  const opened = await openEvals(path, a);
-  const summary = opened.evalSummary()!;
-  for (const w of opened.evalWarnings()) writeErr(`rlrb: warning: ${safeLine(w)}\n`);
-  if (a.flags.has('json')) {
-    writeJson(summary);
-    return 0;
-  }
+  const json = a.flags.has('json');
+  const { run: opened, read } = await locateRunWith(path, { ...openSettings(a), needCredit: false });
+  if (!opened.evals) throw new UsageError(`${path}: no evaluation log (${EVAL_PLACES})`);
+  const printed = await opened.kept('evals', { json }, isPrinted, async (): Promise<Printed> => {
+    await readEvals(opened, read);
+    const summary = opened.evalSummary()!;
+    const err = opened.evalWarnings().map((w) => `rlrb: warning: ${safeLine(w)}\n`);
+    return { out: json ? jsonText(summary) : evalsText(opened, summary), err };
+  });
+  emit(printed);
+  return 0;
+}
+
+/** The readable table of the evaluations. */
+function evalsText(opened: Run, summary: EvalSummary): string {
   const out = [`Checkpoint evaluations: ${safeLine(opened.evals!.path)}`, ''];
   if (summary.iterations.length === 0) out.push('  no counted episode');
   else
@@ -45,8 +55,7 @@ async function run(a: ParsedArgs): Promise<number> {
         ...summary.iterations.map((i) => [String(i.iteration), String(i.tasks), String(i.samples), fmt(i.success, 3), fmt(i.reward, 3)]),
       ]),
     );
-  writeOut(out.join('\n') + '\n');
-  return 0;
+  return out.join('\n') + '\n';
 }
 
 export const EVALS: Command = {

@@ -7,19 +7,29 @@ import { UsageError } from '../args';
 import type { ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { INDEX_FLAGS, INDEX_USAGE } from '../open/indexOptions';
-import { openRun } from '../open/openRun';
-import { safeLine, writeJson, writeOut } from '../output/safeText';
+import { locateRunWith, openSettings } from '../open/openRun';
+import { safeLine } from '../output/safeText';
+import { emit, isPrinted, jsonText } from '../output/printed';
+import type { Printed } from '../output/printed';
+import type { Run } from '../../core/run/run';
 import { table } from '../output/table';
 
 async function run(a: ParsedArgs): Promise<number> {
   const path = a.positional[1];
   if (!path || a.positional.length > 2) throw new UsageError(`usage: rlrb ${REPORT.usage}`);
-  const opened = await openRun(path, a);
+  const json = a.flags.has('json');
+  const { run: opened, read } = await locateRunWith(path, openSettings(a));
+  const printed = await opened.kept('report', { json }, isPrinted, async (): Promise<Printed> => {
+    await read();
+    return { out: json ? jsonText(reportJson(opened.report()!)) : reportText(opened), err: [] };
+  });
+  emit(printed);
+  return 0;
+}
+
+/** The readable report of a run that has been read. */
+function reportText(opened: Run): string {
   const full = opened.report()!;
-  if (a.flags.has('json')) {
-    writeJson(reportJson(full));
-    return 0;
-  }
   const r = full.report;
   const credit = opened.options.credit;
   const out: string[] = [];
@@ -43,8 +53,7 @@ async function run(a: ParsedArgs): Promise<number> {
     out.push('Warnings:');
     for (const w of r.warnings) out.push(`  - ${safeLine(w)}`);
   }
-  writeOut(out.join('\n') + '\n');
-  return 0;
+  return out.join('\n') + '\n';
 }
 
 export const REPORT: Command = {

@@ -7,8 +7,10 @@ import { UsageError, numberFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { INDEX_FLAGS, INDEX_USAGE } from '../open/indexOptions';
-import { openRun } from '../open/openRun';
-import { safeLine, writeJson, writeOut } from '../output/safeText';
+import { locateRunWith, openSettings } from '../open/openRun';
+import { safeLine } from '../output/safeText';
+import { emit, isPrinted, jsonText } from '../output/printed';
+import type { Printed } from '../output/printed';
 import { table } from '../output/table';
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
@@ -36,12 +38,17 @@ async function run(a: ParsedArgs): Promise<number> {
   const from = numberFlag(a, 'from', { int: true, min: 0 });
   const to = numberFlag(a, 'to', { int: true, min: 0 });
   if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
-  const opened = await openRun(path, a);
-  const idx = opened.credit!;
-  const o = idx.behaviourOptions;
-  const r = behaviourReport(idx, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) }, o);
-  if (a.flags.has('json')) writeJson(r);
-  else writeOut(tagsTable(r, opened.location.root, o));
+  const json = a.flags.has('json');
+  const window = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+  const { run: opened, read } = await locateRunWith(path, openSettings(a));
+  const printed = await opened.kept('tags', { json, window }, isPrinted, async (): Promise<Printed> => {
+    await read();
+    const idx = opened.credit!;
+    const o = idx.behaviourOptions;
+    const r = behaviourReport(idx, window, o);
+    return { out: json ? jsonText(r) : tagsTable(r, opened.location.root, o), err: [] };
+  });
+  emit(printed);
   return 0;
 }
 

@@ -113,10 +113,16 @@ export function cliCacheBytes(env: NodeJS.ProcessEnv = process.env): number {
   return Math.round(mb * 1024 * 1024);
 }
 
+/** The version in package.json, put in by the build (esbuild `define`): kept figures of another build are not used. */
+declare const RLRB_VERSION: string | undefined;
+const CLI_BUILD = typeof RLRB_VERSION === 'string' ? RLRB_VERSION : 'dev';
+
 /** How to index, from `--no-cache` and `--threads`: with the user cache folder unless told not to. */
 export function indexEngine(a: ParsedArgs): IndexEngine {
   const threads = { threads: indexThreads(a) };
-  return a.flags.has('no-cache') ? { threads } : { store: new IndexStore(cliCacheDir(), { maxBytes: cliCacheBytes() }), threads };
+  return a.flags.has('no-cache')
+    ? { threads }
+    : { store: new IndexStore(cliCacheDir(), { maxBytes: cliCacheBytes(), build: CLI_BUILD }), threads };
 }
 
 /** The fetched ranges of Hub logs read in place, under a cache folder. */

@@ -44,15 +44,36 @@ export function openRun(ref: string, a: ParsedArgs): Promise<Run> {
 }
 
 export async function openRunWith(ref: string, s: OpenSettings): Promise<Run> {
+  const { run, read } = await locateRunWith(ref, s);
+  await read();
+  return run;
+}
+
+/** A run opened before it is read (a Hub ref is read as it opens): the run, and how `openRunWith` reads it. */
+export interface LocatedRun {
+  run: Run;
+  read: () => Promise<void>;
+}
+
+/**
+ * The run at `ref`, located but not yet read, so that figures kept for its unchanged logs
+ * (`Run.kept`) cost no read; `read()` reads it as `openRunWith` does (once, however often called).
+ */
+export async function locateRunWith(ref: string, s: OpenSettings): Promise<LocatedRun> {
   const run = isHubRef(ref) ? await openInPlace(ref, s) : await Run.open(resolve(ref), s.options, s.engine);
   if (!run) throw new UsageError(`${ref}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
   if (s.needCredit !== false && !run.credit)
     throw new UsageError(`${ref}: no credit log (${isHubRef(ref) ? 'logs/' : ''}ws_credit_log.jsonl) found`);
-  // a run read in place is read when it opens (HubRun.start)
-  if (!isHubRef(ref)) await readRun(run, ref);
-  if (run.metricsError !== undefined)
-    writeErr(`rlrb: warning: ${run.metrics?.path}: cannot be read (${run.metricsError}); going on with the credit log alone\n`);
-  return run;
+  // a command keeps what it prints (`Run.kept`), not the report object
+  run.keepsReport = false;
+  let reading: Promise<void> | undefined;
+  const readOnce = async (): Promise<void> => {
+    // a run read in place is read when it opens (HubRun.start)
+    if (!isHubRef(ref)) await readRun(run, ref);
+    if (run.metricsError !== undefined)
+      writeErr(`rlrb: warning: ${run.metrics?.path}: cannot be read (${run.metricsError}); going on with the credit log alone\n`);
+  };
+  return { run, read: () => (reading ??= readOnce()) };
 }
 
 /** The first read of both logs, with its progress on a terminal. */

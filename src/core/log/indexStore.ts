@@ -78,16 +78,20 @@ export function stableJson(v: unknown): string {
 export interface StoreOptions {
   /** the sweep keeps the folder under this many bytes (default 1 GB; 0: nothing is saved); a function is asked at each use (a setting) */
   maxBytes?: number | (() => number);
+  /** the product's version: kept figures (src/core/cache/keptFigures.ts) of another build are not used */
+  build?: string;
 }
 
 export class IndexStore {
   private readonly limit: number | (() => number);
+  readonly build: string;
 
   constructor(
     readonly dir: string,
     opts: StoreOptions = {},
   ) {
     this.limit = opts.maxBytes ?? DEFAULT_CACHE_BYTES;
+    this.build = opts.build ?? 'dev';
   }
 
   get maxBytes(): number {
@@ -98,6 +102,11 @@ export class IndexStore {
   nameOf(kind: string, path: string, options: unknown): string {
     const key = `${INDEX_FORMAT_VERSION}\n${kind}\n${resolve(path)}\n${stableJson(options)}`;
     return createHash('sha256').update(key).digest('hex').slice(0, 40) + SUFFIX;
+  }
+
+  /** The file name of an entry keyed by text (kept figures): a hash of the kind, the key and the format version. */
+  keyName(kind: string, key: string): string {
+    return createHash('sha256').update(`${INDEX_FORMAT_VERSION}\n${kind}\n${key}`).digest('hex').slice(0, 40) + SUFFIX;
   }
 
   /** The bytes of a saved index (its access time renewed), or undefined when there is none. */

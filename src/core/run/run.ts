@@ -10,12 +10,18 @@ import { EvalLog } from '../eval/evalLog';
 import { evalSummary } from '../eval/evalFigures';
 import type { EvalSummary } from '../eval/evalFigures';
 import type { CurveRow, FullReport } from '../report/report';
+import { fileStates, keptOrCompute } from '../cache/keptFigures';
+import type { FileState, KeptKey } from '../cache/keptFigures';
+import { keepReport, loadKeptReport, steadyStates } from '../cache/keptReport';
+import type { IndexStore } from '../log/indexStore';
 
 export class Run {
   readonly credit: CreditIndex | undefined;
   readonly metrics: MetricsIndex | undefined;
   /** the checkpoint evaluations (run-format.md section 8), when the run has an evaluation log */
   readonly evals: EvalLog | undefined;
+  /** where finished figures are kept (`kept`): the saved-index store of a local run */
+  private readonly store: IndexStore | undefined;
 
   constructor(
     readonly location: RunLocation,
@@ -23,6 +29,8 @@ export class Run {
     engine: IndexEngine = {},
   ) {
     const remote = location.remote;
+    // a Hub run's files are the owner's partials, not the logs: nothing is kept for it
+    this.store = remote ? undefined : engine.store;
     // a Hub log read in place: its bytes come from the source, one thread, and its saved index is kept by its owner
     const creditEngine = remote?.credit ? { source: remote.credit } : engine;
     this.credit = location.creditLog ? new CreditIndex(location.creditLog, options, undefined, creditEngine) : undefined;
@@ -37,6 +45,43 @@ export class Run {
   static async open(path: string, options: IndexOptions = DEFAULT_INDEX_OPTIONS, engine: IndexEngine = {}): Promise<Run | undefined> {
     const loc = await locateRun(path);
     return loc ? new Run(loc, options, engine) : undefined;
+  }
+
+  /** The files this run's figures come from: the credit, metrics and evaluation logs (undefined: none). */
+  get logPaths(): (string | undefined)[] {
+    return [this.location.creditLog, this.location.metricsLog, this.location.evalLog];
+  }
+
+  /** No log failed to read at the last update: figures computed now may be kept. */
+  get readCleanly(): boolean {
+    return this.metricsError === undefined && this.evalsError === undefined;
+  }
+
+  /**
+   * Figures of this run kept with its saved indexes (src/core/cache/keptFigures.ts): the kept
+   * value of `kind` computed with `withKey` and these options while the logs are unchanged, else
+   * `compute()` (which reads the logs itself), kept for next time.
+   */
+  kept<T>(kind: string, withKey: unknown, valid: (v: unknown) => v is T, compute: () => Promise<T>): Promise<T> {
+    const key = { kind, paths: this.logPaths, with: { options: this.options, root: this.location.root, with: withKey } };
+    return keptOrCompute(this.store, key, valid, compute, () => this.readCleanly);
+  }
+
+  /** Like `kept`, for figures of two runs (a comparison): keyed by both runs' logs, kept in `a`'s store. */
+  static keptAcross<T>(
+    a: Run,
+    b: Run,
+    kind: string,
+    withKey: unknown,
+    valid: (v: unknown) => v is T,
+    compute: () => Promise<T>,
+  ): Promise<T> {
+    const key = {
+      kind,
+      paths: [...a.logPaths, ...b.logPaths],
+      with: { options: [a.options, b.options], roots: [a.location.root, b.location.root], with: withKey },
+    };
+    return keptOrCompute(a.store, key, valid, compute, () => a.readCleanly && b.readCleanly);
   }
 
   /** Why the metrics log could not be read at the last update, when it could not. */
@@ -69,7 +114,36 @@ export class Run {
         this.evalsError = errorDetail(e);
       },
     );
+    const key = this.store && this.credit && this.keepsReport ? this.reportKeptKey() : undefined;
+    const before = key ? await fileStates(key.paths) : undefined;
     await Promise.all([this.credit?.update(signal), metrics, evals]);
+    if (key && before) await this.lookUpKeptReport(key, before);
+  }
+
+  /** Whether `report()` uses and keeps a report kept with the saved indexes (the CLI keeps what it prints instead). */
+  keepsReport = true;
+  /** How the last report came: computed, or kept with the saved indexes (`kept`). */
+  reportSource: 'computed' | 'kept' | undefined;
+  /** the logs' states at the last update, when they held still while read and nothing failed: a report computed for them may be kept */
+  private steady: FileState[] | undefined;
+
+  private reportKeptKey(): KeptKey {
+    return { kind: 'run-report', paths: this.logPaths, with: { options: this.options, root: this.location.root } };
+  }
+
+  /** After an update: the kept report of these logs, if there is one and they held still while read. */
+  private async lookUpKeptReport(key: KeptKey, before: FileState[]): Promise<void> {
+    this.steady = undefined;
+    const states = this.readCleanly ? await steadyStates(key, before) : undefined;
+    if (!states || !this.store) return;
+    const rkey = this.reportKey();
+    if (this.cached?.key === rkey) return;
+    const kept = await loadKeptReport(this.store, key, states);
+    if (kept) {
+      this.cached = { key: rkey, value: kept, source: 'kept' };
+      return;
+    }
+    this.steady = states;
   }
 
   /** Reads what is new in the evaluation log alone (a Hub log in place included); a failure throws. */
@@ -116,17 +190,35 @@ export class Run {
     return w;
   }
 
-  private cached: { key: string; value: FullReport & { curve: CurveRow[] } } | undefined;
+  private cached: { key: string; value: FullReport & { curve: CurveRow[] }; source: 'computed' | 'kept' } | undefined;
 
-  /** The report; computed again only when either log has changed since. */
+  private reportKey(): string {
+    const credit = this.credit;
+    return `${credit?.version}:${credit?.skippedCount}:${credit?.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}:${this.metricsError}:${this.evals?.version ?? -1}:${this.evals?.skippedCount ?? -1}:${this.evalsError}`;
+  }
+
+  /**
+   * The report; computed again only when either log has changed since. With a store, a report
+   * kept for these very logs (looked up by `update`) is used, and one computed is kept.
+   */
   report(): (FullReport & { curve: CurveRow[] }) | undefined {
     if (!this.credit) return undefined;
-    const key = `${this.credit.version}:${this.credit.skippedCount}:${this.credit.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}:${this.metricsError}:${this.evals?.version ?? -1}:${this.evals?.skippedCount ?? -1}:${this.evalsError}`;
-    if (this.cached?.key === key) return this.cached.value;
+    const key = this.reportKey();
+    if (this.cached?.key === key) {
+      this.reportSource = this.cached.source;
+      return this.cached.value;
+    }
     const table = this.metrics?.getTable();
     const full = computeReport(this.credit, [...this.metricsWarnings(), ...this.evalWarnings()], table);
     const value = { ...full, curve: trainingCurve(table, full.perIteration) };
-    this.cached = { key, value };
+    this.cached = { key, value, source: 'computed' };
+    this.reportSource = 'computed';
+    const steady = this.steady;
+    this.steady = undefined;
+    if (steady && this.store) this.keeping = keepReport(this.store, this.reportKeptKey(), steady, value).catch(() => undefined);
     return value;
   }
+
+  /** The last report being kept (tests and the CLI wait for it; nothing else needs to). */
+  keeping: Promise<void> | undefined;
 }
