@@ -5,6 +5,7 @@
  * What is read back is input like any other: `loadSaved` refuses a frame that does
  * not decode, names another file or other options, or no longer matches the file.
  */
+import { errorDetail } from '../errorMessage';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -240,6 +241,6 @@ export async function saveLocal(
     await store.save(name, encodeFrame({ ...header, path: resolve(path), identity }, sections));
     return undefined;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    return errorDetail(e);
   }
 }
