@@ -44,7 +44,8 @@ function figuresTable(v: VerdictView): HTMLElement {
   );
   if (v.final) t.append(figuresRow('final', `final checkpoint (iteration ${v.final.iteration})`, v.final));
   if (v.pooled) t.append(figuresRow('pooled', 'pooled over the common checkpoints', v.pooled));
-  for (const p of v.perIteration) if (p.iteration !== v.final?.iteration) t.append(figuresRow(`it-${p.iteration}`, `iteration ${p.iteration}`, p));
+  for (const p of v.perIteration)
+    if (p.iteration !== v.final?.iteration) t.append(figuresRow(`it-${p.iteration}`, `iteration ${p.iteration}`, p));
   return t;
 }
 
