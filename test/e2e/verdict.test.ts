@@ -99,3 +99,64 @@ wb.journey('V1. the comparison opens on the verdict: its sentence and figures eq
   await page.locator('.quick-input-widget input').fill('Dark Modern');
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Dark Modern' }).first().click();
 });
+
+/** The mark the text report gives a figure ("  mean c   +0.0191   |mean| < 0.03   +0.034   pass"). */
+function reportMark(run: string, label: string): string {
+  const r = spawnSync('node', ['dist/cli.js', 'report', run], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const line = r.stdout.split('\n').find((l) => l.trimStart().startsWith(`${label} `));
+  assert.ok(line, `a "${label}" line in the report`);
+  return line.trim().split(/\s+/).pop()!;
+}
+
+interface ReportJson {
+  meanC: number | null;
+  twinDisagreements: { iteration: number; metric: string; logged: number; recomputed: number }[];
+}
+
+wb.journey("V2. the dashboard's chips judge as the report does; a logged figure's twin disagreement is marked", async () => {
+  await wb.command('RL Runs: Open Metrics');
+  // the palette asks which run: the demo run, not its baseline
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: wb.run }).filter({ hasNotText: 'baseline' }).first().click();
+  const wv = webview();
+  const targets = wv.locator('#card-targets');
+  await targets.locator('.chart-card canvas').first().waitFor({ timeout: 60_000 });
+  const r = spawnSync('node', ['dist/cli.js', 'report', wb.run, '--json'], { encoding: 'utf8' });
+  const json = JSON.parse(r.stdout) as ReportJson;
+  const cMean = targets.locator('.chart-card[data-metric="ws/c_mean"]');
+  assert.equal(await cMean.locator('.target-badge').getAttribute('data-mark'), reportMark(wb.run, 'mean c'));
+  assert.equal(Number(await cMean.locator('.judged').getAttribute('data-value')), json.meanC);
+  assert.match((await cMean.locator('.summary').textContent()) ?? '', /last [+-]?\d\.\d{4} at iteration 44/);
+  const flips = targets.locator('.chart-card[data-metric="ws/sign_flip_rate"]');
+  assert.equal(await flips.locator('.target-badge').getAttribute('data-mark'), reportMark(wb.run, 'sign-flip rate'));
+  const want = json.twinDisagreements.filter((d) => d.metric === 'ws/sign_flip_rate');
+  assert.ok(want.length > 0, 'the demo logs sign_flip_rate 0 where the recomputed one is not');
+  assert.equal(Number(await flips.locator('.twin-disagrees').getAttribute('data-count')), want.length);
+  const d = want[0]!;
+  assert.match((await flips.locator('.twin-disagrees').textContent()) ?? '', new RegExp(`iteration ${d.iteration}: logged `));
+  await flips.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(800);
+  await wb.shot('dashboard-twin');
+});
+
+wb.journey(
+  'V3. the report lists the sign-flip groups with the one line, and the twin disagreements linked to their iterations',
+  async () => {
+    await wb.command('RL Runs: Open Run Report');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: wb.run }).filter({ hasNotText: 'baseline' }).first().click();
+    const wv = webview();
+    const rows = wv.locator('#sign-flips tr[data-group]');
+    await rows.first().waitFor({ timeout: 60_000 });
+    const r = spawnSync('node', ['dist/cli.js', 'report', wb.run, '--json'], { encoding: 'utf8' });
+    const json = JSON.parse(r.stdout) as ReportJson & { signFlipGroups: { iteration: number; group: number }[] };
+    assert.deepEqual(
+      await rows.evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-iteration')), Number(e.getAttribute('data-group'))])),
+      json.signFlipGroups.map((g) => [g.iteration, g.group]),
+    );
+    assert.match((await wv.locator('#sign-flip-line').textContent()) ?? '', /in groups with a -1 reward, where min\|A\| < beta/);
+    assert.equal(await wv.locator('#twin-disagreements li').count(), json.twinDisagreements.length);
+    await wv.locator('#sign-flips').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    await wb.shot('report-sign-flips');
+  },
+);

@@ -1,6 +1,7 @@
 /** The run report's view model from the engine's report (pure; no vscode). */
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { reportLines } from '../../core/report/targets';
+import { reportVerdictView } from './verdictViews';
 import type { FullReport, CurveRow, GateGroup, GateReport, RunReport } from '../../core/report/report';
 import type { SchemaCheck } from '../../core/record/schema';
 import type { GateFiguresView, GateGroupView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
@@ -95,5 +96,6 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
     gateGroupCount: full.gateGroups.length,
     beta: index.options.credit.beta,
     tau: index.options.credit.tau,
+    verdict: reportVerdictView(full, index.options.credit.beta),
   };
 }

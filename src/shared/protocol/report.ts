@@ -2,6 +2,7 @@
 import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, parseOpenTrajectory, rawMessage } from '../protocol';
 import type { GateFigures, ReportFigures } from '../shapes';
+import type { ReportVerdictView } from './reportVerdict';
 
 export interface ReportLineView {
   key: string;
@@ -40,6 +41,8 @@ export interface ReportView {
   gateGroups: GateGroupView[];
   /** how many groups entered the gate in all */
   gateGroupCount: number;
+  /** the sign-flip groups and the twin disagreements */
+  verdict: ReportVerdictView;
 }
 
 export interface GateGroupView {
