@@ -3,7 +3,10 @@ import { h } from '../common';
 import { formatMetric } from '../../src/shared/format';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
 import type { JudgementView } from '../../src/shared/protocol/metricsVerdict';
-import type { Points } from './datasets';
+import type { ChartDataset } from 'chart.js';
+
+/** A line's dataset, as datasets.ts draws (declared here: datasets.ts imports this file). */
+type Points = ChartDataset<'line', { x: number; y: number | null }[]>;
 
 /** The label of the disagreement marks' dataset (the tooltip tells them apart by it). */
 export const TWIN_MARKS = 'logged ≠ recomputed';
