@@ -150,8 +150,8 @@ export class VerdictSection {
     const p = v.perIteration;
     const text = themeColor('--vscode-foreground', '#ccc');
     const grid = themeColor('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)');
-    const mean = themeColor('--vscode-charts-blue', '#3794ff');
-    const band = themeColor('--vscode-charts-blue', '#3794ff');
+    const mean = themeColor('--vscode-charts-green', '#89d185');
+    const band = themeColor('--vscode-charts-green', '#89d185');
     const zeroC = themeColor('--vscode-descriptionForeground', '#888');
     const pts = (f: (x: VerdictFiguresView) => number | null): Points =>
       p.filter((x) => f(x) !== null).map((x) => ({ x: x.iteration!, y: f(x)! }));
