@@ -58,7 +58,7 @@ wb.journey(
     const badges = await targets.locator('.target-badge').allTextContents();
     assert.equal(badges.length, names.length);
     assert.ok(
-      badges.every((b) => /pass|fail|no data/.test(b)),
+      badges.every((b) => /pass|near|fail|no data/.test(b)),
       badges.join(' '),
     );
     const summary = (await targets.locator('.chart-card[data-metric="ws/c_mean"] .summary').textContent()) ?? '';

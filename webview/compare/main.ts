@@ -13,6 +13,7 @@ import { parseCompareState } from '../../src/shared/protocol/compare';
 import { TaskTable } from './table';
 import { logNodes } from '../trajectories/text';
 import { SuccessCharts } from './chart';
+import { VerdictSection } from './verdict';
 import { SLOT_A, SLOT_B, runColourVar } from '../../src/shared/runColours';
 
 const { post, onMessage } = channel<CompareWebviewMessage, CompareHostMessage>();
@@ -27,6 +28,7 @@ const header = h('header', { class: 'compare-header' });
 const notice = h('div', { class: 'notice', id: 'notice', role: 'status', 'aria-live': 'polite' });
 const body = h('div', { id: 'compare-body' }, h('p', { class: 'muted', id: 'loading' }, 'Comparing the two runs…'));
 const charts = new SuccessCharts();
+const verdict = new VerdictSection((task) => post({ type: 'compare/openTask', task }));
 const table = new TaskTable({
   sort: state.sort ?? { key: 'diff', descending: true },
   text: state.text ?? '',
@@ -186,8 +188,9 @@ const boxes = {
 };
 const sections = [
   boxes.warnings,
-  section('The comparison (run-format section 6)', boxes.figures),
-  section('Success per iteration', charts.el),
+  section('The verdict: checkpoint evaluations (run-format section 8)', verdict.el),
+  section('Training rollouts (run-format section 6): each run pools a task over whatever iterations it drew it at', boxes.figures),
+  section('Training success per iteration', charts.el),
   section('Per task', boxes.tasksNote, table.el),
   section('Run reports side by side', boxes.report),
   section('Training curve: first 10 against last 10 iterations', boxes.curves),
@@ -217,6 +220,9 @@ onMessage((m) => {
     case 'compare/data':
       render(m.view);
       break;
+    case 'compare/verdict':
+      verdict.render(m.verdict);
+      break;
     case 'compare/tasks':
       table.receive(m);
       break;
@@ -229,5 +235,8 @@ onMessage((m) => {
       break;
   }
 });
-onThemeChange(() => charts.redraw());
+onThemeChange(() => {
+  charts.redraw();
+  verdict.redraw();
+});
 post({ type: 'ready' });

@@ -7,6 +7,7 @@ import type { SeriesView } from '../../src/shared/protocol/metrics';
 import { runColor, runDash } from './palette';
 import type { Line } from './overlay';
 import { linesOf, overlaid } from './overlay';
+import { twinDatasets } from './verdict';
 
 export interface Colors {
   line: string;
@@ -99,6 +100,7 @@ export function datasets(s: SeriesView, ctx: DrawContext): Points[] {
   const single = !overlaid();
   const xRange = ctx.xRange;
   const out = linesOf(s, ctx.root).flatMap((l) => lineDatasets(l, single, ctx.smoothing));
+  if (single && out.length > 0) out.push(...twinDatasets(s, themeColor('--vscode-charts-purple', '#b180d7'), c.off));
   if (s.target && xRange && out.length > 0) {
     const lo = xRange.min,
       hi = xRange.max;

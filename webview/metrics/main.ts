@@ -9,6 +9,7 @@ import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, Seri
 import { parseFocusMetric } from '../../src/shared/protocol/metrics';
 import { legend } from './legend';
 import { gapText, sectionTitle, summaryLine, targetTally } from './summary';
+import { TWIN_MARKS, disagreementText, offTarget } from './verdict';
 import type { DrawContext } from './datasets';
 import { colors, datasets, resetColors, tickCallback, yBounds } from './datasets';
 import { closeRunMenu, showRunMenu } from './runMenu';
@@ -132,7 +133,9 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
           return { borderColor: c, backgroundColor: c };
         },
         label: (item) =>
-          `${item.dataset.label ?? ''}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
+          item.dataset.label === TWIN_MARKS
+            ? (disagreementText(s, item.parsed.x ?? NaN) ?? '')
+            : `${item.dataset.label ?? ''}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
       }),
       normalized: true,
       onClick: (e, elements, chart) => {
@@ -220,7 +223,7 @@ function updateCard(s: SeriesView): void {
   const old = el?.querySelector('.overlay-note');
   if (old) old.replaceWith(note || '');
   else if (note) el?.querySelector('.summary')?.after(note);
-  el?.classList.toggle('off-target', s.lastMeets === false);
+  el?.classList.toggle('off-target', offTarget(s));
   const gap = el?.querySelector('.gap-note');
   const text = gapText(s);
   if (gap) {
@@ -323,7 +326,7 @@ function card(s: SeriesView): HTMLElement {
   const gapNote = gapText(s);
   const el = h(
     'div',
-    { class: `chart-card${s.lastMeets === false ? ' off-target' : ''}`, 'data-metric': s.name },
+    { class: `chart-card${offTarget(s) ? ' off-target' : ''}`, 'data-metric': s.name },
     h('header', {}, h('span', { class: 'title', text: visibleText(s.name) }), h('span', { class: 'card-actions' }, link, pin)),
     summaryLine(s, state.root),
     overlayNote(s),

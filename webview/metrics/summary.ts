@@ -3,6 +3,7 @@ import { h } from '../common';
 import { formatMetric } from '../../src/shared/format';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
 import { allRuns, hasValues, overlaid, runName } from './overlay';
+import { judgementTally, verdictSummary } from './verdict';
 
 export function gapText(s: SeriesView): string {
   if (!hasValues(s)) return 'no values: every row lacks this metric or holds NaN / Infinity';
@@ -14,6 +15,7 @@ export function gapText(s: SeriesView): string {
 /** The card's second line: the target with a pass / fail badge and the last value against it, or the last value. */
 export function summaryLine(s: SeriesView, root: string): HTMLElement {
   if (overlaid()) return overlaySummary(s, root);
+  if (s.judgement || s.twin) return verdictSummary(s);
   const last = s.last ? `last ${formatMetric(s.name, s.last.y)} at iteration ${s.last.x}` : 'no last value';
   if (!s.target) return h('div', { class: 'summary muted' }, last);
   const badge =
@@ -66,5 +68,6 @@ export function sectionTitle(g: string): string {
 export function targetTally(list: SeriesView[]): HTMLElement {
   const pass = list.filter((s) => s.lastMeets === true).length;
   const fail = list.filter((s) => s.lastMeets === false).length;
-  return h('span', { class: 'muted tally' }, ` last values: ${pass} pass, ${fail} fail`);
+  const judged = list.some((s) => s.judgement) ? `;${judgementTally(list)}` : '';
+  return h('span', { class: 'muted tally' }, ` last values: ${pass} pass, ${fail} fail${judged}`);
 }

@@ -4,6 +4,7 @@ import { h, initialState, onThemeChange, saveState, themeColor, channel } from '
 import { formatCount, formatQuantity, formatSigned, metricQuantity } from '../../src/shared/format';
 import { visibleText } from '../../src/shared/visibleText';
 import { logNodes } from '../trajectories/text';
+import { signFlipSection, twinSection } from './verdict';
 import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../../src/shared/protocol/report';
 
 const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
@@ -214,6 +215,8 @@ function render(r: ReportView): void {
       { class: 'muted' },
       `gate: ${formatCount(f.gate.groups)} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
     ),
+    ...signFlipSection(r.verdict, r.beta, post),
+    ...twinSection(r.verdict, post),
     h('h2', {}, 'Gate per iteration'),
     h('div', { class: 'gate-box' }, canvas),
     h(

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { RunComparer } from '../../core/compare/compareRuns';
 import type { RunComparison } from '../../core/compare/compareRuns';
 import type { TaskRow } from '../../core/compare/figures';
+import type { EvalOutcome } from '../../core/eval/evalFigures';
 import { buildLink } from '../../core/links/link';
 import type { CompareHostMessage, CompareState, CompareWebviewMessage, QueryTasksMessage } from '../../shared/protocol/compare';
 import { parseCompareMessage, parseCompareState } from '../../shared/protocol/compare';
@@ -17,6 +18,7 @@ import type { PanelKindSpec } from '../panels/panelRegistry';
 import { PanelHost } from '../panels/panelHost';
 import { compareView, queryTaskRows, taskRowView } from './compareViews';
 import { errorMessage } from '../../core/errorMessage';
+import { verdictView } from './verdictViews';
 
 const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
 
@@ -108,6 +110,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
         });
     }
     await Promise.all([a!.run.update(), b!.run.update()]);
+    await this.updateEvals(a!, b!);
     if (this.closed) return;
     if (this.comparer?.a !== a!.run || this.comparer.b !== b!.run) {
       this.comparer?.dispose();
@@ -120,7 +123,21 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     // the runs' names once they are open (a downloaded repo's folder is "logs"; its run is named after the repo)
     this.panel.title = `Compare: ${a!.run.location.name} ↔ ${b!.run.location.name}`;
     this.post({ type: 'compare/data', view: compareView(this.result, side(a!), side(b!)) });
+    const ev = (l: LiveRun): readonly EvalOutcome[] | undefined => l.run.evals?.episodes;
+    this.post({ type: 'compare/verdict', verdict: verdictView(this.result.evaluation, ev(a!), ev(b!)) });
     if (this.lastQuery) this.answer(this.lastQuery);
+  }
+
+  /** A Hub log read in place is fetched only when asked: the verdict asks; a failure is a notice, not the end of the comparison. */
+  private async updateEvals(a: LiveRun, b: LiveRun): Promise<void> {
+    for (const [name, l] of [['A', a] as const, ['B', b] as const]) {
+      if (!l.run.location.remote?.evals) continue;
+      try {
+        await l.run.updateEvals();
+      } catch (e) {
+        this.post({ type: 'compare/notice', message: `Run ${name}'s evaluation log could not be read: ${errorMessage(e)}` });
+      }
+    }
   }
 
   private answer(q: QueryTasksMessage): void {

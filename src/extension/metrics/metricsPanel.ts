@@ -6,6 +6,7 @@ import { buildLink, LinkError } from '../../core/links/link';
 import type { PanelSite, PinStore } from '../panels/panelHost';
 import { PanelHost } from '../panels/panelHost';
 import { seriesViews, xRange } from './seriesViews';
+import { withVerdict } from './verdictViews';
 import { chartSelection } from './chartCap';
 import { jumpFor } from '../report/jumpTable';
 import { addRuns, parseOverlay, removeRun, room } from '../overlay/overlayState';
@@ -180,12 +181,14 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     if (this.overlay.length === 0) {
       const pick = chartSelection(t.names, keep);
       this.charted = new Set(pick.names);
-      this.post({ ...base, series: seriesViews(t, this.width, pick.names), xRange: xRange(t), overlay: [], more: pick.more });
+      const series = withVerdict(seriesViews(t, this.width, pick.names), live.run.report(), t);
+      this.post({ ...base, series, xRange: xRange(t), overlay: [], more: pick.more });
       return;
     }
     const primary: OverlayRun = { root: this.root, name: live.run.location.name, color: 0, table: t };
     const v = overlayViews([primary, ...(await this.overlayRuns())], this.width, keep);
     this.charted = new Set(v.series.map((s) => s.name));
-    this.post({ ...base, series: v.series, xRange: v.xRange, runs: v.runs, overlay: this.overlay, more: v.more });
+    const series = withVerdict(v.series, live.run.report(), t);
+    this.post({ ...base, series, xRange: v.xRange, runs: v.runs, overlay: this.overlay, more: v.more });
   }
 }

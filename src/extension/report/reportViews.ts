@@ -1,6 +1,7 @@
 /** The run report's view model from the engine's report (pure; no vscode). */
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { reportLines } from '../../core/report/targets';
+import { reportVerdictView } from './verdictViews';
 import type { FullReport, CurveRow, GateGroup, RunReport } from '../../core/report/report';
 import type { ReportFigures } from '../../shared/shapes';
 import type { SchemaCheck } from '../../core/record/schema';
@@ -66,5 +67,6 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
     gateGroupCount: full.gateGroups.length,
     beta: index.options.credit.beta,
     tau: index.options.credit.tau,
+    verdict: reportVerdictView(full, index.options.credit.beta),
   };
 }

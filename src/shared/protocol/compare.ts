@@ -1,6 +1,7 @@
 /** The comparison panel's messages (two runs, run-format.md section 6): one union per direction, checked on arrival. */
 import type { ErrorMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, isObj, rawMessage } from '../protocol';
+import type { VerdictView } from './compareVerdict';
 
 /** What the comparison panel keeps across reloads (`setState` and the serializer). */
 export interface CompareState {
@@ -121,7 +122,13 @@ export interface CompareNoticeMessage {
   message: string;
 }
 
-export type CompareHostMessage = CompareDataMessage | CompareTasksMessage | CompareNoticeMessage | ErrorMessage;
+/** Section 8: the runs paired by checkpoint and task (sent after each `compare/data`). */
+export interface CompareVerdictMessage {
+  type: 'compare/verdict';
+  verdict: VerdictView;
+}
+
+export type CompareHostMessage = CompareDataMessage | CompareTasksMessage | CompareNoticeMessage | CompareVerdictMessage | ErrorMessage;
 
 // ---- webview -> host
 

@@ -1,6 +1,7 @@
 /** The metrics dashboard's messages: one union per direction, checked on arrival. */
 import type { ErrorMessage, PanelState, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, isNum, rawMessage } from '../protocol';
+import type { JudgementView, TwinSeriesView } from './metricsVerdict';
 
 export interface SeriesView {
   name: string;
@@ -25,6 +26,10 @@ export interface SeriesView {
   lines?: RunLine[];
   /** with overlaid runs: the runs (roots) that have this metric, when not all of them do */
   onlyIn?: string[];
+  /** with a card target: the primary run's judgement over the whole run (as the report's) */
+  judgement?: JudgementView;
+  /** a mechanism figure: its recomputed twin (the primary run's) */
+  twin?: TwinSeriesView;
 }
 
 /** One overlaid run's line on a chart: its own metric name (it may be an equivalent one), decimated like the primary's. */

@@ -2,6 +2,7 @@
 import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, parseOpenTrajectory, rawMessage } from '../protocol';
 import type { ReportFigures } from '../shapes';
+import type { ReportVerdictView } from './reportVerdict';
 
 export interface ReportLineView {
   key: string;
@@ -35,6 +36,8 @@ export interface ReportView {
   gateGroups: GateGroupView[];
   /** how many groups entered the gate in all */
   gateGroupCount: number;
+  /** the sign-flip groups and the twin disagreements */
+  verdict: ReportVerdictView;
 }
 
 export interface GateGroupView {

@@ -1,0 +1,82 @@
+/** The comparison's verdict (section 8) from core's EvaluationComparison, in plain words (pure; no vscode). */
+import type { EvalOutcome, EvaluationComparison, PairedFigures } from '../../core/eval/evalFigures';
+import { evalTaskRows } from '../../core/eval/evalTasks';
+import { formatCount, formatP } from '../../shared/format';
+import type { VerdictFiguresView, VerdictView } from '../../shared/protocol/compareVerdict';
+import { NO_VERDICT } from '../../shared/protocol/compareVerdict';
+
+/** The file that makes the verdict possible (run-format.md section 8). */
+export const EVAL_LOG_FILE = 'logs/eval_log.jsonl';
+
+export function figuresView(f: PairedFigures, iteration: number | null): VerdictFiguresView {
+  return {
+    iteration,
+    tasks: f.tasks,
+    successA: f.successA,
+    successB: f.successB,
+    meanDiff: f.meanDiff,
+    lo: f.ci95?.[0] ?? null,
+    hi: f.ci95?.[1] ?? null,
+    p: f.p,
+    wins: f.wins,
+    losses: f.losses,
+    ties: f.ties,
+    signTestP: f.signTestP,
+  };
+}
+
+const pts = (x: number): string => (x * 100).toFixed(1);
+
+/** "A solves 3.1 points more (95% CI 0.4 to 5.8), p = 0.0240; A better on 120 tasks, B on 80, 74 tied." */
+export function differenceWords(f: PairedFigures): string {
+  if (f.meanDiff === null) return 'no task in common: nothing to compare.';
+  const d = f.meanDiff;
+  const size = d === 0 ? 'as many points as B' : `${pts(Math.abs(d))} points ${d > 0 ? 'more' : 'fewer'}`;
+  const ci = f.ci95 ? ` (95% CI ${pts(f.ci95[0])} to ${pts(f.ci95[1])})` : ' (no interval: fewer than 2 tasks)';
+  const p = f.p === null ? 'no p value (every task has the same difference)' : `p = ${formatP(f.p)}`;
+  const wl = `A better on ${formatCount(f.wins)} task${f.wins === 1 ? '' : 's'}, B on ${formatCount(f.losses)}, ${formatCount(f.ties)} tied`;
+  return `A solves ${size}${ci}, ${p}; ${wl}.`;
+}
+
+export function finalWords(e: EvaluationComparison): string {
+  const f = e.final;
+  if (!f) return 'The runs evaluated no checkpoint in common: no verdict.';
+  return `At iteration ${f.iteration}, on the same ${formatCount(f.tasks)} tasks, ${differenceWords(f)}`;
+}
+
+export function pooledWords(e: EvaluationComparison): string {
+  const n = e.iterations.length;
+  if (n === 0) return '';
+  const where = n === 1 ? 'the one common checkpoint' : `the ${n} common checkpoints`;
+  return `Pooled over ${where} (${formatCount(e.pooled.tasks)} checkpoint-task pairs), ${differenceWords(e.pooled)}`;
+}
+
+/** The one line when either run has no evaluation log. */
+export function missingWords(hasA: boolean, hasB: boolean): string {
+  const which = !hasA && !hasB ? 'Neither run has' : !hasA ? 'Run A has' : 'Run B has';
+  const none = !hasA && !hasB ? 'an evaluation log' : 'no evaluation log';
+  return (
+    `${which} ${none}: a verdict needs both runs evaluated at the same checkpoints on the same tasks. ` +
+    `A file ${EVAL_LOG_FILE} in the run (run-format section 8: one line per evaluated episode, ` +
+    '{iteration, task_id, reward}) would make it possible.'
+  );
+}
+
+/** The verdict view; `a`/`b` the runs' eval episodes (undefined without an eval log). */
+export function verdictView(
+  e: EvaluationComparison | null,
+  a: readonly EvalOutcome[] | undefined,
+  b: readonly EvalOutcome[] | undefined,
+): VerdictView {
+  if (!e || !a || !b) return { ...NO_VERDICT, missing: missingWords(a !== undefined, b !== undefined) };
+  return {
+    available: true,
+    missing: '',
+    perIteration: e.perIteration.map((p) => figuresView(p, p.iteration)),
+    final: e.final ? figuresView(e.final, e.final.iteration) : null,
+    pooled: e.iterations.length > 0 ? figuresView(e.pooled, null) : null,
+    finalWords: finalWords(e),
+    pooledWords: pooledWords(e),
+    tasksAt: [...e.iterations].reverse().map((iteration) => ({ iteration, rows: evalTaskRows(a, b, iteration) })),
+  };
+}

@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { close, tempDir } from '../helpers';
+import { Run } from '../../src/core/run/run';
+import { reportLines } from '../../src/core/report/targets';
+import { judgementView, twinView, withVerdict } from '../../src/extension/metrics/verdictViews';
+import type { SeriesView } from '../../src/shared/protocol/metrics';
+import { reportVerdictView } from '../../src/extension/report/verdictViews';
+
+const FIX = resolve(__dirname, '../../../test/fixtures/flips');
+
+async function flips(): Promise<Run> {
+  const dir = join(tempDir(), 'flips');
+  cpSync(FIX, dir, { recursive: true });
+  const r = (await Run.open(dir))!;
+  await r.update();
+  return r;
+}
+
+/*
+ * test/fixtures/flips (worked by hand in verdict.test.ts): sign flips 1 of 5 at iteration 0 (recomputed 0.2, logged 0),
+ * 0 of 2 at iteration 1; the gate's mean diff 0.875 at iteration 1 against a logged 0.9; c_mean logged within 1e-6 of its twin.
+ */
+test("the dashboard's chip judges a target over the whole run with the report's mark; the last value beside it", async () => {
+  const r = await flips();
+  const full = r.report()!;
+  const table = r.metrics!.getTable();
+  const j = judgementView('ws/sign_flip_rate', full, table)!;
+  const line = reportLines(full.report).find((l) => l.key === 'signFlipRate')!;
+  assert.equal(j.source, 'report');
+  assert.equal(j.value, line.value);
+  assert.equal(j.mark, line.mark);
+  // one flip among the run's sign-flip candidates: not exactly 0, whatever the last logged value says
+  assert.equal(j.mark, 'fail');
+  assert.ok(j.value! > 0);
+  assert.equal(judgementView('ws/no_target_here', full, table), undefined);
+});
+
+test('the recomputed twin of a logged figure and the iterations where they differ by more than 1e-6', async () => {
+  const r = await flips();
+  const full = r.report()!;
+  const flip = twinView('ws/sign_flip_rate', full)!;
+  assert.equal(flip.twin, 'signFlipRate');
+  assert.deepEqual(flip.x, [0, 1]);
+  assert.ok(close(flip.y[0], 0.2) && flip.y[1] === 0);
+  assert.deepEqual(flip.disagreements, [{ iteration: 0, logged: 0, recomputed: flip.y[0] }]);
+  const gate = twinView('ws/gate_mean_diff', full)!;
+  assert.deepEqual(
+    gate.disagreements.map((d) => [d.iteration, d.logged]),
+    [[1, 0.9]],
+  );
+  assert.ok(close(gate.disagreements[0]!.recomputed, 0.875));
+  assert.deepEqual(twinView('ws/c_mean', full)!.disagreements, []);
+  assert.equal(twinView('reward/mean', full), undefined);
+  assert.equal(twinView('ws/sign_flip_rate', undefined), undefined);
+});
+
+test('withVerdict adds the judgement and the twin to the primary run series only', async () => {
+  const r = await flips();
+  const table = r.metrics!.getTable();
+  const base = (name: string, absent = false): SeriesView => ({
+    name,
+    group: 'ws',
+    x: [],
+    y: [],
+    total: 0,
+    gaps: 0,
+    last: null,
+    ...(absent ? { absent } : {}),
+  });
+  const [flip, plain, absent] = withVerdict([base('ws/sign_flip_rate'), base('reward/mean'), base('ws/c_mean', true)], r.report(), table);
+  assert.equal(flip!.judgement?.mark, 'fail');
+  assert.equal(flip!.twin?.disagreements.length, 1);
+  assert.deepEqual(plain, base('reward/mean'));
+  assert.deepEqual(absent, base('ws/c_mean', true));
+});
+
+test("the report's sign-flip section and twin list: the fixture's one group, its line, the three disagreements", async () => {
+  const r = await flips();
+  const v = reportVerdictView(r.report()!, 0.4);
+  assert.equal(v.signFlipGroups.length, 1);
+  const g = v.signFlipGroups[0]!;
+  assert.deepEqual([g.iteration, g.group, g.flips, g.rewards, g.formatFailure], [0, 0, 1, [1, 1, 0, 0, -1], true]);
+  assert.ok(close(g.minAbsA, 0.2 / Math.sqrt(0.56)), String(g.minAbsA));
+  assert.equal(
+    v.signFlipLine,
+    "all 1 sign flip is in groups with a -1 reward, where min|A| < beta: the card's guarantee assumes binary rewards",
+  );
+  // with beta below min|A| the line keeps only the format-failure half
+  assert.equal(reportVerdictView(r.report()!, 0.1).signFlipLine, 'all 1 sign flip is in groups with a -1 reward');
+  assert.deepEqual(
+    v.twinDisagreements.map((d) => [d.iteration, d.metric]),
+    [
+      [0, 'ws/sign_flip_rate'],
+      [0, 'ws/rms_beta_c_over_rms_A'],
+      [1, 'ws/gate_mean_diff'],
+    ],
+  );
+});

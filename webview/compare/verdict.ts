@@ -1,0 +1,225 @@
+/**
+ * The comparison's verdict (run-format section 8): at each common checkpoint, A's task success
+ * minus B's on the same tasks with its 95% interval (an interval chart over iterations), the
+ * final checkpoint and the pooled figure in words and numbers, then the per-task table at a chosen checkpoint.
+ */
+import { Chart, Filler, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
+import type { ChartDataset } from 'chart.js';
+import { dataRange, h, lineOptions, themeColor } from '../common';
+import { formatCount, formatP, formatRate, formatSigned } from '../../src/shared/format';
+import type { VerdictFiguresView, VerdictTaskView, VerdictView } from '../../src/shared/protocol/compareVerdict';
+import { logNodes } from '../trajectories/text';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Filler);
+
+type Points = { x: number; y: number }[];
+
+const num = (v: number | null, text: string): HTMLElement => h('td', { class: 'num', 'data-value': String(v) }, text);
+
+function figuresRow(key: string, label: string, f: VerdictFiguresView): HTMLElement {
+  const strong = f.p !== null && f.p < 0.05 ? ' strong' : '';
+  return h(
+    'tr',
+    { 'data-key': key },
+    h('td', {}, label),
+    num(f.tasks, formatCount(f.tasks)),
+    num(f.successA, formatRate(f.successA, 3)),
+    num(f.successB, formatRate(f.successB, 3)),
+    num(f.meanDiff, formatSigned(f.meanDiff, 3)),
+    num(f.lo, formatSigned(f.lo, 3)),
+    num(f.hi, formatSigned(f.hi, 3)),
+    h('td', { class: `num${strong}`, 'data-value': String(f.p) }, formatP(f.p)),
+    num(f.wins, formatCount(f.wins)),
+    num(f.losses, formatCount(f.losses)),
+    num(f.ties, formatCount(f.ties)),
+  );
+}
+
+function figuresTable(v: VerdictView): HTMLElement {
+  const heads = ['', 'tasks', 'A', 'B', 'A − B', '95% CI low', '95% CI high', 'p', 'A better', 'B better', 'tied'];
+  const t = h(
+    'table',
+    { class: 'grid', id: 'verdict-figures' },
+    h('tr', {}, ...heads.map((x, i) => h('th', i > 0 ? { class: 'num' } : {}, x))),
+  );
+  if (v.final) t.append(figuresRow('final', `final checkpoint (iteration ${v.final.iteration})`, v.final));
+  if (v.pooled) t.append(figuresRow('pooled', 'pooled over the common checkpoints', v.pooled));
+  for (const p of v.perIteration)
+    if (p.iteration !== v.final?.iteration) t.append(figuresRow(`it-${p.iteration}`, `iteration ${p.iteration}`, p));
+  return t;
+}
+
+/** The difference rows sorted by A − B, largest first; a task one run did not evaluate there last. */
+function sortedRows(rows: readonly VerdictTaskView[]): VerdictTaskView[] {
+  return [...rows].sort((x, y) => (x.diff === null ? (y.diff === null ? 0 : 1) : y.diff === null ? -1 : y.diff - x.diff));
+}
+
+/** A theme colour (#rgb or #rrggbb) at 15% opacity for the interval's band; other forms as they are. */
+function translucent(c: string): string {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(c);
+  if (!m) return c;
+  const x = m[1]!.length === 3 ? [...m[1]!].map((d) => d + d).join('') : m[1]!;
+  return `#${x}26`;
+}
+
+export class VerdictSection {
+  readonly el = h('div', { id: 'verdict' });
+  private chart: Chart | undefined;
+  private last: VerdictView | undefined;
+  private chosen: number | undefined;
+  private readonly canvas = h('canvas', {
+    id: 'verdict-chart',
+    role: 'img',
+    'aria-label': "A's task success minus B's at each common checkpoint, with its 95% interval",
+  });
+
+  constructor(private readonly open: (task: string) => void) {}
+
+  render(v: VerdictView): void {
+    this.last = v;
+    this.chart?.destroy();
+    this.chart = undefined;
+    if (!v.available) {
+      this.el.replaceChildren(h('p', { class: 'muted', id: 'verdict-missing' }, v.missing));
+      return;
+    }
+    const lines = [h('p', { class: 'verdict-words', id: 'verdict-final' }, v.finalWords)];
+    if (v.pooledWords) lines.push(h('p', { id: 'verdict-pooled' }, v.pooledWords));
+    const note = h(
+      'p',
+      { class: 'muted' },
+      'Checkpoint evaluations: both runs on the same tasks at the same iterations, a task’s success the share of its episodes with reward > 0. ' +
+        'The verdict rests on these.',
+    );
+    this.el.replaceChildren(...lines, note, h('div', { class: 'chart-box small' }, this.canvas), figuresTable(v), this.tasks(v));
+    if (v.perIteration.length > 0) this.draw(v);
+  }
+
+  redraw(): void {
+    if (this.last) this.render(this.last);
+  }
+
+  private tasks(v: VerdictView): HTMLElement {
+    const box = h('div', { id: 'verdict-tasks-box' });
+    if (v.tasksAt.length === 0) return box;
+    const its = v.tasksAt.map((t) => t.iteration);
+    const at = this.chosen !== undefined && its.includes(this.chosen) ? this.chosen : its[0]!;
+    const select = h('select', { id: 'verdict-checkpoint', 'aria-label': 'checkpoint of the per-task table' });
+    for (const it of its) select.append(h('option', { value: String(it), ...(it === at ? { selected: true } : {}) }, `iteration ${it}`));
+    select.addEventListener('change', () => {
+      this.chosen = Number(select.value);
+      this.redraw();
+    });
+    const rows = sortedRows(v.tasksAt.find((t) => t.iteration === at)!.rows);
+    const head = ['task', 'A', 'B', 'A − B', 'episodes A', 'episodes B'];
+    const t = h(
+      'table',
+      { class: 'grid', id: 'verdict-tasks' },
+      h('tr', {}, ...head.map((x, i) => h('th', i > 0 ? { class: 'num' } : {}, x))),
+    );
+    for (const r of rows) {
+      const tr = h(
+        'tr',
+        { class: 'clickable', 'data-task': r.task, tabindex: 0, title: 'Open this task' },
+        h('td', {}, ...logNodes(r.task)),
+        num(r.successA, formatRate(r.successA, 3)),
+        num(r.successB, formatRate(r.successB, 3)),
+        num(r.diff, formatSigned(r.diff, 3)),
+        num(r.episodesA, formatCount(r.episodesA)),
+        num(r.episodesB, formatCount(r.episodesB)),
+      );
+      tr.addEventListener('click', () => this.open(r.task));
+      tr.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') this.open(r.task);
+      });
+      t.append(tr);
+    }
+    box.append(
+      h('h3', {}, 'Per task at ', select),
+      h(
+        'p',
+        { class: 'muted' },
+        `${formatCount(rows.length)} tasks evaluated at iteration ${at}, sorted by A − B. Click a task to open it.`,
+      ),
+      h('div', { class: 'verdict-scroll' }, t),
+    );
+    return box;
+  }
+
+  private draw(v: VerdictView): void {
+    const p = v.perIteration;
+    const text = themeColor('--vscode-foreground', '#ccc');
+    const grid = themeColor('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)');
+    const mean = themeColor('--vscode-charts-green', '#89d185');
+    const band = themeColor('--vscode-charts-green', '#89d185');
+    const zeroC = themeColor('--vscode-descriptionForeground', '#888');
+    const pts = (f: (x: VerdictFiguresView) => number | null): Points =>
+      p.filter((x) => f(x) !== null).map((x) => ({ x: x.iteration!, y: f(x)! }));
+    const x = dataRange(p.map((q) => q.iteration!));
+    const ds = (
+      label: string,
+      data: Points,
+      color: string,
+      extra: Partial<ChartDataset<'line', Points>>,
+    ): ChartDataset<'line', Points> => ({
+      label,
+      data,
+      borderColor: color,
+      backgroundColor: color,
+      borderWidth: 1.5,
+      pointRadius: 0,
+      pointHitRadius: 6,
+      ...extra,
+    });
+    const zero: Points =
+      x.min === undefined
+        ? []
+        : [
+            { x: x.min, y: 0 },
+            { x: x.max!, y: 0 },
+          ];
+    this.chart = new Chart(this.canvas, {
+      type: 'line',
+      data: {
+        datasets: [
+          ds(
+            '95% CI low',
+            pts((q) => q.lo),
+            band,
+            { borderDash: [3, 3], borderWidth: 1, pointRadius: 2 },
+          ),
+          ds(
+            '95% CI high',
+            pts((q) => q.hi),
+            band,
+            {
+              borderDash: [3, 3],
+              borderWidth: 1,
+              pointRadius: 2,
+              fill: { target: '-1' },
+              backgroundColor: translucent(band),
+            },
+          ),
+          ds(
+            'A − B (mean over tasks)',
+            pts((q) => q.meanDiff),
+            mean,
+            { pointRadius: 4, borderWidth: 2 },
+          ),
+          ds('0 (no difference)', zero, zeroC, { borderDash: [4, 4], borderWidth: 1 }),
+        ],
+      },
+      options: lineOptions({
+        text,
+        grid,
+        x,
+        y: {},
+        xTicks: { maxTicksLimit: 8 },
+        yTicks: { maxTicksLimit: 6 },
+        xTitle: 'checkpoint iteration',
+        legend: true,
+        label: (item) => `${item.dataset.label ?? ''}: ${formatSigned(item.parsed.y ?? Number.NaN, 3)}`,
+      }),
+    });
+  }
+}
