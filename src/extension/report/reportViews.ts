@@ -1,4 +1,5 @@
 /** The run report's view model from the engine's report (pure; no vscode). */
+import { reportBehaviourView } from './behaviourViews';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { reportLines } from '../../core/report/targets';
 import type { FullReport, CurveRow, GateGroup, GateReport, RunReport } from '../../core/report/report';
@@ -95,5 +96,6 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
     gateGroupCount: full.gateGroups.length,
     beta: index.options.credit.beta,
     tau: index.options.credit.tau,
+    behaviour: reportBehaviourView(index),
   };
 }
