@@ -7,9 +7,13 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import type { FrameLocator } from 'playwright-core';
+import { join } from 'node:path';
 import { workbench } from './harness';
+import { rowMenu } from './steps';
+import { formatPercent } from '../../src/shared/format';
 
-const wb = workbench({ name: 'behaviour' });
+// the demo run with its baseline (run/baseline): the comparison's second run
+const wb = workbench({ name: 'behaviour', demoArgs: [] });
 const webview = (): FrameLocator => wb.webview();
 
 interface TagsJson {
@@ -97,4 +101,66 @@ wb.continued('B3. a tag on a row is one click to its chip; removing the chip lif
   await wb.shot('falseDone-chip');
   await wv.locator('#clear-all').click();
   await wv.locator('#jump-label', { hasText: /^all \d+ trajectories$/ }).waitFor({ timeout: 20_000 });
+});
+
+wb.journey("B4. the report's behaviour section: each tag's figures are the CLI's; a row opens its trajectories", async () => {
+  await wb.command('RL Runs: Open Run Report');
+  const wv = webview();
+  const row = wv.locator('#behaviour tr[data-tag="repeat"]');
+  await row.waitFor({ timeout: 60_000 });
+  const cli = cliTags();
+  for (const [tag, f] of Object.entries(cli.tags)) {
+    const r = wv.locator(`#behaviour tr[data-tag="${tag}"]`);
+    assert.equal(await r.locator('[data-field="count"]').textContent(), f === null ? '—' : f.count.toLocaleString('en-US'), tag);
+    assert.equal(await r.locator('[data-field="rate"]').textContent(), formatPercent(f?.rate), tag);
+    assert.equal(await r.locator('[data-field="successTagged"]').textContent(), formatPercent(f?.successTagged), tag);
+  }
+  await row.scrollIntoViewIfNeeded();
+  await wb.shot('report-behaviour');
+  await pickTheme('Light Modern');
+  await wb.page.waitForTimeout(800);
+  await wb.shot('report-behaviour-light');
+  await pickTheme('Dark Modern');
+  await row.locator('button').click();
+  const br = webview();
+  await br.locator('.chip[data-chip="tag-repeat"]').waitFor({ timeout: 60_000 });
+  await br
+    .locator('#jump-label', { hasText: `${cli.tags['repeat']!.count} of ${cli.trajectories} trajectories · tag repeat` })
+    .waitFor({ timeout: 20_000 });
+});
+
+interface BehaviourJson {
+  behaviour: Record<string, { rateA: number | null; rateB: number | null; p: number | null }>;
+  evalBehaviour: Record<string, { rateA: number | null; rateB: number | null; p: number | null }> | null;
+}
+
+wb.journey("B5. the comparison's behaviour lines in words, on training rollouts and eval episodes, equal compare --json", async () => {
+  const page = wb.page;
+  await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
+  const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
+  const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*(\d+ data problems? · )?\d+ trajectories/ });
+  await runRow.waitFor({ timeout: 60_000 });
+  await baseRow.waitFor({ timeout: 60_000 });
+  await rowMenu(page, [runRow, baseRow], 'Compare Selected Runs');
+  const wv = webview();
+  const line = wv.locator('#behaviour-training tr[data-tag="repeat"]');
+  await line.waitFor({ timeout: 90_000 });
+  const r = spawnSync('node', ['dist/cli.js', 'compare', wb.run, join(wb.run, 'baseline'), '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as BehaviourJson;
+  const t = json.behaviour['repeat']!;
+  const words = (await line.locator('[data-field="words"]').textContent()) ?? '';
+  assert.ok(words.startsWith(`A loops on ${formatPercent(t.rateA)} of trajectories, B on ${formatPercent(t.rateB)}, p `), words);
+  assert.equal(Number(await line.locator('td').nth(4).getAttribute('data-value')), t.p);
+  assert.ok(json.evalBehaviour, 'both demo runs have evaluations');
+  const e = json.evalBehaviour['repeat']!;
+  const evalWords = (await wv.locator('#behaviour-evals tr[data-tag="repeat"] [data-field="words"]').textContent()) ?? '';
+  assert.ok(evalWords.startsWith(`A loops on ${formatPercent(e.rateA)} of eval episodes, B on ${formatPercent(e.rateB)}`), evalWords);
+  assert.match((await wv.locator('#behaviour-evals tr[data-tag="collapsed"] [data-field="words"]').textContent()) ?? '', /^Empty/);
+  await wv.locator('#behaviour-training').scrollIntoViewIfNeeded();
+  await wb.shot('compare-behaviour');
+  await pickTheme('Light Modern');
+  await page.waitForTimeout(800);
+  await wb.shot('compare-behaviour-light');
+  await pickTheme('Dark Modern');
 });
