@@ -1,19 +1,16 @@
 /**
  * The behaviour tags (run-format.md section 7) wherever a run is read (issue #25 items 3-6):
- * the browser's tag flags, chips and turn marks, the dashboard's Behaviour group, the
- * report's section and the comparison's lines, each against `rlrb tags --json` on the same run.
+ * the browser's tag flags, chips and turn marks, the
+ * report's section, each against `rlrb tags --json` on the same run.
  * A real code-server and Chromium, on the demo run.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import type { FrameLocator } from 'playwright-core';
-import { join } from 'node:path';
 import { workbench } from './harness';
-import { rowMenu } from './steps';
 import { formatPercent } from '../../src/shared/format';
 
-// the demo run with its baseline (run/baseline): the comparison's second run
-const wb = workbench({ name: 'behaviour', demoArgs: [] });
+const wb = workbench({ name: 'behaviour' });
 const webview = (): FrameLocator => wb.webview();
 
 interface TagsJson {
@@ -127,40 +124,4 @@ wb.journey("B4. the report's behaviour section: each tag's figures are the CLI's
   await br
     .locator('#jump-label', { hasText: `${cli.tags['repeat']!.count} of ${cli.trajectories} trajectories · tag repeat` })
     .waitFor({ timeout: 20_000 });
-});
-
-interface BehaviourJson {
-  behaviour: Record<string, { rateA: number | null; rateB: number | null; p: number | null }>;
-  evalBehaviour: Record<string, { rateA: number | null; rateB: number | null; p: number | null }> | null;
-}
-
-wb.journey("B5. the comparison's behaviour lines in words, on training rollouts and eval episodes, equal compare --json", async () => {
-  const page = wb.page;
-  await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
-  const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
-  const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*(\d+ data problems? · )?\d+ trajectories/ });
-  await runRow.waitFor({ timeout: 60_000 });
-  await baseRow.waitFor({ timeout: 60_000 });
-  await rowMenu(page, [runRow, baseRow], 'Compare Selected Runs');
-  const wv = webview();
-  const line = wv.locator('#behaviour-training tr[data-tag="repeat"]');
-  await line.waitFor({ timeout: 90_000 });
-  const r = spawnSync('node', ['dist/cli.js', 'compare', wb.run, join(wb.run, 'baseline'), '--json'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  const json = JSON.parse(r.stdout) as BehaviourJson;
-  const t = json.behaviour['repeat']!;
-  const words = (await line.locator('[data-field="words"]').textContent()) ?? '';
-  assert.ok(words.startsWith(`A loops on ${formatPercent(t.rateA)} of trajectories, B on ${formatPercent(t.rateB)}, p `), words);
-  assert.equal(Number(await line.locator('td').nth(4).getAttribute('data-value')), t.p);
-  assert.ok(json.evalBehaviour, 'both demo runs have evaluations');
-  const e = json.evalBehaviour['repeat']!;
-  const evalWords = (await wv.locator('#behaviour-evals tr[data-tag="repeat"] [data-field="words"]').textContent()) ?? '';
-  assert.ok(evalWords.startsWith(`A loops on ${formatPercent(e.rateA)} of eval episodes, B on ${formatPercent(e.rateB)}`), evalWords);
-  assert.match((await wv.locator('#behaviour-evals tr[data-tag="collapsed"] [data-field="words"]').textContent()) ?? '', /^Empty/);
-  await wv.locator('#behaviour-training').scrollIntoViewIfNeeded();
-  await wb.shot('compare-behaviour');
-  await pickTheme('Light Modern');
-  await page.waitForTimeout(800);
-  await wb.shot('compare-behaviour-light');
-  await pickTheme('Dark Modern');
 });
