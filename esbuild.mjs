@@ -124,6 +124,8 @@ await Promise.all(names.map((n) => targets[n]()));
 // use (the full one has ~600 rules for the page to parse and match)
 const codicons = 'node_modules/@vscode/codicons/dist';
 const ICONS = ['pin', 'pinned', 'arrow-swap', 'warning', 'fold', 'error', 'star-full', 'circle-slash', 'check', 'close', 'link'];
+// the behaviour tags' (webview/trajectories/tags.ts)
+ICONS.push('redo', 'sync', 'ellipsis', 'debug-stop', 'debug-step-out', 'pass-filled', 'symbol-string', 'merge', 'diff', 'dash');
 if (existsSync(codicons)) {
   mkdirSync('dist/webview', { recursive: true });
   copyFileSync(join(codicons, 'codicon.ttf'), join('dist/webview', 'codicon.ttf'));

@@ -41,6 +41,7 @@ const SUITE = [
   'build/test/e2e/compare.test.js',
   'build/test/e2e/problems.test.js',
   'build/test/e2e/verdict.test.js',
+  'build/test/e2e/behaviour.test.js',
 ];
 const FILES = process.argv.slice(2);
 // this run's screenshots only (each file writes its own, under its own prefix)

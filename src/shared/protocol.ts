@@ -7,8 +7,8 @@
  * is a complete snapshot (a hidden webview keeps only the newest), never a delta.
  */
 
-import type { RewardFilter, SortKey, TrajectoryFilter, TrajectoryQuery, TrajectorySort } from './shapes';
-import { REWARD_FILTERS, SORT_KEYS } from './shapes';
+import type { RewardFilter, SortKey, TagName, TrajectoryFilter, TrajectoryQuery, TrajectorySort } from './shapes';
+import { REWARD_FILTERS, SORT_KEYS, TAG_NAMES } from './shapes';
 
 export type PanelKind = 'metrics' | 'trajectories' | 'report';
 
@@ -99,6 +99,15 @@ export function isSortKeyView(v: unknown): v is SortKeyView {
   return typeof v === 'string' && (SORT_KEYS as readonly string[]).includes(v);
 }
 
+/** A `tag:` filter: known tag names, each once. */
+export function isTagList(v: unknown): v is TagName[] {
+  return (
+    Array.isArray(v) &&
+    v.every((t) => typeof t === 'string' && (TAG_NAMES as readonly string[]).includes(t)) &&
+    new Set(v).size === v.length
+  );
+}
+
 export function isQuery(v: unknown): v is QueryView {
   if (!isObj(v) || !isObj(v['filter']) || !Array.isArray(v['sort'])) return false;
   const f = v['filter'];
@@ -107,6 +116,7 @@ export function isQuery(v: unknown): v is QueryView {
   if (f['reward'] !== undefined && !(REWARD_FILTERS as readonly unknown[]).includes(f['reward'])) return false;
   for (const k of ['labeledOnly', 'gate'] as const) if (f[k] !== undefined && typeof f[k] !== 'boolean') return false;
   if (f['text'] !== undefined && (typeof f['text'] !== 'string' || f['text'].length > 500)) return false;
+  if (f['tags'] !== undefined && !isTagList(f['tags'])) return false;
   return v['sort'].every(
     (s) => isObj(s) && isSortKeyView(s['key']) && (s['descending'] === undefined || typeof s['descending'] === 'boolean'),
   );

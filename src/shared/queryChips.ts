@@ -4,6 +4,8 @@
  */
 import type { FilterView, QueryView, SortKeyView } from './protocol';
 import { Flag } from './shapes';
+import type { TagName } from './shapes';
+import { TAG_WORDS } from './tagWords';
 
 /** The row flag bits the wire's `flags` filter holds, in words. */
 export const FLAG_NAMES: readonly [number, string][] = [
@@ -50,6 +52,21 @@ const dropFilter =
     return { filter, sort: q.sort };
   };
 
+const dropTag =
+  (t: TagName) =>
+  (q: QueryView): QueryView => {
+    const tags = (q.filter.tags ?? []).filter((x) => x !== t);
+    const filter: FilterView = { ...q.filter, tags };
+    if (tags.length === 0) delete filter.tags;
+    return { filter, sort: q.sort };
+  };
+
+/** The query with tag `t` among its `tag:` filters (a click on a tag anywhere); the same query when it is there. */
+export function withTag(q: QueryView, t: TagName): QueryView {
+  const tags = q.filter.tags ?? [];
+  return tags.includes(t) ? q : { filter: { ...q.filter, tags: [...tags, t] }, sort: q.sort };
+}
+
 function iterationLabel(f: FilterView): string | null {
   const lo = f.iterationMin,
     hi = f.iterationMax;
@@ -84,6 +101,7 @@ export function queryChips(q: QueryView): QueryChip[] {
         },
       });
   if (f.gate) out.push({ id: 'gate', label: "gate pairs (mixed groups' labeled rollouts)", without: dropFilter('gate') });
+  for (const t of f.tags ?? []) out.push({ id: `tag-${t}`, label: `tag ${TAG_WORDS[t].label}`, without: dropTag(t) });
   if (f.text) out.push({ id: 'text', label: `text “${f.text}”`, without: dropFilter('text') });
   q.sort.forEach((s, i) =>
     out.push({

@@ -211,7 +211,7 @@ test('computing again after a log grew reads the new rows, and a provisional las
 
 // ---- the CLI
 
-test('compare --json prints exactly the keys of section 6 plus evaluation, behaviour, warnings, reportA and reportB', () => {
+test('compare --json prints exactly the keys of section 6 plus evaluation, behaviour, evalBehaviour, warnings, reportA and reportB', () => {
   const o = rlrbJson('compare', dirA, dirB);
   assert.deepEqual(
     Object.keys(o).sort(),
@@ -233,6 +233,7 @@ test('compare --json prints exactly the keys of section 6 plus evaluation, behav
       'reportA',
       'reportB',
       'behaviour',
+      'evalBehaviour',
     ].sort(),
   );
   const behaviour = o['behaviour'] as Record<string, Record<string, unknown>>;

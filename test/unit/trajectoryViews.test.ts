@@ -118,9 +118,64 @@ test('a group with one reward does not count for the gate, and says why', () => 
     argmaxTurns: 0,
     fallbackTurns: 0,
     flags: 0,
+    tags: [],
   };
   const g = groupGate([row, { ...row, rollout: 1 }], undefined);
   assert.equal(g.counts, false);
   assert.match(g.reason ?? '', /same reward/);
   assert.match(groupGate([row, { ...row, reward: 0 }], undefined).reason ?? '', /labeled/);
+});
+
+/**
+ * Hand-worked: a click on the same spot three times then done (a repeat of turns 0-2;
+ * reward 0 with a last done: falseDone), and click, back, click, back (a cycle of all four,
+ * no done: noDone at the default horizon 15), a turn whose one candidate is the same action
+ * (collapsed).
+ */
+const BEHAVIOUR = [
+  labeledRecord({ iteration: 3, group: 0, rollout: 0, reward: 0, A: -0.5 }, [
+    { action: 'click(x=100, y=100)' },
+    { action: 'click(x=100, y=100)' },
+    { action: 'click(x=100, y=100)' },
+    { action: 'done()' },
+  ]),
+  labeledRecord({ iteration: 3, group: 0, rollout: 1, reward: 1, A: 0.5 }, [
+    { action: 'click(x=100, y=100)' },
+    { action: 'back()' },
+    { action: 'click(x=100, y=100)' },
+    { action: 'back()' },
+  ]),
+  labeledRecord({ iteration: 3, group: 0, rollout: 2, reward: 1, A: 0.5 }, [
+    { action: 'click(x=5, y=5)', candidates: ['click(x=5, y=5)', 'click(x=5, y=5)'], scores: [0.3, 0.3], c: 0, A_t: 0.5 },
+    { action: 'done()' },
+  ]),
+];
+
+test("the behaviour tags in the row and the detail header, and section 7's marks on each turn", async () => {
+  const idx = await indexRecords(BEHAVIOUR);
+  const loop = await detailsOf(idx, idx.find(3, 0, 0));
+  assert.deepEqual(loop.tags, ['repeat', 'falseDone']);
+  assert.deepEqual(loop.group5[0]!.tags, ['repeat', 'falseDone']);
+  assert.deepEqual(
+    loop.turns.map((t) => t.repeat),
+    [true, true, true, false],
+  );
+  assert.ok(loop.turns.every((t) => !t.cycle && !t.collapsed));
+  const ping = await detailsOf(idx, idx.find(3, 0, 1));
+  assert.deepEqual(ping.tags, ['cycle', 'noDone']);
+  assert.deepEqual(
+    ping.turns.map((t) => [t.cycle, t.repeat]),
+    [
+      [true, false],
+      [true, false],
+      [true, false],
+      [true, false],
+    ],
+  );
+  const agreed = await detailsOf(idx, idx.find(3, 0, 2));
+  assert.deepEqual(agreed.tags, ['collapsed']);
+  assert.deepEqual(
+    agreed.turns.map((t) => t.collapsed),
+    [true, false],
+  );
 });

@@ -11,6 +11,7 @@ import type {
 } from '../../src/shared/protocol/compare';
 import { parseCompareState } from '../../src/shared/protocol/compare';
 import { TaskTable } from './table';
+import { behaviourSection } from './behaviour';
 import { logNodes } from '../trajectories/text';
 import { SuccessCharts } from './chart';
 import { VerdictSection } from './verdict';
@@ -185,6 +186,7 @@ const boxes = {
   tasksNote: h('p', { class: 'muted', id: 'tasks-note' }),
   report: h('div', { id: 'report-box' }),
   curves: h('div', { class: 'side-by-side', id: 'curves-box' }),
+  behaviour: h('div', { id: 'behaviour-box' }),
 };
 const sections = [
   boxes.warnings,
@@ -192,6 +194,7 @@ const sections = [
   section('Training rollouts (run-format section 6): each run pools a task over whatever iterations it drew it at', boxes.figures),
   section('Training success per iteration', charts.el),
   section('Per task', boxes.tasksNote, table.el),
+  section('Behaviour (run-format section 7)', boxes.behaviour),
   section('Run reports side by side', boxes.report),
   section('Training curve: first 10 against last 10 iterations', boxes.curves),
 ];
@@ -203,6 +206,7 @@ function render(v: CompareView): void {
   const w = warnings(v);
   boxes.warnings.replaceChildren(...(w ? [w] : []));
   boxes.figures.replaceChildren(figuresTable(v));
+  boxes.behaviour.replaceChildren(...behaviourSection(v.behaviour));
   const tc = v.taskCounts;
   boxes.tasksNote.textContent =
     `${tc.both} tasks seen by both runs, ${tc.onlyA} by A only, ${tc.onlyB} by B only, in the window. ` +

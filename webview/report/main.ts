@@ -5,6 +5,7 @@ import { formatCount, formatQuantity, formatSigned, metricQuantity } from '../..
 import { visibleText } from '../../src/shared/visibleText';
 import { logNodes } from '../trajectories/text';
 import { signFlipSection, twinSection } from './verdict';
+import { behaviourSection } from './behaviour';
 import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../../src/shared/protocol/report';
 
 const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
@@ -226,6 +227,7 @@ function render(r: ReportView): void {
         `${r.gateGroupCount > r.gateGroups.length ? `, the first ${r.gateGroups.length} shown` : ''})`,
     ),
     r.gateGroups.length ? gateTable(r) : h('p', { class: 'muted' }, 'no mixed group with a succeeded and a failed labeled trajectory'),
+    ...behaviourSection(r.behaviour, (key) => post({ type: 'report/openFigure', key })),
     h('h2', {}, 'Training curve'),
     curveTable(r),
     h('h2', {}, 'Schema check'),

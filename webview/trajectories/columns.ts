@@ -4,6 +4,7 @@ import { formatCount, formatReward, formatSigned } from '../../src/shared/format
 import type { SortKeyView } from '../../src/shared/protocol';
 import type { RowView } from '../../src/shared/protocol/trajectories';
 import { icon } from './marks';
+import { tagButtons } from './tags';
 
 /** A flag of a row: its icon and colour (the turn marks' own), its count when it has one, and what it means. */
 interface RowFlag {
@@ -63,7 +64,7 @@ function flagCell(r: RowView): HTMLElement {
       h('span', { class: `rflag ${f.cls}`, title: words, 'aria-label': words, 'data-flag': f.id }, icon(f.icon), n === true ? '' : n),
     ];
   });
-  return h('span', { class: 'flags' }, ...on);
+  return h('span', { class: 'flags' }, ...on, ...tagButtons(r.tags, false));
 }
 
 export interface Column {
@@ -103,7 +104,7 @@ export const COLUMNS: readonly Column[] = [
   {
     key: 'flags',
     label: 'flags',
-    tip: `flags (n: how many turns): ${FLAGS.map((f) => f.meaning).join('; ')}`,
+    tip: `flags (n: how many turns): ${FLAGS.map((f) => f.meaning).join('; ')}; then the behaviour tags (a click filters by one)`,
     sticky: true,
     cell: flagCell,
   },

@@ -7,6 +7,7 @@ import type { ShareAction, TrajectoryDetailView, TurnDetailView } from '../../sr
 import { icon, isAnomalous, legend, marksOf } from './marks';
 import { codeEl, logEl } from './text';
 import { groupView } from './group';
+import { tagButtons } from './tags';
 
 export interface DetailOptions {
   showGroup: boolean;
@@ -18,6 +19,8 @@ export interface DetailOptions {
   onCompare: (a: TrajectoryKey, b: TrajectoryKey) => void;
   onClearFilters: () => void;
   onJumpTurn: (index: number) => void;
+  /** Next mark: scroll to the next marked turn */
+  onNextMark: () => void;
   /** Copy Link / Open Raw Record, of the trajectory (turn null) or of one turn */
   onShare?: (action: ShareAction, turn: number | null) => void;
 }
@@ -184,6 +187,28 @@ function strip(d: TrajectoryDetailView, onJump: (i: number) => void): HTMLElemen
   );
 }
 
+/** The trajectory's behaviour tags (each a filter), or that it has none. */
+function tagLine(d: TrajectoryDetailView): HTMLElement {
+  return h(
+    'div',
+    { class: 'detail-tags', id: 'detail-tags' },
+    h('span', { class: 'muted' }, 'tags '),
+    ...(d.tags.length ? tagButtons(d.tags, true) : [h('span', { class: 'muted' }, 'none')]),
+  );
+}
+
+/** How many turns carry a mark, and the Next mark button (key n) that walks them. */
+function markBar(d: TrajectoryDetailView, o: DetailOptions): HTMLElement {
+  const n = d.turns.filter(isAnomalous).length;
+  const next = h(
+    'button',
+    { class: 'link', id: 'next-mark', title: 'scroll to the next turn with a mark (n)', disabled: n === 0 },
+    'Next mark (n)',
+  );
+  next.addEventListener('click', o.onNextMark);
+  return h('div', { class: 'mark-bar' }, h('span', { class: 'muted' }, `${n} marked turn${n === 1 ? '' : 's'} · `), next);
+}
+
 export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLElement[] {
   const parts: HTMLElement[] = [];
   parts.push(
@@ -223,7 +248,7 @@ export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLEle
   if (o.showGroup) parts.push(groupView(d, { open: o.onOpenSibling, compare: o.onCompare }));
   if (d.extras)
     parts.push(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), logEl('pre', { class: 'text' }, d.extras, '')));
-  parts.push(strip(d, o.onJumpTurn), legend());
+  parts.push(tagLine(d), strip(d, o.onJumpTurn), markBar(d, o), legend());
   for (const t of d.turns) parts.push(renderTurn(t, d.A, o));
   return parts;
 }

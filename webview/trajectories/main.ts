@@ -21,8 +21,11 @@ import { queryHeader } from '../../src/shared/queryChips';
 import { filterControls } from './filters';
 import { renderChips } from './chips';
 import { COLUMNS, colClass, flagLegend } from './columns';
+import { tagLegend } from './tags';
+import { withTag } from '../../src/shared/queryChips';
+import { isTagList } from '../../src/shared/protocol';
 import { renderDetail } from './detail';
-import { wantedMarks } from './marks';
+import { nextMarked, wantedMarks } from './marks';
 import { splitter } from './split';
 
 const { post, onMessage } = channel<TrajectoriesWebviewMessage, TrajectoriesHostMessage>();
@@ -145,6 +148,7 @@ app.append(
   h('div', { class: 'toolbar' }, ...filters.fields, count),
   chipBox,
   flagLegend(),
+  tagLegend(),
   h('div', { class: 'toolbar' }, header, back, reveal, exportBtn, notebookBtn),
   browser,
 );
@@ -158,6 +162,18 @@ browser.append(
 );
 renderHead();
 renderChips(chipBox, query, setQuery);
+// a tag anywhere (a row's flag, the legend, the detail header) filters the table by it: one click, its chip shows
+app.addEventListener(
+  'click',
+  (e) => {
+    const b = (e.target as Element | null)?.closest<HTMLElement>('[data-tag-filter]');
+    const t = [b?.dataset['tagFilter']];
+    if (!b || !isTagList(t)) return;
+    e.stopPropagation();
+    setQuery(withTag(query, t[0]!));
+  },
+  true,
+);
 
 function persist(): void {
   state.query = query;
@@ -302,6 +318,10 @@ detailPane.addEventListener('keydown', (e) => {
     el?.scrollIntoView({ block: 'nearest' });
     e.preventDefault();
   } else if (e.key === 'g') toggleGroup();
+  else if (e.key === 'n') {
+    nextMark();
+    e.preventDefault();
+  }
 });
 document.addEventListener('keydown', (e) => {
   if (e.key === 'g' && !e.altKey && !e.ctrlKey && !e.metaKey && e.target === document.body) toggleGroup();
@@ -325,6 +345,7 @@ function showDetail(d: TrajectoryDetailView, fresh: boolean): void {
       onCompare: (a, b) => post({ type: 'trajectories/compare', a, b }),
       onClearFilters: () => setQuery({ filter: {}, sort: query.sort }),
       onJumpTurn: (i) => focusOn(i),
+      onNextMark: nextMark,
       onShare: share,
     }),
   );
@@ -332,9 +353,18 @@ function showDetail(d: TrajectoryDetailView, fresh: boolean): void {
   // a new trajectory starts at its top, or at its first turn with the mark the table is filtered for
   detailPane.scrollTop = 0;
   focusTurn = 0;
-  const want = wantedMarks(query.filter.flags);
+  const want = wantedMarks(query.filter.flags, query.filter.tags);
   const first = want.length ? d.turns.find((t) => want.some((k) => t[k])) : undefined;
   if (first) focusOn(first.index, 'start');
+}
+
+/** Next mark: the next turn after the focused one with a mark (a repeat, a cycle, a collapsed turn, an anomaly), round to the first. */
+function nextMark(): void {
+  if (!detail) return;
+  // nothing focused yet (a fresh trajectory): the first marked turn, turn 0 included
+  const from = detailPane.querySelector('.turn.target') ? focusTurn : -1;
+  const i = nextMarked(detail.turns, from);
+  if (i !== undefined) focusOn(i, 'start');
 }
 
 function focusOn(i: number, block: ScrollLogicalPosition = 'nearest'): void {

@@ -1,8 +1,10 @@
 /** The per-turn marks (core's turnMarks, computed by the host): icon, colour and word, and their legend. */
 import type { TurnDetailView } from '../../src/shared/protocol/trajectories';
+import type { TagName } from '../../src/shared/shapes';
 import { h } from '../common';
 
-type MarkKey = 'signFlip' | 'fallback' | 'clipped' | 'cMismatch' | 'aTMismatch' | 'executedIsArgmax' | 'masked';
+type MarkKey =
+  'signFlip' | 'fallback' | 'clipped' | 'cMismatch' | 'aTMismatch' | 'executedIsArgmax' | 'masked' | 'repeat' | 'cycle' | 'collapsed';
 /** A turn's marks as the wire carries them (the booleans of core's `TurnMarks`). */
 export type Marked = Pick<TurnDetailView, MarkKey>;
 
@@ -14,6 +16,8 @@ interface MarkDef {
   tip: string;
   /** the bit of the table's flags filter that selects rows with this mark */
   flag?: number;
+  /** the behaviour tag whose `tag:` filter selects rows with this mark */
+  tag?: TagName;
 }
 
 export const MARKS: readonly MarkDef[] = [
@@ -45,6 +49,23 @@ export const MARKS: readonly MarkDef[] = [
     flag: 2,
   },
   { key: 'masked', icon: 'circle-slash', cls: 'mk-masked', label: 'masked', tip: 'terminal done: no credit on this turn', flag: 8 },
+  {
+    key: 'repeat',
+    icon: 'redo',
+    cls: 'mk-repeat',
+    label: 'repeat',
+    tip: 'a turn of a repeat: the same action three times in a row',
+    tag: 'repeat',
+  },
+  { key: 'cycle', icon: 'sync', cls: 'mk-cycle', label: 'cycle', tip: 'a turn of a cycle: two actions alternating', tag: 'cycle' },
+  {
+    key: 'collapsed',
+    icon: 'merge',
+    cls: 'mk-collapsed',
+    label: 'collapsed',
+    tip: 'all K samples agreed: c is 0 by construction',
+    tag: 'collapsed',
+  },
 ];
 
 export const icon = (name: string): HTMLElement => h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
@@ -68,9 +89,17 @@ export function isAnomalous(t: Marked): boolean {
   return MARKS.some((m) => m.key !== 'masked' && t[m.key]);
 }
 
-/** The marks the table's flag filter asks for: the detail scrolls to the first turn with one. */
-export function wantedMarks(flags: number | undefined): MarkKey[] {
-  return MARKS.filter((m) => m.flag !== undefined && ((flags ?? 0) & m.flag) !== 0).map((m) => m.key);
+/** The marks the table's flag and tag filters ask for: the detail scrolls to the first turn with one. */
+export function wantedMarks(flags: number | undefined, tags: readonly TagName[] = []): MarkKey[] {
+  return MARKS.filter((m) => (m.flag !== undefined && ((flags ?? 0) & m.flag) !== 0) || (m.tag !== undefined && tags.includes(m.tag))).map(
+    (m) => m.key,
+  );
+}
+
+/** The next turn after `from` with a mark worth a look, wrapping round to the first; undefined when no turn has one. */
+export function nextMarked(turns: readonly (Marked & { index: number })[], from: number): number | undefined {
+  const marked = turns.filter(isAnomalous).map((t) => t.index);
+  return marked.find((i) => i > from) ?? marked[0];
 }
 
 export function legend(): HTMLElement {

@@ -2,7 +2,7 @@
 import type { IndexOptions } from '../../core/log/creditIndex';
 import type { TrajectoryView } from '../../core/record/trajectory';
 import { recomputeCredit } from '../../core/credit/credit';
-import { turnMarks } from '../../core/credit/turnMarks';
+import { trajectoryTurnMarks, turnMarks } from '../../core/credit/turnMarks';
 import type { TurnMarks } from '../../core/credit/turnMarks';
 import { formatFigure as fmt } from '../../shared/format';
 import { UsageError, numberFlag } from '../args';
@@ -55,9 +55,10 @@ const MARK_LABELS: readonly [keyof Omit<TurnMarks, 'recomputedC'>, string][] = [
   ['masked', 'masked'],
 ];
 
-/** `rlrb show --json`: the record as read, each turn with its marks (`TurnMarks`) beside its fields. */
+/** `rlrb show --json`: the record as read, each turn with its marks (`BehaviourTurnMarks`: section 7's repeat, cycle, collapsed too) beside its fields. */
 export function trajectoryJson(t: TrajectoryView, opts: IndexOptions, line: number | undefined): unknown {
-  return { ...t, turns: t.turns.map((u) => ({ ...u, ...turnMarks(u, t.A, opts.credit, opts.match) })), line };
+  const marks = trajectoryTurnMarks(t.turns, t.A, opts.credit, opts.match);
+  return { ...t, turns: t.turns.map((u, i) => ({ ...u, ...marks[i] })), line };
 }
 
 const candidate = (c: unknown): string => (c !== undefined ? JSON.stringify(c) : '');

@@ -12,6 +12,7 @@ import type { Comparison, CompareCounts, CompareWindow, ComparisonFigures } from
 import { behaviourComparison } from './behaviour';
 import type { BehaviourComparison } from './behaviour';
 import { compareEvaluations } from '../eval/evalFigures';
+import { evalBehaviourComparison } from './evalBehaviour';
 import type { EvaluationComparison } from '../eval/evalFigures';
 import { reportJson } from '../report/reportJson';
 import type { ReportJson } from '../report/reportJson';
@@ -29,12 +30,16 @@ export interface RunComparison extends Comparison {
   evaluation: EvaluationComparison | null;
   /** section 7: each tag's rate in A and B over the window */
   behaviour: BehaviourComparison;
+  /** section 7 on the eval episodes of the checkpoints both runs evaluated; null unless both have evaluations */
+  evalBehaviour: BehaviourComparison | null;
 }
 
-/** What `rlrb compare --json` prints: the keys of section 6, `evaluation` (section 8), `behaviour` (section 7), plus `warnings`, `reportA`, `reportB`. */
+/** What `rlrb compare --json` prints: the keys of section 6, `evaluation` (section 8), `behaviour` (section 7) and `evalBehaviour` (section 7 on eval episodes), plus `warnings`, `reportA`, `reportB`. */
 export type ComparisonJson = ComparisonFigures & {
   evaluation: EvaluationComparison | null;
   behaviour: BehaviourComparison;
+  /** section 7 on eval episodes (null unless both runs have evaluations) */
+  evalBehaviour: BehaviourComparison | null;
   warnings: string[];
   reportA: ReportJson;
   reportB: ReportJson;
@@ -45,6 +50,7 @@ export function comparisonJson(c: RunComparison): ComparisonJson {
     ...c.figures,
     evaluation: c.evaluation,
     behaviour: c.behaviour,
+    evalBehaviour: c.evalBehaviour,
     warnings: c.warnings,
     reportA: c.reportJsonA,
     reportB: c.reportJsonB,
@@ -82,6 +88,13 @@ export class RunComparer {
       tasks: col.tasks,
     });
     const cmp = compareRows(rows(this.columnA), rows(this.columnB), window);
+    const evaluation = compareEvaluations(this.a.evals?.episodes, this.b.evals?.episodes, window);
+    const ea = this.a.evals;
+    const eb = this.b.evals;
+    const evalBehaviour =
+      evaluation && ea && eb
+        ? await evalBehaviourComparison(ea, eb, evaluation.iterations, this.a.credit!.options.match, this.a.credit!.behaviourOptions)
+        : null;
     return {
       ...cmp,
       warnings: this.warnings(cmp.figures, cmp.counts, fa.report, fb.report, window),
@@ -96,7 +109,8 @@ export class RunComparer {
       ),
       reportJsonA: reportJson(fa),
       reportJsonB: reportJson(fb),
-      evaluation: compareEvaluations(this.a.evals?.episodes, this.b.evals?.episodes, window),
+      evaluation,
+      evalBehaviour,
     };
   }
 

@@ -3,6 +3,7 @@ import type { RunComparison } from '../../core/compare/compareRuns';
 import type { ComparisonFigures, TaskRow } from '../../core/compare/figures';
 import type { CurveRow, RunReport } from '../../core/report/report';
 import { reportLines } from '../../core/report/targets';
+import { compareBehaviourView } from './behaviourViews';
 import type { Mark } from '../../core/report/targets';
 import { formatCount, formatP, formatPercent, formatPlain } from '../../shared/format';
 import type {
@@ -211,6 +212,7 @@ export function compareView(c: RunComparison, a: SideName, b: SideName): Compare
     curveB: curveView(c.curveB),
     perIteration: its.map((p) => ({ iteration: p.iteration, successA: p.successA, successB: p.successB, diff: p.successA - p.successB })),
     taskCounts: { both: f.tasks.count, onlyA: c.counts.onlyA, onlyB: c.counts.onlyB },
+    behaviour: compareBehaviourView(c.behaviour, c.evalBehaviour),
   };
 }
 

@@ -1,4 +1,7 @@
 /** The metrics dashboard: decimated series for the charts' width, pins, overlaid runs, and jumps to the trajectories behind a point. */
+import { behaviourJump, behaviourTable } from './behaviourSeries';
+import type { CreditIndex } from '../../core/log/creditIndex';
+import type { SeriesView } from '../../shared/protocol/metrics';
 import * as vscode from 'vscode';
 import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, OverlayEntry } from '../../shared/protocol/metrics';
 import { parseMetricsMessage } from '../../shared/protocol/metrics';
@@ -111,7 +114,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       case 'metrics/openPoint': {
         const root = this.known(m.run);
         if (!root) return;
-        const j = jumpFor(m.metric, m.iteration);
+        const j = behaviourJump(m.metric, m.iteration) ?? jumpFor(m.metric, m.iteration);
         await this.deps.navigate.openTrajectories(root, j.spec, j.label);
         break;
       }
@@ -163,6 +166,20 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     return out;
   }
 
+  /** The Behaviour group with overlaid runs: each run's tag rates from its own index, overlaid like its metrics. */
+  private async behaviourOverlay(
+    primary: OverlayRun,
+    others: readonly OverlayRun[],
+    credit: CreditIndex | undefined,
+  ): Promise<SeriesView[]> {
+    const runs: OverlayRun[] = [{ ...primary, table: credit ? behaviourTable(credit) : undefined }];
+    for (const o of others) {
+      const c = (await this.deps.runs.ensure(o.root))?.run.credit;
+      runs.push({ ...o, table: c ? behaviourTable(c) : undefined });
+    }
+    return overlayViews(runs, this.width, [], Number.MAX_SAFE_INTEGER).series;
+  }
+
   protected async push(): Promise<void> {
     const live = this.live();
     if (!live) {
@@ -181,14 +198,17 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     if (this.overlay.length === 0) {
       const pick = chartSelection(t.names, keep);
       this.charted = new Set(pick.names);
+      const behaviour = live.run.credit ? seriesViews(behaviourTable(live.run.credit), this.width) : [];
       const series = withVerdict(seriesViews(t, this.width, pick.names), live.run.report(), t);
-      this.post({ ...base, series, xRange: xRange(t), overlay: [], more: pick.more });
+      this.post({ ...base, series: [...series, ...behaviour], xRange: xRange(t), overlay: [], more: pick.more });
       return;
     }
     const primary: OverlayRun = { root: this.root, name: live.run.location.name, color: 0, table: t };
-    const v = overlayViews([primary, ...(await this.overlayRuns())], this.width, keep);
+    const others = await this.overlayRuns();
+    const v = overlayViews([primary, ...others], this.width, keep);
+    const behaviour = await this.behaviourOverlay(primary, others, live.run.credit);
     this.charted = new Set(v.series.map((s) => s.name));
     const series = withVerdict(v.series, live.run.report(), t);
-    this.post({ ...base, series, xRange: v.xRange, runs: v.runs, overlay: this.overlay, more: v.more });
+    this.post({ ...base, series: [...series, ...behaviour], xRange: v.xRange, runs: v.runs, overlay: this.overlay, more: v.more });
   }
 }

@@ -1,6 +1,8 @@
 /** From a row of the run report (or a side of a gate pair) to the trajectories behind it: the browser's filter and sort. */
 import type { QuerySpec } from '../../core/run/query';
 import { Flag } from '../../shared/shapes';
+import { isTagName } from '../../core/behaviour/tags';
+import { TAG_WORDS } from '../../shared/tagWords';
 import type { Jump } from './jumpTable';
 
 const BY_KEY: Readonly<Record<string, { label: string; spec: QuerySpec }>> = {
@@ -23,8 +25,11 @@ const GATE: { label: string; spec: QuerySpec } = {
   spec: { filter: { gate: true }, sort: [{ key: 'iteration' }, { key: 'group' }, { key: 'reward', descending: true }] },
 };
 
-/** The trajectories behind a report row, or undefined for a key with none. */
+/** The trajectories behind a report row (`tag.<name>`: a behaviour tag's), or undefined for a key with none. */
 export function figureJump(key: string): Jump | undefined {
+  const tag = key.startsWith('tag.') ? key.slice(4) : undefined;
+  if (tag !== undefined && isTagName(tag))
+    return { label: `run report: tag ${TAG_WORDS[tag].label}`, spec: { filter: { tags: [tag] }, sort: [] } };
   const j = Object.hasOwn(BY_KEY, key)
     ? BY_KEY[key]
     : key.startsWith('gate.')

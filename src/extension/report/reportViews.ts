@@ -1,4 +1,5 @@
 /** The run report's view model from the engine's report (pure; no vscode). */
+import { reportBehaviourView } from './behaviourViews';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { reportLines } from '../../core/report/targets';
 import { reportVerdictView } from './verdictViews';
@@ -68,5 +69,6 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
     beta: index.options.credit.beta,
     tau: index.options.credit.tau,
     verdict: reportVerdictView(full, index.options.credit.beta),
+    behaviour: reportBehaviourView(index),
   };
 }

@@ -24,6 +24,7 @@ export function copyFilter(f: TrajectoryFilter): TrajectoryFilter {
     flags: f.flags,
     gate: f.gate,
     text: f.text,
+    tags: f.tags && f.tags.length > 0 ? [...f.tags] : undefined,
   });
 }
 

@@ -1,8 +1,9 @@
 /** The trajectory browser's view models: table rows, one trajectory turn by turn, its group (pure; no vscode). */
 import type { CreditIndex, TrajectoryRow } from '../../core/log/creditIndex';
 import type { TrajectoryView, TurnView } from '../../core/record/trajectory';
-import { recomputeSame, turnMarks } from '../../core/credit/turnMarks';
-import type { TurnMarks } from '../../core/credit/turnMarks';
+import { recomputeSame, trajectoryTurnMarks, turnMarks } from '../../core/credit/turnMarks';
+import type { BehaviourTurnMarks, TurnMarks } from '../../core/credit/turnMarks';
+import { tagNames } from '../../core/behaviour/tags';
 import type { MatchOptions } from '../../core/credit/actions';
 import { sameAction, toolName } from '../../core/credit/actions';
 import { recomputeCredit } from '../../core/credit/credit';
@@ -36,6 +37,7 @@ export function rowView(r: TrajectoryRow): RowView {
     argmaxTurns: r.argmaxTurns,
     fallbackTurns: r.fallbackTurns,
     flags: r.flags,
+    tags: tagNames(r.tags ?? 0),
   };
 }
 
@@ -53,7 +55,7 @@ function marksOf(u: TurnView, A: number, p: CreditParams, m: MatchOptions): Turn
   return turnMarks(u, A, p, m);
 }
 
-function turnView(t: TrajectoryView, u: TurnView, p: CreditParams, m: MatchOptions): TurnDetailView {
+function turnView(t: TrajectoryView, u: TurnView, b: BehaviourTurnMarks | undefined, p: CreditParams, m: MatchOptions): TurnDetailView {
   const scores = u.scores !== null && u.scores.length >= 2 ? u.scores : null;
   const same = effectiveSame(u, m);
   const rc = scores ? recomputeCredit({ scores, same, done: u.done }, p) : undefined;
@@ -89,11 +91,14 @@ function turnView(t: TrajectoryView, u: TurnView, p: CreditParams, m: MatchOptio
     signFlip: k.signFlip,
     clipped: k.clipped,
     executedIsArgmax: k.executedIsArgmax,
+    repeat: b?.repeat === true,
+    cycle: b?.cycle === true,
+    collapsed: b?.collapsed === true,
     extras: extrasText(u.extras),
   };
 }
 
-function siblingTurn(t: TrajectoryView, u: TurnView, p: CreditParams, m: MatchOptions): SiblingTurnView {
+function siblingTurn(t: TrajectoryView, u: TurnView, b: BehaviourTurnMarks | undefined, p: CreditParams, m: MatchOptions): SiblingTurnView {
   const k = marksOf(u, t.A, p, m);
   return {
     index: u.index,
@@ -106,7 +111,15 @@ function siblingTurn(t: TrajectoryView, u: TurnView, p: CreditParams, m: MatchOp
     signFlip: k.signFlip,
     cMismatch: k.cMismatch,
     aTMismatch: k.aTMismatch,
+    repeat: b?.repeat === true,
+    cycle: b?.cycle === true,
+    collapsed: b?.collapsed === true,
   };
+}
+
+function siblingTurns(t: TrajectoryView, p: CreditParams, m: MatchOptions): SiblingTurnView[] {
+  const b = trajectoryTurnMarks(t.turns, t.A, p, m);
+  return t.turns.map((u, i) => siblingTurn(t, u, b[i], p, m));
 }
 
 /** The first turn index where the rollouts' actions are not all the same action (canonical match); null if never. */
@@ -158,10 +171,11 @@ export function detailView(
 ): TrajectoryDetailView {
   const r = index.row(row);
   const { credit: p, match: m } = index.options;
+  const behaviour = trajectoryTurnMarks(t.turns, t.A, p, m);
   const group5 = index.groupRows(t.iteration, t.group).map((i) => rowView(index.row(i)));
   const sibs: SiblingView[] = siblings.map((s) => ({
     ...rowView(index.row(s.row)),
-    turnList: s.t.turns.map((u) => siblingTurn(s.t, u, p, m)),
+    turnList: siblingTurns(s.t, p, m),
   }));
   const gate = gateGroups
     ? groupGate(
@@ -190,6 +204,7 @@ export function detailView(
       m,
     ),
     gate,
-    turns: t.turns.map((u) => turnView(t, u, p, m)),
+    tags: tagNames(index.tags(row)),
+    turns: t.turns.map((u, i) => turnView(t, u, behaviour[i], p, m)),
   };
 }

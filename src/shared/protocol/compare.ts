@@ -2,6 +2,7 @@
 import type { ErrorMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, isObj, rawMessage } from '../protocol';
 import type { VerdictView } from './compareVerdict';
+import type { TagName } from '../shapes';
 
 /** What the comparison panel keeps across reloads (`setState` and the serializer). */
 export interface CompareState {
@@ -66,6 +67,26 @@ export interface IterationPointView {
   diff: number;
 }
 
+/** One behaviour tag in a comparison (run-format.md section 7): the rates, A minus B, p, and the line in words. */
+export interface BehaviourLineView {
+  tag: TagName;
+  label: string;
+  rateA: number | null;
+  rateB: number | null;
+  diff: number | null;
+  p: number | null;
+  words: string;
+}
+
+export interface CompareBehaviourView {
+  /** on the training rollouts of the window */
+  training: BehaviourLineView[];
+  /** on the eval episodes, where both runs have evaluations; null otherwise */
+  evals: BehaviourLineView[] | null;
+  /** what the eval lines count, or why there are none */
+  evalNote: string;
+}
+
 export interface CompareView {
   a: CompareSideView;
   b: CompareSideView;
@@ -79,6 +100,7 @@ export interface CompareView {
   perIteration: IterationPointView[];
   /** tasks in the per-task table: in both runs, in A only, in B only */
   taskCounts: { both: number; onlyA: number; onlyB: number };
+  behaviour: CompareBehaviourView;
 }
 
 export type TaskSortKeyView = 'task' | 'successA' | 'successB' | 'diff' | 'trajectoriesA' | 'trajectoriesB';

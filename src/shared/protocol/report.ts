@@ -1,7 +1,7 @@
 /** The run report's messages: one union per direction, checked on arrival. */
 import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, parseOpenTrajectory, rawMessage } from '../protocol';
-import type { ReportFigures } from '../shapes';
+import type { ReportFigures, TagName } from '../shapes';
 import type { ReportVerdictView } from './reportVerdict';
 
 export interface ReportLineView {
@@ -38,6 +38,31 @@ export interface ReportView {
   gateGroupCount: number;
   /** the sign-flip groups and the twin disagreements */
   verdict: ReportVerdictView;
+  behaviour: ReportBehaviourView;
+}
+
+/** One behaviour tag in the report (run-format.md section 7, with the change over training). */
+export interface BehaviourRowView {
+  tag: TagName;
+  label: string;
+  meaning: string;
+  /** null figures: a tag that needs labeled turns, in a run without any */
+  count: number | null;
+  rate: number | null;
+  successTagged: number | null;
+  successUntagged: number | null;
+  /** the rate over the first 10 and the last 10 iterations' trajectories, and last minus first */
+  first: number | null;
+  last: number | null;
+  change: number | null;
+}
+
+export interface ReportBehaviourView {
+  trajectories: number;
+  horizon: number;
+  theta: number;
+  collapsedTurnRate: number | null;
+  rows: BehaviourRowView[];
 }
 
 export interface GateGroupView {

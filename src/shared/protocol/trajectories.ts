@@ -1,5 +1,6 @@
 /** The trajectory browser's messages: one union per direction, checked on arrival. */
 import type { ErrorMessage, OpenTrajectoryMessage, QueryView, RawMessage, ReadyMessage, TrajectoryKey } from '../protocol';
+import type { TagName } from '../shapes';
 import { isInt, isObj, isQuery, isRow, parseOpenTrajectory, rawMessage } from '../protocol';
 
 export interface RowView {
@@ -17,6 +18,8 @@ export interface RowView {
   argmaxTurns: number;
   fallbackTurns: number;
   flags: number;
+  /** its behaviour tags (run-format.md section 7, with the run's horizon and theta), in `TAG_NAMES` order */
+  tags: TagName[];
 }
 
 export interface CandidateView {
@@ -54,6 +57,10 @@ export interface TurnDetailView {
   signFlip: boolean;
   clipped: boolean;
   executedIsArgmax: boolean;
+  /** section 7's turn marks: a turn of a repeat window, of a cycle window, a collapsed turn */
+  repeat: boolean;
+  cycle: boolean;
+  collapsed: boolean;
   /** the tool name of the action ('' when it is not a call) */
   kind: string;
   extras: string | null;
@@ -71,6 +78,9 @@ export interface SiblingTurnView {
   signFlip: boolean;
   cMismatch: boolean;
   aTMismatch: boolean;
+  repeat: boolean;
+  cycle: boolean;
+  collapsed: boolean;
 }
 
 /** A rollout of the selected trajectory's group, with its turns. */
@@ -101,6 +111,8 @@ export interface TrajectoryDetailView {
   labeled: boolean;
   meanC: number | null;
   beta: number;
+  /** its behaviour tags, as in its row */
+  tags: TagName[];
   turns: TurnDetailView[];
   extras: string | null;
   group5: RowView[];

@@ -1,0 +1,28 @@
+/** The behaviour tags (run-format.md section 7) in words: a short label, what it means, and the verb of a comparison's sentence. */
+import type { TagName } from './shapes';
+
+export interface TagWords {
+  /** a few words (chips, legends, headers) */
+  label: string;
+  /** what the trajectory did, in full (tooltips) */
+  meaning: string;
+  /** "A <verb> on 4.1% of trajectories" */
+  verb: string;
+}
+
+export const TAG_WORDS: Readonly<Record<TagName, TagWords>> = {
+  repeat: { label: 'repeat', meaning: 'the same action three times in a row (not done, not a scroll)', verb: 'loops' },
+  cycle: { label: 'cycle', meaning: 'two actions alternating (click, back, click, back)', verb: 'cycles' },
+  truncated: { label: 'truncated', meaning: 'reached the horizon without a done', verb: 'hits the horizon' },
+  noDone: { label: 'no done', meaning: 'stopped before the horizon without a done', verb: 'stops without done' },
+  earlyDone: { label: 'early done', meaning: 'the first action is done', verb: 'says done at once' },
+  falseDone: { label: 'false done', meaning: 'ended with done, but the reward is ≤ 0', verb: 'claims done wrongly' },
+  formatFailure: { label: 'format failure', meaning: 'reward < 0', verb: 'fails the format' },
+  collapsed: { label: 'collapsed', meaning: 'a credited turn where all K samples agreed (c = 0 by construction)', verb: 'collapses' },
+  creditDisagrees: {
+    label: 'credit disagrees',
+    meaning: 'the mean credit c has the other sign than the outcome (|mean c| ≥ theta)',
+    verb: 'has credit against the outcome',
+  },
+  empty: { label: 'empty', meaning: 'no turns at all', verb: 'has empty trajectories' },
+};
