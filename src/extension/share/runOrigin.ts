@@ -1,6 +1,6 @@
 /**
  * Where a run came from, for its links: a run read in place (`hub:owner/name[@revision]`)
- * is its repo and revision; a folder a Hub repo's logs were downloaded into is that repo
+ * is its repo at the commit it read (the revision asked for only while none is known); a folder a Hub repo's logs were downloaded into is that repo
  * at the commit it was downloaded at, kept in the extension's global state keyed by the
  * folder (recorded when the download ends); any other run is its local path.
  */
@@ -20,6 +20,14 @@ export type OriginStore = Pick<vscode.Memento, 'get' | 'update'>;
 
 let store: OriginStore | undefined;
 
+/** The commit a run read in place was read at, by its root (set by the in-place feature). */
+let commitRead: (root: string) => string | undefined = () => undefined;
+
+/** Tells the links which commit each run read in place read, so they name it rather than the branch asked for. */
+export function setCommitRead(lookup: (root: string) => string | undefined): void {
+  commitRead = lookup;
+}
+
 /** Records, when a logs download ends well, the repo and the commit its folder holds. */
 export function recordLogsOrigins(
   memento: OriginStore,
@@ -38,7 +46,7 @@ export function recordLogsOrigins(
 export function runRefOf(root: string, memento: OriginStore | undefined = store): RunRef {
   if (isHubRef(root)) {
     const ref = parseHubRef(root);
-    if (typeof ref !== 'string') return { kind: 'hub', repo: ref.repo, revision: ref.revision };
+    if (typeof ref !== 'string') return { kind: 'hub', repo: ref.repo, revision: commitRead(root) ?? ref.revision };
   }
   const o = memento?.get<Origins>(KEY, {})[resolve(root)];
   return o ? { kind: 'hub', repo: o.repo, revision: o.revision } : { kind: 'local', path: root };
