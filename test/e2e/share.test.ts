@@ -187,7 +187,8 @@ wb.continued('S4. the shortcuts: next trajectory, next turn, group view, in the 
   await wv.locator('.turn.focus[data-turn="0"]').waitFor({ timeout: 10_000 });
   await page.keyboard.press('Shift+Alt+ArrowDown');
   await wv.locator('.turn.focus[data-turn="1"]').waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Alt+KeyG');
+  await page.keyboard.press('Control+KeyK');
+  await page.keyboard.press('Control+KeyG');
   await wv.locator('#siblings').waitFor({ timeout: 10_000 });
   await page.keyboard.press('Alt+ArrowUp');
   await wv.locator('#detail-title', { hasText: /rollout 3/ }).waitFor({ timeout: 20_000 });
