@@ -290,7 +290,10 @@ wb.journey(
     await toast(page, /Copied a link to 44 · 3 · 2, turn 3/).waitFor({ timeout: 20_000 });
     const hubLink = await page.evaluate<string>('navigator.clipboard.readText()');
     // the run read in place names the commit it read, not the branch it was opened at
-    assert.match(hubLink, new RegExp(`^code-oss://${EXTENSION_ID}/open\\?repo=${REPO}&revision=[0-9a-f]{40}&iteration=44&group=3&rollout=2&turn=3$`));
+    assert.match(
+      hubLink,
+      new RegExp(`^code-oss://${EXTENSION_ID}/open\\?repo=${REPO}&revision=[0-9a-f]{40}&iteration=44&group=3&rollout=2&turn=3$`),
+    );
     assert.doesNotMatch(hubLink, /run=/, 'no local path in the link');
     await wb.shot('hub-link-copied');
     const other = await windowOn('elsewhere-hub');

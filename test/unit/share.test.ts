@@ -288,7 +288,11 @@ test('a run read in place links to the commit it read, not to the branch it was 
   setCommitRead((root) => (root === 'hub:o/n' ? sha : undefined));
   try {
     assert.deepEqual(runRefOf('hub:o/n'), { kind: 'hub', repo: 'o/n', revision: sha });
-    assert.deepEqual(runRefOf('hub:o/other'), { kind: 'hub', repo: 'o/other', revision: 'main' }, 'no commit known: the revision asked for');
+    assert.deepEqual(
+      runRefOf('hub:o/other'),
+      { kind: 'hub', repo: 'o/other', revision: 'main' },
+      'no commit known: the revision asked for',
+    );
     const a = { root: 'hub:o/n', key: null, turn: null, query: { filter: {}, sort: [] } };
     assert.match(shareLink(a, 'code-oss'), new RegExp(`^code-oss://rl-run-browser\\.rl-run-browser/open\\?repo=o/n&revision=${sha}$`));
   } finally {
@@ -298,10 +302,15 @@ test('a run read in place links to the commit it read, not to the branch it was 
 
 test('every link is built by runLink, with the scheme of the editor (no panel builds its own or defaults to vscode://)', () => {
   const src = join(__dirname, '../../../src');
-  const files = readdirSync(src, { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
+  const files = readdirSync(src, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'));
   const builders = files.filter((f) => /\bbuildLink\(/.test(readFileSync(join(src, f), 'utf8'))).sort();
-  assert.deepEqual(builders, ['core/links/link.ts', 'extension/share/runLink.ts'].map((f) => f.split('/').join(sep)));
-  const callers = files.filter((f) => /\brunLink\(/.test(readFileSync(join(src, f), 'utf8')) && !f.endsWith('runLink.ts'));
+  assert.deepEqual(
+    builders,
+    ['core/links/link.ts', 'extension/share/runOrigin.ts'].map((f) => f.split('/').join(sep)),
+  );
+  const callers = files.filter((f) => /\brunLink\(/.test(readFileSync(join(src, f), 'utf8')) && !f.endsWith('runOrigin.ts'));
   assert.ok(callers.length >= 3, callers.join());
   for (const f of callers) {
     const text = readFileSync(join(src, f), 'utf8');

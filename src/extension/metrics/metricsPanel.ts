@@ -13,7 +13,7 @@ import { overlayViews } from '../overlay/overlayViews';
 import type { OverlayRun } from '../overlay/overlayViews';
 import { pickOverlayRuns } from '../overlay/pickOverlay';
 import { escapeNotification as esc } from '../text';
-import { runLink } from '../share/runLink';
+import { runLink } from '../share/runOrigin';
 
 export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMessage, MetricsPanelState> {
   /** the width of one chart, which the series are decimated for */

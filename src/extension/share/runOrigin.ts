@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import type * as vscode from 'vscode';
-import type { RunRef } from '../../core/links/link';
+import { EXTENSION_ID, buildLink } from '../../core/links/link';
+import type { LinkView, RunRef } from '../../core/links/link';
 import { isHubRef, parseHubRef } from '../../core/hub/inPlace/hubRef';
 import type { DownloadManager } from '../downloads/downloadManager';
 import type { HubService } from '../hub/hubService';
@@ -50,4 +51,14 @@ export function runRefOf(root: string, memento: OriginStore | undefined = store)
   }
   const o = memento?.get<Origins>(KEY, {})[resolve(root)];
   return o ? { kind: 'hub', repo: o.repo, revision: o.revision } : { kind: 'local', path: root };
+}
+
+/**
+ * The one place a link to a run is built: every Copy Link (trajectory, turn, run, chart,
+ * comparison) names its run by `runRefOf` and uses the scheme of the editor it is copied in
+ * (`vscode.env.uriScheme`), since an editor routes to extensions only the links of its own
+ * scheme. Throws LinkError for what a link cannot name.
+ */
+export function runLink(root: string, view: LinkView, scheme: string): string {
+  return buildLink({ run: runRefOf(root), view }, EXTENSION_ID, scheme);
 }

@@ -5,7 +5,7 @@
 import type { LinkView } from '../../core/links/link';
 import type { QueryView, TrajectoryKey } from '../../shared/protocol';
 import { isObj, isQuery, isRow } from '../../shared/protocol';
-import { runLink } from './runLink';
+import { runLink } from './runOrigin';
 
 export interface ShareArgs {
   root: string;
