@@ -83,7 +83,7 @@ function winsWords(f: ComparisonFigures): string {
   const t = f.tasks;
   if (t.count === 0) return 'Empty: no task seen by both runs in the window.';
   return (
-    `A did better on ${formatCount(t.wins)} tasks, B on ${formatCount(t.losses)}, ${formatCount(t.ties)} tied. Sign test, ` +
+    `A did better on ${plural(t.wins, 'task')}, B on ${formatCount(t.losses)}, ${formatCount(t.ties)} tied. Sign test, ` +
     `${pWords(t.signTestP, 'every task tied')}.`
   );
 }
