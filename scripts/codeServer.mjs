@@ -67,6 +67,8 @@ export async function startCodeServer({ port, userData, extensionsDir, folder, s
     JSON.stringify(
       {
         'workbench.startupEditor': 'none',
+        // the extension opens its walkthrough on its first activation unless this is off
+        'workbench.welcomePage.walkthroughs.openOnInstall': false,
         'telemetry.telemetryLevel': 'off',
         'update.mode': 'none',
         'extensions.autoUpdate': false,

@@ -21,6 +21,7 @@ import * as inPlace from './inPlace/register';
 import * as task from './task/register';
 import * as compare from './compare/register';
 import * as problems from './problems/register';
+import * as welcome from './welcome/register';
 import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -83,7 +84,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
 
-  for (const feature of [hubFeature, downloadsFeature, runPanels, runsFeature, share, inPlace, task, compare, problems])
+  for (const feature of [hubFeature, downloadsFeature, runPanels, runsFeature, share, inPlace, task, compare, problems, welcome])
     feature.register(ctx, services);
 
   void runs.scan();

@@ -157,3 +157,26 @@ export function wrapPieces(s: string): string[] {
   if (from < s.length) out.push(s.slice(from));
   return out;
 }
+
+/**
+ * A count and its noun, singular for exactly one: `plural(1, 'task')` is "1 task",
+ * `plural(1200, 'turn')` "1,200 turns"; `many` for a plural not made with an s.
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** Credit (c) and advantage (A, A_t) everywhere: a signed figure with four decimals, a clipped c of 1 reading "+1.0000". */
+export function formatCredit(v: number | null | undefined): string {
+  return formatSigned(v, 4);
+}
+
+/** A candidate's score: three decimals, "null" when the judge gave none. */
+export function formatScore(v: number | null): string {
+  return v === null ? 'null' : v.toFixed(3);
+}
+
+/** A candidate's d_k (its score against the executed one's): signed, three decimals. */
+export function formatDk(v: number | null | undefined): string {
+  return formatSigned(v, 3);
+}

@@ -76,7 +76,7 @@ test('figures of section 6 by hand: two iterations, A ahead in one, tied in the 
   assert.match(td.meaning, /Over 2 tasks .* 25\.0 points higher .* paired t = 1\.00, p = .*could well be chance/);
   const w = v.get('taskWins')!;
   assert.deepEqual([w.a, w.b], [1, 0]);
-  assert.match(w.meaning, /A did better on 1 tasks, B on 0, 1 tied/);
+  assert.match(w.meaning, /A did better on 1 task, B on 0, 1 tied/);
 });
 
 test('a window without common iterations says so in every figure, never a number of nothing', () => {

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import {
   formatBytes,
   formatCount,
+  formatCredit,
+  formatDk,
   formatDuration,
   formatFigure,
   formatMetric,
@@ -12,10 +14,15 @@ import {
   formatQuantity,
   formatRate,
   formatReward,
+  formatScore,
   formatSigned,
   metricQuantity,
+  plural,
   wrapPieces,
 } from '../../src/shared/format';
+import { candidateNotes } from '../../src/shared/candidateNotes';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 test('formatFigure: a dash for no data, integers as they are, a sign and fixed digits, tiny values in scientific notation', () => {
   assert.equal(formatFigure(null), '—');
@@ -120,4 +127,54 @@ test('wrapPieces: code-like actions wrap after spaces, commas, brackets and =, n
 test('formatQuantity: a signed figure (c, a gate difference) keeps its sign and fixed decimals', () => {
   assert.equal(formatQuantity('signed', 0.00544, 3), '+0.005');
   assert.equal(formatQuantity('signed', -0.0123), '-0.0123');
+});
+
+test('plural: singular for exactly one, thousands grouped, an irregular plural when given', () => {
+  assert.equal(plural(1, 'task'), '1 task');
+  assert.equal(plural(0, 'task'), '0 tasks');
+  assert.equal(plural(2, 'turn'), '2 turns');
+  assert.equal(plural(1200, 'turn'), '1,200 turns');
+  assert.equal(plural(1, 'trajectory', 'trajectories'), '1 trajectory');
+  assert.equal(plural(3, 'trajectory', 'trajectories'), '3 trajectories');
+});
+
+test('formatCredit: a clipped c reads +1.0000 (not "1"), a fallback 0 is 0.0000, no data a dash', () => {
+  assert.equal(formatCredit(1), '+1.0000');
+  assert.equal(formatCredit(-1), '-1.0000');
+  assert.equal(formatCredit(0), '0.0000');
+  assert.equal(formatCredit(0.123456), '+0.1235');
+  assert.equal(formatCredit(null), '—');
+  assert.equal(formatDk(-0.5), '-0.500', 'd_k: three decimals in every view');
+  assert.equal(formatDk(0), '0.000');
+  assert.equal(formatScore(0.25), '0.250');
+  assert.equal(formatScore(null), 'null');
+});
+
+test('candidateNotes: a d_k of 0 says why (same action), a missing one why (done, no score)', () => {
+  const c = { k: 1, text: 'a', score: 0.5, same: false, done: false, d: 0.1, dropped: null, isArgmax: false } as const;
+  assert.deepEqual(candidateNotes({ ...c }), []);
+  assert.deepEqual(candidateNotes({ ...c, same: true, d: 0 }), [{ cls: 'same', label: 'same action' }]);
+  assert.deepEqual(candidateNotes({ ...c, done: true, d: null, dropped: 'done' }), [{ cls: 'done', label: 'done (dropped)' }]);
+  assert.deepEqual(candidateNotes({ ...c, d: null, score: null, dropped: 'no-score' }), [{ cls: 'warn', label: 'no score' }]);
+  assert.deepEqual(candidateNotes({ ...c, k: 0, done: true, isArgmax: true }), [
+    { cls: 'exec', label: 'executed' },
+    { cls: 'done', label: 'done' },
+    { cls: 'exec', label: 'argmax' },
+  ]);
+});
+
+test('the views write numbers and counts through src/shared/format.ts: no toFixed and no "(s)" plural of their own', () => {
+  const root = join(__dirname, '../../..');
+  const files = ['webview', 'src/extension'].flatMap((d) =>
+    readdirSync(join(root, d), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(d, f)),
+  );
+  assert.ok(files.length > 50);
+  for (const f of files) {
+    const text = readFileSync(join(root, f), 'utf8');
+    assert.doesNotMatch(text, /\.toFixed\(/, `${f}: a number formatted by hand`);
+    assert.doesNotMatch(text, /[a-z]\(s\)(?=,? [a-z])/, `${f}: a plural by hand`);
+  }
 });

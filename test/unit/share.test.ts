@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import { MetricsIndex } from '../../src/core/log/metricsIndex';
 import { parseTolerant } from '../../src/core/log/tolerantJson';
@@ -15,7 +15,7 @@ import { prettyRecord, turnsKeyOf } from '../../src/extension/share/prettyRecord
 
 import { writeAtomically } from '../../src/extension/share/atomicFile';
 import { parseShareArgs, shareLink } from '../../src/extension/share/shareArgs';
-import { recordLogsOrigins, runRefOf } from '../../src/extension/share/runOrigin';
+import { recordLogsOrigins, runRefOf, setCommitRead } from '../../src/extension/share/runOrigin';
 import type { OriginStore } from '../../src/extension/share/runOrigin';
 import { parseFocusMetric } from '../../src/shared/protocol/metrics';
 import { parseTrajectoriesMessage } from '../../src/shared/protocol/trajectories';
@@ -281,6 +281,41 @@ test('Copy Link on a run from the Hub names its repo and revision, not a path: r
   assert.deepEqual(runRefOf('/data/dl/ckpt', store), { kind: 'local', path: '/data/dl/ckpt' }, 'a checkpoint is not a run of logs');
   assert.deepEqual(runRefOf('/data/dl/failed', store), { kind: 'local', path: '/data/dl/failed' }, 'a failed download records nothing');
   assert.match(shareLink({ ...a, root: '/data/dl/logs' }, 'vscode'), /\/open\?repo=o\/n&revision=c0ffee&iteration=1/);
+});
+
+test('a run read in place links to the commit it read, not to the branch it was opened at', () => {
+  const sha = 'a'.repeat(40);
+  setCommitRead((root) => (root === 'hub:o/n' ? sha : undefined));
+  try {
+    assert.deepEqual(runRefOf('hub:o/n'), { kind: 'hub', repo: 'o/n', revision: sha });
+    assert.deepEqual(
+      runRefOf('hub:o/other'),
+      { kind: 'hub', repo: 'o/other', revision: 'main' },
+      'no commit known: the revision asked for',
+    );
+    const a = { root: 'hub:o/n', key: null, turn: null, query: { filter: {}, sort: [] } };
+    assert.match(shareLink(a, 'code-oss'), new RegExp(`^code-oss://rl-run-browser\\.rl-run-browser/open\\?repo=o/n&revision=${sha}$`));
+  } finally {
+    setCommitRead(() => undefined);
+  }
+});
+
+test('every link is built by runLink, with the scheme of the editor (no panel builds its own or defaults to vscode://)', () => {
+  const src = join(__dirname, '../../../src');
+  const files = readdirSync(src, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'));
+  const builders = files.filter((f) => /\bbuildLink\(/.test(readFileSync(join(src, f), 'utf8'))).sort();
+  assert.deepEqual(
+    builders,
+    ['core/links/link.ts', 'extension/share/runOrigin.ts'].map((f) => f.split('/').join(sep)),
+  );
+  const callers = files.filter((f) => /\brunLink\(/.test(readFileSync(join(src, f), 'utf8')) && !f.endsWith('runOrigin.ts'));
+  assert.ok(callers.length >= 3, callers.join());
+  for (const f of callers) {
+    const text = readFileSync(join(src, f), 'utf8');
+    for (const call of text.match(/\brunLink\([^;]*;/g) ?? []) assert.match(call, /uriScheme|scheme\)/, `${f}: ${call}`);
+  }
 });
 
 test('the dashboard takes a focus on a metric only as a short string', () => {

@@ -1,6 +1,6 @@
 /** The comparison of two runs: section 6 with what each figure means, the success chart, the per-task table, both reports and curves. */
 import { channel, h, initialState, onThemeChange, saveState } from '../common';
-import { formatP, formatQuantity } from '../../src/shared/format';
+import { formatCount, formatP, formatQuantity, plural } from '../../src/shared/format';
 import type {
   CompareHostMessage,
   CompareState,
@@ -209,7 +209,7 @@ function render(v: CompareView): void {
   boxes.behaviour.replaceChildren(...behaviourSection(v.behaviour));
   const tc = v.taskCounts;
   boxes.tasksNote.textContent =
-    `${tc.both} tasks seen by both runs, ${tc.onlyA} by A only, ${tc.onlyB} by B only, in the window. ` +
+    `${plural(tc.both, 'task')} seen by both runs, ${formatCount(tc.onlyA)} by A only, ${formatCount(tc.onlyB)} by B only, in the window. ` +
     'Click a task to open it in the task view.';
   const notes = [v.a.unlabeled && `A: ${v.a.unlabeled}.`, v.b.unlabeled && `B: ${v.b.unlabeled}.`].filter(Boolean).join(' ');
   boxes.report.replaceChildren(...(notes ? [h('p', { class: 'muted', id: 'report-note' }, notes)] : []), reportTable(v));

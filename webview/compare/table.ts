@@ -4,7 +4,7 @@
  */
 import { logNodes } from '../trajectories/text';
 import { h } from '../common';
-import { formatCount, formatFigure, formatRate } from '../../src/shared/format';
+import { formatCount, formatFigure, formatRate, plural } from '../../src/shared/format';
 import type { CompareTasksMessage, QueryTasksMessage, TaskRowView, TaskSortKeyView, TaskSortView } from '../../src/shared/protocol/compare';
 
 const ROW_H = 24;
@@ -180,11 +180,7 @@ export class TaskTable {
       return;
     }
     this.status.textContent =
-      this.total === 0
-        ? this.text.trim()
-          ? 'No task matches this filter.'
-          : 'No task in the window.'
-        : `${formatCount(this.total)} tasks`;
+      this.total === 0 ? (this.text.trim() ? 'No task matches this filter.' : 'No task in the window.') : plural(this.total, 'task');
     this.spacer.style.height = `${this.total * ROW_H}px`;
     const top = this.viewport.scrollTop;
     const first = Math.max(0, Math.floor(top / ROW_H) - 5);

@@ -94,7 +94,7 @@ export interface DrawContext {
   xRange: { min: number; max: number } | null;
 }
 
-/** A chart's datasets: each run's lines, and the target's line(s) across the shared x range. */
+/** A chart's datasets: each run's lines, and the target's lines across the shared x range. */
 export function datasets(s: SeriesView, ctx: DrawContext): Points[] {
   const c = colors();
   const single = !overlaid();

@@ -1,7 +1,7 @@
 /** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import { h, initialState, useControls, onThemeChange, saveState, channel, lineOptions } from '../common';
-import { formatMetric } from '../../src/shared/format';
+import { formatMetric, formatRate } from '../../src/shared/format';
 import { pointKeys } from './keys';
 import { visibleText } from '../../src/shared/visibleText';
 import { moreMetricsLine } from '../../src/shared/moreMetrics';
@@ -59,7 +59,7 @@ const search = h('vscode-textfield' as 'input', {
 search.value = state.search ?? '';
 const slider = h('input', { type: 'range', min: 0, max: 0.99, step: 0.01, 'aria-label': 'Smoothing', id: 'smoothing' });
 slider.value = String(state.smoothing);
-const sliderLabel = h('span', { class: 'muted' }, state.smoothing.toFixed(2));
+const sliderLabel = h('span', { class: 'muted' }, formatRate(state.smoothing, 2));
 const info = h('span', { class: 'muted', id: 'metrics-info' });
 const hint = h(
   'span',
@@ -102,7 +102,7 @@ search.addEventListener('input', () => {
 });
 slider.addEventListener('input', () => {
   state.smoothing = Number(slider.value);
-  sliderLabel.textContent = state.smoothing.toFixed(2);
+  sliderLabel.textContent = formatRate(state.smoothing, 2);
   saveState(state);
   for (const s of series) updateChart(s);
 });

@@ -1,7 +1,7 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
 import { h, initialState, onThemeChange, saveState, themeColor, channel } from '../common';
-import { formatCount, formatQuantity, formatSigned, metricQuantity } from '../../src/shared/format';
+import { formatCount, formatQuantity, formatSigned, metricQuantity, plural } from '../../src/shared/format';
 import { visibleText } from '../../src/shared/visibleText';
 import { logNodes } from '../trajectories/text';
 import { signFlipSection, twinSection } from './verdict';
@@ -206,15 +206,15 @@ function render(r: ReportView): void {
     h(
       'p',
       { class: 'muted' },
-      `${formatCount(f.trajectories)} trajectories over ${formatCount(f.iterations)} iterations · ` +
-        `${formatCount(f.labeledTurns)} labeled turns, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
+      `${plural(f.trajectories, 'trajectory', 'trajectories')} over ${plural(f.iterations, 'iteration')} · ` +
+        `${plural(f.labeledTurns, 'labeled turn')}, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
     ),
     h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
     figureTable(r),
     h(
       'p',
       { class: 'muted' },
-      `gate: ${formatCount(f.gate.groups)} mixed groups, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
+      `gate: ${plural(f.gate.groups, 'mixed group')}, ${f.gate.iterationsPositive}/${f.gate.iterations} iterations positive`,
     ),
     ...signFlipSection(r.verdict, r.beta, post),
     ...twinSection(r.verdict, post),

@@ -4,12 +4,13 @@
  * side its own candidates, scores, c, A_t and marks (a plain GRPO run has none: it says so).
  */
 import { channel, h, initialState, saveState } from '../common';
-import { formatFigure, formatPlain } from '../../src/shared/format';
+import { formatCredit, formatDk, formatPlain, formatScore, plural } from '../../src/shared/format';
 import type { SideBySideHostMessage, SideBySideView, SideBySideWebviewMessage, SideView } from '../../src/shared/protocol/task';
 import { parseSideBySideState } from '../../src/shared/protocol/task';
 import type { TurnDetailView } from '../../src/shared/protocol/trajectories';
 import { legend, marksOf } from '../trajectories/marks';
 import { logEl } from '../trajectories/text';
+import { candidateTags } from '../trajectories/candidateTags';
 import { runColourVar, runSlots } from '../../src/shared/runColours';
 
 const { post, onMessage } = channel<SideBySideWebviewMessage, SideBySideHostMessage>();
@@ -36,8 +37,8 @@ function header(s: SideView | null, error: string | null, side: 'left' | 'right'
       'reward ',
       h('strong', { 'data-field': 'reward' }, formatPlain(s.reward, 2)),
       ' · A ',
-      h('strong', { 'data-field': 'A' }, formatFigure(s.A, 4)),
-      ` · ${s.turns.length} turns · ${s.labeled ? 'labeled' : 'unlabeled'}`,
+      h('strong', { 'data-field': 'A' }, formatCredit(s.A)),
+      ` · ${plural(s.turns.length, 'turn')} · ${s.labeled ? 'labeled' : 'unlabeled'}`,
     ),
     s.hasCandidates ? '' : h('div', { class: 'muted', 'data-field': 'no-candidates' }, 'no candidates in this run'),
   );
@@ -47,14 +48,15 @@ function candidates(t: TurnDetailView): HTMLElement {
   const grid = h(
     'div',
     { class: 'sbs-cands', role: 'table', 'aria-label': 'candidates' },
-    ...['k', 'candidate', 'score', 'd_k'].map((x) => h('span', { class: 'muted' }, x)),
+    ...['k', 'candidate', 'score', 'd_k', ''].map((x) => h('span', { class: 'muted' }, x)),
   );
   for (const c of t.candidates)
     grid.append(
       h('span', {}, String(c.k)),
       logEl('span', { class: `action${c.k === 0 ? ' exec' : ''}` }, c.text, '—'),
-      h('span', {}, c.score === null ? 'null' : c.score.toFixed(3)),
-      h('span', {}, c.k === 0 || t.masked ? '' : c.d === null ? '—' : formatFigure(c.d, 2)),
+      h('span', {}, formatScore(c.score)),
+      h('span', { 'data-field': 'd' }, c.k === 0 || t.masked ? '' : formatDk(c.d)),
+      h('span', { class: 'tags' }, ...candidateTags(c)),
     );
   return grid;
 }
@@ -63,7 +65,7 @@ function turnCell(t: TurnDetailView | undefined, s: SideView | null, side: strin
   if (!s) return h('div', { class: 'sbs-cell empty' });
   if (!t)
     return h('div', { class: 'sbs-cell empty', 'data-side': side }, h('span', { class: 'muted' }, '(no turn: the trajectory has ended)'));
-  const credit = t.masked ? 'c masked' : t.labeled ? `c ${t.c === null ? 'null' : formatFigure(t.c)}` : null;
+  const credit = t.masked ? 'c masked' : t.labeled ? `c ${t.c === null ? 'null' : formatCredit(t.c)}` : null;
   return h(
     'div',
     { class: 'sbs-cell', 'data-side': side },
@@ -76,8 +78,8 @@ function turnCell(t: TurnDetailView | undefined, s: SideView | null, side: strin
           'div',
           { class: 'sbs-credit' },
           credit ? h('span', { 'data-field': 'c' }, credit, ' · ') : '',
-          h('span', { 'data-field': 'At' }, `A_t ${t.At === null ? 'absent' : formatFigure(t.At, 4)}`),
-          t.aTMismatch ? h('span', { class: 'mk-atmis' }, ` (expected ${formatFigure(t.expectedAt, 4)})`) : '',
+          h('span', { 'data-field': 'At' }, `A_t ${t.At === null ? 'absent' : formatCredit(t.At)}`),
+          t.aTMismatch ? h('span', { class: 'mk-atmis' }, ` (expected ${formatCredit(t.expectedAt)})`) : '',
         )
       : '',
   );

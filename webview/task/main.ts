@@ -4,7 +4,7 @@
  * click from the trajectory browser; two checked rollouts open side by side.
  */
 import { channel, h, initialState, onThemeChange, saveState } from '../common';
-import { formatCount, formatFigure, formatPercent, formatPlain } from '../../src/shared/format';
+import { formatCredit, formatPercent, formatPlain, plural } from '../../src/shared/format';
 import type { TaskHostMessage, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../../src/shared/protocol/task';
 import { parseTaskState } from '../../src/shared/protocol/task';
 import { logEl } from '../trajectories/text';
@@ -77,8 +77,8 @@ function rolloutChip(run: number, iteration: number, group: number, r: TaskRunVi
       class: `link rollout ${cls}`,
       'data-open': key,
       title:
-        `open in the trajectory browser · reward ${formatPlain(r.reward, 2)} · A ${formatFigure(r.A, 3)} · ` +
-        `${r.turns} turns${r.labeled ? ' · labeled' : ''}`,
+        `open in the trajectory browser · reward ${formatPlain(r.reward, 2)} · A ${formatCredit(r.A)} · ` +
+        `${plural(r.turns, 'turn')}${r.labeled ? ' · labeled' : ''}`,
     },
     `#${r.rollout} `,
     h('strong', {}, formatPlain(r.reward, 2)),
@@ -98,7 +98,8 @@ function runSection(r: TaskRunView, i: number): HTMLElement {
     h(
       'span',
       { class: 'muted' },
-      r.note ?? `${formatCount(r.trajectories)} trajectories in ${formatCount(r.groups.length)} groups over ${formatCount(its)} iterations`,
+      r.note ??
+        `${plural(r.trajectories, 'trajectory', 'trajectories')} in ${plural(r.groups.length, 'group')} over ${plural(its, 'iteration')}`,
     ),
   );
   (head.firstChild as HTMLElement).style.background = runColourVar(i);

@@ -11,8 +11,10 @@ interface RowFlag {
   id: string;
   icon: string;
   cls: string;
-  /** what the flag says, in full (the tooltip) */
+  /** what the flag says, in full (the tooltip), after its count */
   meaning: string;
+  /** the same after a count of 1 */
+  one: string;
   /** the same in a few words (the legend) */
   short: string;
   /** how many turns carry it (0: the flag is off); `true` for a flag without a count */
@@ -25,6 +27,7 @@ const FLAGS: readonly RowFlag[] = [
     icon: 'arrow-swap',
     cls: 'mk-flip',
     meaning: 'turns whose A_t has the other sign than A',
+    one: 'turn whose A_t has the other sign than A',
     short: 'sign-flip turns',
     count: (r) => r.signFlips,
   },
@@ -33,6 +36,7 @@ const FLAGS: readonly RowFlag[] = [
     icon: 'star-full',
     cls: 'mk-argmax',
     meaning: 'turns where the executed candidate has the highest score',
+    one: 'turn where the executed candidate has the highest score',
     short: 'turns executed = argmax',
     count: (r) => r.argmaxTurns,
   },
@@ -41,6 +45,7 @@ const FLAGS: readonly RowFlag[] = [
     icon: 'warning',
     cls: 'mk-fallback',
     meaning: 'turns whose credit fell back to 0',
+    one: 'turn whose credit fell back to 0',
     short: 'fallback turns',
     count: (r) => r.fallbackTurns,
   },
@@ -49,6 +54,7 @@ const FLAGS: readonly RowFlag[] = [
     icon: 'error',
     cls: 'mk-cmis',
     meaning: 'a logged c or A_t differs from its recomputation',
+    one: 'a logged c or A_t differs from its recomputation',
     short: 'c or A_t ≠ recomputed',
     // core's Flag.CMismatch (16) and Flag.ATMismatch (32)
     count: (r) => (r.flags & (16 | 32)) !== 0,
@@ -59,7 +65,7 @@ function flagCell(r: RowView): HTMLElement {
   const on = FLAGS.flatMap((f) => {
     const n = f.count(r);
     if (n === false || n === 0) return [];
-    const words = n === true ? f.meaning : `${n} ${f.meaning}`;
+    const words = n === true ? f.meaning : `${n} ${n === 1 ? f.one : f.meaning}`;
     return [
       h('span', { class: `rflag ${f.cls}`, title: words, 'aria-label': words, 'data-flag': f.id }, icon(f.icon), n === true ? '' : n),
     ];

@@ -1,6 +1,7 @@
 /** The detail pane: one trajectory, a strip of its turns, every turn with its marks, and the group view. */
 import { h } from '../common';
-import { formatReward, formatSigned } from '../../src/shared/format';
+import { formatCredit, formatDk, formatReward, formatScore, formatSigned } from '../../src/shared/format';
+import { candidateTags } from './candidateTags';
 import { visibleText } from '../../src/shared/visibleText';
 import type { TrajectoryKey } from '../../src/shared/protocol';
 import type { ShareAction, TrajectoryDetailView, TurnDetailView } from '../../src/shared/protocol/trajectories';
@@ -35,12 +36,8 @@ function shareButton(o: DetailOptions, action: ShareAction, turn: number | null,
   return b;
 }
 
-/** A logged c or A_t: a clip at 1 or a fallback 0 stays the whole number the log holds, anything else fixed decimals with a sign. */
-const logged = (v: number, digits: number): string => (Number.isInteger(v) ? String(v) : formatSigned(v, digits));
-
-function tags(list: [boolean, string, string][]): HTMLElement[] {
-  return list.filter(([on]) => on).map(([, cls, label]) => h('span', { class: `tag ${cls}` }, label));
-}
+/** A logged c or A_t, as every view writes it: a clip at 1 is "+1.0000", like any other c. */
+const logged = (v: number): string => formatCredit(v);
 
 function candidates(t: TurnDetailView): HTMLElement {
   const scores = t.candidates.map((c) => c.score).filter((s): s is number => s !== null);
@@ -63,20 +60,10 @@ function candidates(t: TurnDetailView): HTMLElement {
     grid.append(
       h('span', {}, String(c.k)),
       codeEl('span', { class: 'action', 'data-field': 'candidate' }, c.text, '—'),
-      h('span', { 'data-field': 'score' }, c.score === null ? 'null' : c.score.toFixed(3)),
+      h('span', { 'data-field': 'score' }, formatScore(c.score)),
       h('div', {}, bar),
-      h('span', { 'data-field': 'd' }, c.k === 0 || t.masked ? '' : c.d === null ? '—' : formatSigned(c.d, 3)),
-      h(
-        'span',
-        { class: 'tags' },
-        ...tags([
-          [c.k === 0, 'exec', 'executed'],
-          [c.k > 0 && c.same, 'same', 'same action'],
-          [c.done, 'done', c.k === 0 ? 'done' : 'done (dropped)'],
-          [c.dropped === 'no-score', 'warn', 'no score'],
-          [c.isArgmax, 'exec', 'argmax'],
-        ]),
-      ),
+      h('span', { 'data-field': 'd' }, c.k === 0 || t.masked ? '' : formatDk(c.d)),
+      h('span', { class: 'tags' }, ...candidateTags(c)),
     );
   }
   return grid;
@@ -103,7 +90,7 @@ function creditLine(t: TurnDetailView): HTMLElement | string {
     'span',
     {},
     'c ',
-    h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : logged(t.c, 4)),
+    h('strong', { 'data-field': 'c' }, t.c === null ? 'null' : logged(t.c)),
     ' ',
     creditBar(t.c),
     agrees
@@ -123,7 +110,7 @@ function creditLine(t: TurnDetailView): HTMLElement | string {
 }
 
 function advantageLine(t: TurnDetailView, A: number | null): HTMLElement {
-  const At = h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : logged(t.At, 4));
+  const At = h('strong', { 'data-field': 'At' }, t.At === null ? 'absent' : logged(t.At));
   return h(
     'div',
     {},
@@ -146,7 +133,7 @@ function renderTurn(t: TurnDetailView, A: number | null, o: DetailOptions): HTML
       { class: 'turn-head' },
       h('strong', {}, `turn ${t.index}`),
       ' ',
-      ...tags([[t.labeled, 'same', 'labeled']]),
+      t.labeled ? h('span', { class: 'tag same' }, 'labeled') : '',
       ...marksOf(t),
       ' ',
       shareButton(o, 'copyLink', t.index, 'copy link', 'turn-copy-link'),

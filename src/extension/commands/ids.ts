@@ -14,6 +14,7 @@ export const ACCOUNT_COMMANDS = ['rlRunBrowser.signIn', 'rlRunBrowser.signOut'] 
 
 export const DOWNLOAD_COMMANDS = [
   'rlRunBrowser.downloadResume',
+  'rlRunBrowser.downloadLatest',
   'rlRunBrowser.downloadWeights',
   'rlRunBrowser.downloadLogs',
   'rlRunBrowser.cancelDownload',

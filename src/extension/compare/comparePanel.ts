@@ -9,7 +9,7 @@ import { RunComparer } from '../../core/compare/compareRuns';
 import type { RunComparison } from '../../core/compare/compareRuns';
 import type { TaskRow } from '../../core/compare/figures';
 import type { EvalOutcome } from '../../core/eval/evalFigures';
-import { buildLink } from '../../core/links/link';
+import { runLink, runRefOf } from '../share/runOrigin';
 import type { CompareHostMessage, CompareState, CompareWebviewMessage, QueryTasksMessage } from '../../shared/protocol/compare';
 import { parseCompareMessage, parseCompareState } from '../../shared/protocol/compare';
 import type { LiveRun } from '../runs/runService';
@@ -161,10 +161,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
 
   /** The link of this comparison (view kind 'compare'). */
   link(): string {
-    return buildLink({
-      run: { kind: 'local', path: this.state.rootA },
-      view: { kind: 'compare', other: { kind: 'local', path: this.state.rootB } },
-    });
+    return runLink(this.state.rootA, { kind: 'compare', other: runRefOf(this.state.rootB) }, vscode.env.uriScheme);
   }
 
   private async copyLink(): Promise<void> {

@@ -5,7 +5,7 @@ import type { CurveRow, RunReport } from '../../core/report/report';
 import { reportLines } from '../../core/report/targets';
 import { compareBehaviourView } from './behaviourViews';
 import type { Mark } from '../../core/report/targets';
-import { formatCount, formatP, formatPercent, formatPlain } from '../../shared/format';
+import { formatCount, formatP, formatPercent, formatPlain, formatRate, plural } from '../../shared/format';
 import type {
   CompareFigureView,
   CompareReportLineView,
@@ -37,7 +37,7 @@ export function pWords(p: number | null, why: string): string {
     : `p = ${formatP(p)}: this could well be chance`;
 }
 
-const points = (d: number): string => `${(Math.abs(d) * 100).toFixed(1)} points`;
+const points = (d: number): string => `${formatRate(Math.abs(d) * 100, 1)} points`;
 
 function windowWords(f: ComparisonFigures): string {
   if (f.iterations === 0) return 'The runs share no iteration: nothing to compare.';
@@ -76,15 +76,15 @@ function taskDiffWords(f: ComparisonFigures): string {
   if (t.meanDiff === null) return 'Empty.';
   const dir = t.meanDiff > 0 ? 'higher' : t.meanDiff < 0 ? 'lower' : 'no different';
   const size = t.meanDiff === 0 ? '' : `${points(t.meanDiff)} `;
-  const test = t.t === null ? pWords(null, 'every task has the same difference') : `paired t = ${t.t.toFixed(2)}, ${pWords(t.p, '')}`;
-  return `Over ${formatCount(t.count)} tasks both runs saw, A's success on a task is ${size}${dir} than B's on average; ${test}.`;
+  const test = t.t === null ? pWords(null, 'every task has the same difference') : `paired t = ${formatRate(t.t, 2)}, ${pWords(t.p, '')}`;
+  return `Over ${plural(t.count, 'task')} both runs saw, A's success on a task is ${size}${dir} than B's on average; ${test}.`;
 }
 
 function winsWords(f: ComparisonFigures): string {
   const t = f.tasks;
   if (t.count === 0) return 'Empty: no task seen by both runs in the window.';
   return (
-    `A did better on ${formatCount(t.wins)} tasks, B on ${formatCount(t.losses)}, ${formatCount(t.ties)} tied. Sign test, ` +
+    `A did better on ${plural(t.wins, 'task')}, B on ${formatCount(t.losses)}, ${formatCount(t.ties)} tied. Sign test, ` +
     `${pWords(t.signTestP, 'every task tied')}.`
   );
 }

@@ -6,11 +6,12 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { parseRunArg } from '../commandArgs';
+import { parseHubNode, parseRunArg } from '../commandArgs';
 import { registerCommands } from '../commands/registry';
 import { COMPARE_COMMANDS } from '../commands/ids';
 import { downloadLogsRun } from '../downloads/register';
 import { escapeNotification as esc } from '../text';
+import { hubRefText } from '../../core/hub/inPlace/hubRef';
 
 type SideItem = vscode.QuickPickItem & ({ root: string } | { repo: string });
 
@@ -40,6 +41,15 @@ async function pickSide(s: Services, placeHolder: string, except?: string): Prom
   const pick = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
   if (!pick) return undefined;
   return 'root' in pick ? pick.root : downloadLogsRun(s, pick.repo);
+}
+
+/** A Hub repo's run: its logs read in place, or downloaded before, or (asking where) downloaded now. */
+async function repoRun(s: Services, repo: string): Promise<string | undefined> {
+  const inPlace = s.runs.get(hubRefText({ repo, revision: 'main' }));
+  if (inPlace) return inPlace.run.location.root;
+  const here = s.destinations.path(repo, 'logs');
+  const found = here !== undefined ? await s.runs.ensure(here) : undefined;
+  return found?.run.location.root ?? downloadLogsRun(s, repo);
 }
 
 /** The run nodes of a multi-selection in the Local runs tree (the command gets the clicked node and the selection). */
@@ -77,6 +87,13 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       await compare(await runFromArg(s, roots[0]), await runFromArg(s, roots[1]));
     },
     'rlRunBrowser.compareWith': async (clicked?: unknown, selection?: unknown) => {
+      // a Hub repo right-clicked: its logs are side A
+      const node = parseHubNode(clicked);
+      if (node?.kind === 'repo') {
+        const a = await repoRun(s, node.repo);
+        if (a) await compare(a, await pickSide(s, `Compare ${node.repo} with…`, a));
+        return;
+      }
       // the run right-clicked; else the one run selected in Local runs (the menu item shows only for one)
       const selected = selectedRuns(clicked, selection ?? s.trees.runView.selection);
       const a =

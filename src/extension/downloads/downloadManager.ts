@@ -7,7 +7,7 @@ import { planDownload, runDownload, currentLatest, DownloadError } from '../../c
 import type { DownloadKind, DownloadOptions } from '../../core/hub/download';
 import { HubError } from '../../core/hub/errors';
 import type { HubService } from '../hub/hubService';
-import { formatBytes, formatDuration } from '../../shared/format';
+import { formatBytes, formatDuration, formatPercent, plural } from '../../shared/format';
 import { Disposable } from '../dispose';
 import { escapeNotification as esc } from '../text';
 import { errorMessage } from '../../core/errorMessage';
@@ -92,7 +92,7 @@ export class DownloadManager extends Disposable {
     if (pending.length === 0) return;
     void vscode.window
       .showInformationMessage(
-        `${pending.length} download(s) did not finish before the window closed. Resume from where they stopped?`,
+        `${plural(pending.length, 'download')} did not finish before the window closed. Resume from where they stopped?`,
         'Resume',
         'Forget',
       )
@@ -173,7 +173,7 @@ export class DownloadManager extends Disposable {
                   ),
                 });
                 reported = pct;
-                this.status.text = `$(cloud-download) ${pct.toFixed(0)}% ${title}`;
+                this.status.text = `$(cloud-download) ${formatPercent(pct / 100, 0)} ${title}`;
               },
             });
           } finally {

@@ -13,11 +13,13 @@ import { escapeNotification as esc } from '../text';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   const download =
-    (kind: DestKind, keepLatest = false) =>
+    (kind: DestKind, keepLatest = false, latest = false) =>
     (n?: unknown, dest?: unknown): Promise<void> =>
-      downloadFromNode(s, parseHubNode(n), kind, typeof dest === 'string' ? dest : undefined, keepLatest);
+      downloadFromNode(s, parseHubNode(n), kind, typeof dest === 'string' ? dest : undefined, keepLatest, latest);
   registerCommands(ctx, DOWNLOAD_COMMANDS, {
     'rlRunBrowser.downloadResume': download('resume'),
+    // a repo's context menu: its latest checkpoint (the one its latest_checkpointed_iteration.txt names), nothing asked but where
+    'rlRunBrowser.downloadLatest': download('resume', false, true),
     'rlRunBrowser.downloadWeights': download('hf'),
     'rlRunBrowser.downloadLogs': download('logs'),
     'rlRunBrowser.downloadResumeKeepLatest': download('resume', true),
@@ -70,11 +72,12 @@ async function downloadFromNode(
   kind: DestKind,
   destArg?: string,
   keepLatest = false,
+  latest = false,
 ): Promise<void> {
   const repos = s.settings().repos;
   const repo = n?.repo ?? (repos.length === 1 ? repos[0] : await vscode.window.showQuickPick(repos, { placeHolder: 'Which repo?' }));
   if (!repo) return;
-  let iteration: number | 'latest' | undefined = n?.kind === 'iteration' ? n.iteration : undefined;
+  let iteration: number | 'latest' | undefined = n?.kind === 'iteration' ? n.iteration : latest ? 'latest' : undefined;
   if (iteration === undefined && kind !== 'logs') {
     const l = s.hub.state(repo).listing;
     const its = kind === 'resume' ? l?.resume : l?.hf;

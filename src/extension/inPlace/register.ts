@@ -14,6 +14,7 @@ import type { HubRef } from '../../core/hub/inPlace/hubRef';
 import { RangeCache } from '../../core/hub/inPlace/rangeCache';
 import { escapeNotification as esc } from '../text';
 import { errorMessage } from '../../core/errorMessage';
+import { setCommitRead } from '../share/runOrigin';
 
 /** The fetched ranges of Hub logs, under the global storage's `ranges/`. */
 export const rangeCacheOf = (ctx: vscode.ExtensionContext): RangeCache =>
@@ -25,6 +26,7 @@ const REMEMBERED = 'rlRunBrowser.inPlaceRuns';
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   const cache = rangeCacheOf(ctx);
   const open = new Map<string, HubRun>();
+  setCommitRead((root) => [...open.values()].find((hr) => hr.run.location.root === root)?.commit);
   const remember = (): Thenable<void> =>
     ctx.workspaceState.update(
       REMEMBERED,

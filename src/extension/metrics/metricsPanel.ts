@@ -5,7 +5,7 @@ import type { SeriesView } from '../../shared/protocol/metrics';
 import * as vscode from 'vscode';
 import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, OverlayEntry } from '../../shared/protocol/metrics';
 import { parseMetricsMessage } from '../../shared/protocol/metrics';
-import { buildLink, LinkError } from '../../core/links/link';
+import { LinkError } from '../../core/links/link';
 import type { PanelSite, PinStore } from '../panels/panelHost';
 import { PanelHost } from '../panels/panelHost';
 import { seriesViews, xRange } from './seriesViews';
@@ -17,7 +17,7 @@ import { overlayViews } from '../overlay/overlayViews';
 import type { OverlayRun } from '../overlay/overlayViews';
 import { pickOverlayRuns } from '../overlay/pickOverlay';
 import { escapeNotification as esc } from '../text';
-import { runRefOf } from '../share/runOrigin';
+import { runLink } from '../share/runOrigin';
 
 export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMessage, MetricsPanelState> {
   /** the width of one chart, which the series are decimated for */
@@ -136,7 +136,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     const root = this.known(run);
     if (!root) return;
     try {
-      await vscode.env.clipboard.writeText(buildLink({ run: runRefOf(root), view: { kind: 'metric', metric } }));
+      await vscode.env.clipboard.writeText(runLink(root, { kind: 'metric', metric }, vscode.env.uriScheme));
       vscode.window.setStatusBarMessage(`Copied a link to ${esc(metric)}`, 4000);
     } catch (e) {
       if (!(e instanceof LinkError)) throw e;

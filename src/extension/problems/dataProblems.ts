@@ -11,6 +11,7 @@ import type { MetricsIndex } from '../../core/log/metricsIndex';
 import type { DataProblemsMessage } from '../../shared/protocol';
 import { duplicateRows } from './duplicateScan';
 import { visibleText } from '../../shared/visibleText';
+import { plural } from '../../shared/format';
 
 export type ProblemKind = 'skipped' | 'duplicateMetric' | 'nonFinite' | 'missingField' | 'wrongType' | 'duplicateTrajectory';
 
@@ -92,7 +93,7 @@ function creditProblems(idx: CreditIndex, limit: number): ProblemGroup[] {
       p(
         'wrongType',
         f.wrongTypeLines[0] ?? 1,
-        `${f.level === 'turn' ? 'turn.' : ''}${f.field} has a value of the wrong type in ${f.wrongType} record(s), read as ` +
+        `${f.level === 'turn' ? 'turn.' : ''}${f.field} has a value of the wrong type in ${plural(f.wrongType, 'record')}, read as ` +
           `missing (line${f.wrongType > 1 ? 's' : ''} ` +
           `${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''})`,
       ),

@@ -2,11 +2,10 @@
  * The argument of the share commands (what the browser sends: its run, trajectory, turn and
  * query), checked once here, and the link it names.
  */
-import { EXTENSION_ID, buildLink } from '../../core/links/link';
 import type { LinkView } from '../../core/links/link';
 import type { QueryView, TrajectoryKey } from '../../shared/protocol';
 import { isObj, isQuery, isRow } from '../../shared/protocol';
-import { runRefOf } from './runOrigin';
+import { runLink } from './runOrigin';
 
 export interface ShareArgs {
   root: string;
@@ -39,5 +38,5 @@ export function parseShareArgs(arg: unknown): ShareArgs | undefined {
  */
 export function shareLink(a: ShareArgs, scheme: string): string {
   const view: LinkView = a.key ? { kind: 'trajectories', ...a.key, ...(a.turn !== null ? { turn: a.turn } : {}) } : { kind: 'run' };
-  return buildLink({ run: runRefOf(a.root), view }, EXTENSION_ID, scheme);
+  return runLink(a.root, view, scheme);
 }

@@ -7,7 +7,7 @@ import type { HubFile } from '../../core/hub/treeEntry';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import type { IterationSummary } from '../../core/run/iterationSummary';
 import type { PanelCommandId } from '../commands/ids';
-import { formatBytes, formatFigure } from '../../shared/format';
+import { formatBytes, formatPercent, formatCredit, formatFigure, plural } from '../../shared/format';
 import { kindNoun, problemCounts } from '../problems/dataProblems';
 import type { RunProblems } from '../problems/dataProblems';
 
@@ -126,7 +126,8 @@ function listingWarnings(repo: string, warnings: readonly string[]): HubNode[] {
  * names this iteration (the one the launcher would resume from there).
  */
 export function hubIterationNode(repo: string, it: IterationInfo, local: LocalState, latestHere = false): HubNode {
-  const state = local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${local.percent.toFixed(0)}%` : '';
+  const state =
+    local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${formatPercent(local.percent / 100, 0)}` : '';
   // latest here first: the check icon already says downloaded, and the sidebar cuts the end
   const where = [latestHere ? 'latest here' : '', state].filter(Boolean).join(', ');
   return {
@@ -211,7 +212,7 @@ export function runNode(
 ): RunNode {
   const figures = index
     ? `${index.size} trajectories · ${iterations} ` +
-      `iterations${progress !== undefined && progress < 1 ? ` · indexing ${(progress * 100).toFixed(0)}%` : ''}`
+      `iterations${progress !== undefined && progress < 1 ? ` · indexing ${formatPercent(progress, 0)}` : ''}`
     : 'metrics only';
   const badge = problems ? `${problems.total} data problem${problems.total === 1 ? '' : 's'}` : undefined;
   return {
@@ -279,7 +280,7 @@ export function iterationNodes(root: string, its: Map<number, IterationSummary>)
       label: `iteration ${s.iteration}`,
       description: `${s.trajectories} traj · reward ${formatFigure(s.rewardMean, 3)} · ${s.labeled} labeled`,
       tooltip:
-        `iteration ${s.iteration}\n${s.trajectories} trajectories in ${s.groups.size} groups\nreward mean ` +
+        `iteration ${s.iteration}\n${plural(s.trajectories, 'trajectory', 'trajectories')} in ${plural(s.groups.size, 'group')}\nreward mean ` +
         `${formatFigure(s.rewardMean, 4)}\n${s.labeled} labeled`,
       icon: 'symbol-number',
       contextValue: 'runIteration',
@@ -321,8 +322,8 @@ export function trajectoryNodes(root: string, index: CreditIndex, iteration: num
       description: `R ${formatFigure(t.reward, 0)} · A ${formatFigure(t.A, 2)} · c̄ ${formatFigure(t.meanC, 3)}`,
       tooltip:
         `iteration ${iteration}, group ${group}, rollout ${t.rollout} (line ${t.line})\nreward ${t.reward}, A ` +
-        `${t.A}\n${t.turns} turns, ${t.labeledTurns} ` +
-        `labeled${t.meanC !== null ? `\nmean c ${t.meanC.toFixed(4)}` : ''}${t.signFlips ? `\n${t.signFlips} sign flip(s)` : ''}`,
+        `${t.A}\n${plural(t.turns, 'turn')}, ${t.labeledTurns} ` +
+        `labeled${t.meanC !== null ? `\nmean c ${formatCredit(t.meanC)}` : ''}${t.signFlips ? `\n${plural(t.signFlips, 'sign flip')}` : ''}`,
       icon: t.reward > 0 ? 'pass' : t.reward < 0 ? 'error' : 'circle-slash',
       contextValue: 'runTrajectory',
       collapsible: false,

@@ -1,0 +1,15 @@
+/** The walkthrough (*Get started with RL Run Browser*) opens by itself once, on the extension's first activation. */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { firstRun } from './firstRun';
+
+export const WALKTHROUGH_ID = 'rl-run-browser.rl-run-browser#getStarted';
+
+export function register(ctx: vscode.ExtensionContext, s: Services): void {
+  const openOnInstall = vscode.workspace.getConfiguration('workbench.welcomePage.walkthroughs').get<boolean>('openOnInstall', true);
+  void firstRun(ctx.globalState, openOnInstall).then(async (open) => {
+    if (!open) return;
+    s.out.info('first activation: opening the walkthrough');
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+  });
+}
