@@ -75,7 +75,11 @@ export function createServer(config: ServerConfig): McpServer {
       title: 'List runs',
       description: `The runs under the server roots (up to ${MAX_RUNS}, four folders deep): name, path, trajectories, iterations, which logs are present. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({}),
-      outputSchema: loose({ roots: z.array(z.string()), runs: z.array(z.looseObject({ name: z.string(), path: z.string() })), more: z.boolean() }),
+      outputSchema: loose({
+        roots: z.array(z.string()),
+        runs: z.array(z.looseObject({ name: z.string(), path: z.string() })),
+        more: z.boolean(),
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded(async () => ok(await listRuns(opener))),
@@ -183,7 +187,11 @@ export function createServer(config: ServerConfig): McpServer {
     guarded(async (a) => {
       const full = a.detail === 'full';
       const r = await getTrajectory(opener, a.run, a, full);
-      return ok(r.value, full ? MAX_FULL_RESULT_CHARS : MAX_RESULT_CHARS, 'the record has too many turns to return whole; read it with rlrb show');
+      return ok(
+        r.value,
+        full ? MAX_FULL_RESULT_CHARS : MAX_RESULT_CHARS,
+        'the record has too many turns to return whole; read it with rlrb show',
+      );
     }),
   );
 
