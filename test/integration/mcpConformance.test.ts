@@ -43,9 +43,9 @@ async function startHttp(root: string): Promise<{ child: ChildProcess; port: num
   });
   let err = '';
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const port = await new Promise<number>((done, fail) => {
-    child.stderr!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => {
       err += d.toString('utf8');
       const m = /serving http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(err);
       if (m) done(Number(m[1]));

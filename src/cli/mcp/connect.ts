@@ -19,7 +19,7 @@ export function oneLineErrors(m: JSONRPCMessage): JSONRPCMessage {
   const content = m.result.content.map((c) =>
     c.type === 'text' && typeof c.text === 'string' ? { ...c, text: safeLine(c.text.split(/\r?\n/).join('; ')) } : c,
   );
-  return { ...m, result: { ...m.result, content } } as JSONRPCMessage;
+  return { ...m, result: { ...m.result, content } };
 }
 
 export async function connectServer(server: McpServer, transport: Transport): Promise<void> {
