@@ -10,6 +10,7 @@ import { createServer } from '../mcp/server';
 import { connectServer } from '../mcp/connect';
 import type { ServerConfig } from '../mcp/opener';
 import { writeErr } from '../output/safeText';
+import { repoProblem } from '../open/repoId';
 
 function config(a: ParsedArgs): ServerConfig {
   let roots: string[];
@@ -20,7 +21,12 @@ function config(a: ParsedArgs): ServerConfig {
     throw e;
   }
   const endpoint = stringFlag(a, 'endpoint');
-  return { roots, ...(endpoint !== undefined ? { endpoint } : {}), ...(a.flags.has('no-cache') ? { noCache: true } : {}) };
+  const repos = listFlag(a, 'repo');
+  for (const r of repos) {
+    const bad = repoProblem(r);
+    if (bad !== undefined) throw new UsageError(`--repo ${r}: ${bad}`);
+  }
+  return { roots, repos, ...(endpoint !== undefined ? { endpoint } : {}), ...(a.flags.has('no-cache') ? { noCache: true } : {}) };
 }
 
 async function run(a: ParsedArgs): Promise<number> {
@@ -41,8 +47,8 @@ async function run(a: ParsedArgs): Promise<number> {
 }
 
 export const MCP: Command = {
-  usage: 'mcp [--root DIR]... [--http HOST:PORT] [--endpoint URL] [--no-cache]',
+  usage: 'mcp [--root DIR]... [--repo OWNER/NAME]... [--http HOST:PORT] [--endpoint URL] [--no-cache]',
   about: 'an MCP server (stdio; --http: streamable HTTP on a loopback address) answering as report/compare/tags/show --json',
-  flags: { root: { type: 'string', multiple: true }, http: 'string', endpoint: 'string', 'no-cache': 'boolean' },
+  flags: { root: { type: 'string', multiple: true }, repo: { type: 'string', multiple: true }, http: 'string', endpoint: 'string', 'no-cache': 'boolean' },
   run,
 };

@@ -229,7 +229,7 @@ async function findRunFolders(root: string, depth: number, out: string[]): Promi
 }
 
 /** `list_runs`: the runs under the roots (at most `MAX_RUNS`, four folders deep), each read for its size. */
-export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: RunEntry[]; more: boolean }> {
+export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: RunEntry[]; more: boolean; repos: string[] }> {
   const found: string[] = [];
   for (const r of o.config.roots) await findRunFolders(r, 0, found);
   const runs: RunEntry[] = [];
@@ -255,5 +255,5 @@ export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: R
     }
     runs.push(entry);
   }
-  return { roots: o.config.roots, runs, more: found.length >= MAX_RUNS };
+  return { roots: o.config.roots, runs, more: found.length >= MAX_RUNS, repos: (o.config.repos ?? []).map((r) => `hub:${r}`) };
 }

@@ -14,6 +14,8 @@ import { checkRun } from './roots';
 export interface ServerConfig {
   /** real paths of the roots */
   roots: string[];
+  /** Hub repos the user follows (`--repo`), listed by `list_runs` */
+  repos?: string[];
   endpoint?: string;
   noCache?: boolean;
 }

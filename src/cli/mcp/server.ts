@@ -8,7 +8,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { TAG_NAMES, REWARD_FILTERS, SORT_KEYS } from '../../shared/shapes';
 import { errorMessage } from '../../core/errorMessage';
-import { safeLine } from '../output/safeText';
+import { redact } from '../../core/hub/config';
+import { redactUrls, safeLine } from '../output/safeText';
 import {
   DEFAULT_LIMIT,
   FLAG_BITS,
@@ -47,13 +48,13 @@ function ok(value: unknown, max = MAX_RESULT_CHARS, hint = 'narrow the question'
   return { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> };
 }
 
-/** A handler whose errors become one-line tool errors. */
+/** A handler whose errors become one-line tool errors, any token or URL credentials in them redacted. */
 function guarded<A>(f: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
   return async (args: A) => {
     try {
       return await f(args);
     } catch (e) {
-      return { content: [{ type: 'text', text: safeLine(errorMessage(e)) }], isError: true };
+      return { content: [{ type: 'text', text: safeLine(redact(redactUrls(errorMessage(e)), process.env['HF_TOKEN'])) }], isError: true };
     }
   };
 }
@@ -73,7 +74,7 @@ export function createServer(config: ServerConfig): McpServer {
     'list_runs',
     {
       title: 'List runs',
-      description: `The runs under the server roots (up to ${MAX_RUNS}, four folders deep): name, path, trajectories, iterations, which logs are present. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
+      description: `The runs under the server roots (up to ${MAX_RUNS}, four folders deep): name, path, trajectories, iterations, which logs are present; and the followed Hub repos (hub:owner/name, read in place when a tool names them). ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({}),
       outputSchema: loose({
         roots: z.array(z.string()),
