@@ -23,6 +23,10 @@ import * as inPlaceCommands from './inPlace/openLogsInPlace';
 import * as taskViews from './task/register';
 import * as compareCommands from './compare/compareCommands';
 import * as problemDiagnostics from './problems/diagnostics';
+import * as agentTools from './mcp/register';
+import type { AgentToolsFacts } from './mcp/register';
+import { TrajectoriesPanel } from './panels/trajectoriesPanel';
+import type { TrajectoryKey } from '../shared/protocol';
 import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -31,6 +35,10 @@ export interface RlRunBrowserApi {
   report(root: string): RunReport | undefined;
   hasStoredToken(): Promise<boolean>;
   settingsTau(): number;
+  /** the agent tools registered (src/extension/mcp/register.ts) */
+  agentTools: AgentToolsFacts;
+  /** the trajectory the browser of `root` shows, when it is open */
+  browserSelection(root: string): TrajectoryKey | undefined;
 }
 
 export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
@@ -98,6 +106,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     taskViews,
     compareCommands,
     problemDiagnostics,
+    agentTools,
   ])
     feature.register(ctx, services);
 
@@ -109,6 +118,11 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     report: (root) => runs.get(root)?.run.report()?.report,
     hasStoredToken: () => hub.hasStoredToken(),
     settingsTau: () => settings().index.credit.tau,
+    agentTools: agentTools.agentToolsFacts,
+    browserSelection: (root) => {
+      const p = panels.find('trajectories', root);
+      return p instanceof TrajectoriesPanel ? p.selected : undefined;
+    },
   };
 }
 
