@@ -3,7 +3,11 @@
  * ~200 MB credit log served by the Hub emulator on 127.0.0.1 (in its own process; LFS and
  * Xet-backed, so the body comes through the bridge redirect as on the real Hub). Then the
  * second open in place (from the saved index, no GET of the file) and one record read by
- * a range request. `uptime` is printed next to the figures: the machine is shared.
+ * a range request. `uptime` is printed next to the figures: the machine is shared. What the
+ * content check costs: the CPU the pass's hashing takes (sha256 of the file and of each
+ * 16 KB block), and opens with the hashing switched off (a baseline only this benchmark can
+ * make: it swaps the check's `update` for one that counts bytes; such an open saves nothing)
+ * interleaved with the others.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -17,6 +21,25 @@ import { planDownload, runDownload } from '../src/core/hub/download';
 import { HubRun } from '../src/core/hub/inPlace/hubRun';
 import { RangeCache } from '../src/core/hub/inPlace/rangeCache';
 import { recordResults, mbps } from './common';
+import { PassCheck } from '../src/core/hub/inPlace/contentCheck';
+
+/** CPU ms spent hashing in the passes since the last reset, and the switch of the baseline without it. */
+const hashing = { ms: 0, off: false };
+const realUpdate = Object.getOwnPropertyDescriptor(PassCheck.prototype, 'update')!.value as (this: PassCheck, b: Buffer) => void;
+PassCheck.prototype.update = function (this: PassCheck, b: Buffer): void {
+  if (hashing.off) return countOnly(this, b);
+  const t = performance.now();
+  try {
+    realUpdate.call(this, b);
+  } finally {
+    hashing.ms += performance.now() - t;
+  }
+};
+
+/** The baseline's check: bytes counted, no hash (so no verification: that open saves no index and caches no edge, a little less work). */
+function countOnly(c: PassCheck, b: Buffer): void {
+  (c as unknown as { at: number }).at += b.length;
+}
 
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_INPLACE_BYTES'] ?? 2e8);
 const REPO = 'bench/in-place';
@@ -55,7 +78,19 @@ async function main(): Promise<void> {
       store: new IndexStore(join(work, `index-${n}`)),
       cache: new RangeCache(join(work, `ranges-${n}`)),
     });
-    const inPlace = (n: number): Promise<{ ms: number; value: HubRun }> => timed(() => HubRun.open(ref, fresh(n)));
+    const inPlace = async (n: number): Promise<{ ms: number; value: HubRun; hashMs: number }> => {
+      hashing.ms = 0;
+      const r = await timed(() => HubRun.open(ref, fresh(n)));
+      return { ...r, hashMs: hashing.ms };
+    };
+    const unhashed = async (n: number): Promise<{ ms: number; value: HubRun }> => {
+      hashing.off = true;
+      try {
+        return await timed(() => HubRun.open(ref, fresh(n)));
+      } finally {
+        hashing.off = false;
+      }
+    };
     const download = (n: number): Promise<{ ms: number; value: Run }> =>
       timed(async () => {
         const listing = await listRun(REPO, 'main', conn);
@@ -66,10 +101,13 @@ async function main(): Promise<void> {
       });
     // two rounds in opposite orders (the first of a process pays the JIT and a cold page cache); the faster of each
     const a1 = await inPlace(1);
+    const u1 = await unhashed(3);
     const d1 = await download(1);
     const d2 = await download(2);
+    const u2 = await unhashed(4);
     const a2 = await inPlace(2);
     const first = a1.ms <= a2.ms ? a1 : a2;
+    const bare = u1.ms <= u2.ms ? u1 : u2;
     const dl = d1.ms <= d2.ms ? d1 : d2;
     const o = fresh(first === a1 ? 1 : 2);
     const second = await timed(() => HubRun.open(ref, o));
@@ -84,6 +122,8 @@ async function main(): Promise<void> {
     recordResults('Hub log in place', [
       `log: ${(size / 1e6).toFixed(0)} MB, ${idx.size} trajectories, from the emulator on 127.0.0.1 (Xet bridge), each open in this process, the emulator in its own`,
       `open in place (one streamed GET, index, save): ${first.ms.toFixed(0)} ms (${mbps(size, first.ms).toFixed(0)} MB/s; rounds ${a1.ms.toFixed(0)}, ${a2.ms.toFixed(0)} ms)`,
+      `hashing the pass (sha256 of the file and of each 16 KB block): ${first.hashMs.toFixed(0)} ms of CPU in that open (${((100 * first.hashMs) / first.ms).toFixed(1)}%; ${mbps(size, first.hashMs).toFixed(0)} MB/s); rounds ${a1.hashMs.toFixed(0)}, ${a2.hashMs.toFixed(0)} ms`,
+      `open in place without hashing (baseline): ${bare.ms.toFixed(0)} ms (rounds ${u1.ms.toFixed(0)}, ${u2.ms.toFixed(0)} ms); ratio hashing/not ${(first.ms / bare.ms).toFixed(3)}x (faster of two rounds each), by the CPU share ${(first.ms / (first.ms - first.hashMs)).toFixed(3)}x`,
       `download first (verified, fsync'd) then open: ${dl.ms.toFixed(0)} ms (rounds ${d1.ms.toFixed(0)}, ${d2.ms.toFixed(0)} ms); ratio download/in place ${(dl.ms / first.ms).toFixed(2)}x (in place puts nothing of the log on disk)`,
       `second open in place (saved index, no GET of the file): ${second.ms.toFixed(1)} ms; ${(first.ms / second.ms).toFixed(1)}x faster than the first`,
       `one record read by a range request: ${read.ms.toFixed(1)} ms`,

@@ -9,8 +9,9 @@ import { mkdtempSync, writeFileSync, copyFileSync, readdirSync, rmSync } from 'n
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
-import { seriesViews } from '../src/extension/panels/seriesViews';
-import { rowView } from '../src/extension/panels/trajectoryViews';
+import { seriesViews } from '../src/extension/metrics/seriesViews';
+import { rowView } from '../src/extension/trajectories/trajectoryViews';
+import { tableOf } from '../src/core/log/metricsIndex';
 import type { MetricsTable } from '../src/core/log/metricsIndex';
 import type { PanelState } from '../src/shared/protocol';
 import type { MetricsHostMessage } from '../src/shared/protocol/metrics';
@@ -21,13 +22,13 @@ import { recordResults } from './common';
 
 function metricsTable(iterations: number, metrics: number): MetricsTable {
   const its = Array.from({ length: iterations }, (_, i) => i);
-  return {
-    iterations: its,
-    series: Array.from({ length: metrics }, (_, m) => ({
+  return tableOf(
+    its,
+    Array.from({ length: metrics }, (_, m) => ({
       name: `${m < 30 ? 'ws' : m < 38 ? 'train' : 'perf'}/metric_${m}`,
       values: Float64Array.from(its, (i) => Math.sin(i / 50 + m) + (i % 97 === 0 ? 0.5 : 0)),
     })),
-  };
+  );
 }
 
 /**
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
       times.push(performance.now() - t0);
     }
     hostMs.set(its, times.sort((a, b) => a - b)[2]!);
-    return [{ type: 'metrics/data', runName: 'bench', iterations: its, xRange: { min: 0, max: its - 1 }, pinned: [], series }];
+    return [{ type: 'metrics/data', runName: 'bench', iterations: its, xRange: { min: 0, max: its - 1 }, pinned: [], series, more: 0 }];
   };
   // painted: the first row of charts (four at this width) drawn
   const firstRow = '.charts > .chart-card:nth-child(4)[data-drawn]';

@@ -9,6 +9,7 @@ import type { Command } from './command';
 import { CACHE } from './commands/cache';
 import { COMPARE } from './commands/compare';
 import { DEMO } from './commands/demo';
+import { EVALS } from './commands/evals';
 import { EXPORT } from './commands/export';
 import { DOWNLOAD, HUB } from './commands/hub';
 import { REPORT } from './commands/report';
@@ -25,6 +26,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   compare: COMPARE,
   export: EXPORT,
   tags: TAGS,
+  evals: EVALS,
   hub: HUB,
   download: DOWNLOAD,
   cache: CACHE,

@@ -1,31 +1,29 @@
 /** Activation: builds the services, the trees and the panels, and registers each feature's commands. */
 import * as vscode from 'vscode';
-import { RunService } from './runs';
-import { HubService } from './hub';
-import { DownloadManager } from './downloads';
+import { RunService } from './runs/runService';
+import { HubService } from './hub/hubService';
+import { DownloadManager } from './downloads/downloadManager';
 import { Trees } from './trees/treeViews';
 import { PanelManager } from './panels/panelManager';
-import { Destinations } from './destinations';
+import { Destinations } from './downloads/destinations';
 import { Configuration } from './configuration';
-import { HubAutoRefresh } from './autoRefresh';
+import { HubAutoRefresh } from './hub/autoRefresh';
 import { applySettingsChange } from './settingsChange';
 import type { Services } from './services';
 import type { Settings } from './settings';
 import type { RunReport } from '../core/report/report';
-import * as hubCommands from './commands/hub';
-import * as accountCommands from './commands/account';
-import * as downloadCommands from './commands/downloads';
-import * as panelCommands from './commands/panels';
-import * as schemaCommands from './commands/schema';
-import * as cacheCommands from './commands/cache';
-import * as shareCommands from './share/register';
-import * as inPlaceCommands from './inPlace/openLogsInPlace';
-import * as taskViews from './task/register';
-import * as compareCommands from './compare/compareCommands';
-import * as problemDiagnostics from './problems/diagnostics';
+import * as hubFeature from './hub/register';
+import * as downloadsFeature from './downloads/register';
+import * as runPanels from './panels/register';
+import * as runsFeature from './runs/register';
+import * as share from './share/register';
+import * as inPlace from './inPlace/register';
+import * as task from './task/register';
+import * as compare from './compare/register';
+import * as problems from './problems/register';
 import * as agentTools from './mcp/register';
 import type { AgentToolsFacts } from './mcp/register';
-import { TrajectoriesPanel } from './panels/trajectoriesPanel';
+import { TrajectoriesPanel } from './trajectories/trajectoriesPanel';
 import type { TrajectoryKey } from '../shared/protocol';
 import { IndexStore } from '../core/log/indexStore';
 
@@ -86,28 +84,13 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     trees,
     panels,
     autoRefresh,
-    vscode.window.registerWebviewPanelSerializer('rlRunBrowser.metrics', panels),
-    vscode.window.registerWebviewPanelSerializer('rlRunBrowser.trajectories', panels),
-    vscode.window.registerWebviewPanelSerializer('rlRunBrowser.report', panels),
+    ...panels.register(),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void runs.scan()),
     config.onDidChange((change) => applySettingsChange(services, autoRefresh, change)),
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
 
-  for (const feature of [
-    hubCommands,
-    accountCommands,
-    downloadCommands,
-    panelCommands,
-    schemaCommands,
-    cacheCommands,
-    shareCommands,
-    inPlaceCommands,
-    taskViews,
-    compareCommands,
-    problemDiagnostics,
-    agentTools,
-  ])
+  for (const feature of [hubFeature, downloadsFeature, runPanels, runsFeature, share, inPlace, task, compare, problems, agentTools])
     feature.register(ctx, services);
 
   void runs.scan();

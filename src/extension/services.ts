@@ -1,13 +1,13 @@
 /** What the command modules get: one typed object instead of a dozen closures. */
 import type { IndexStore } from '../core/log/indexStore';
 import type * as vscode from 'vscode';
-import type { RunService } from './runs';
-import type { HubService } from './hub';
-import type { DownloadManager } from './downloads';
+import type { RunService } from './runs/runService';
+import type { HubService } from './hub/hubService';
+import type { DownloadManager } from './downloads/downloadManager';
 import type { Trees } from './trees/treeViews';
 import type { PanelManager } from './panels/panelManager';
 import type { Settings } from './settings';
-import type { Destinations } from './destinations';
+import type { Destinations } from './downloads/destinations';
 
 export interface Services {
   runs: RunService;

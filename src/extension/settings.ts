@@ -1,4 +1,7 @@
-/** The extension's settings, read and checked in one place. */
+/**
+ * The extension's settings checked from a ConfigSource (`configuration.ts` reads them from
+ * VS Code, again on a change, with the engine's own).
+ */
 import type { IndexOptions } from '../core/log/creditIndex';
 import { validateMapping } from '../core/record/schema';
 import { DEMO_REPO } from '../core/demo/demo';
@@ -109,5 +112,8 @@ export function readSettings(source: ConfigSource): Settings {
 /** The one-line warning for user-only settings found in a workspace's settings. */
 export function ignoredSettingsWarning(names: readonly string[]): string {
   const list = names.join(', ');
-  return `RL Runs ignores ${list} in this workspace's settings: only your user settings choose the Hub endpoint, the followed repos, the auto-refresh and the download folder.`;
+  return (
+    `RL Runs ignores ${list} in this workspace's settings: only your user settings choose the Hub endpoint, the followed ` +
+    `repos, the auto-refresh and the download folder.`
+  );
 }

@@ -1,7 +1,7 @@
 /** What a settings change redoes: re-index, rescan, re-list the Hub, restart the auto-refresh. */
 import type { Services } from './services';
 import type { SettingsChange } from './configuration';
-import type { HubAutoRefresh } from './autoRefresh';
+import type { HubAutoRefresh } from './hub/autoRefresh';
 
 export function applySettingsChange(s: Services, autoRefresh: HubAutoRefresh, { before, after }: SettingsChange): void {
   if (JSON.stringify(before.index) !== JSON.stringify(after.index)) s.runs.setOptions(after.index);

@@ -4,7 +4,7 @@
  * test-results/e2e/dash-*.png.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, FrameLocator } from 'playwright-core';
 import { workbench } from './harness';
@@ -147,4 +147,26 @@ wb.journey('D5. the report states the tolerance of each mark and the units of th
     missing.filter((t) => t).every((t) => /^[\d,]+ (records|turns)$/.test(t)),
     missing.join(' | '),
   );
+});
+
+wb.journey('D6. a log with more metrics than a dashboard charts says how many were left out, on one line under the toolbar', async () => {
+  await command('RL Runs: Open Metrics');
+  const wv = webview();
+  await wv.locator('#card-targets .chart-card canvas').first().waitFor({ timeout: 60_000 });
+  assert.equal(await wv.locator('#more-metrics').isHidden(), true, 'the demo is under the cap: no line');
+  // one more iteration with 250 metrics of its own: 296 in all, 200 charted
+  const extra = Array.from({ length: 250 }, (_, i) => `"zz/extra_${String(i).padStart(3, '0')}": ${i}`).join(', ');
+  appendFileSync(join(wb.run, 'logs', 'ws_metrics.jsonl'), `{"iteration": 45, ${extra}}\n`);
+  const line = wv.locator('#more-metrics');
+  await line.waitFor({ state: 'visible', timeout: 60_000 });
+  const text = (await line.textContent()) ?? '';
+  const more = Number(
+    /^(\d+) more metrics not charted: a dashboard charts at most 200 \(pinned ones and card targets first, then in order\)$/.exec(
+      text,
+    )?.[1],
+  );
+  assert.ok(more > 0, text);
+  assert.equal(await wv.locator('.chart-card').count(), 200);
+  assert.ok((await wv.locator('#card-targets .chart-card').count()) >= 6, 'the card targets are still charted');
+  await shot('more-metrics');
 });

@@ -15,6 +15,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 
 export interface EmulatorFile {
@@ -64,6 +65,12 @@ export interface Faults {
   ignoreRange?: number;
   /** answer the next N ranged file requests (from a byte > 0) with 206 for a range that starts one byte early */
   wrongContentRange?: number;
+  /** answer the next N ranged file requests (of more than one byte) with the right Content-Range and one byte more than it (Content-Length saying so) */
+  rangeExtraByte?: number;
+  /** answer the next N ranged file requests (of more than one byte) gzip'd: Content-Encoding gzip, the range of the gzip'd file under the right Content-Range */
+  gzipRange?: number;
+  /** by repo path: serve the bytes of this local file instead (the tree still names the real file's size and hashes) */
+  substitute?: Record<string, string>;
   /** the next N redirects to the bridge carry a URL that has already expired */
   expiredRedirects?: number;
   /** the next N resolve requests answer 400 with the Authorization header they carried in the message */
@@ -109,6 +116,8 @@ export interface EmulatorOptions {
   privateRepos?: string[];
   /** default: Xet mode on, bridge URLs valid for an hour */
   settings?: Partial<EmulatorSettings>;
+  /** paths stored with LFS whatever their size (as a repo's .gitattributes can say) */
+  lfsPaths?: RegExp;
 }
 
 export interface HubEmulator {
@@ -153,7 +162,7 @@ function hashFile(abs: string, size: number): { sha1: string; sha256: string } {
   return { sha1: s1.digest('hex'), sha256: s256.digest('hex') };
 }
 
-function scan(root: string): EmulatorFile[] {
+function scan(root: string, lfsPaths?: RegExp): EmulatorFile[] {
   const out: EmulatorFile[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -165,7 +174,7 @@ function scan(root: string): EmulatorFile[] {
       }
       const path = relative(root, abs).split(sep).join('/');
       const { sha1, sha256 } = hashFile(abs, st.size);
-      const lfs = LFS_NAMES.test(name) || st.size >= LFS_THRESHOLD;
+      const lfs = LFS_NAMES.test(name) || st.size >= LFS_THRESHOLD || lfsPaths?.test(path) === true;
       // an LFS file's git blob is its pointer file
       const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256}\nsize ${st.size}\n`;
       out.push({
@@ -217,7 +226,7 @@ interface RepoState {
 export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator> {
   const repos = new Map<string, RepoState>();
   const load = (id: string, root: string): void => {
-    const files = scan(root);
+    const files = scan(root, o.lfsPaths);
     const commit = createHash('sha1')
       .update(files.map((f) => `${f.path}:${f.oid}`).join('\n'))
       .digest('hex');
@@ -312,6 +321,25 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         start -= 1;
       }
     }
+    if (faultsApply && status === 206 && length(start, end) > 1 && (faults.rangeExtraByte ?? 0) > 0) {
+      faults.rangeExtraByte!--;
+      const body = Buffer.concat([readFileSync(f.abs).subarray(start, end + 1), Buffer.from('x')]);
+      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${f.size}`, 'Content-Length': String(body.length) });
+      res.end(body);
+      return;
+    }
+    if (faultsApply && status === 206 && length(start, end) > 1 && (faults.gzipRange ?? 0) > 0) {
+      faults.gzipRange!--;
+      const body = gzipSync(readFileSync(f.abs)).subarray(start, end + 1);
+      res.writeHead(206, {
+        ...headers,
+        'Content-Encoding': 'gzip',
+        'Content-Range': `bytes ${start}-${end}/${f.size}`,
+        'Content-Length': String(body.length),
+      });
+      res.end(body);
+      return;
+    }
     const nh = faults.noHeaders;
     if (faultsApply && nh && nh.count > 0 && nh.ranged === (range !== undefined) && length(start, end) > 1) {
       nh.count--;
@@ -341,7 +369,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     const stall = faultsApply && st && st.count > 0 && st.afterBytes < bodyLength ? st.afterBytes : undefined;
     if (stall !== undefined) st!.count--;
     const trickle = faultsApply ? faults.trickleBytesPerSecond : undefined;
-    void pump(res, f.abs, start, end, { drop, corrupt, trickle, stall });
+    void pump(res, faults.substitute?.[f.path] ?? f.abs, start, end, { drop, corrupt, trickle, stall });
   };
   const length = (start: number, end: number): number => end - start + 1;
 

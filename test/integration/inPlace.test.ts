@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { tempDir } from '../helpers';
@@ -13,6 +13,8 @@ import { HubRun } from '../../src/core/hub/inPlace/hubRun';
 import type { InPlaceOptions } from '../../src/core/hub/inPlace/hubRun';
 import { RangeCache } from '../../src/core/hub/inPlace/rangeCache';
 import { NotCachedError } from '../../src/core/hub/inPlace/hubLogSource';
+import { ContentError } from '../../src/core/hub/inPlace/contentCheck';
+import { decodeFrame, encodeFrame } from '../../src/core/log/indexCodec';
 
 const REPO = 'acme/in-place';
 let emu: HubEmulator;
@@ -88,12 +90,12 @@ test('in place: a second open starts from the saved index and makes no full GET'
   await assertSameIndex(hr.run, await localRun());
 });
 
-test('in place: a file grown at a newer commit fetches only its new tail, then equals the local index', async () => {
+test('in place: a small (git blob) file grown at a newer commit parses only its new tail, and is fetched whole to hash it', async () => {
   const o = fresh();
   const first = await HubRun.open({ repo: REPO, revision: 'main' }, o);
-  const oldSize = first.credit!.target.size;
   const commit = first.commit;
-  const extra = readFileSync(creditPath, 'utf8').split('\n').slice(0, 200).join('\n') + '\n';
+  const original = readFileSync(creditPath);
+  const extra = original.toString('utf8').split('\n').slice(0, 200).join('\n') + '\n';
   appendFileSync(creditPath, extra);
   emu.rescan(REPO);
   try {
@@ -101,25 +103,68 @@ test('in place: a file grown at a newer commit fetches only its new tail, then e
     const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
     assert.notEqual(hr.commit, commit);
     assert.equal(hr.use, 'grown');
-    assert.deepStrictEqual(fullGets(mark), []);
-    const added = Buffer.byteLength(extra);
-    assert.ok(
-      fileRequests(mark).some((r) => r.range === `bytes=${oldSize}-${oldSize + added - 1}`),
-      'the tail by one range request',
-    );
-    // the tail, the two 64 KB identity checks, and the head check of the reader
-    assert.ok(hr.credit!.bytesFetched <= added + 3 * 65536, `fetched ${hr.credit!.bytesFetched}`);
+    // the git blob sha1 starts with the file's size: no hash of the old bytes continues into the new file
+    assert.equal(fullGets(mark).filter((r) => r.url.includes('ws_credit')).length, 1);
     await assertSameIndex(hr.run, await localRun());
-
-    // an open run follows the next commit the same way
     appendFileSync(creditPath, extra);
     emu.rescan(REPO);
+    const again = emu.requests.length;
     assert.equal(await hr.refresh(), 'grown');
+    assert.equal(fullGets(again).filter((r) => r.url.includes('ws_credit')).length, 1);
     await assertSameIndex(hr.run, await localRun());
   } finally {
-    const text = readFileSync(creditPath, 'utf8');
-    writeFileSync(creditPath, text.slice(0, text.length - 2 * extra.length));
+    writeFileSync(creditPath, original);
     emu.rescan(REPO);
+  }
+});
+
+test('in place: an LFS file grown at a newer commit: a new process hashes it whole again; a followed one fetches only the new tail, from the last block', async () => {
+  const dir = tempDir('rlrb-grown-lfs-');
+  const d = writeDemo(dir, { trajectories: 600, hubRepo: false, baseline: false });
+  const own = await startHubEmulator({ repos: { [REPO]: dir }, lfsPaths: /\.jsonl$/ });
+  try {
+    const local = async (): Promise<Run> => {
+      const r = (await Run.open(dir))!;
+      await r.update();
+      return r;
+    };
+    const gets = (from: number): SeenRequest[] => own.requests.slice(from).filter((r) => r.method === 'GET' && r.origin === 'cdn');
+    const o = fresh(own.url);
+    const first = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+    assert.equal(first.credit!.target.key.length, 64, 'an LFS sha256');
+    const extra = readFileSync(d.creditLog, 'utf8').split('\n').slice(0, 100).join('\n') + '\n';
+    appendFileSync(d.creditLog, extra);
+    own.rescan(REPO);
+    let mark = own.requests.length;
+    const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+    assert.equal(hr.use, 'grown');
+    assert.equal(gets(mark).filter((r) => r.range === undefined).length, 1, 'the credit log streamed again to hash it whole');
+    await assertSameIndex(hr.run, await local());
+
+    // followed in this process: the sha256 continues from the last block of the commit before
+    const oldSize = hr.credit!.target.size;
+    appendFileSync(d.creditLog, extra);
+    own.rescan(REPO);
+    mark = own.requests.length;
+    const fetched = hr.credit!.bytesFetched;
+    assert.equal(await hr.refresh(), 'grown');
+    const from = Math.floor(oldSize / 16384) * 16384;
+    const added = Buffer.byteLength(extra);
+    assert.deepStrictEqual(
+      gets(mark).filter((r) => r.range === undefined),
+      [],
+      'no plain GET',
+    );
+    assert.ok(
+      gets(mark).some((r) => r.range === `bytes=${from}-${oldSize + added - 1}`),
+      `the tail from the last block by one range request: ${JSON.stringify(gets(mark).map((r) => r.range))}`,
+    );
+    // the tail and its last block, the two 64 KB identity checks, and the head check of the reader
+    const now = hr.credit!.bytesFetched - fetched;
+    assert.ok(now <= added + 16384 + 3 * 65536, `fetched ${now}`);
+    await assertSameIndex(hr.run, await local());
+  } finally {
+    await own.close();
   }
 });
 
@@ -213,6 +258,22 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: numbe
   });
 }
 
+test('rlrb evals hub:owner/name reads logs/eval_log.jsonl in place, only when asked: the same checkpoints as the local run', async () => {
+  const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
+  const local = await runCli(['evals', repoDir, '--json'], env);
+  assert.equal(local.status, 0, local.stderr);
+  const want = JSON.parse(local.stdout) as { iterations: { iteration: number }[] };
+  assert.ok(want.iterations.length > 0, 'the demo has evaluations');
+  const mark = emu.requests.length;
+  const r = await runCli(['evals', `hub:${REPO}`, '--endpoint', emu.url, '--json'], env);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepStrictEqual(JSON.parse(r.stdout), want);
+  assert.ok(
+    fileRequests(mark).some((q) => q.url.includes('eval_log.jsonl')),
+    'the eval log was fetched from the Hub',
+  );
+});
+
 test('rlrb report and show hub:owner/name read the logs in place: the same report as the local run, the second time from the saved index', async () => {
   const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
   const local = await runCli(['report', repoDir, '--json'], env);
@@ -301,7 +362,8 @@ test('in place: a 503 then success, for the pass and for a record, is retried; t
   assert.deepStrictEqual(await withFaults({ dropAfterBytes: 10, dropCount: 1 }, () => idx.read(i + 1)), await local.credit!.read(i + 1));
   const before = emu.requests.length;
   await assert.rejects(
-    withFaults({ serverErrors: 100, serverErrorStatus: 503 }, () => idx.read(i + 2)),
+    // a record in blocks not read yet (a record is read as the whole 16 KB blocks around it)
+    withFaults({ serverErrors: 100, serverErrorStatus: 503 }, () => idx.read(Math.floor((idx.size * 2) / 3))),
     /HTTP 503.*\(after 6 retries\)/,
   );
   assert.equal(emu.requests.slice(before).filter((r) => r.status === 503).length, 7);
@@ -429,4 +491,202 @@ test('in place: the metrics index is saved like the credit index: a second open,
   assert.equal(hr.run.metrics!.rowCount, first.run.metrics!.rowCount);
   assert.deepStrictEqual(hr.run.report()!.curve, (await localRun()).report()!.curve);
   await assertSameIndex(hr.run, await localRun());
+});
+
+/** The credit log with every 0/1 reward flipped: other bytes of the same size. */
+function flippedCopy(): string {
+  const text = readFileSync(creditPath, 'latin1').replace(/"reward":([01])\b/g, (_m, r: string) => `"reward":${r === '1' ? '0' : '1'}`);
+  const p = join(tempDir('rlrb-flipped-'), 'ws_credit_log.jsonl');
+  writeFileSync(p, text, 'latin1');
+  assert.equal(readFileSync(p).length, creditSize());
+  return p;
+}
+
+const CREDIT_FILE = 'logs/ws_credit_log.jsonl';
+const oidOf = (path: string): string => emu.files(REPO).find((f) => f.path === path)!.oid;
+/** range requests of a record (not the one-byte probe the client makes before each) */
+const rangeGets = (from: number): SeenRequest[] => fileRequests(from).filter((r) => r.range !== undefined && r.range !== 'bytes=0-0');
+
+test('in place: a Hub that streams other bytes of the same size under the real oid is refused in one line naming both hashes, nothing saved; the honest Hub then indexes it afresh', async () => {
+  const o = fresh();
+  emu.faults.substitute = { [CREDIT_FILE]: flippedCopy() };
+  try {
+    await assert.rejects(HubRun.open({ repo: REPO, revision: 'main' }, o), (e: unknown) => {
+      assert.ok(e instanceof ContentError);
+      assert.match(
+        e.message,
+        new RegExp(
+          `^${REPO}/${CREDIT_FILE}@[0-9a-f]{12}: the bytes the Hub sent have git blob sha1 [0-9a-f]{40}, but the Hub names ${oidOf(CREDIT_FILE)}; refused, nothing saved$`,
+        ),
+      );
+      return true;
+    });
+  } finally {
+    delete emu.faults.substitute;
+  }
+  assert.deepStrictEqual(readdirSync(o.store.dir), [], 'no saved index, no pointer');
+  assert.deepStrictEqual(await o.cache.ranges(oidOf(CREDIT_FILE)), [], 'no cached range of the credit log');
+  const mark = emu.requests.length;
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.equal(hr.use, 'none', 'indexed afresh');
+  assert.equal(fullGets(mark).filter((r) => r.url.includes('ws_credit')).length, 1);
+  await assertSameIndex(hr.run, await localRun());
+});
+
+test('in place: a corrupted byte in a later range read is refused in one line, not retried, and not cached', async () => {
+  const o = { ...fresh(), retry: FAST_RETRY };
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const idx = hr.run.credit!;
+  const i = Math.floor(idx.size / 2);
+  const mark = emu.requests.length;
+  await assert.rejects(
+    withFaults({ corrupt: 1 }, () => idx.read(i)),
+    (e: unknown) =>
+      e instanceof ContentError &&
+      new RegExp(
+        `^${REPO}/${CREDIT_FILE}@[0-9a-f]{12}: bytes \\d+-\\d+ are not the bytes indexed \\(sha256 [0-9a-f]{64}, indexed [0-9a-f]{64}\\); refused, not retried$`,
+      ).test(e.message),
+  );
+  assert.equal(rangeGets(mark).length, 1, 'one range request, not retried');
+  assert.deepStrictEqual(await idx.read(i), await (await localRun()).credit!.read(i), 'the good bytes on the next read');
+});
+
+test('in place: a 206 of the wrong length, or a gzip-encoded range, is refused at once (one request each)', async () => {
+  const o = { ...fresh(), retry: FAST_RETRY };
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const idx = hr.run.credit!;
+  let mark = emu.requests.length;
+  await assert.rejects(
+    withFaults({ rangeExtraByte: 1 }, () => idx.read(Math.floor(idx.size / 4))),
+    /answered bytes \d+-\d+\/\d+ with Content-Length "\d+", not \d+; refused$/,
+  );
+  assert.equal(rangeGets(mark).length, 1);
+  mark = emu.requests.length;
+  await assert.rejects(
+    withFaults({ gzipRange: 1 }, () => idx.read(Math.floor((idx.size * 3) / 4))),
+    /answered bytes \d+-\d+\/\d+ with Content-Encoding "gzip", not the file's bytes; refused$/,
+  );
+  assert.equal(rangeGets(mark).length, 1);
+});
+
+test('rlrb report|show hub:…: other bytes under the real oid exit 1 with one line and save nothing; a corrupted record range exits 1 with one line', async () => {
+  const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
+  const local = await runCli(['report', repoDir, '--json'], env);
+  const strip = (t: string, p: string): unknown => JSON.parse(t.split(JSON.stringify(p).slice(1, -1)).join('LOG'));
+  const want = strip(local.stdout, join(repoDir, 'logs', 'ws_credit_log.jsonl'));
+  emu.faults.substitute = { [CREDIT_FILE]: flippedCopy() };
+  let bad;
+  try {
+    bad = await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url, '--json'], env);
+  } finally {
+    delete emu.faults.substitute;
+  }
+  assert.equal(bad.status, 1);
+  assert.equal(bad.stdout, '');
+  assert.match(
+    bad.stderr,
+    /^rlrb: acme\/in-place\/logs\/ws_credit_log\.jsonl@[0-9a-f]{12}: the bytes the Hub sent have git blob sha1 [0-9a-f]{40}, but the Hub names [0-9a-f]{40}; refused, nothing saved\n$/,
+  );
+  const mark = emu.requests.length;
+  const good = await runCli(['report', `hub:${REPO}`, '--endpoint', emu.url, '--json'], env);
+  assert.equal(good.status, 0, good.stderr);
+  assert.equal(fullGets(mark).filter((r) => r.url.includes('ws_credit')).length, 1, 'indexed afresh, not from a saved index');
+  assert.deepStrictEqual(strip(good.stdout, `hub:${REPO}/logs/ws_credit_log.jsonl`), want);
+
+  const args = ['show', `hub:${REPO}`, '--endpoint', emu.url, '--iteration', '3', '--group', '10', '--rollout', '2'];
+  const shown = await withFaults({ corrupt: 1 }, () => runCli(args, env));
+  assert.equal(shown.status, 1, shown.stdout);
+  assert.equal(shown.stdout, '');
+  assert.match(
+    shown.stderr,
+    /^rlrb: acme\/in-place\/logs\/ws_credit_log\.jsonl@[0-9a-f]{12}: bytes \d+-\d+ are not the bytes indexed \(sha256 [0-9a-f]{64}, indexed [0-9a-f]{64}\); refused, not retried\n$/,
+  );
+  assert.equal((await runCli(args, env)).status, 0);
+});
+
+test('in place: a followed repo whose newer commit streams other bytes is refused and keeps the index of the commit verified before; the honest Hub is then followed', async () => {
+  const o = fresh();
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const commit = hr.commit;
+  const key = hr.credit!.target.key;
+  const report = JSON.stringify(hr.run.report()!.report);
+  const original = readFileSync(creditPath);
+  appendFileSync(creditPath, original.toString('utf8').split('\n').slice(0, 50).join('\n') + '\n');
+  emu.rescan(REPO);
+  try {
+    emu.faults.substitute = { [CREDIT_FILE]: flippedCopy() };
+    try {
+      await assert.rejects(hr.refresh(), (e: unknown) => e instanceof ContentError && /refused, nothing saved$/.test(e.message));
+    } finally {
+      delete emu.faults.substitute;
+    }
+    assert.equal(hr.commit, commit);
+    assert.equal(hr.credit!.target.key, key);
+    assert.equal(JSON.stringify(hr.run.report()!.report), report, 'the index of the commit verified before');
+    const mark = emu.requests.length;
+    assert.equal(await hr.refresh(), 'grown');
+    assert.ok(fullGets(mark).length >= 1);
+    await assertSameIndex(hr.run, await localRun());
+  } finally {
+    writeFileSync(creditPath, original);
+    emu.rescan(REPO);
+  }
+});
+
+test('in place: a saved index opens only when the hash it was verified with is the one the Hub names', async () => {
+  const o = fresh();
+  await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const dir = o.store.dir;
+  let changed = 0;
+  for (const name of readdirSync(dir)) {
+    const buf = readFileSync(join(dir, name));
+    const frame = decodeFrame(buf);
+    const hub = frame?.header['hub'] as Record<string, unknown> | undefined;
+    if (!frame || !hub || frame.header['kind'] !== 'credit') continue;
+    // a saved index that says it was verified with other bytes (as one saved before the check was: none)
+    const header = { ...frame.header, hub: { ...hub, verified: 'f'.repeat(String(hub['key']).length) } };
+    delete (header as { sections?: unknown }).sections;
+    const make = { f64: Float64Array, u32: Uint32Array, u16: Uint16Array };
+    const sections = [...frame.sections].map(([n, sec]) => {
+      const data = new make[sec.type](new Uint8Array(sec.bytes).buffer);
+      return { name: n, count: data.length, data };
+    });
+    writeFileSync(join(dir, name), Buffer.concat(encodeFrame(header, sections)));
+    changed++;
+  }
+  assert.equal(changed, 1);
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  assert.equal(hr.use, 'none', 'indexed again, not opened from it');
+});
+
+test('in place: a newer commit that looks grown (same first and last 64 KB) but changed a byte before its tail is indexed again, followed or opened anew', async () => {
+  const original = readFileSync(creditPath);
+  const o = fresh();
+  const hr = await HubRun.open({ repo: REPO, revision: 'main' }, o);
+  const extra = original.toString('utf8').split('\n').slice(0, 50).join('\n') + '\n';
+  /** the log with one reward in its middle flipped, and `extra` appended */
+  const changed = (): Buffer => {
+    const text = original.toString('latin1');
+    const at = text.indexOf('"reward":1', Math.floor(text.length / 2));
+    return Buffer.from(text.slice(0, at) + '"reward":0' + text.slice(at + 10) + extra, 'latin1');
+  };
+  try {
+    writeFileSync(creditPath, changed());
+    emu.rescan(REPO);
+    assert.equal(await hr.refresh(), 'rebuilt');
+    await assertSameIndex(hr.run, await localRun());
+
+    writeFileSync(creditPath, original);
+    emu.rescan(REPO);
+    const o2 = fresh();
+    await HubRun.open({ repo: REPO, revision: 'main' }, o2);
+    writeFileSync(creditPath, changed());
+    emu.rescan(REPO);
+    const again = await HubRun.open({ repo: REPO, revision: 'main' }, o2);
+    assert.equal(again.use, 'none', 'indexed again, not continued');
+    await assertSameIndex(again.run, await localRun());
+  } finally {
+    writeFileSync(creditPath, original);
+    emu.rescan(REPO);
+  }
 });

@@ -25,11 +25,28 @@ test('report --json prints exactly the keys of section 4 plus the listed extras'
       'iterations',
       'labeledTurns',
       'meanC',
+      'perIteration',
       'rmsBetaCOverRmsA',
+      'signFlipGroups',
       'signFlipRate',
       'skippedLines',
       'trajectories',
+      'twinDisagreements',
       'warnings',
+    ].sort(),
+  );
+  const per = o['perIteration'] as Record<string, unknown>[];
+  assert.deepEqual(
+    Object.keys(per[0]!).sort(),
+    [
+      'iteration',
+      'trajectories',
+      'signFlipRate',
+      'fallbackRate',
+      'executedIsArgmaxRate',
+      'meanC',
+      'rmsBetaCOverRmsA',
+      'gateMeanDiff',
     ].sort(),
   );
   assert.deepEqual(

@@ -211,7 +211,7 @@ test('computing again after a log grew reads the new rows, and a provisional las
 
 // ---- the CLI
 
-test('compare --json prints exactly the keys of section 6 plus warnings, reportA, reportB and behaviour (section 7)', () => {
+test('compare --json prints exactly the keys of section 6 plus evaluation, behaviour, warnings, reportA and reportB', () => {
   const o = rlrbJson('compare', dirA, dirB);
   assert.deepEqual(
     Object.keys(o).sort(),
@@ -228,6 +228,7 @@ test('compare --json prints exactly the keys of section 6 plus warnings, reportA
       'iterationSignTestP',
       'tasks',
       'perIteration',
+      'evaluation',
       'warnings',
       'reportA',
       'reportB',
@@ -246,6 +247,7 @@ test('compare --json prints exactly the keys of section 6 plus warnings, reportA
   const ra = JSON.parse(rlrb('report', dirA, '--json').out) as unknown;
   assert.deepEqual(o['reportA'], ra);
   assert.equal((o['reportB'] as { signFlipRate: unknown }).signFlipRate, null);
+  assert.equal(o['evaluation'], null, 'neither run has an evaluation log');
   assert.equal(o['iterations'], 4);
   const cut = JSON.parse(rlrb('compare', dirA, dirB, '--json', '--from', '6').out) as Record<string, unknown>;
   assert.equal(cut['successA'], null);

@@ -25,7 +25,21 @@ test('the demo run is deterministic, complete, and lands near the card', async (
   assert.equal(r.trajectories, 10800);
   assert.equal(r.iterations, 45);
   assert.equal(r.skippedLines, 0);
-  assert.equal(r.signFlipRate, 0);
+  // the 4 sign flips all sit in groups with a -1 format failure, where min|A| = 0.239 < beta; the logged
+  // ws/sign_flip_rate leaves those groups out, so it is 0 where its twin is not
+  assert.ok(r.signFlipRate! > 0 && r.signFlipRate! < 0.001, String(r.signFlipRate));
+  assert.equal(
+    full.signFlipGroups.reduce((s, g) => s + g.flips, 0),
+    4,
+  );
+  assert.ok(full.signFlipGroups.every((g) => g.formatFailure && g.minAbsA! < 0.4));
+  const flipTwins = full.twinDisagreements.filter((d) => d.metric === 'ws/sign_flip_rate');
+  assert.ok(flipTwins.length > 0 && flipTwins.every((d) => d.logged === 0 && d.recomputed > 0));
+  assert.deepEqual(
+    full.twinDisagreements.filter((d) => d.metric !== 'ws/sign_flip_rate'),
+    [],
+    'the other logged figures equal their twins',
+  );
   assert.ok(r.fallbackRate! < 0.05);
   assert.ok(Math.abs(r.executedIsArgmaxRate! - 0.2) < 0.03, String(r.executedIsArgmaxRate));
   assert.ok(r.gate.meanDiff! > 0);
@@ -35,7 +49,7 @@ test('the demo run is deterministic, complete, and lands near the card', async (
   assert.ok(run.credit!.slowPathRows === 0, 'the fast reader reads the whole demo');
   const table = run.metrics!.getTable();
   assert.equal(table.iterations.length, 45);
-  assert.ok(table.series.length >= 40, `${table.series.length} metrics`);
+  assert.ok(table.names.length >= 40, `${table.names.length} metrics`);
   // texts with markup, quotes and non-Latin letters are there
   const text = readFileSync(ra.creditLog, 'utf8');
   assert.ok(text.includes('<script>'));
@@ -104,7 +118,7 @@ test('the demo also writes a plain GRPO baseline on the same tasks, a little wea
   assert.equal(runA.location.creditLog, res.creditLog, 'run A stays where it was');
   await Promise.all([runA.update(), runB.update()]);
   // its own metrics log, with plain-RL names
-  const names = runB.metrics!.getTable().series.map((s) => s.name);
+  const names = runB.metrics!.getTable().names;
   assert.ok(names.includes('rollout/reward_mean') && !names.some((n) => n.startsWith('ws/')), names.join());
   const c = await new RunComparer(runA, runB).compute();
   const f = c.figures;

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { Destinations, defaultDest } from '../../src/extension/destinations';
-import type { DestinationStore } from '../../src/extension/destinations';
+import { Destinations, defaultDest } from '../../src/extension/downloads/destinations';
+import type { DestinationStore } from '../../src/extension/downloads/destinations';
 
 function memStore(): DestinationStore & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>();

@@ -10,13 +10,13 @@ import {
   hubFolderChildren,
   hubIterationNode,
   hubRepoNode,
-  summarizeIterations,
   iterationNodes,
   groupNodes,
   trajectoryNodes,
   runChildren,
 } from '../../src/extension/trees/treeModel';
 import { CreditIndex } from '../../src/core/log/creditIndex';
+import { summarizeIterations } from '../../src/core/run/iterationSummary';
 import { parseHubNode, parseOpenTrajectoriesArgs, parseRunArg } from '../../src/extension/commandArgs';
 import { USER_ONLY_SETTINGS, ignoredSettingsWarning, readSettings } from '../../src/extension/settings';
 import type { ConfigSource } from '../../src/extension/settings';

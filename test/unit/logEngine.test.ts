@@ -200,18 +200,19 @@ test('metrics: every numeric field is a series; a repeated iteration keeps the l
   await m.update();
   const t = m.getTable();
   assert.deepEqual(t.iterations, [0, 1, 2]);
-  const c = t.series.find((s) => s.name === 'ws/c_mean')!;
-  assert.deepEqual(Array.from(c.values), [0.1, 0.25, 0.3]);
-  const loss = t.series.find((s) => s.name === 'train/loss')!;
-  assert.ok(Number.isNaN(loss.values[2]!), 'a missing value is a gap');
-  assert.equal(loss.values[1], 5);
-  assert.ok(!t.series.some((s) => s.name === 'note'));
+  const c = t.values('ws/c_mean')!;
+  assert.deepEqual(Array.from(c), [0.1, 0.25, 0.3]);
+  const loss = t.values('train/loss')!;
+  assert.ok(Number.isNaN(loss[2]!), 'a missing value is a gap');
+  assert.equal(loss[1], 5);
+  assert.ok(!t.names.includes('note'));
+  assert.equal(t.values('note'), undefined);
   assert.deepEqual(m.duplicates(), [{ iteration: 1, lines: [2, 5] }]);
   assert.deepEqual(
     m.skippedLines.map((s) => s.line),
     [4],
   );
-  assert.equal(t.series[0]!.name, 'ws/c_mean', 'ws/ metrics first');
+  assert.equal(t.names[0], 'ws/c_mean', 'ws/ metrics first');
 });
 
 test('a run is found from its folder, its logs folder, or one file', async () => {

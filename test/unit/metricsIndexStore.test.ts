@@ -16,7 +16,7 @@ function figures(m: MetricsIndex): unknown {
   const t = m.getTable();
   return {
     iterations: t.iterations,
-    series: t.series.map((s) => ({ name: s.name, values: [...s.values] })),
+    series: t.names.map((name) => ({ name, values: [...t.values(name)!] })),
     duplicates: m.duplicates(),
     skipped: m.skippedLines,
     skippedCount: m.skippedCount,
@@ -61,7 +61,7 @@ test('an unchanged metrics log opens from its saved index without reading a byte
   assert.equal(second.cacheUse, 'unchanged');
   assert.equal(r.bytesRead, 0);
   assert.deepStrictEqual(figures(second), figures(await open(log)));
-  assert.ok(Object.is(second.getTable().series.find((s) => s.name === 'loss')!.values[0], -0), '-0 survives');
+  assert.ok(Object.is(second.getTable().values('loss')![0], -0), '-0 survives');
 });
 
 test('a grown metrics log reads only its new bytes; the result equals a fresh read', async () => {
@@ -90,7 +90,7 @@ test('a shrunk or replaced metrics log, other options, another version or a dama
   utimesSync(log, new Date(), new Date(Date.now() + 5000));
   m = await open(log, store);
   assert.equal(m.cacheUse, 'none');
-  assert.equal(m.getTable().series.find((s) => s.name === 'ws/c_mean')!.values[0], 0.9);
+  assert.equal(m.getTable().values('ws/c_mean')![0], 0.9);
   // other options: another iteration key is another index
   m = await open(log, store, 'step');
   assert.equal(m.cacheUse, 'none');
@@ -121,7 +121,7 @@ test('a shrunk or replaced metrics log, other options, another version or a dama
   assert.deepStrictEqual(figures(m), figures(await open(log)));
 });
 
-test('a forged metrics index that decodes but does not hold together is ignored (a name number out of range)', async () => {
+test('a forged metrics index that decodes but does not hold together is ignored (a row number out of range)', async () => {
   const { log, store, dir } = setup();
   await open(log, store);
   const file = join(dir, indexFiles(dir)[0]!);
@@ -132,7 +132,7 @@ test('a forged metrics index that decodes but does not hold together is ignored 
       s.type === 'f64'
         ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8)
         : new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
-    if (n === 'nameOf') data[0] = 1e6;
+    if (n === 'rowOf') data[0] = 1e6;
     return { name: n, count: data.length, data };
   });
   writeFileSync(file, Buffer.concat(encodeFrame(frame.header, sections)));

@@ -7,16 +7,17 @@ import { overlayViews } from '../../src/extension/overlay/overlayViews';
 import type { OverlayRun } from '../../src/extension/overlay/overlayViews';
 import { addRuns, parseOverlay, removeRun } from '../../src/extension/overlay/overlayState';
 import { canonicalMetric } from '../../src/extension/overlay/metricMatch';
-import { seriesViews } from '../../src/extension/panels/seriesViews';
-import { MetricsIndex } from '../../src/core/log/metricsIndex';
+import { seriesViews } from '../../src/extension/metrics/seriesViews';
+import { MetricsIndex, tableOf } from '../../src/core/log/metricsIndex';
 import type { MetricsTable } from '../../src/core/log/metricsIndex';
 import { writeDemo } from '../../src/core/demo/demo';
 import { MAX_OVERLAY, parseMetricsMessage } from '../../src/shared/protocol/metrics';
 
-const table = (iterations: number[], cols: Record<string, number[]>): MetricsTable => ({
-  iterations,
-  series: Object.entries(cols).map(([name, values]) => ({ name, values: Float64Array.from(values) })),
-});
+const table = (iterations: number[], cols: Record<string, number[]>): MetricsTable =>
+  tableOf(
+    iterations,
+    Object.entries(cols).map(([name, values]) => ({ name, values: Float64Array.from(values) })),
+  );
 
 const run = (root: string, color: number, t: MetricsTable | undefined, problem?: string): OverlayRun => ({
   root,

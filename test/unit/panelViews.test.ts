@@ -6,8 +6,8 @@ import { tempDir } from '../helpers';
 import { HAND_LOG, indexRecords, labeledRecord } from '../fixtures';
 import type { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
-import { detailView } from '../../src/extension/panels/trajectoryViews';
-import { figuresView } from '../../src/extension/panels/reportViews';
+import { detailView } from '../../src/extension/trajectories/trajectoryViews';
+import { figuresView } from '../../src/extension/report/reportViews';
 import { writeDemo } from '../../src/core/demo/demo';
 
 test("the report's figures on the wire: every key of the engine's report, with its value, and nothing else", async () => {

@@ -96,6 +96,7 @@ async function setup() {
     onDidChange: () => ({ dispose: () => undefined }),
     scan: async () => undefined,
     add: async () => live,
+    ensure: async (r: string) => (r === root ? live : undefined),
   };
   const revealed: number[] = [];
   const mgr = new PanelManager(ctx as never, runs as never, async (_r, row) => void revealed.push(row));
@@ -203,16 +204,9 @@ test('the serializer restores a panel from its saved state, and drops one it can
 });
 
 test('the comparison panel is a PanelHost: it answers ready with its figures and run A’s data problems, and a reload restores it', async () => {
-  const { mgr, root, memento, runs } = await setup();
-  const { CompareManager } = await import('../../src/extension/compare/compareManager');
-  const services = { runs, panels: mgr, trees: { revealRow: async () => undefined } };
-  const compare = new CompareManager(
-    { get: (k: string) => memento.get(k), update: async (k: string, v: unknown) => void memento.set(k, v) } as never,
-    { path: '/ext' } as never,
-    services as never,
-  );
+  const { mgr, root, memento } = await setup();
   created.length = 0;
-  compare.show(root, root);
+  mgr.openCompare(root, root);
   const panel = created[0]!;
   assert.match(panel.webview.html, /compare\.js/);
   assert.match(panel.webview.html, /compare\.css/);
@@ -222,10 +216,46 @@ test('the comparison panel is a PanelHost: it answers ready with its figures and
   // the banner of run A's data problems, as on every panel of the run (the comparison had none before PanelHost)
   assert.ok(await until(() => panel.posted.find((m) => m.type === 'dataProblems')));
   // the host remembers the pair for a reload that lost the page's own state
+  assert.deepEqual((memento.get('panel:compare') as { rootB?: string } | undefined)?.rootB, root);
   const restored = fakePanel('rlRunBrowser.compare');
-  await compare.deserializeWebviewPanel(restored as never, undefined);
+  await mgr.deserializeWebviewPanel(restored as never, undefined);
   assert.ok(!restored.disposed);
   assert.ok(await reply(restored, { type: 'ready' }, 'compare/data'));
-  compare.dispose();
+  mgr.dispose();
   assert.ok(panel.disposed && restored.disposed);
+});
+
+test('one registry: the comparison opens the task view and the browser the side-by-side view through the navigator, and every kind is restored by view type', async () => {
+  const { mgr, root } = await setup();
+  created.length = 0;
+  mgr.openCompare(root, root);
+  const compare = created[0]!;
+  await compare.send({ type: 'compare/openTask', task: 'task-0' });
+  const task = created.find((p) => p.viewType === 'rlRunBrowser.task');
+  assert.ok(task, 'the task view opened (no command id, no getCommands probe)');
+  assert.equal(task.title, 'Task: task-0');
+  await compare.send({ type: 'compare/openTask', task: 'task-0' });
+  assert.equal(created.filter((p) => p.viewType === 'rlRunBrowser.task').length, 1, 'one task view per task and runs: revealed again');
+  assert.ok(task.revealed > 0);
+
+  await mgr.open('trajectories', root);
+  const browser = created.find((p) => p.viewType === 'rlRunBrowser.trajectories')!;
+  const a = { iteration: 1, group: 0, rollout: 0 };
+  const b = { iteration: 1, group: 0, rollout: 1 };
+  await browser.send({ type: 'trajectories/compare', a, b });
+  const pair = created.find((p) => p.viewType === 'rlRunBrowser.sideBySide');
+  assert.equal(pair?.title, 'Side by side: 1/0/0 | 1/0/1');
+
+  const restoredTask = fakePanel('rlRunBrowser.task');
+  await mgr.deserializeWebviewPanel(restoredTask as never, { kind: 'task', root, task: 'task-1', runs: [root] });
+  assert.ok(!restoredTask.disposed);
+  assert.ok(await reply(restoredTask, { type: 'ready' }, 'task/view'));
+  const badPair = fakePanel('rlRunBrowser.sideBySide');
+  await mgr.deserializeWebviewPanel(badPair as never, { kind: 'sideBySide', root });
+  assert.ok(badPair.disposed, 'a state that does not check closes the panel');
+  const stranger = fakePanel('rlRunBrowser.somethingElse');
+  await mgr.deserializeWebviewPanel(stranger as never, { kind: 'metrics', root });
+  assert.ok(stranger.disposed);
+  mgr.dispose();
+  assert.ok(created.every((p) => p.disposed) && restoredTask.disposed);
 });

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { queryChips, queryHeader } from '../../src/shared/queryChips';
-import { jumpFor } from '../../src/extension/panels/jumpTable';
-import { querySpec } from '../../src/extension/panels/queryViews';
+import { jumpFor } from '../../src/extension/report/jumpTable';
+import { querySpec } from '../../src/extension/trajectories/queryViews';
 import type { QueryView } from '../../src/shared/protocol';
 
 const wire = (metric: string, it: number): QueryView => JSON.parse(JSON.stringify(jumpFor(metric, it).spec)) as QueryView;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFilter, querySpec } from '../../src/extension/panels/queryViews';
-import { iterationJump, jumpFor } from '../../src/extension/panels/jumpTable';
+import { copyFilter, querySpec } from '../../src/extension/trajectories/queryViews';
+import { iterationJump, jumpFor } from '../../src/extension/report/jumpTable';
 import type { SortKeyView } from '../../src/shared/protocol';
 import { SORT_KEYS } from '../../src/shared/shapes';
 

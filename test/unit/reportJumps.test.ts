@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { figureJump, gateSideJump } from '../../src/extension/panels/reportJumps';
+import { figureJump, gateSideJump } from '../../src/extension/report/reportJumps';
 import { Flag } from '../../src/shared/shapes';
 
 test('figureJump: each report row opens the turns behind it', () => {

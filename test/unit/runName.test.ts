@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers';
 import { locateRun, runName } from '../../src/core/run/runLocator';
-import { defaultDest } from '../../src/extension/destinations';
+import { defaultDest } from '../../src/extension/downloads/destinations';
 
 test('downloaded logs (the default <owner>__<name>/logs destination, files under logs/) are a run named after the repo', async () => {
   const base = tempDir();

@@ -1,13 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seriesViews, xRange } from '../../src/extension/panels/seriesViews';
+import { seriesViews, xRange } from '../../src/extension/metrics/seriesViews';
 import { meetsTarget, METRIC_TARGETS } from '../../src/core/report/targets';
+import { tableOf } from '../../src/core/log/metricsIndex';
 import type { MetricsTable } from '../../src/core/log/metricsIndex';
 
-const table = (name: string, values: number[]): MetricsTable => ({
-  iterations: values.map((_v, i) => i),
-  series: [{ name, values: Float64Array.from(values) }],
-});
+const table = (name: string, values: number[]): MetricsTable =>
+  tableOf(
+    values.map((_v, i) => i),
+    [{ name, values: Float64Array.from(values) }],
+  );
 
 test('seriesViews counts the gaps before decimation and keeps the last finite value', () => {
   const values = Array.from({ length: 45 }, (_v, i) => (i % 4 === 0 ? NaN : i / 100));
@@ -43,6 +45,6 @@ test('meetsTarget: eq within its tolerance, lt, abs, gt', () => {
 });
 
 test('xRange spans the first to the last iteration', () => {
-  assert.deepEqual(xRange({ iterations: [3, 4, 44], series: [] }), { min: 3, max: 44 });
-  assert.equal(xRange({ iterations: [], series: [] }), null);
+  assert.deepEqual(xRange(tableOf([3, 4, 44], [])), { min: 3, max: 44 });
+  assert.equal(xRange(tableOf([], [])), null);
 });

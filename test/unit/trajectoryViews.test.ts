@@ -5,8 +5,8 @@ import type { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
 import { turnMarks } from '../../src/core/credit/turnMarks';
 import { DEFAULT_MATCH } from '../../src/core/credit/actions';
-import { detailView, divergence, groupGate } from '../../src/extension/panels/trajectoryViews';
-import type { Sibling } from '../../src/extension/panels/trajectoryViews';
+import { detailView, divergence, groupGate } from '../../src/extension/trajectories/trajectoryViews';
+import type { Sibling } from '../../src/extension/trajectories/trajectoryViews';
 
 const turn = (action: string, scores: number[], c: number, At: number): Record<string, unknown> => ({
   action,

@@ -4,6 +4,7 @@ import { h, initialState, useControls, onThemeChange, saveState, channel, lineOp
 import { formatMetric } from '../../src/shared/format';
 import { pointKeys } from './keys';
 import { visibleText } from '../../src/shared/visibleText';
+import { moreMetricsLine } from '../../src/shared/moreMetrics';
 import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, SeriesView } from '../../src/shared/protocol/metrics';
 import { parseFocusMetric } from '../../src/shared/protocol/metrics';
 import { legend } from './legend';
@@ -65,10 +66,16 @@ const hint = h(
   'Click a point (or focus a chart, move with ← →, press Enter) to open the trajectories behind it',
 );
 const body = h('div', { id: 'charts-root' });
+/** what the host's cap left out: "N more metrics not charted ..." (hidden when nothing was) */
+const moreLine = h('p', { class: 'muted', id: 'more-metrics' });
 const addRun = h('button', { class: 'add-run', id: 'add-run', title: 'Overlay another local run on these charts' }, 'Add run…');
 addRun.addEventListener('click', () => post({ type: 'metrics/addRun' }));
 const legendBox = h('div', { class: 'legend-box' });
-app.append(h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), addRun, info, hint, legendBox), body);
+app.append(
+  h('div', { class: 'toolbar' }, search, h('label', {}, 'Smoothing', slider, sliderLabel), addRun, info, hint, legendBox),
+  moreLine,
+  body,
+);
 setRuns(undefined, state.hiddenRuns ?? []);
 
 function showLegend(): void {
@@ -419,6 +426,8 @@ onMessage((m) => {
     const sameNames = samePins && sameRuns && m.series.length === series.length && m.series.every((s, i) => s.name === series[i]!.name);
     series = m.series;
     xRange = m.xRange;
+    moreLine.textContent = moreMetricsLine(m.more);
+    moreLine.hidden = m.more <= 0;
     state.pinned = m.pinned;
     if (m.overlay) state.overlay = m.overlay;
     state.hiddenRuns = hiddenRuns();

@@ -1,5 +1,7 @@
 /** `rlrb report <run>`: the run report of run-format.md section 4, as a table or one JSON object. */
 import { reportLines } from '../../core/report/targets';
+import { reportJson } from '../../core/report/reportJson';
+import { explainSections } from './reportSections';
 import { formatFigure as fmt } from '../../shared/format';
 import { UsageError } from '../args';
 import type { ParsedArgs } from '../args';
@@ -15,7 +17,7 @@ async function run(a: ParsedArgs): Promise<number> {
   const opened = await openRun(path, a);
   const full = opened.report()!;
   if (a.flags.has('json')) {
-    writeJson(full.report);
+    writeJson(reportJson(full));
     return 0;
   }
   const r = full.report;
@@ -31,6 +33,7 @@ async function run(a: ParsedArgs): Promise<number> {
   out.push(...table([['figure', 'this run', 'target', 'card', 'mark'], ...rows]));
   out.push('');
   out.push(`gate: ${r.gate.groups} mixed groups, ${r.gate.iterationsPositive}/${r.gate.iterations} iterations positive`);
+  out.push(...explainSections(full, credit.beta, opened.metrics !== undefined));
   out.push('');
   out.push('Training curve (first 10 iterations -> last 10):');
   const curve = full.curve.map((c) => [c.name, fmt(c.first, 3), fmt(c.last, 3), c.source]);

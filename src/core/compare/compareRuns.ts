@@ -11,6 +11,10 @@ import { compareRows } from './figures';
 import type { Comparison, CompareCounts, CompareWindow, ComparisonFigures } from './figures';
 import { behaviourComparison } from './behaviour';
 import type { BehaviourComparison } from './behaviour';
+import { compareEvaluations } from '../eval/evalFigures';
+import type { EvaluationComparison } from '../eval/evalFigures';
+import { reportJson } from '../report/reportJson';
+import type { ReportJson } from '../report/reportJson';
 
 export interface RunComparison extends Comparison {
   warnings: string[];
@@ -18,19 +22,33 @@ export interface RunComparison extends Comparison {
   reportB: RunReport;
   curveA: CurveRow[];
   curveB: CurveRow[];
+  /** what `rlrb report --json` prints for each run */
+  reportJsonA: ReportJson;
+  reportJsonB: ReportJson;
+  /** section 8: the runs paired by checkpoint and task; null when either run has no evaluation log */
+  evaluation: EvaluationComparison | null;
+  /** section 7: each tag's rate in A and B over the window */
   behaviour: BehaviourComparison;
 }
 
-/** What `rlrb compare --json` prints: the keys of section 6, plus `warnings`, `reportA`, `reportB`. */
+/** What `rlrb compare --json` prints: the keys of section 6, `evaluation` (section 8), `behaviour` (section 7), plus `warnings`, `reportA`, `reportB`. */
 export type ComparisonJson = ComparisonFigures & {
-  warnings: string[];
-  reportA: RunReport;
-  reportB: RunReport;
+  evaluation: EvaluationComparison | null;
   behaviour: BehaviourComparison;
+  warnings: string[];
+  reportA: ReportJson;
+  reportB: ReportJson;
 };
 
 export function comparisonJson(c: RunComparison): ComparisonJson {
-  return { ...c.figures, warnings: c.warnings, reportA: c.reportA, reportB: c.reportB, behaviour: c.behaviour };
+  return {
+    ...c.figures,
+    evaluation: c.evaluation,
+    behaviour: c.behaviour,
+    warnings: c.warnings,
+    reportA: c.reportJsonA,
+    reportB: c.reportJsonB,
+  };
 }
 
 export class RunComparer {
@@ -76,6 +94,9 @@ export class RunComparer {
         this.b.credit!,
         cmp.figures.perIteration.map((r) => r.iteration),
       ),
+      reportJsonA: reportJson(fa),
+      reportJsonB: reportJson(fb),
+      evaluation: compareEvaluations(this.a.evals?.episodes, this.b.evals?.episodes, window),
     };
   }
 

@@ -11,7 +11,7 @@ import type { RecordHead } from './gen';
 import { advantages, doneAction, Gen, randomAction, recordHead, rng, successChance, taskAt } from './gen';
 
 /** what training adds to the success chance over the run (the ws-credit run gains 0.074) */
-const BASELINE_GAIN = 0.045;
+export const BASELINE_GAIN = 0.045;
 
 export interface BaselineOptions {
   trajectories: number;

@@ -15,7 +15,8 @@ import { iterDirName } from '../hub/model';
 import { writeRunLogs } from './runLogs';
 import { advantages, doneAction, Gen, nearDuplicate, randomAction, recordHead, rng, successChance, taskAt } from './gen';
 import type { DemoTask } from './gen';
-import { writeBaseline } from './baseline';
+import { BASELINE_GAIN, writeBaseline } from './baseline';
+import { writeDemoEvals } from './evals';
 import type { BaselineResult } from './baseline';
 
 export const DEMO_REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
@@ -54,6 +55,8 @@ export interface DemoOptions {
 export interface DemoResult {
   creditLog: string;
   metricsLog: string;
+  /** the checkpoint evaluations (section 8) */
+  evalLog: string;
   hubRepo: string | undefined;
   /** the plain GRPO run on the same tasks, unless disabled */
   baseline: BaselineResult | undefined;
@@ -95,6 +98,7 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
           const k = [0, 1, 2, 3, 4].filter((i) => !labeledSet.has(i))[g.int(0, 2)]!;
           rewards[k] = -1;
         }
+        formatFailureWithSmallA(it, grp, rewards, labeledSet);
         const adv = advantages(rewards);
         for (let ro = 0; ro < DEMO_ROLLOUTS && written < total; ro++) {
           const t = makeTrajectory(g, it, grp, ro, task, rewards[ro]!, adv[ro]!, labeledSet.has(ro));
@@ -126,7 +130,28 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
           groups: DEMO_GROUPS,
           rollouts: DEMO_ROLLOUTS,
         });
-  return { creditLog, metricsLog, hubRepo, baseline, trajectories: written, iterations, bytes };
+  // the evaluations give the run a larger edge than its training rollouts, so that the demo's verdict is visible
+  const evalLog = writeDemoEvals(dir, { seed, iterations, gain: DEMO_GAIN + 0.05, stream: 0x2545f491 });
+  if (baseline) writeDemoEvals(baseline.root, { seed, iterations, gain: BASELINE_GAIN, stream: 0x68e31da4 });
+  return { creditLog, metricsLog, evalLog, hubRepo, baseline, trajectories: written, iterations, bytes };
+}
+
+/** One group slot in this many may hold a format failure where it matters. */
+const SMALL_A_SLOT = 41;
+
+/**
+ * A few format failures where they can change a sign: in a group of two successes and
+ * three failures, an unlabeled failure becomes -1, so the labeled failures' |A| is
+ * 0.267 < beta and a large enough c flips them (the card's guarantee assumes binary
+ * rewards). Only the reward changes, never what is drawn, so the rest of the demo is as before.
+ */
+function formatFailureWithSmallA(it: number, grp: number, rewards: number[], labeled: ReadonlySet<number>): void {
+  if ((it * DEMO_GROUPS + grp) % SMALL_A_SLOT !== 0) return;
+  if (rewards.filter((r) => r === 1).length !== 2 || rewards.filter((r) => r === 0).length !== 3) return;
+  const failures = rewards.map((r, i) => (r === 0 ? i : -1)).filter((i) => i >= 0);
+  const unlabeled = failures.find((i) => !labeled.has(i));
+  if (unlabeled === undefined || !failures.some((i) => labeled.has(i))) return;
+  rewards[unlabeled] = -1;
 }
 
 function makeTrajectory(
@@ -240,6 +265,8 @@ function serialise(t: DemoTrajectory): string {
 function iterationMetrics(g: Gen, it: number, trajs: DemoTrajectory[], progress: number): Record<string, number | string> {
   const sums = trajs.map((t) => ({ t, s: summarize(t, DEFAULT_CREDIT, DEMO_MATCH) }));
   const add = (f: (x: (typeof sums)[number]) => number): number => sums.reduce((a, x) => a + f(x), 0);
+  const formatFailureGroups = new Set(trajs.filter((t) => t.reward < 0).map((t) => t.group));
+  const hasFormatFailure = (t: DemoTrajectory): boolean => formatFailureGroups.has(t.group);
   const credited = add((x) => x.s.creditedTurns);
   const cCount = add((x) => x.s.cCount);
   const sumC = add((x) => x.s.sumC);
@@ -276,11 +303,12 @@ function iterationMetrics(g: Gen, it: number, trajs: DemoTrajectory[], progress:
   const lens = trajs.map((t) => 280 + 90 * progress + t.turns.length * 3 + g.normal() * 15);
   const m: Record<string, number | string> = {
     iteration: it,
+    // as a trainer that skips groups with a format failure would log it: 0 where the recomputation finds their flips
     'ws/sign_flip_rate':
-      add((x) => x.s.signFlips) /
+      add((x) => (hasFormatFailure(x.t) ? 0 : x.s.signFlips)) /
       Math.max(
         1,
-        add((x) => x.s.flipBase),
+        add((x) => (hasFormatFailure(x.t) ? 0 : x.s.flipBase)),
       ),
     'ws/fallback_rate': add((x) => x.s.fallbackTurns) / Math.max(1, labeledNotMasked),
     'ws/executed_is_argmax': add((x) => x.s.argmaxTurns) / Math.max(1, credited),

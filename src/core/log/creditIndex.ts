@@ -5,6 +5,7 @@
  */
 import { FastScanner, MAX_DEPTH } from './fastScan';
 import { JsonlFile, readRange } from './jsonlFile';
+import { errorMessage } from '../errorMessage';
 import type { ByteSource, FileState, LineSink, ReadLimits, ReadProgress, SkippedLine, UpdateResult } from './jsonlFile';
 import { buildSchemaTables, schemaCheck, SchemaObserver } from '../record/schema';
 import type { FieldMapping, SchemaCheck, SchemaTables } from '../record/schema';
@@ -197,6 +198,8 @@ export class CreditIndex implements LineSink {
   private readonly behaviourScratch = { stored: 0, collapsedTurns: 0, comparedTurns: 0 };
   /** changes whenever the rows change (append, rollback, reset) */
   version = 0;
+  /** changes whenever rows already held may have been replaced (a reset, a restored or adopted index): a reader of rows carried from call to call starts again */
+  generation = 0;
 
   /** what the first update started from */
   cacheUse: CacheUse = 'none';
@@ -299,7 +302,7 @@ export class CreditIndex implements LineSink {
       this.threadTiming = merged.timing;
     } catch (e) {
       if (signal?.aborted) throw e;
-      this.threadError = (e as Error).message;
+      this.threadError = errorMessage(e);
     }
   }
 
@@ -314,6 +317,7 @@ export class CreditIndex implements LineSink {
     this.cols = cols as Columns;
     this.n = m.rows;
     this.version++;
+    this.generation++;
     this.slowPathRows = m.slowPathRows;
     observerFromJson(this.observer, observerToJson(m.observer));
     this.file.restore(m.file);
@@ -408,6 +412,7 @@ export class CreditIndex implements LineSink {
     this.cols = c;
     this.n = n;
     this.version++;
+    this.generation++;
     this.slowPathRows = h['slowPathRows'];
     observerFromJson(this.observer, h['observer']);
     this.file.restore({ committed, lines, skipped: skipped as SkippedLine[], skippedCount: file['skippedCount'] });
@@ -422,6 +427,7 @@ export class CreditIndex implements LineSink {
 
   reset(): void {
     this.version++;
+    this.generation++;
     this.n = 0;
     this.cols = allocColumns(1024);
     this.observer.reset();
@@ -473,7 +479,7 @@ export class CreditIndex implements LineSink {
     try {
       obj = parseTolerant(buf.toString('utf8', start, end));
     } catch (e) {
-      return `not JSON: ${(e as Error).message}`;
+      return `not JSON: ${errorMessage(e)}`;
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return 'not a JSON object';
     // a record that cannot be placed leaves no trace in the schema check: read it against a scratch observer first
@@ -580,7 +586,7 @@ export class CreditIndex implements LineSink {
       obj = parseTolerant(bytes.toString('utf8'));
     } catch (e) {
       // the fast reader does not check escapes inside the strings it skips (\x, \u12): such a line ends here
-      throw new Error(`${this.path}:${this.cols.line[i]}: not JSON: ${(e as Error).message}`);
+      throw new Error(`${this.path}:${this.cols.line[i]}: not JSON: ${errorMessage(e)}`);
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
       throw new Error(`${this.path}:${this.cols.line[i]}: the record changed on disk`);

@@ -21,7 +21,8 @@ export interface Section {
   name: string;
   /** elements written (a column may be longer: only the first `count` are kept) */
   count: number;
-  data: TypedColumn;
+  /** one array, or several of one type written one after another (blocks of a column, not copied) */
+  data: TypedColumn | readonly [TypedColumn, ...TypedColumn[]];
 }
 
 export interface DecodedFrame {
@@ -36,20 +37,42 @@ function typeOf(a: TypedColumn): SectionType {
   return a instanceof Float64Array ? 'f64' : a instanceof Uint32Array ? 'u32' : 'u16';
 }
 
+const firstOf = (d: Section['data']): TypedColumn => (Array.isArray(d) ? (d as readonly TypedColumn[])[0]! : (d as TypedColumn));
+
+/** A section's bytes as views of its arrays, `count` elements in all. */
+function bodyOf(s: Section): Buffer[] {
+  const parts = Array.isArray(s.data) ? (s.data as readonly TypedColumn[]) : [s.data as TypedColumn];
+  const size = BYTES[typeOf(firstOf(s.data))];
+  const out: Buffer[] = [];
+  let left = s.count * size;
+  for (const p of parts) {
+    if (left <= 0) break;
+    const b = Buffer.from(p.buffer, p.byteOffset, Math.min(left, p.length * size));
+    out.push(b);
+    left -= b.length;
+  }
+  if (left > 0) throw new Error(`internal: section ${s.name} holds fewer than ${s.count} elements`);
+  return out;
+}
+
 /** The frame's bytes, as a list of buffers to write one after another. */
 export function encodeFrame(header: Record<string, unknown>, sections: Section[], version = INDEX_FORMAT_VERSION): Buffer[] {
-  const table = sections.map((s) => ({ name: s.name, type: typeOf(s.data), count: s.count }));
+  const table = sections.map((s) => ({ name: s.name, type: typeOf(firstOf(s.data)), count: s.count }));
   const json = Buffer.from(JSON.stringify({ ...header, sections: table }), 'utf8');
   const jsonPadded = Buffer.alloc(pad8(json.length));
   json.copy(jsonPadded);
-  const bodies = sections.map((s) => Buffer.from(s.data.buffer, s.data.byteOffset, s.count * BYTES[typeOf(s.data)]));
-  const payload = bodies.reduce((n, b) => n + pad8(b.length), 0);
+  const bodies = sections.map(bodyOf);
+  const lengthOf = (b: Buffer[]): number => b.reduce((n, x) => n + x.length, 0);
+  const payload = bodies.reduce((n, b) => n + pad8(lengthOf(b)), 0);
   let crc = crc32(jsonPadded);
   const parts: Buffer[] = [];
-  for (const b of bodies) {
-    crc = crc32(b, crc);
-    parts.push(b);
-    const pad = Buffer.alloc(pad8(b.length) - b.length);
+  for (const body of bodies) {
+    for (const b of body) {
+      crc = crc32(b, crc);
+      parts.push(b);
+    }
+    const length = lengthOf(body);
+    const pad = Buffer.alloc(pad8(length) - length);
     if (pad.length > 0) {
       crc = crc32(pad, crc);
       parts.push(pad);

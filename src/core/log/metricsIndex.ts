@@ -14,21 +14,36 @@ import { METRICS_ITERATION_ALIASES } from '../record/schema';
 import type { FieldMapping } from '../record/schema';
 import { numberOf, parseTolerant } from './tolerantJson';
 import { Emitter } from './events';
+import { errorMessage } from '../errorMessage';
+import { MetricEntries, SteppedColumn, floatColumn, uintColumn } from './metricsIndexColumns';
+import { metricsOrder } from './metricsIndexOrder';
+import type { DuplicateIteration, MetricsOrder } from './metricsIndexOrder';
 
+export type { DuplicateIteration } from './metricsIndexOrder';
+
+/** One metric's values aligned with `MetricsTable.iterations`: NaN where missing or not finite. */
 export interface MetricSeries {
   name: string;
-  /** aligned with `MetricsTable.iterations`; NaN where missing or not finite */
   values: Float64Array;
 }
 
+/**
+ * The metrics as series over iterations, read on demand: the iterations and the names are
+ * kept, a metric's values are built when it is asked for (a log of 100,000 metrics is not
+ * 100,000 columns of every iteration).
+ */
 export interface MetricsTable {
-  iterations: number[];
-  series: MetricSeries[];
-}
-
-export interface DuplicateIteration {
-  iteration: number;
-  lines: number[];
+  /** every iteration logged, ascending */
+  readonly iterations: readonly number[];
+  /** how many iterations (without listing them) */
+  readonly count: number;
+  /** every metric's name, in the dashboard's order (`compareMetricNames`) */
+  readonly names: readonly string[];
+  /**
+   * One metric aligned with `iterations` (or with `iterations[from, to)`), built on each call;
+   * undefined for a name not in `names`.
+   */
+  values(name: string, from?: number, to?: number): Float64Array | undefined;
 }
 
 export interface NonFiniteMetric {
@@ -41,12 +56,6 @@ export interface NonFiniteMetric {
   lines: number[];
 }
 
-interface Row {
-  iteration: number;
-  line: number;
-  values: Map<string, number>;
-}
-
 /** How the last update started: from nothing, from a saved index of the unchanged file, or of the file before it grew. */
 export type MetricsCacheUse = 'none' | 'unchanged' | 'grown';
 
@@ -56,10 +65,18 @@ const SAVE_INTERVAL_MS = 30_000;
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 export class MetricsIndex implements LineSink {
-  private rows: Row[] = [];
+  /** each row's iteration and line, in file order */
+  private iteration = new SteppedColumn(floatColumn);
+  private lineOf = new SteppedColumn(uintColumn);
+  /** each metric's entries, in the order first seen */
+  private entries = new Map<string, MetricEntries>();
+  /** every row's iteration is larger than the one before (no sort needed, no duplicate) */
+  private increasing = true;
+  private derived: { version: number; order: MetricsOrder; names: string[] } | undefined;
+  /** `nonFinite()` as of a version: the Problems panel asks on every change */
+  private nonFiniteOf: { version: number; value: NonFiniteMetric[] } | undefined;
   private readonly file: JsonlFile;
   private readonly iterationKeys: string[];
-  private table: MetricsTable | undefined;
   private readonly changed = new Emitter<{ kind: 'append' | 'reset' }>();
   readonly onDidChange = this.changed.event;
   private published = 0;
@@ -105,7 +122,12 @@ export class MetricsIndex implements LineSink {
   }
 
   get rowCount(): number {
-    return this.rows.length;
+    return this.iteration.length;
+  }
+
+  /** Distinct metric names held (including those only in rows a later row replaced). */
+  get metricCount(): number {
+    return this.entries.size;
   }
 
   async update(signal?: AbortSignal): Promise<UpdateResult> {
@@ -126,7 +148,7 @@ export class MetricsIndex implements LineSink {
     if (unchanged) this.lastSave = Date.now();
   }
 
-  /** Writes the rows as they are now (skipped while a provisional last line is held): names once, values by name number. */
+  /** Writes the rows as they are now (skipped while a provisional last line is held). */
   private async save(store: IndexStore): Promise<void> {
     const state = this.file.state();
     if (!state) return;
@@ -145,43 +167,56 @@ export class MetricsIndex implements LineSink {
     return frame.header['kind'] === KIND && frame.header['options'] === this.optionsKey && this.restore(frame, committed);
   }
 
-  /** The rows as a frame: names once, values by name number. */
+  /**
+   * The rows as a frame, by metric: names once, each metric's count and values; rows, lines,
+   * iterations and a metric's rows as a first and a step where they step evenly, else stored
+   * (blocks written as they are, not copied).
+   */
   private frameOf(state: FileState): { header: Record<string, unknown>; sections: Section[] } {
-    const n = this.rows.length;
-    const names = new Map<string, number>();
+    const n = this.rowCount;
+    const metrics = [...this.entries.values()];
+    const counts = new Uint32Array(metrics.length);
+    const first = new Float64Array(metrics.length);
+    const step = new Float64Array(metrics.length);
+    const rowParts: Uint32Array[] = [];
+    const valueParts: Float64Array[] = [];
+    let rows = 0;
     let total = 0;
-    for (const r of this.rows) total += r.values.size;
-    const iteration = new Float64Array(n);
-    const line = new Uint32Array(n);
-    const counts = new Uint32Array(n);
-    const nameOf = new Uint32Array(total);
-    const value = new Float64Array(total);
-    let at = 0;
-    this.rows.forEach((r, i) => {
-      iteration[i] = r.iteration;
-      line[i] = r.line;
-      counts[i] = r.values.size;
-      for (const [k, v] of r.values) {
-        let id = names.get(k);
-        if (id === undefined) names.set(k, (id = names.size));
-        nameOf[at] = id;
-        value[at++] = v;
+    metrics.forEach((m, k) => {
+      counts[k] = m.length;
+      total += m.length;
+      const even = m.rows.even;
+      first[k] = even ? even.first : NaN;
+      step[k] = even ? even.step : NaN;
+      if (!even) {
+        rowParts.push(...(m.rows.parts() as Uint32Array[]));
+        rows += m.length;
       }
+      valueParts.push(...(m.values.parts() as Float64Array[]));
+    });
+    const column = (name: string, c: SteppedColumn, empty: Uint32Array | Float64Array): Section => ({
+      name,
+      count: c.even ? 0 : n,
+      data: c.even ? empty : (c.parts() as [Float64Array]),
     });
     const header = {
       kind: KIND,
       options: this.optionsKey,
       rows: n,
       file: state,
-      names: [...names.keys()],
+      names: metrics.map((m) => m.name),
       rowsWithoutIteration: this.rowsWithoutIteration,
+      iterationSteps: this.iteration.even ?? null,
+      lineSteps: this.lineOf.even ?? null,
     };
-    const sections = [
-      { name: 'iteration', count: n, data: iteration },
-      { name: 'line', count: n, data: line },
-      { name: 'counts', count: n, data: counts },
-      { name: 'nameOf', count: total, data: nameOf },
-      { name: 'value', count: total, data: value },
+    const sections: Section[] = [
+      column('iteration', this.iteration, new Float64Array(0)),
+      column('line', this.lineOf, new Uint32Array(0)),
+      { name: 'metricCounts', count: metrics.length, data: counts },
+      { name: 'metricFirst', count: metrics.length, data: first },
+      { name: 'metricStep', count: metrics.length, data: step },
+      { name: 'rowOf', count: rows, data: rowParts.length ? (rowParts as [Uint32Array]) : new Uint32Array(0) },
+      { name: 'value', count: total, data: valueParts.length ? (valueParts as [Float64Array]) : new Float64Array(0) },
     ];
     return { header, sections };
   }
@@ -200,30 +235,46 @@ export class MetricsIndex implements LineSink {
       isCount((x as { line?: unknown } | null)?.line) && typeof (x as { message?: unknown }).message === 'string';
     if (!Array.isArray(skipped) || !skipped.every(isSkipped)) return false;
     const lines = file['lines'];
-    const iteration = columnOf(frame, 'iteration', Float64Array, 0);
-    const line = columnOf(frame, 'line', Uint32Array, 0);
-    const counts = columnOf(frame, 'counts', Uint32Array, 0);
-    const nameOf = columnOf(frame, 'nameOf', Uint32Array, 0);
+    const iteration = steppedOf(frame, 'iteration', h['iterationSteps'], n, Float64Array);
+    const line = steppedOf(frame, 'line', h['lineSteps'], n, Uint32Array);
+    const counts = columnOf(frame, 'metricCounts', Uint32Array, 0);
+    const first = columnOf(frame, 'metricFirst', Float64Array, 0);
+    const step = columnOf(frame, 'metricStep', Float64Array, 0);
+    const rowOf = columnOf(frame, 'rowOf', Uint32Array, 0);
     const value = columnOf(frame, 'value', Float64Array, 0);
-    if (!iteration || !line || !counts || !nameOf || !value) return false;
-    if (iteration.length !== n || line.length !== n || counts.length !== n || nameOf.length !== value.length) return false;
-    const rows: Row[] = [];
-    let at = 0;
+    if (!iteration || !line || !counts || !first || !step || !rowOf || !value) return false;
+    if (counts.length !== names.length || first.length !== names.length || step.length !== names.length) return false;
+    const rows = { iteration: new SteppedColumn(floatColumn), line: new SteppedColumn(uintColumn) };
+    let increasing = true;
     for (let i = 0; i < n; i++) {
-      const it = iteration[i]!;
-      const c = counts[i]!;
-      if (!Number.isFinite(it) || line[i]! < 1 || line[i]! > lines || at + c > value.length) return false;
-      const values = new Map<string, number>();
-      for (const end = at + c; at < end; at++) {
-        const name = names[nameOf[at]!];
-        if (name === undefined || values.has(name)) return false;
-        values.set(name, value[at]!);
-      }
-      rows.push({ iteration: it, line: line[i]!, values });
+      const it = iteration(i);
+      const ln = line(i);
+      if (!Number.isFinite(it) || !Number.isSafeInteger(ln) || ln < 1 || ln > lines || (i > 0 && ln <= line(i - 1))) return false;
+      if (i > 0 && !(it > iteration(i - 1))) increasing = false;
+      rows.iteration.push(it);
+      rows.line.push(ln);
     }
-    if (at !== value.length) return false;
-    this.rows = rows;
-    this.table = undefined;
+    const entries = new Map<string, MetricEntries>();
+    let at = 0;
+    let explicit = 0;
+    for (let k = 0; k < names.length; k++) {
+      const m = new MetricEntries(names[k] as string);
+      const c = counts[k]!;
+      const even = Number.isFinite(first[k]!);
+      if (at + c > value.length || (!even && explicit + c > rowOf.length)) return false;
+      for (let i = 0, last = -1; i < c; i++, at++) {
+        const r = even ? first[k]! + i * step[k]! : rowOf[explicit++]!;
+        if (!Number.isSafeInteger(r) || r <= last || r >= n) return false;
+        m.add((last = r), value[at]!);
+      }
+      if (c === 0) return false;
+      entries.set(m.name, m);
+    }
+    if (at !== value.length || explicit !== rowOf.length) return false;
+    this.iteration = rows.iteration;
+    this.lineOf = rows.line;
+    this.entries = entries;
+    this.increasing = increasing;
     this.version++;
     this.rowsWithoutIteration = h['rowsWithoutIteration'];
     this.file.restore({ committed, lines, skipped: skipped as SkippedLine[], skippedCount: file['skippedCount'] });
@@ -232,29 +283,35 @@ export class MetricsIndex implements LineSink {
 
   reset(): void {
     this.version++;
-    this.rows = [];
-    this.table = undefined;
+    this.iteration = new SteppedColumn(floatColumn);
+    this.lineOf = new SteppedColumn(uintColumn);
+    this.entries = new Map();
+    this.increasing = true;
     this.published = 0;
     this.rowsWithoutIteration = 0;
     this.changed.fire({ kind: 'reset' });
   }
 
   mark(): number {
-    return this.rows.length;
+    return this.rowCount;
   }
 
   rollback(mark: number): void {
-    if (mark < this.rows.length) {
-      this.rows.length = mark;
-      this.table = undefined;
+    if (mark < this.rowCount) {
+      this.iteration.truncate(mark);
+      this.lineOf.truncate(mark);
+      for (const [name, m] of this.entries) {
+        m.dropFrom(mark);
+        if (m.length === 0) this.entries.delete(name);
+      }
       this.version++;
     }
     if (this.published > mark) this.published = mark;
   }
 
   chunkDone(): void {
-    if (this.rows.length !== this.published) {
-      this.published = this.rows.length;
+    if (this.rowCount !== this.published) {
+      this.published = this.rowCount;
       this.changed.fire({ kind: 'append' });
     }
   }
@@ -264,7 +321,7 @@ export class MetricsIndex implements LineSink {
     try {
       obj = parseTolerant(buf.toString('utf8', start, end));
     } catch (e) {
-      return `not JSON: ${(e as Error).message}`;
+      return `not JSON: ${errorMessage(e)}`;
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return 'not a JSON object';
     const rec = obj as Record<string, unknown>;
@@ -282,28 +339,46 @@ export class MetricsIndex implements LineSink {
       this.rowsWithoutIteration++;
       return `no iteration field (looked for ${this.iterationKeys.join(', ')})`;
     }
-    const values = new Map<string, number>();
+    const row = this.rowCount;
+    if (row > 0 && !(iteration > this.iteration.at(row - 1))) this.increasing = false;
+    this.iteration.push(iteration);
+    this.lineOf.push(lineNo);
     for (const [k, v] of Object.entries(rec)) {
       if (k === iterKey) continue;
       const n = numberOf(v);
-      if (n !== undefined && typeof v !== 'boolean') values.set(k, n);
-      else if (v === null) values.set(k, NaN);
+      const value = n !== undefined && typeof v !== 'boolean' ? n : v === null ? NaN : undefined;
+      if (value === undefined) continue;
+      let m = this.entries.get(k);
+      if (!m) this.entries.set(k, (m = new MetricEntries(k)));
+      m.add(row, value);
     }
-    this.rows.push({ iteration, line: lineNo, values });
-    this.table = undefined;
     this.version++;
     return undefined;
   }
 
+  /** The order of the rows and the names of the metrics the winning rows have, computed again only when the rows changed. */
+  private current(): { order: MetricsOrder; names: string[] } {
+    if (this.derived?.version === this.version) return this.derived;
+    const order = metricsOrder(this.iteration, this.lineOf, this.increasing);
+    const place = order.placeOfRow;
+    const names: string[] = [];
+    for (const m of this.entries.values()) {
+      if (!place) names.push(m.name);
+      else
+        for (let i = 0; i < m.length; i++)
+          if (place[m.rowAt(i)]! >= 0) {
+            names.push(m.name);
+            break;
+          }
+    }
+    names.sort(compareMetricNames);
+    this.derived = { version: this.version, order, names };
+    return this.derived;
+  }
+
   /** Iterations logged more than once, with the line numbers of each row. */
   duplicates(): DuplicateIteration[] {
-    const lines = new Map<number, number[]>();
-    for (const r of this.rows) {
-      const l = lines.get(r.iteration);
-      if (l) l.push(r.line);
-      else lines.set(r.iteration, [r.line]);
-    }
-    return [...lines].filter(([, l]) => l.length > 1).map(([iteration, l]) => ({ iteration, lines: l }));
+    return this.current().order.duplicates;
   }
 
   /**
@@ -311,50 +386,112 @@ export class MetricsIndex implements LineSink {
    * rows the table uses (the later row of a repeated iteration), with the first lines.
    */
   nonFinite(): NonFiniteMetric[] {
-    const latest = new Map<number, Row>();
-    for (const r of this.rows) latest.set(r.iteration, r);
-    const out = new Map<string, NonFiniteMetric>();
-    for (const r of [...latest.values()].sort((a, b) => a.line - b.line))
-      for (const [name, v] of r.values) {
-        if (Number.isFinite(v)) continue;
-        let m = out.get(name);
-        if (!m) out.set(name, (m = { name, count: 0, rows: latest.size, lines: [] }));
-        m.count++;
-        if (m.lines.length < 5) m.lines.push(r.line);
-      }
-    return [...out.values()].sort((a, b) => compareMetricNames(a.name, b.name));
+    if (this.nonFiniteOf?.version !== this.version) this.nonFiniteOf = { version: this.version, value: this.findNonFinite() };
+    return this.nonFiniteOf.value;
   }
 
-  /** The series, the later row winning for a repeated iteration. */
+  private findNonFinite(): NonFiniteMetric[] {
+    const { order } = this.current();
+    const place = order.placeOfRow;
+    const out: NonFiniteMetric[] = [];
+    for (const m of this.entries.values()) {
+      let found: NonFiniteMetric | undefined;
+      for (let i = 0; i < m.length; i++) {
+        const row = m.rowAt(i);
+        if (Number.isFinite(m.values.at(i)) || (place && place[row]! < 0)) continue;
+        if (!found) out.push((found = { name: m.name, count: 0, rows: order.count, lines: [] }));
+        found.count++;
+        if (found.lines.length < 5) found.lines.push(this.lineOf.at(row));
+      }
+    }
+    return out.sort((a, b) => compareMetricNames(a.name, b.name));
+  }
+
+  /** One metric aligned with the table's iterations [from, to) (NaN where missing or not finite), the later row winning for a repeated iteration. */
+  private valuesOf(name: string, order: MetricsOrder, from: number, to: number): Float64Array | undefined {
+    const m = this.entries.get(name);
+    if (!m) return undefined;
+    const out = new Float64Array(to - from).fill(NaN);
+    const place = order.placeOfRow;
+    // each row its own iteration: the entries from the first row at `from` on, in order
+    let i = 0;
+    if (!place)
+      for (let hi = m.length; i < hi;) {
+        const mid = (i + hi) >>> 1;
+        if (m.rowAt(mid) < from) i = mid + 1;
+        else hi = mid;
+      }
+    for (; i < m.length; i++) {
+      const row = m.rowAt(i);
+      const at = place ? place[row]! : row;
+      if (!place && at >= to) break;
+      const v = m.values.at(i);
+      if (at >= from && at < to && Number.isFinite(v)) out[at - from] = v;
+    }
+    return out;
+  }
+
+  /** The table as it is now: names kept, iterations listed when first read, each metric's values built when asked for. */
   getTable(): MetricsTable {
-    if (this.table) return this.table;
-    const latest = new Map<number, Row>();
-    for (const r of this.rows) latest.set(r.iteration, r);
-    const iterations = [...latest.keys()].sort((a, b) => a - b);
-    const names = new Set<string>();
-    for (const r of latest.values()) for (const k of r.values.keys()) names.add(k);
-    const series: MetricSeries[] = [...names].sort(compareMetricNames).map((name) => {
-      const values = new Float64Array(iterations.length);
-      iterations.forEach((it, i) => {
-        const v = latest.get(it)!.values.get(name);
-        values[i] = v === undefined || !Number.isFinite(v) ? NaN : v;
-      });
-      return { name, values };
-    });
-    this.table = { iterations, series };
-    return this.table;
+    const { order, names } = this.current();
+    const known = new Set<string>();
+    const clamp = (x: number | undefined, d: number): number => Math.max(0, Math.min(order.count, x ?? d));
+    return {
+      get iterations(): readonly number[] {
+        return order.iterations();
+      },
+      count: order.count,
+      names,
+      values: (name, from, to) => {
+        if (known.size === 0) for (const n of names) known.add(n);
+        const a = clamp(from, 0);
+        return known.has(name) ? this.valuesOf(name, order, a, Math.max(a, clamp(to, order.count))) : undefined;
+      },
+    };
   }
 }
+
+/** A saved column as a function of the row: `first + i * step` from the header, else the section's values; undefined when neither checks out. */
+function steppedOf(
+  frame: DecodedFrame,
+  name: string,
+  steps: unknown,
+  n: number,
+  make: typeof Float64Array | typeof Uint32Array,
+): ((i: number) => number) | undefined {
+  if (steps !== null && typeof steps === 'object') {
+    const { first, step } = steps as { first?: unknown; step?: unknown };
+    return typeof first === 'number' && typeof step === 'number' && Number.isFinite(first) && Number.isFinite(step)
+      ? (i) => first + i * step
+      : undefined;
+  }
+  const c = columnOf<Float64Array | Uint32Array>(frame, name, make, 0);
+  return c && c.length === n ? (i) => c[i]! : undefined;
+}
+
+/** `localeCompare`'s order, without a collator made on each call (100,000 names are sorted) */
+const collator = new Intl.Collator();
 
 /** `ws/` first, then other prefixes alphabetically, then unprefixed names. */
 export function compareMetricNames(a: string, b: string): number {
   const pa = metricPrefix(a);
   const pb = metricPrefix(b);
   const rank = (p: string): number => (p === 'ws' ? 0 : p === '' ? 2 : 1);
-  return rank(pa) - rank(pb) || pa.localeCompare(pb) || a.localeCompare(b);
+  return rank(pa) - rank(pb) || collator.compare(pa, pb) || collator.compare(a, b);
 }
 
 export function metricPrefix(name: string): string {
   const i = name.indexOf('/');
   return i > 0 ? name.slice(0, i) : '';
+}
+
+/** A table of columns already aligned with `iterations`, in the order given (a small table built elsewhere, e.g. a test's). */
+export function tableOf(iterations: readonly number[], series: readonly MetricSeries[]): MetricsTable {
+  const byName = new Map(series.map((s) => [s.name, s.values]));
+  return {
+    iterations,
+    count: iterations.length,
+    names: series.map((s) => s.name),
+    values: (name, from, to) => byName.get(name)?.subarray(from ?? 0, to),
+  };
 }

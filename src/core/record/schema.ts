@@ -83,6 +83,12 @@ export function buildSchemaTables(mapping: FieldMapping = {}): SchemaTables {
   };
 }
 
+/** The keys an eval log (section 8) adds: its `sample`, and `eval.<field>` to pick the eval log's field where names clash. */
+const EVAL_MAPPING_KEYS: readonly string[] = [
+  'sample',
+  ...['iteration', 'task_id', 'instruction', 'sample', 'reward', 'turns'].map((k) => `eval.${k}`),
+];
+
 /** Checks a mapping read from a setting or a file; returns the problems found, one a line. */
 export function validateMapping(value: unknown, source: string): { mapping: FieldMapping; problems: string[] } {
   const problems: string[] = [];
@@ -96,6 +102,7 @@ export function validateMapping(value: unknown, source: string): { mapping: Fiel
     ...Object.keys(TURN_ALIASES),
     ...Object.keys(TRAJECTORY_ALIASES).map((k) => `trajectory.${k}`),
     ...Object.keys(TURN_ALIASES).map((k) => `turn.${k}`),
+    ...EVAL_MAPPING_KEYS,
   ]);
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (!known.has(k))

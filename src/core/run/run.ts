@@ -6,11 +6,16 @@ import { errorDetail } from '../errorMessage';
 import { locateRun } from './runLocator';
 import type { RunLocation } from './runLocator';
 import { computeReport, trainingCurve } from '../report/report';
+import { EvalLog } from '../eval/evalLog';
+import { evalSummary } from '../eval/evalFigures';
+import type { EvalSummary } from '../eval/evalFigures';
 import type { CurveRow, FullReport } from '../report/report';
 
 export class Run {
   readonly credit: CreditIndex | undefined;
   readonly metrics: MetricsIndex | undefined;
+  /** the checkpoint evaluations (run-format.md section 8), when the run has an evaluation log */
+  readonly evals: EvalLog | undefined;
 
   constructor(
     readonly location: RunLocation,
@@ -24,6 +29,8 @@ export class Run {
     const metricsLimits = remote?.metrics ? { source: remote.metrics } : {};
     const metricsEngine = remote?.metrics ? {} : engine;
     this.metrics = location.metricsLog ? new MetricsIndex(location.metricsLog, options.mapping, metricsEngine, metricsLimits) : undefined;
+    const evalLimits = remote?.evals ? { source: remote.evals } : {};
+    this.evals = location.evalLog ? new EvalLog(location.evalLog, options.mapping, evalLimits) : undefined;
   }
 
   /** `engine.store`: a folder of saved indexes, so that a log opened before starts from its saved index. */
@@ -34,6 +41,8 @@ export class Run {
 
   /** Why the metrics log could not be read at the last update, when it could not. */
   metricsError: string | undefined;
+  /** Why the evaluation log could not be read at the last update, when it could not. */
+  evalsError: string | undefined;
 
   /**
    * Reads what is new in both logs. With a credit log, a metrics log that cannot be
@@ -50,7 +59,36 @@ export class Run {
         this.metricsError = errorDetail(e);
       },
     );
-    await Promise.all([this.credit?.update(signal), metrics]);
+    // a Hub log read in place is fetched only when asked for (`updateEvals`): opening a run for its report reads two logs
+    const evals = (this.location.remote?.evals ? undefined : this.evals)?.update(signal).then(
+      () => {
+        this.evalsError = undefined;
+      },
+      (e: unknown) => {
+        if ((!this.credit && !this.metrics) || signal?.aborted) throw e;
+        this.evalsError = errorDetail(e);
+      },
+    );
+    await Promise.all([this.credit?.update(signal), metrics, evals]);
+  }
+
+  /** Reads what is new in the evaluation log alone (a Hub log in place included); a failure throws. */
+  async updateEvals(signal?: AbortSignal): Promise<void> {
+    await this.evals?.update(signal);
+    this.evalsError = undefined;
+  }
+
+  /** Section 8's figures of one run; undefined without an evaluation log. */
+  evalSummary(): EvalSummary | undefined {
+    return this.evals ? evalSummary(this.evals.episodes) : undefined;
+  }
+
+  /** Warnings about the evaluation log: unreadable, or lines skipped. */
+  evalWarnings(): string[] {
+    const e = this.evals;
+    if (!e) return [];
+    if (this.evalsError !== undefined) return [`${e.path}: cannot be read (${this.evalsError}); no evaluations`];
+    return e.warnings();
   }
 
   /** Warnings about the metrics log, for the report. */
@@ -83,10 +121,11 @@ export class Run {
   /** The report; computed again only when either log has changed since. */
   report(): (FullReport & { curve: CurveRow[] }) | undefined {
     if (!this.credit) return undefined;
-    const key = `${this.credit.version}:${this.credit.skippedCount}:${this.credit.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}:${this.metricsError}`;
+    const key = `${this.credit.version}:${this.credit.skippedCount}:${this.credit.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}:${this.metricsError}:${this.evals?.version ?? -1}:${this.evals?.skippedCount ?? -1}:${this.evalsError}`;
     if (this.cached?.key === key) return this.cached.value;
-    const full = computeReport(this.credit, this.metricsWarnings());
-    const value = { ...full, curve: trainingCurve(this.metrics?.getTable(), full.perIteration) };
+    const table = this.metrics?.getTable();
+    const full = computeReport(this.credit, [...this.metricsWarnings(), ...this.evalWarnings()], table);
+    const value = { ...full, curve: trainingCurve(table, full.perIteration) };
     this.cached = { key, value };
     return value;
   }

@@ -1,10 +1,11 @@
 /** Finds a run from a path: a run folder, a `logs/` folder, or a single log file. */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ByteSource } from '../log/jsonlFile';
 
 export const CREDIT_LOG = 'ws_credit_log.jsonl';
 export const METRICS_LOG = 'ws_metrics.jsonl';
+export const EVAL_LOG = 'eval_log.jsonl';
 
 export interface RunLocation {
   /** the folder shown as the run (for a Hub log read in place: `hub:owner/name`) */
@@ -12,6 +13,8 @@ export interface RunLocation {
   name: string;
   creditLog: string | undefined;
   metricsLog: string | undefined;
+  /** the checkpoint evaluations (run-format.md section 8), when the run has them */
+  evalLog?: string;
   /** logs that are not local files (a Hub repo's logs read in place): their bytes come from these sources */
   remote?: RemoteLogs;
 }
@@ -20,6 +23,7 @@ export interface RunLocation {
 export interface RemoteLogs {
   credit?: ByteSource;
   metrics?: ByteSource;
+  evals?: ByteSource;
   /** shown next to the run's name, e.g. "on the Hub" */
   description: string;
 }
@@ -54,18 +58,52 @@ export function runName(root: string): string {
   return i > 0 && i < parent.length - 2 ? `${parent.slice(0, i)}/${parent.slice(i + 2)}` : parent;
 }
 
+/** `.jsonl` files of `dir` whose name passes `pick`, sorted by name (none when it is not a folder). */
+async function jsonlIn(dir: string, pick: (name: string) => boolean): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const out: string[] = [];
+  for (const n of names.filter((x) => x.endsWith('.jsonl') && pick(x)).sort()) if (await isFile(join(dir, n))) out.push(join(dir, n));
+  return out;
+}
+
+/**
+ * The evaluation log of the run at `root` (section 8): `logs/eval_log.jsonl`, else the
+ * first by name of `eval/*.jsonl`, else of `logs/*eval*.jsonl`; undefined when none.
+ */
+export async function findEvalLog(root: string): Promise<string | undefined> {
+  const reference = join(root, 'logs', EVAL_LOG);
+  if (await isFile(reference)) return reference;
+  const [inEval] = await jsonlIn(join(root, 'eval'), () => true);
+  if (inEval) return inEval;
+  const [inLogs] = await jsonlIn(join(root, 'logs'), (n) => /eval/i.test(n) && n !== CREDIT_LOG && n !== METRICS_LOG);
+  return inLogs;
+}
+
+/** `loc` with its evaluation log, when its root has one. */
+async function withEval(loc: RunLocation): Promise<RunLocation> {
+  const evalLog = await findEvalLog(loc.root);
+  return evalLog ? { ...loc, evalLog } : loc;
+}
+
 /**
  * Returns the run at `path`, or undefined when it holds no log. A single file is
- * taken as the credit log unless its name says metrics.
+ * taken as the credit log unless its name says metrics or eval (then its siblings are the other logs).
  */
 export async function locateRun(path: string): Promise<RunLocation | undefined> {
   if (await isFile(path)) {
     const dir = dirname(path);
     const root = basename(dir) === 'logs' ? dirname(dir) : dir;
     const isMetrics = /metrics/i.test(basename(path));
+    if (!isMetrics && /eval/i.test(basename(path)) && basename(path) !== CREDIT_LOG) {
+      const credit = join(dir, CREDIT_LOG);
+      const metrics = join(dir, METRICS_LOG);
+      const creditLog = (await isFile(credit)) ? credit : undefined;
+      const metricsLog = (await isFile(metrics)) ? metrics : undefined;
+      return { root, name: runName(root), creditLog, metricsLog, evalLog: path };
+    }
     const sibling = join(dir, isMetrics ? CREDIT_LOG : METRICS_LOG);
     const other = (await isFile(sibling)) ? sibling : undefined;
-    return { root, name: runName(root), creditLog: isMetrics ? other : path, metricsLog: isMetrics ? path : other };
+    return withEval({ root, name: runName(root), creditLog: isMetrics ? other : path, metricsLog: isMetrics ? path : other });
   }
   if (!(await isDir(path))) return undefined;
   for (const dir of [join(path, 'logs'), path]) {
@@ -75,7 +113,12 @@ export async function locateRun(path: string): Promise<RunLocation | undefined> 
     const hasMetrics = await isFile(metrics);
     if (hasCredit || hasMetrics) {
       const root = dir === path && basename(path) === 'logs' ? dirname(path) : path;
-      return { root, name: runName(root), creditLog: hasCredit ? credit : undefined, metricsLog: hasMetrics ? metrics : undefined };
+      return withEval({
+        root,
+        name: runName(root),
+        creditLog: hasCredit ? credit : undefined,
+        metricsLog: hasMetrics ? metrics : undefined,
+      });
     }
   }
   return undefined;

@@ -47,19 +47,14 @@ export const SHARE_COMMANDS = [
   'rlRunBrowser.toggleGroupView',
 ] as const;
 
-/** The command each share action of the browser runs (with the page's trajectory, turn and query). */
-export const SHARE_ACTION_COMMANDS = {
-  copyLink: 'rlRunBrowser.copyLink',
-  openRaw: 'rlRunBrowser.openRawRecord',
-  export: 'rlRunBrowser.exportTrajectories',
-  notebook: 'rlRunBrowser.openInNotebook',
-} as const satisfies Record<string, (typeof SHARE_COMMANDS)[number]>;
-
 export const IN_PLACE_COMMANDS = ['rlRunBrowser.openLogsInPlace'] as const;
 
 export const TASK_COMMANDS = ['rlRunBrowser.openTask', 'rlRunBrowser.openSideBySide'] as const;
 
 export const COMPARE_COMMANDS = ['rlRunBrowser.compareRuns', 'rlRunBrowser.compareSelected', 'rlRunBrowser.compareWith'] as const;
+
+/** A command a tree item runs when clicked (VS Code's API for a click; code calls the services instead). */
+export type PanelCommandId = (typeof PANEL_COMMANDS)[number];
 
 export const ALL_COMMANDS: readonly string[] = [
   ...HUB_COMMANDS,

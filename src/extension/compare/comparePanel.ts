@@ -10,14 +10,15 @@ import type { RunComparison } from '../../core/compare/compareRuns';
 import type { TaskRow } from '../../core/compare/figures';
 import { buildLink } from '../../core/links/link';
 import type { CompareHostMessage, CompareState, CompareWebviewMessage, QueryTasksMessage } from '../../shared/protocol/compare';
-import { parseCompareMessage } from '../../shared/protocol/compare';
-import type { LiveRun } from '../runs';
-import type { OpenPanel, PanelDeps } from '../panels/panelHost';
+import { parseCompareMessage, parseCompareState } from '../../shared/protocol/compare';
+import type { LiveRun } from '../runs/runService';
+import type { PanelSite } from '../panels/panelHost';
+import type { PanelKindSpec } from '../panels/panelRegistry';
 import { PanelHost } from '../panels/panelHost';
 import { compareView, queryTaskRows, taskRowView } from './compareViews';
+import { errorMessage } from '../../core/errorMessage';
 
-export const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
-export const OPEN_TASK_COMMAND = 'rlRunBrowser.openTask';
+const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
 
 const baseName = (root: string): string => root.split(/[\\/]/).filter(Boolean).pop() ?? root;
 
@@ -31,15 +32,15 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
   private lastQuery: QueryTasksMessage | undefined;
   private sorted: { key: string; rows: TaskRow[] } | undefined;
 
-  constructor(panel: vscode.WebviewPanel, state: CompareState, deps: PanelDeps, onDispose: (p: OpenPanel<'compare'>) => void) {
-    super(panel, state, deps, parseCompareMessage, onDispose, {
+  constructor(panel: vscode.WebviewPanel, state: CompareState, site: PanelSite<CompareState>) {
+    super(panel, state, site, parseCompareMessage, {
       title: 'Compare runs',
       script: 'compare',
       styles: ['compare.css'],
       codicons: true,
     });
     panel.title = `Compare: ${baseName(state.rootA)} ↔ ${baseName(state.rootB)}`;
-    this.disposables.push({
+    this._register({
       dispose: () => {
         this.closed = true;
         this.comparer?.dispose();
@@ -68,7 +69,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
         this.answer(m);
         break;
       case 'compare/openTask':
-        await this.openTask(m.task);
+        this.openTask(m.task);
         break;
       case 'compare/copyLink':
         await this.copyLink();
@@ -85,7 +86,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
       return this.computing;
     }
     this.computing = this.doCompute()
-      .catch((e: unknown) => this.post({ type: 'error', message: `Cannot compare: ${(e as Error).message}` }))
+      .catch((e: unknown) => this.post({ type: 'error', message: `Cannot compare: ${errorMessage(e)}` }))
       .finally(() => {
         this.computing = undefined;
         if (this.again && !this.closed) {
@@ -96,14 +97,8 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     return this.computing;
   }
 
-  private async liveRun(root: string): Promise<LiveRun | undefined> {
-    const runs = this.deps.runs;
-    if (!runs.get(root)) await runs.scan();
-    return runs.get(root) ?? (await runs.add(root));
-  }
-
   private async doCompute(): Promise<void> {
-    const [a, b] = await Promise.all([this.liveRun(this.state.rootA), this.liveRun(this.state.rootB)]);
+    const [a, b] = await Promise.all([this.deps.runs.ensure(this.state.rootA), this.deps.runs.ensure(this.state.rootB)]);
     for (const [name, live, root] of [['A', a, this.state.rootA] as const, ['B', b, this.state.rootB] as const]) {
       if (!live) return this.post({ type: 'error', message: `Run ${name} (${root}) is not open: no log found there.` });
       if (!live.run.credit)
@@ -143,13 +138,8 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     });
   }
 
-  private async openTask(task: string): Promise<void> {
-    const known = await vscode.commands.getCommands(true);
-    if (!known.includes(OPEN_TASK_COMMAND)) {
-      this.post({ type: 'compare/notice', message: 'The task view is not available in this version.' });
-      return;
-    }
-    await vscode.commands.executeCommand(OPEN_TASK_COMMAND, task, [this.state.rootA, this.state.rootB]);
+  private openTask(task: string): void {
+    this.deps.navigate.openTask(task, [this.state.rootA, this.state.rootB]);
   }
 
   /** The link of this comparison (view kind 'compare'). */
@@ -165,10 +155,21 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     try {
       text = this.link();
     } catch (e) {
-      this.post({ type: 'compare/notice', message: `No link: ${(e as Error).message}` });
+      this.post({ type: 'compare/notice', message: `No link: ${errorMessage(e)}` });
       return;
     }
     await vscode.env.clipboard.writeText(text);
     this.post({ type: 'compare/notice', message: 'Copied the link to this comparison.' });
   }
 }
+
+/** One panel per ordered pair; a reload restores the page's state, else the last one the host remembered. */
+export const COMPARE_KIND: PanelKindSpec<CompareState, ComparePanel> = {
+  viewType: COMPARE_VIEW_TYPE,
+  title: 'Compare runs',
+  memoryKey: 'panel:compare',
+  key: (s) => JSON.stringify([s.rootA, s.rootB]),
+  roots: () => [],
+  restore: (saved, remembered) => parseCompareState(saved) ?? parseCompareState(remembered),
+  create: (panel, state, site) => new ComparePanel(panel, state, site),
+};

@@ -24,7 +24,8 @@ export interface SideName {
 export function unlabeledNote(r: RunReport): string {
   return r.labeledTurns > 0
     ? ''
-    : 'no labeled turn (a plain GRPO run?): the figures that need labeled turns (sign flips, fallback, argmax, c, the dose, the gate, AUROC) are empty';
+    : 'no labeled turn (a plain GRPO run?): the figures that need labeled turns ' +
+        '(sign flips, fallback, argmax, c, the dose, the gate, AUROC) are empty';
 }
 
 /** What a p value says, in words a reader can act on. */
@@ -41,7 +42,10 @@ function windowWords(f: ComparisonFigures): string {
   if (f.iterations === 0) return 'The runs share no iteration: nothing to compare.';
   const first = f.perIteration[0]!.iteration;
   const last = f.perIteration[f.perIteration.length - 1]!.iteration;
-  return `Iterations both runs hold (at least one counted trajectory each): ${formatCount(f.iterations)}, from ${first} to ${last}. Every figure below uses these only.`;
+  return (
+    `Iterations both runs hold (at least one counted trajectory each): ${formatCount(f.iterations)}, from ${first} to ` +
+    `${last}. Every figure below uses these only.`
+  );
 }
 
 function successWords(f: ComparisonFigures): string {
@@ -59,7 +63,10 @@ function rewardWords(f: ComparisonFigures): string {
 function aheadWords(f: ComparisonFigures): string {
   if (f.iterations === 0) return 'Empty: no common iteration.';
   const ties = f.iterations - f.iterationsAhead - f.iterationsBehind;
-  return `In ${f.iterationsAhead} of ${f.iterations} common iterations A's success was higher than B's, in ${f.iterationsBehind} lower (${ties} tied). Sign test, ${pWords(f.iterationSignTestP, 'every iteration tied')}.`;
+  return (
+    `In ${f.iterationsAhead} of ${f.iterations} common iterations A's success was higher than B's, in ${f.iterationsBehind} ` +
+    `lower (${ties} tied). Sign test, ${pWords(f.iterationSignTestP, 'every iteration tied')}.`
+  );
 }
 
 function taskDiffWords(f: ComparisonFigures): string {
@@ -75,7 +82,10 @@ function taskDiffWords(f: ComparisonFigures): string {
 function winsWords(f: ComparisonFigures): string {
   const t = f.tasks;
   if (t.count === 0) return 'Empty: no task seen by both runs in the window.';
-  return `A did better on ${formatCount(t.wins)} tasks, B on ${formatCount(t.losses)}, ${formatCount(t.ties)} tied. Sign test, ${pWords(t.signTestP, 'every task tied')}.`;
+  return (
+    `A did better on ${formatCount(t.wins)} tasks, B on ${formatCount(t.losses)}, ${formatCount(t.ties)} tied. Sign test, ` +
+    `${pWords(t.signTestP, 'every task tied')}.`
+  );
 }
 
 const diffOf = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a - b);

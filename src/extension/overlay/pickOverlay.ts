@@ -1,6 +1,6 @@
 /** The quick pick of local runs to overlay on a dashboard. */
 import * as vscode from 'vscode';
-import type { RunService } from '../runs';
+import type { RunService } from '../runs/runService';
 import { escapeNotification as esc } from '../text';
 
 /** The roots the user picks among the local runs not in `exclude` (one, or several with `many`); [] when cancelled or none. */

@@ -1,16 +1,24 @@
 /**
  * What every panel shares: one class that owns its WebviewPanel, its html, the checked
- * message pump, its disposables, posting, and the state it remembers. A kind of panel
- * (metrics, trajectories, report) extends it with its own protocol and its own push.
+ * message pump, its disposables, posting, and the state it remembers. Every kind of panel
+ * extends it with its own protocol, state and push; `panelRegistry.ts` opens and restores them.
  */
 import * as vscode from 'vscode';
 import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
-import type { LiveRun, RunService } from '../runs';
+import type { RunTrajectoryKey } from '../../shared/protocol/task';
+import type { ShareAction } from '../../shared/protocol/trajectories';
+import type { ShareArgs } from '../share/shareArgs';
+import type { LiveRun, RunService } from '../runs/runService';
+import { Disposable, toDisposable } from '../dispose';
 import { buildHtml } from './html';
 import { parseShowProblems, rawMessage } from '../../shared/protocol';
 import { problemsMessage, runProblems } from '../problems/dataProblems';
 
-export const TITLES: Readonly<Record<PanelKind, string>> = { metrics: 'Metrics', trajectories: 'Trajectories', report: 'Run report' };
+export const TITLES: Readonly<Record<PanelKind, string>> = {
+  metrics: 'Metrics',
+  trajectories: 'Trajectories',
+  report: 'Run report',
+};
 
 /** Pinned metrics of a run, remembered per workspace. */
 export interface PinStore {
@@ -32,25 +40,26 @@ export interface PanelPage {
   codicons: boolean;
 }
 
-/** The last navigation state of each kind of panel, for the serializer. */
-export interface PanelStateStore {
-  remember(state: HostState): void;
-  recall(kind: PanelKind): PanelState | undefined;
-}
-
-/** How a panel opens another panel, or a row in the tree. */
+/** How a panel opens another panel, or a row in the tree (a service, not a command id). */
 export interface PanelNavigator {
   open(kind: PanelKind, root: string): Promise<unknown>;
   openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void>;
   revealRow(root: string, row: number): Promise<void>;
+  /** the task view of `task` over 1 or 2 runs */
+  openTask(task: string, runs: string[]): void;
+  /** two trajectories side by side */
+  openSideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): void;
+  /** a share button of the browser (copy link, raw record, export, notebook) */
+  share(action: ShareAction, args: ShareArgs): Promise<void>;
 }
 
-/** Everything a panel needs from outside itself. */
+/** What each share action does, given by the share feature. */
+export type ShareActions = Readonly<Record<ShareAction, (args: ShareArgs) => Promise<void>>>;
+
+/** Everything a panel of any kind needs from outside itself (the dashboard's pins come to it alone). */
 export interface PanelDeps {
   readonly extensionUri: vscode.Uri;
   readonly runs: RunService;
-  readonly pins: PinStore;
-  readonly states: PanelStateStore;
   readonly navigate: PanelNavigator;
 }
 
@@ -94,7 +103,14 @@ function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: Pane
   });
 }
 
-/** A panel as its manager sees it. */
+/** What a panel is given by its set: the shared services, where it remembers its state, how it leaves the set. */
+export interface PanelSite<S extends HostState> {
+  readonly deps: PanelDeps;
+  remember(state: S): void;
+  gone(p: OpenPanel<S['kind']>): void;
+}
+
+/** A panel as its set sees it. */
 export interface OpenPanel<K extends string = PanelKind> extends vscode.Disposable {
   readonly kind: K;
   readonly root: string;
@@ -106,42 +122,45 @@ export interface OpenPanel<K extends string = PanelKind> extends vscode.Disposab
  * arrival, anything else dropped), `Out` what the host sends it, `S` the state it keeps
  * (a panel of another kind than the run panels' passes its `page`).
  */
-export abstract class PanelHost<
-  In extends { type: string },
-  Out extends { type: string },
-  S extends HostState = PanelState,
-> implements OpenPanel<S['kind']> {
-  protected readonly disposables: vscode.Disposable[] = [];
+export abstract class PanelHost<In extends { type: string }, Out extends { type: string }, S extends HostState = PanelState>
+  extends Disposable
+  implements OpenPanel<S['kind']>
+{
+  protected readonly deps: PanelDeps;
   /** the page listens (it sent `ready`) */
   protected ready = false;
   private pushTimer: NodeJS.Timeout | undefined;
-  private disposed = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     protected readonly state: S,
-    protected readonly deps: PanelDeps,
+    private readonly site: PanelSite<S>,
     parse: (v: unknown) => In | undefined,
-    private readonly onDispose: (p: OpenPanel<S['kind']>) => void,
     page: PanelPage = runPage(state.kind),
   ) {
+    super();
+    const deps = site.deps;
+    this.deps = deps;
     const live = deps.runs.get(state.root);
     panel.title = `${page.title}: ${live?.run.location.name ?? state.root.split('/').pop()}`;
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.svg');
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, state);
-    this.disposables.push(
+    this._register(
       panel.webview.onDidReceiveMessage((m: unknown) => {
         const raw = rawMessage(m);
         if (raw && parseShowProblems(raw)) return void vscode.commands.executeCommand('workbench.actions.view.problems');
         const msg = parse(m);
         if (msg) void this.receive(msg);
       }),
+    );
+    this._register(
       deps.runs.onDidChange((e) => {
         if (e.kind === 'list' || this.shows(e.root)) this.schedulePush();
       }),
-      panel.onDidDispose(() => this.dispose()),
     );
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(toDisposable(() => clearTimeout(this.pushTimer)));
   }
 
   get kind(): S['kind'] {
@@ -184,7 +203,7 @@ export abstract class PanelHost<
   }
 
   protected remember(): void {
-    this.deps.states.remember(this.state);
+    this.site.remember(this.state);
   }
 
   /** A run changed: push once the burst settles (a growing log changes often). */
@@ -196,11 +215,9 @@ export abstract class PanelHost<
     }, 300);
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (this.pushTimer) clearTimeout(this.pushTimer);
-    for (const d of this.disposables) d.dispose();
-    this.onDispose(this);
+  override dispose(): void {
+    if (this.isDisposed) return;
+    super.dispose();
+    this.site.gone(this);
   }
 }

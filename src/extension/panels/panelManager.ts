@@ -1,28 +1,32 @@
 /**
- * Opens, finds and restores the panels: one per kind and run. Registered as the
- * WebviewPanelSerializer of each panel's viewType (`rlRunBrowser.<kind>`).
+ * The panels service: every kind of panel in one registry (the run panels, one per kind
+ * and run; the comparison, one per ordered pair; the task view and the side-by-side
+ * view), and the navigator through which panels and commands open each other.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
-import type { RunService } from '../runs';
-import type { OpenPanel, PanelDeps, PanelStateStore, PinStore } from './panelHost';
-import { TITLES, webviewOptions } from './panelHost';
-import { MetricsPanel } from './metricsPanel';
-import { TrajectoriesPanel } from './trajectoriesPanel';
-import { ReportPanel } from './reportPanel';
+import type { MetricsPanelState } from '../../shared/protocol/metrics';
+import type { RunTrajectoryKey, SideBySideState, TaskPanelState } from '../../shared/protocol/task';
+import type { CompareState } from '../../shared/protocol/compare';
+import type { RunService } from '../runs/runService';
+import type { OpenPanel, PanelNavigator, PanelSite, PinStore, ShareActions } from './panelHost';
+import type { ShareAction } from '../../shared/protocol/trajectories';
+import type { ShareArgs } from '../share/shareArgs';
+import { TITLES } from './panelHost';
+import type { PanelKindSpec, PanelSet } from './panelRegistry';
+import { PanelRegistry } from './panelRegistry';
+import { MetricsPanel } from '../metrics/metricsPanel';
+import { TrajectoriesPanel } from '../trajectories/trajectoriesPanel';
+import { ReportPanel } from '../report/reportPanel';
+import type { ComparePanel } from '../compare/comparePanel';
+import { COMPARE_KIND } from '../compare/comparePanel';
+import type { TaskPanel } from '../task/taskPanel';
+import { TASK_KIND } from '../task/taskPanel';
+import type { SideBySidePanel } from '../task/sideBySidePanel';
+import { SIDE_BY_SIDE_KIND } from '../task/sideBySidePanel';
 
-type PanelClass = new (panel: vscode.WebviewPanel, state: PanelState, deps: PanelDeps, onDispose: (p: OpenPanel) => void) => OpenPanel;
-
-const PANEL_CLASS: Readonly<Record<PanelKind, PanelClass>> = {
-  metrics: MetricsPanel,
-  trajectories: TrajectoriesPanel,
-  report: ReportPanel,
-};
-
-const KINDS = Object.keys(PANEL_CLASS) as PanelKind[];
-
-/** Pins and panel states, remembered per workspace. */
-class WorkspaceStores implements PinStore, PanelStateStore {
+/** Pinned metrics of a run, remembered per workspace. */
+class WorkspacePins implements PinStore {
   constructor(private readonly memento: vscode.Memento) {}
 
   get(root: string): string[] {
@@ -31,109 +35,116 @@ class WorkspaceStores implements PinStore, PanelStateStore {
   async set(root: string, pinned: string[]): Promise<void> {
     await this.memento.update(`pins:${root}`, pinned);
   }
-  remember(state: PanelState): void {
-    void this.memento.update(`panel:${state.kind}`, state);
-  }
-  recall(kind: PanelKind): PanelState | undefined {
-    return this.memento.get<PanelState>(`panel:${kind}`);
-  }
-}
-
-export class PanelManager implements vscode.WebviewPanelSerializer, vscode.Disposable {
-  private readonly panels = new Set<OpenPanel>();
-  private readonly stores: WorkspaceStores;
-  private readonly deps: PanelDeps;
-
-  constructor(
-    ctx: vscode.ExtensionContext,
-    private readonly runs: RunService,
-    revealRow: (root: string, row: number) => Promise<void>,
-  ) {
-    this.stores = new WorkspaceStores(ctx.workspaceState);
-    this.deps = {
-      extensionUri: ctx.extensionUri,
-      runs,
-      pins: this.stores,
-      states: this.stores,
-      navigate: {
-        open: (kind, root) => this.open(kind, root),
-        openTrajectories: (root, query, label, select) => this.openTrajectories(root, query, label, select),
-        revealRow,
-      },
-    };
-  }
-
-  find(kind: PanelKind, root: string): OpenPanel | undefined {
-    return [...this.panels].find((p) => p.kind === kind && p.root === root);
-  }
-
-  async open(kind: PanelKind, root: string): Promise<OpenPanel> {
-    const existing = this.find(kind, root);
-    if (existing) {
-      existing.panel.reveal();
-      return existing;
-    }
-    return this.create({ kind, root });
-  }
-
-  async openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void> {
-    const existing = this.find('trajectories', root);
-    if (existing instanceof TrajectoriesPanel) {
-      existing.navigate(query, label, select);
-      return;
-    }
-    this.create({ kind: 'trajectories', root, ...(query ? { query } : {}), label, ...(select ? { selected: select } : {}) });
-  }
-
-  private create(state: PanelState): OpenPanel {
-    const panel = vscode.window.createWebviewPanel(
-      `rlRunBrowser.${state.kind}`,
-      TITLES[state.kind],
-      vscode.ViewColumn.Active,
-      // Kept alive when hidden: in the workbench, creating a webview again costs about
-      // 1.5 s (bench workbench: tab switch back 1586 ms as shipped, 71 ms retained) and
-      // the retained page measured no more memory (757 MB against 772 MB, all Chromium
-      // processes); the data stays in the host either way.
-      { ...webviewOptions(this.deps.extensionUri), retainContextWhenHidden: true },
-    );
-    this.stores.remember(state);
-    return this.adopt(panel, state);
-  }
-
-  private adopt(panel: vscode.WebviewPanel, state: PanelState): OpenPanel {
-    const p = new PANEL_CLASS[state.kind](panel, state, this.deps, (gone) => this.panels.delete(gone));
-    this.panels.add(p);
-    return p;
-  }
-
-  /** Restores a panel after a window reload, with the same options and its saved state. */
-  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const kind = KINDS.find((k) => panel.viewType === `rlRunBrowser.${k}`);
-    const s = kind && restoredState(kind, state, this.stores.recall(kind));
-    if (!s) {
-      panel.dispose();
-      return;
-    }
-    if (!this.runs.get(s.root)) {
-      await this.runs.scan();
-      if (!this.runs.get(s.root)) await this.runs.add(s.root);
-    }
-    this.adopt(panel, s);
-  }
-
-  dispose(): void {
-    for (const p of [...this.panels]) p.panel.dispose();
-  }
 }
 
 /** The webview's own state, else what the host remembered (the webview may not have saved it before the reload). */
-function restoredState(kind: PanelKind, saved: unknown, remembered: PanelState | undefined): PanelState | undefined {
-  const valid = (x: unknown): x is PanelState => !!x && typeof (x as PanelState).root === 'string' && (x as PanelState).kind === kind;
+function restoredState<S extends PanelState>(kind: PanelKind, saved: unknown, remembered: unknown): S | undefined {
+  const valid = (x: unknown): x is S => !!x && typeof (x as S).root === 'string' && (x as S).kind === kind;
+  const known = valid(remembered) ? remembered : undefined;
   if (valid(saved))
     return {
-      ...remembered,
+      ...known,
       ...saved,
-      ...(kind === 'trajectories' && remembered?.root === saved.root && remembered.selected ? { selected: remembered.selected } : {}),
+      ...(kind === 'trajectories' && known?.root === saved.root && known.selected ? { selected: known.selected } : {}),
     };
-  return valid(remembered) ? remembered : undefined;
+  return known;
+}
+
+/** A run panel's kind: one panel per run, its last state remembered per workspace under `panel:<kind>`. */
+function runKind<S extends PanelState, P extends OpenPanel>(
+  kind: PanelKind,
+  create: (panel: vscode.WebviewPanel, state: S, site: PanelSite<S>) => P,
+): PanelKindSpec<S, P> {
+  return {
+    viewType: `rlRunBrowser.${kind}`,
+    title: TITLES[kind],
+    memoryKey: `panel:${kind}`,
+    key: (s) => s.root,
+    roots: (s) => [s.root],
+    restore: (saved, remembered) => restoredState<S>(kind, saved, remembered),
+    create,
+  };
+}
+
+export class PanelManager implements PanelNavigator, vscode.Disposable {
+  private readonly registry: PanelRegistry;
+  private readonly metrics: PanelSet<MetricsPanelState, MetricsPanel>;
+  private readonly trajectories: PanelSet<PanelState, TrajectoriesPanel>;
+  private readonly report: PanelSet<PanelState, ReportPanel>;
+  private readonly compare: PanelSet<CompareState, ComparePanel>;
+  private readonly tasks: PanelSet<TaskPanelState, TaskPanel>;
+  private readonly pairs: PanelSet<SideBySideState, SideBySidePanel>;
+  private shareActions: ShareActions | undefined;
+
+  constructor(
+    ctx: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>,
+    runs: RunService,
+    readonly revealRow: (root: string, row: number) => Promise<void>,
+  ) {
+    const pins = new WorkspacePins(ctx.workspaceState);
+    this.registry = new PanelRegistry({ extensionUri: ctx.extensionUri, runs, navigate: this }, ctx.workspaceState);
+    this.metrics = this.registry.kind(runKind('metrics', (panel, state, site) => new MetricsPanel(panel, state, site, pins)));
+    this.trajectories = this.registry.kind(runKind('trajectories', (panel, state, site) => new TrajectoriesPanel(panel, state, site)));
+    this.report = this.registry.kind(runKind('report', (panel, state, site) => new ReportPanel(panel, state, site)));
+    this.compare = this.registry.kind(COMPARE_KIND);
+    this.tasks = this.registry.kind(TASK_KIND);
+    this.pairs = this.registry.kind(SIDE_BY_SIDE_KIND);
+  }
+
+  /** The serializers of every kind of panel (for the context's subscriptions). */
+  register(): vscode.Disposable[] {
+    return this.registry.register();
+  }
+
+  /** Restores a panel of any kind after a window reload. */
+  deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    return this.registry.deserializeWebviewPanel(panel, state);
+  }
+
+  private runSet(kind: PanelKind): PanelSet<PanelState, OpenPanel> {
+    return kind === 'metrics' ? this.metrics : kind === 'trajectories' ? this.trajectories : this.report;
+  }
+
+  find(kind: PanelKind, root: string): OpenPanel | undefined {
+    return this.runSet(kind).find({ kind, root });
+  }
+
+  async open(kind: PanelKind, root: string): Promise<OpenPanel> {
+    return this.runSet(kind).show({ kind, root });
+  }
+
+  async openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void> {
+    const existing = this.trajectories.find({ kind: 'trajectories', root });
+    if (existing) {
+      existing.navigate(query, label, select);
+      return;
+    }
+    this.trajectories.create({ kind: 'trajectories', root, ...(query ? { query } : {}), label, ...(select ? { selected: select } : {}) });
+  }
+
+  /** The comparison of run A with run B (the ordered pair). */
+  openCompare(rootA: string, rootB: string): ComparePanel {
+    return this.compare.show({ kind: 'compare', rootA, rootB, root: rootA });
+  }
+
+  openTask(task: string, runs: string[]): TaskPanel {
+    return this.tasks.show({ kind: 'task', root: runs[0]!, task, runs });
+  }
+
+  openSideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): SideBySidePanel {
+    return this.pairs.show({ kind: 'sideBySide', root: left.run, left, right });
+  }
+
+  /** The share feature's actions, for the browser's share buttons (set once, at activation). */
+  useShareActions(actions: ShareActions): void {
+    this.shareActions = actions;
+  }
+
+  async share(action: ShareAction, args: ShareArgs): Promise<void> {
+    await this.shareActions?.[action](args);
+  }
+
+  dispose(): void {
+    this.registry.dispose();
+  }
 }

@@ -9,6 +9,8 @@ import { basename } from 'node:path';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import type { MetricsIndex } from '../../core/log/metricsIndex';
 import type { DataProblemsMessage } from '../../shared/protocol';
+import { duplicateRows } from './duplicateScan';
+import { visibleText } from '../../shared/visibleText';
 
 export type ProblemKind = 'skipped' | 'duplicateMetric' | 'nonFinite' | 'missingField' | 'wrongType' | 'duplicateTrajectory';
 
@@ -60,7 +62,9 @@ export function kindNoun(kind: ProblemKind, count: number): string {
 const times = (n: number): string => (n === 2 ? 'twice' : `${n} times`);
 
 function group(kind: ProblemKind, file: string, count: number, problems: DataProblem[], limit: number): ProblemGroup {
-  return { kind, file, count: Math.max(count, problems.length), problems: problems.slice(0, limit) };
+  // log text (a metric's name, a skipped line's reason) may hold bidi controls: shown as <U+202E> tokens, as the report does
+  const shown = problems.slice(0, limit).map((p) => ({ ...p, message: visibleText(p.message) }));
+  return { kind, file, count: Math.max(count, problems.length), problems: shown };
 }
 
 function creditProblems(idx: CreditIndex, limit: number): ProblemGroup[] {
@@ -88,30 +92,20 @@ function creditProblems(idx: CreditIndex, limit: number): ProblemGroup[] {
       p(
         'wrongType',
         f.wrongTypeLines[0] ?? 1,
-        `${f.level === 'turn' ? 'turn.' : ''}${f.field} has a value of the wrong type in ${f.wrongType} record(s), read as missing (line${f.wrongType > 1 ? 's' : ''} ${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''})`,
+        `${f.level === 'turn' ? 'turn.' : ''}${f.field} has a value of the wrong type in ${f.wrongType} record(s), read as ` +
+          `missing (line${f.wrongType > 1 ? 's' : ''} ` +
+          `${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''})`,
       ),
     );
-  const c = idx.columns;
-  const first = new Map<string, number>();
-  const dups: DataProblem[] = [];
-  let dupCount = 0;
-  for (let i = 0; i < idx.size; i++) {
-    const k = `${c.iteration[i]}:${c.group[i]}:${c.rollout[i]}`;
-    const at = first.get(k);
-    if (at === undefined) {
-      first.set(k, c.line[i]!);
-      continue;
-    }
-    dupCount++;
-    if (dups.length < limit)
-      dups.push(
-        p(
-          'duplicateTrajectory',
-          c.line[i]!,
-          `iteration ${c.iteration[i]}, group ${c.group[i]}, rollout ${c.rollout[i]} appears again at line ${c.line[i]} (first at line ${at})`,
-        ),
-      );
-  }
+  const d = duplicateRows(idx, limit);
+  const dups = d.rows.map((r) =>
+    p(
+      'duplicateTrajectory',
+      r.line,
+      `iteration ${r.iteration}, group ${r.group}, rollout ${r.rollout} appears again at line ${r.line} (first at line ${r.first})`,
+    ),
+  );
+  const dupCount = d.count;
   return [
     group('skipped', file, idx.skippedCount, skipped, limit),
     group('missingField', file, missing.length, missing, limit),
@@ -142,7 +136,9 @@ function metricsProblems(m: MetricsIndex, limit: number): ProblemGroup[] {
           file,
           line: Math.max(1, line),
           severity: 'warning',
-          message: `iteration ${d.iteration} appears ${times(d.lines.length)} in ${name} (lines ${d.lines.join(', ')}); the last row (line ${used}) is used`,
+          message:
+            `iteration ${d.iteration} appears ${times(d.lines.length)} in ${name} (lines ${d.lines.join(', ')}); the last ` +
+            `row (line ${used}) is used`,
         });
     }
   }
@@ -151,7 +147,9 @@ function metricsProblems(m: MetricsIndex, limit: number): ProblemGroup[] {
     file,
     line: Math.max(1, n.lines[0] ?? 1),
     severity: 'warning',
-    message: `${n.name} is NaN, infinite or null on ${n.count} of ${n.rows} rows (line${n.count > 1 ? 's' : ''} ${n.lines.join(', ')}${n.count > n.lines.length ? ', ...' : ''})`,
+    message:
+      `${n.name} is NaN, infinite or null on ${n.count} of ${n.rows} rows (line${n.count > 1 ? 's' : ''} ` +
+      `${n.lines.join(', ')}${n.count > n.lines.length ? ', ...' : ''})`,
   }));
   return [
     group('skipped', file, m.skippedCount, skipped, limit),
@@ -210,7 +208,9 @@ export function moreProblems(g: ProblemGroup): DataProblem | undefined {
     file: g.file,
     line: last?.line ?? 1,
     severity: 'warning',
-    message: `and ${more} more problem${more === 1 ? '' : 's'} of this kind (${kindNoun(g.kind, g.count)} in ${basename(g.file)})`,
+    message: visibleText(
+      `and ${more} more problem${more === 1 ? '' : 's'} of this kind (${kindNoun(g.kind, g.count)} in ${basename(g.file)})`,
+    ),
   };
 }
 

@@ -3,7 +3,7 @@
  * the log file at its line, kept up to date as the logs grow and dropped with the run.
  */
 import * as vscode from 'vscode';
-import type { RunService } from '../runs';
+import type { RunService } from '../runs/runService';
 import type { Services } from '../services';
 import { Disposable, toDisposable } from '../dispose';
 import { moreProblems, runProblems } from './dataProblems';
@@ -75,6 +75,6 @@ export class ProblemDiagnostics extends Disposable {
   }
 }
 
-export function register(ctx: vscode.ExtensionContext, s: Services): void {
+export function registerDiagnostics(ctx: vscode.ExtensionContext, s: Services): void {
   ctx.subscriptions.push(new ProblemDiagnostics(s.runs));
 }

@@ -1,6 +1,6 @@
 /** The trajectory browser a shortcut or a palette command acts on: the active one, else the only one open. */
 import type { Services } from '../services';
-import { TrajectoriesPanel } from '../panels/trajectoriesPanel';
+import { TrajectoriesPanel } from '../trajectories/trajectoriesPanel';
 
 export function activeBrowser(s: Services): TrajectoriesPanel | undefined {
   const open = s.runs

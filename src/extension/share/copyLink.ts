@@ -3,13 +3,14 @@ import * as vscode from 'vscode';
 import type { ShareArgs } from './shareArgs';
 import { shareLink } from './shareArgs';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export async function copyLink(out: vscode.LogOutputChannel, a: ShareArgs): Promise<void> {
   let link: string;
   try {
     link = shareLink(a, vscode.env.uriScheme);
   } catch (e) {
-    return void vscode.window.showErrorMessage(`RL Runs: no link for this run: ${esc((e as Error).message)}`);
+    return void vscode.window.showErrorMessage(`RL Runs: no link for this run: ${esc(errorMessage(e))}`);
   }
   await vscode.env.clipboard.writeText(link);
   out.info(`copied link: ${link}`);

@@ -9,6 +9,8 @@ import type { Services } from '../services';
 import type { ShareArgs } from './shareArgs';
 import { exportWithProgress, selection } from './exportSelection';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
+import { targetIsLog } from '../../core/export/exportTarget';
 
 /** The format a chosen file's name asks for: `.csv` is CSV, `.parquet` Parquet, anything else JSONL. */
 export function formatOfPath(path: string): ExportFormat {
@@ -49,6 +51,12 @@ export async function exportTrajectories(s: Services, a: ShareArgs): Promise<voi
   const path = hostPath(uri);
   if (!path)
     return void vscode.window.showErrorMessage(`RL Runs: cannot write ${esc(uri.toString())} (only files the extension host can reach).`);
+  const loc = live.run.location;
+  const own = loc.remote === undefined ? await targetIsLog(path, [loc.creditLog, loc.metricsLog]) : undefined;
+  if (own !== undefined)
+    return void vscode.window.showErrorMessage(
+      `RL Runs: ${esc(path)} is the run's own log (${esc(basename(own))}): export to another file.`,
+    );
   try {
     const r = await exportWithProgress(sel, formatOfPath(path), path);
     if (!r) return void vscode.window.showInformationMessage(`Export cancelled: nothing was written to ${esc(path)}.`);
@@ -57,6 +65,6 @@ export async function exportTrajectories(s: Services, a: ShareArgs): Promise<voi
       .showInformationMessage(`Exported ${trajectories(r.rows)} (${formatBytes(r.bytes)}) to ${esc(basename(path))}.`, 'Open File')
       .then((open) => (open ? vscode.window.showTextDocument(vscode.Uri.file(path)) : undefined));
   } catch (e) {
-    void vscode.window.showErrorMessage(`RL Runs: export to ${esc(path)} failed: ${esc((e as Error).message)}`);
+    void vscode.window.showErrorMessage(`RL Runs: export to ${esc(path)} failed: ${esc(errorMessage(e))}`);
   }
 }

@@ -47,7 +47,8 @@ function trajectories(run: RunLogs, v: Extract<LinkView, { kind: 'trajectories' 
   const turns = idx.columns.turns[row] ?? 0;
   if (v.turn >= turns)
     throw new LinkError(
-      `turn ${v.turn} is not in iteration ${v.iteration} · group ${v.group} · rollout ${v.rollout} of run ${name} (it has ${turns} turn${turns === 1 ? '' : 's'}, from 0)`,
+      `turn ${v.turn} is not in iteration ${v.iteration} · group ${v.group} · rollout ${v.rollout} of run ${name} (it has ` +
+        `${turns} turn${turns === 1 ? '' : 's'}, from 0)`,
     );
   return { kind: 'trajectories', query, select, row, turn: v.turn };
 }
@@ -61,7 +62,7 @@ export function linkTarget(run: RunLogs, view: Exclude<LinkView, { kind: 'compar
       return trajectories(run, view);
     case 'metric': {
       if (!run.metrics) throw new LinkError(`run ${shown(run.name)} has no metrics log, so no metric ${shown(view.metric)}`);
-      if (!run.metrics.getTable().series.some((s) => s.name === view.metric))
+      if (!run.metrics.getTable().names.includes(view.metric))
         throw new LinkError(`metric "${shown(view.metric)}" is not in run ${shown(run.name)}`);
       return { kind: 'metric', metric: view.metric };
     }

@@ -12,6 +12,7 @@ import type { Services } from '../services';
 import type { ShareArgs } from './shareArgs';
 import { exportWithProgress, selection } from './exportSelection';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
 
 export const JUPYTER_EXTENSION = 'ms-toolsai.jupyter';
 
@@ -61,6 +62,6 @@ export async function openInNotebook(ctx: vscode.ExtensionContext, s: Services, 
     const doc = await vscode.workspace.openNotebookDocument('jupyter-notebook', notebookData(nb.cells));
     await vscode.window.showNotebookDocument(doc);
   } catch (e) {
-    void vscode.window.showErrorMessage(`RL Runs: cannot open the selection in a notebook: ${esc((e as Error).message)}`);
+    void vscode.window.showErrorMessage(`RL Runs: cannot open the selection in a notebook: ${esc(errorMessage(e))}`);
   }
 }

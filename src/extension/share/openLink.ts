@@ -9,17 +9,22 @@ import * as vscode from 'vscode';
 import { LinkError, parseLink } from '../../core/links/link';
 import type { RunLink, RunRef } from '../../core/links/link';
 import type { Services } from '../services';
-import type { LiveRun } from '../runs';
-import { TrajectoriesPanel } from '../panels/trajectoriesPanel';
-import { MetricsPanel } from '../panels/metricsPanel';
+import type { LiveRun } from '../runs/runService';
+import { TrajectoriesPanel } from '../trajectories/trajectoriesPanel';
+import { MetricsPanel } from '../metrics/metricsPanel';
 import { linkTarget } from './linkTarget';
+import { linkedRunProblem } from '../../core/links/linkedRun';
+import { errorMessage } from '../../core/errorMessage';
 import { hubRefText } from '../../core/hub/inPlace/hubRef';
 import { escapeNotification as esc } from '../text';
-
-export const COMPARE_COMMAND = 'rlRunBrowser.compareRuns';
+import { downloadLogsRun } from '../downloads/register';
 
 async function localRun(s: Services, path: string): Promise<LiveRun> {
-  const live = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path) ?? (await s.runs.add(path));
+  const open = s.runs.get(path) ?? s.runs.list().find((l) => l.run.location.creditLog === path);
+  if (open) return open;
+  const problem = await linkedRunProblem(path);
+  if (problem !== undefined) throw new LinkError(problem);
+  const live = await s.runs.ensure(path);
   if (!live) throw new LinkError(`no RL run at ${path} (no logs/ws_credit_log.jsonl or ws_metrics.jsonl there)`);
   return live;
 }
@@ -29,18 +34,21 @@ async function hubRun(s: Services, repo: string, revision: string): Promise<Live
   const inPlace = s.runs.get(hubRefText({ repo, revision })) ?? s.runs.get(hubRefText({ repo, revision: 'main' }));
   if (inPlace) return inPlace;
   const here = s.destinations.path(repo, 'logs');
-  const found = here !== undefined ? (s.runs.get(here) ?? (await s.runs.add(here))) : undefined;
+  const found = here !== undefined ? await s.runs.ensure(here) : undefined;
   if (found) return found;
   const branch = revision === 'main' ? '' : ` (the download takes the repo's current logs, not revision ${revision})`;
   const pick = await vscode.window.showInformationMessage(
-    `The link names ${esc(repo)}, whose logs are not on this machine. Download them from the Hub${here ? ` to ${esc(here)}` : ''}${esc(branch)}?`,
+    `The link names ${esc(repo)}, whose logs are not on this machine. Download them from the ` +
+      `Hub${here ? ` to ${esc(here)}` : ''}${esc(branch)}?`,
     { modal: true },
     'Download Logs',
   );
   if (pick !== 'Download Logs') return undefined;
-  await vscode.commands.executeCommand('rlRunBrowser.downloadLogs', { kind: 'folder', repo, folder: 'logs' }, here);
+  // as "Download Logs and Open" does: the logs, then the run's dashboard
+  const fetched = await downloadLogsRun(s, repo, here);
+  if (fetched) await s.panels.open('metrics', fetched);
   const dest = s.destinations.path(repo, 'logs');
-  const live = dest !== undefined ? (s.runs.get(dest) ?? (await s.runs.add(dest))) : undefined;
+  const live = dest !== undefined ? await s.runs.ensure(dest) : undefined;
   if (!live) throw new LinkError(`the logs of ${repo} did not arrive; the link is not opened`);
   return live;
 }
@@ -54,13 +62,11 @@ async function runOf(s: Services, ref: RunRef): Promise<LiveRun | undefined> {
 async function compare(s: Services, a: LiveRun, other: RunRef): Promise<void> {
   const b = await runOf(s, other);
   if (!b) return;
-  if (!(await vscode.commands.getCommands(true)).includes(COMPARE_COMMAND)) {
-    void vscode.window.showWarningMessage(
-      `This link opens a comparison, and this version of RL Run Browser has no ${COMPARE_COMMAND} command.`,
-    );
+  if (a.run.location.root === b.run.location.root) {
+    void vscode.window.showWarningMessage('RL Runs: pick two different runs to compare.');
     return;
   }
-  await vscode.commands.executeCommand(COMPARE_COMMAND, a.run.location.root, b.run.location.root);
+  s.panels.openCompare(a.run.location.root, b.run.location.root);
 }
 
 /** Opens what `link` names; throws LinkError when the run does not hold it. */
@@ -94,7 +100,7 @@ export async function handleUri(s: Services, uri: vscode.Uri): Promise<void> {
   try {
     await openRunLink(s, parseLink(uri.path, uri.query));
   } catch (e) {
-    const msg = e instanceof LinkError ? e.message : `cannot open it: ${(e as Error).message}`;
+    const msg = e instanceof LinkError ? e.message : `cannot open it: ${errorMessage(e)}`;
     s.out.warn(`link refused: ${msg}`);
     void vscode.window.showErrorMessage(`RL Runs: link refused: ${esc(msg)}`);
   }

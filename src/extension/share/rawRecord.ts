@@ -13,10 +13,10 @@ import type { ShareArgs } from './shareArgs';
 import { prettyRecord, turnsKeyOf } from './prettyRecord';
 import type { PrettyRecord } from './prettyRecord';
 import { escapeNotification as esc } from '../text';
+import { errorMessage } from '../../core/errorMessage';
+import { FORMAT_MAX_BYTES, rawRecordPlan } from './rawRecordPlan';
 
 export const RECORD_SCHEME = 'rlrb-record';
-/** Longer lines open as the formatted view: an editor slows down on them (and turns off its features). */
-export const LONG_LINE_BYTES = 200 * 1024;
 
 interface RecordRef {
   log: string;
@@ -52,11 +52,13 @@ async function formatted(s: Services, ref: RecordRef): Promise<{ pretty: PrettyR
   const row = idx.find(ref.iteration, ref.group, ref.rollout);
   if (row < 0) throw new Error(`${ref.log}: no trajectory ${ref.iteration} · ${ref.group} · ${ref.rollout} any more`);
   const line = idx.columns.line[row]!;
+  const bytes = idx.columns.length[row]!;
+  if (bytes > FORMAT_MAX_BYTES) throw new Error(`${ref.log}:${line}: the record is too large to format (${bytes} bytes)`);
   let record: unknown;
   try {
     record = parseTolerant(await idx.rawText(row));
   } catch (e) {
-    throw new Error(`${ref.log}:${line}: not JSON: ${(e as Error).message}`);
+    throw new Error(`${ref.log}:${line}: not JSON: ${errorMessage(e)}`);
   }
   const isObject = record !== null && typeof record === 'object' && !Array.isArray(record);
   const key = isObject ? turnsKeyOf(record as Record<string, unknown>, buildSchemaTables(idx.options.mapping)) : undefined;
@@ -72,7 +74,7 @@ export function recordProvider(s: Services): vscode.TextDocumentContentProvider 
       try {
         return (await formatted(s, ref)).pretty.text;
       } catch (e) {
-        return `// ${(e as Error).message}\n`;
+        return `// ${errorMessage(e)}\n`;
       }
     },
   };
@@ -85,6 +87,21 @@ async function showAt(uri: vscode.Uri, line: number): Promise<void> {
   vscode.window.activeTextEditor?.revealRange(at, vscode.TextEditorRevealType.AtTop);
 }
 
+/**
+ * A record too large to format: the log in the editor at its line, through `vscode.open`
+ * (the editor reads the file itself: a log over 50 MB cannot be opened as a document of the
+ * extension host), with the plan's note.
+ */
+async function openLogAt(log: string, line: number, note: string): Promise<void> {
+  const at = new vscode.Range(line - 1, 0, line - 1, 0);
+  try {
+    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(log), { selection: at, preview: true });
+    void vscode.window.showInformationMessage(`RL Runs: ${esc(note)}`);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`RL Runs: ${esc(`${log}:${line}: the editor refused the file (${errorMessage(e)})`)}`);
+  }
+}
+
 export async function openRawRecord(s: Services, a: ShareArgs): Promise<void> {
   const idx = s.runs.get(a.root)?.run.credit;
   if (!idx) return void vscode.window.showWarningMessage(`The run ${esc(a.root)} has no credit log open.`);
@@ -94,18 +111,22 @@ export async function openRawRecord(s: Services, a: ShareArgs): Promise<void> {
   if (row < 0) return void vscode.window.showWarningMessage(`No trajectory ${iteration} · ${group} · ${rollout} in ${esc(idx.path)}.`);
   const line = idx.columns.line[row]!;
   const ref: RecordRef = { log: idx.path, iteration, group, rollout };
-  if (a.turn === null && idx.columns.length[row]! <= LONG_LINE_BYTES) {
+  const localFile = s.runs.get(a.root)?.run.location.remote === undefined;
+  const plan = rawRecordPlan({ bytes: idx.columns.length[row]!, turn: a.turn, localFile, at: `${idx.path}:${line}` });
+  if (plan.kind === 'refused') return void vscode.window.showWarningMessage(`RL Runs: ${esc(plan.message)}`);
+  if (plan.kind === 'log' && plan.note !== undefined) return openLogAt(idx.path, line, plan.note);
+  if (plan.kind === 'log') {
     try {
       await showAt(vscode.Uri.file(idx.path), line - 1);
       return;
     } catch (e) {
-      s.out.warn(`${idx.path}:${line}: the editor refused the file (${(e as Error).message}); showing the record formatted`);
+      s.out.warn(`${idx.path}:${line}: the editor refused the file (${errorMessage(e)}); showing the record formatted`);
     }
   }
   try {
     const { pretty } = await formatted(s, ref);
     await showAt(recordUri(ref, line), a.turn === null ? 0 : (pretty.turnLines[a.turn] ?? 0));
   } catch (e) {
-    void vscode.window.showErrorMessage(`RL Runs: ${esc((e as Error).message)}`);
+    void vscode.window.showErrorMessage(`RL Runs: ${esc(errorMessage(e))}`);
   }
 }

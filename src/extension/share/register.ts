@@ -11,6 +11,7 @@ import { SHARE_COMMANDS } from '../commands/ids';
 import { activeBrowser } from './activeBrowser';
 import { parseShareArgs } from './shareArgs';
 import type { ShareArgs } from './shareArgs';
+import type { ShareActions } from '../panels/panelHost';
 import { handleUri } from './openLink';
 import { copyLink } from './copyLink';
 import { RECORD_SCHEME, openRawRecord, recordProvider } from './rawRecord';
@@ -39,11 +40,18 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
     vscode.workspace.registerTextDocumentContentProvider(RECORD_SCHEME, recordProvider(s)),
     recordLogsOrigins(ctx.globalState, s.downloads, s.hub),
   );
+  const actions: ShareActions = {
+    copyLink: (a) => copyLink(s.out, a),
+    openRaw: (a) => openRawRecord(s, a),
+    export: (a) => exportTrajectories(s, a),
+    notebook: (a) => openInNotebook(ctx, s, a),
+  };
+  s.panels.useShareActions(actions);
   registerCommands(ctx, SHARE_COMMANDS, {
-    'rlRunBrowser.copyLink': share(s, 'copyLink', (a) => copyLink(s.out, a)),
-    'rlRunBrowser.openRawRecord': share(s, 'openRaw', (a) => openRawRecord(s, a)),
-    'rlRunBrowser.exportTrajectories': share(s, 'export', (a) => exportTrajectories(s, a)),
-    'rlRunBrowser.openInNotebook': share(s, 'notebook', (a) => openInNotebook(ctx, s, a)),
+    'rlRunBrowser.copyLink': share(s, 'copyLink', actions.copyLink),
+    'rlRunBrowser.openRawRecord': share(s, 'openRaw', actions.openRaw),
+    'rlRunBrowser.exportTrajectories': share(s, 'export', actions.export),
+    'rlRunBrowser.openInNotebook': share(s, 'notebook', actions.notebook),
     'rlRunBrowser.nextTrajectory': () => inBrowser(s, 'nextTrajectory'),
     'rlRunBrowser.previousTrajectory': () => inBrowser(s, 'previousTrajectory'),
     'rlRunBrowser.nextTurn': () => inBrowser(s, 'nextTurn'),

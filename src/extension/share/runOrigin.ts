@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 import type * as vscode from 'vscode';
 import type { RunRef } from '../../core/links/link';
 import { isHubRef, parseHubRef } from '../../core/hub/inPlace/hubRef';
-import type { DownloadManager } from '../downloads';
-import type { HubService } from '../hub';
+import type { DownloadManager } from '../downloads/downloadManager';
+import type { HubService } from '../hub/hubService';
 
 const KEY = 'rlRunBrowser.logsOrigin';
 

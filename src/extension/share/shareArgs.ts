@@ -1,4 +1,7 @@
-/** The argument of the share commands (what the browser sends: its run, trajectory, turn and query), checked once here, and the link it names. */
+/**
+ * The argument of the share commands (what the browser sends: its run, trajectory, turn and
+ * query), checked once here, and the link it names.
+ */
 import { EXTENSION_ID, buildLink } from '../../core/links/link';
 import type { LinkView } from '../../core/links/link';
 import type { QueryView, TrajectoryKey } from '../../shared/protocol';
@@ -30,7 +33,10 @@ export function parseShareArgs(arg: unknown): ShareArgs | undefined {
   };
 }
 
-/** The link of what the browser shows: its run (an absolute path, or the Hub repo and revision it came from, so it opens from any workspace) and trajectory and turn. */
+/**
+ * The link of what the browser shows: its run (an absolute path, or the Hub repo and
+ * revision it came from, so it opens from any workspace) and trajectory and turn.
+ */
 export function shareLink(a: ShareArgs, scheme: string): string {
   const view: LinkView = a.key ? { kind: 'trajectories', ...a.key, ...(a.turn !== null ? { turn: a.turn } : {}) } : { kind: 'run' };
   return buildLink({ run: runRefOf(a.root), view }, EXTENSION_ID, scheme);

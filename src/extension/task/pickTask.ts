@@ -1,11 +1,11 @@
 /** The palette's questions for the task view and the side-by-side view: which runs, which task, which trajectory. */
 import * as vscode from 'vscode';
-import type { RunService } from '../runs';
+import type { RunService } from '../runs/runService';
 import { taskCounts } from '../../core/compare/taskHistory';
 import type { RunTrajectoryKey } from '../../shared/protocol/task';
 import { formatCount } from '../../shared/format';
 import { escapeNotification as esc } from '../text';
-import { pickRun } from '../commands/pickRun';
+import { pickRun } from '../runs/pickRun';
 import { taskRows } from './taskColumns';
 import { shortText } from './taskPanel';
 import { inCheckOrder } from './checkOrder';

@@ -1,12 +1,11 @@
-/** The task view and the side-by-side view: their commands and their serializers. */
-import * as vscode from 'vscode';
+/** The task view's and the side-by-side view's commands (their panels are in the panels service). */
+import type * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerCommands } from '../commands/registry';
 import { TASK_COMMANDS } from '../commands/ids';
-import { pickRun } from '../commands/pickRun';
+import { pickRun } from '../runs/pickRun';
 import { parseRunTrajectoryKey } from '../../shared/protocol/task';
 import type { RunTrajectoryKey } from '../../shared/protocol/task';
-import { SIDE_BY_SIDE_VIEW_TYPE, TASK_VIEW_TYPE, TaskPanels } from './taskPanels';
 import { pickRuns, pickTask, pickTrajectory } from './pickTask';
 
 /** The run roots of a command's argument: 1 or 2 strings, opened (and normalised) like any run argument. */
@@ -23,26 +22,20 @@ async function keyArg(s: Services, v: unknown): Promise<RunTrajectoryKey | undef
 }
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
-  const panels = new TaskPanels(ctx, s);
-  ctx.subscriptions.push(
-    panels,
-    vscode.window.registerWebviewPanelSerializer(TASK_VIEW_TYPE, panels),
-    vscode.window.registerWebviewPanelSerializer(SIDE_BY_SIDE_VIEW_TYPE, panels),
-  );
   registerCommands(ctx, TASK_COMMANDS, {
     /** `(task: string, runs: string[])`, else asks the runs and then the task */
     'rlRunBrowser.openTask': async (task?: unknown, runs?: unknown) => {
       const roots = (await runArgs(s, runs)) ?? (await pickRuns(s.runs));
       if (!roots) return;
       const t = typeof task === 'string' && task.length > 0 ? task : await pickTask(s.runs, roots);
-      if (t) panels.openTask(t, roots);
+      if (t) s.panels.openTask(t, roots);
     },
     /** `(left, right)`, each `{ run, iteration, group, rollout }`; a side not given is asked */
     'rlRunBrowser.openSideBySide': async (a?: unknown, b?: unknown) => {
       const left = (await keyArg(s, a)) ?? (await pickTrajectory(s.runs, 'Left'));
       if (!left) return;
       const right = (await keyArg(s, b)) ?? (await pickTrajectory(s.runs, 'Right'));
-      if (right) panels.openSideBySide(left, right);
+      if (right) s.panels.openSideBySide(left, right);
     },
   });
 }

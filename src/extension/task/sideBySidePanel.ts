@@ -7,16 +7,20 @@ import type {
   SideBySideWebviewMessage,
   SideView,
 } from '../../shared/protocol/task';
-import { parseSideBySideMessage } from '../../shared/protocol/task';
-import type { OpenPanel, PanelDeps } from '../panels/panelHost';
+import { parseSideBySideMessage, parseSideBySideState } from '../../shared/protocol/task';
+import type { PanelSite } from '../panels/panelHost';
+import type { PanelKindSpec } from '../panels/panelRegistry';
 import { PanelHost } from '../panels/panelHost';
 import { sideBySideView, sideView } from './taskViews';
+import { errorMessage } from '../../core/errorMessage';
+
+const SIDE_BY_SIDE_VIEW_TYPE = 'rlRunBrowser.sideBySide';
 
 const keyText = (k: RunTrajectoryKey): string => `${k.iteration}/${k.group}/${k.rollout}`;
 
 export class SideBySidePanel extends PanelHost<SideBySideWebviewMessage, SideBySideHostMessage, SideBySideState> {
-  constructor(panel: vscode.WebviewPanel, state: SideBySideState, deps: PanelDeps, onDispose: (p: OpenPanel<'sideBySide'>) => void) {
-    super(panel, state, deps, parseSideBySideMessage, onDispose, {
+  constructor(panel: vscode.WebviewPanel, state: SideBySideState, site: PanelSite<SideBySideState>) {
+    super(panel, state, site, parseSideBySideMessage, {
       title: 'Side by side',
       script: 'sideBySide',
       styles: ['trajectories.css', 'task.css'],
@@ -64,7 +68,19 @@ export class SideBySidePanel extends PanelHost<SideBySideWebviewMessage, SideByS
     try {
       return sideView(k.run, live.run.location.name, idx, row, await idx.read(row));
     } catch (e) {
-      return (e as Error).message;
+      return errorMessage(e);
     }
   }
 }
+
+const keyParts = (k: RunTrajectoryKey): unknown[] => [k.run, k.iteration, k.group, k.rollout];
+
+/** One panel per pair of trajectories; restored from its page's state alone. */
+export const SIDE_BY_SIDE_KIND: PanelKindSpec<SideBySideState, SideBySidePanel> = {
+  viewType: SIDE_BY_SIDE_VIEW_TYPE,
+  title: 'Side by side',
+  key: (s) => JSON.stringify([keyParts(s.left), keyParts(s.right)]),
+  roots: (s) => [s.left.run, s.right.run],
+  restore: (saved) => parseSideBySideState(saved),
+  create: (panel, state, site) => new SideBySidePanel(panel, state, site),
+};

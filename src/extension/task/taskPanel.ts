@@ -6,18 +6,15 @@
 import type * as vscode from 'vscode';
 import { taskHistory } from '../../core/compare/taskHistory';
 import type { TaskHostMessage, TaskPanelState, TaskPick, TaskRunView, TaskWebviewMessage } from '../../shared/protocol/task';
-import { parseTaskMessage } from '../../shared/protocol/task';
+import { parseTaskMessage, parseTaskState } from '../../shared/protocol/task';
 import type { RunTrajectoryKey } from '../../shared/protocol/task';
 import { visibleText } from '../../shared/visibleText';
-import type { OpenPanel, PanelDeps } from '../panels/panelHost';
+import type { PanelSite } from '../panels/panelHost';
+import type { PanelKindSpec } from '../panels/panelRegistry';
 import { PanelHost } from '../panels/panelHost';
 import { taskRows } from './taskColumns';
 import { missingRunView, taskRunView } from './taskViews';
-
-/** How the task view opens what it links to. */
-export interface TaskNavigator {
-  sideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): Promise<void>;
-}
+import { errorMessage } from '../../core/errorMessage';
 
 /** A title-sized piece of log text (bidi controls shown by their code point). */
 export function shortText(s: string, n = 40): string {
@@ -25,18 +22,14 @@ export function shortText(s: string, n = 40): string {
   return v.length > n ? `${v.slice(0, n - 1)}…` : v;
 }
 
+const TASK_VIEW_TYPE = 'rlRunBrowser.task';
+
 export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, TaskPanelState> {
   /** read once, from the task's first trajectory (undefined: not read yet) */
   private instruction: string | null | undefined;
 
-  constructor(
-    panel: vscode.WebviewPanel,
-    state: TaskPanelState,
-    deps: PanelDeps,
-    private readonly nav: TaskNavigator,
-    onDispose: (p: OpenPanel<'task'>) => void,
-  ) {
-    super(panel, state, deps, parseTaskMessage, onDispose, { title: 'Task', script: 'task', styles: ['task.css'], codicons: false });
+  constructor(panel: vscode.WebviewPanel, state: TaskPanelState, site: PanelSite<TaskPanelState>) {
+    super(panel, state, site, parseTaskMessage, { title: 'Task', script: 'task', styles: ['task.css'], codicons: false });
     panel.title = `Task: ${shortText(state.task)}`;
   }
 
@@ -68,7 +61,7 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
       case 'task/sideBySide': {
         const left = this.key(m.left);
         const right = this.key(m.right);
-        if (left && right) await this.nav.sideBySide(left, right);
+        if (left && right) this.deps.navigate.openSideBySide(left, right);
         break;
       }
       case 'ready': // answered by PanelHost
@@ -86,7 +79,7 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
       const runs = await Promise.all(this.state.runs.map((root) => this.runView(root)));
       this.post({ type: 'task/view', view: { task: this.state.task, instruction: this.instruction ?? null, runs } });
     } catch (e) {
-      this.post({ type: 'error', message: (e as Error).message });
+      this.post({ type: 'error', message: errorMessage(e) });
     }
   }
 
@@ -106,3 +99,13 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
     return taskRunView(root, name, idx, history);
   }
 }
+
+/** One panel per task and runs; its page saves its state (`setState`) and a reload restores it from that alone. */
+export const TASK_KIND: PanelKindSpec<TaskPanelState, TaskPanel> = {
+  viewType: TASK_VIEW_TYPE,
+  title: 'Task',
+  key: (s) => JSON.stringify([s.task, s.runs]),
+  roots: (s) => s.runs,
+  restore: (saved) => parseTaskState(saved),
+  create: (panel, state, site) => new TaskPanel(panel, state, site),
+};

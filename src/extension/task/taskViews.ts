@@ -4,7 +4,7 @@ import type { TrajectoryView } from '../../core/record/trajectory';
 import type { TaskHistory } from '../../core/compare/taskHistory';
 import { alignTurns } from '../../core/compare/align';
 import type { SideBySideView, SideView, TaskGroupView, TaskRunView } from '../../shared/protocol/task';
-import { detailView } from '../panels/trajectoryViews';
+import { detailView } from '../trajectories/trajectoryViews';
 
 const fin = (v: number): number | null => (Number.isFinite(v) ? v : null);
 

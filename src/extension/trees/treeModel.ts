@@ -5,8 +5,9 @@
 import type { IterationInfo, RunListing, CheckpointKind } from '../../core/hub/model';
 import type { HubFile } from '../../core/hub/treeEntry';
 import type { CreditIndex } from '../../core/log/creditIndex';
+import type { IterationSummary } from '../../core/run/iterationSummary';
+import type { PanelCommandId } from '../commands/ids';
 import { formatBytes, formatFigure } from '../../shared/format';
-import { Flag } from '../../shared/shapes';
 import { kindNoun, problemCounts } from '../problems/dataProblems';
 import type { RunProblems } from '../problems/dataProblems';
 
@@ -20,7 +21,7 @@ export interface TreeNode {
   contextValue: string;
   collapsible: boolean;
   /** command id and arguments run on selection */
-  command?: { id: string; args: unknown[] };
+  command?: { id: PanelCommandId; args: unknown[] };
 }
 
 // ---- Hub
@@ -137,7 +138,9 @@ export function hubIterationNode(repo: string, it: IterationInfo, local: LocalSt
     label: `${it.dir.slice(it.kind.length + 1)}${it.isLatest ? ' ★' : ''}`,
     // the local state first: at the sidebar's default width the end of a description is cut
     description: [where, formatBytes(it.bytes), `${it.files.length} files`].filter(Boolean).join(' · '),
-    tooltip: `${it.dir}\n${it.files.length} files, ${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}${state ? `\nlocal copy: ${state}` : ''}${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}`,
+    tooltip:
+      `${it.dir}\n${it.files.length} files, ` +
+      `${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}${state ? `\nlocal copy: ${state}` : ''}${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}`,
     icon: local.state === 'complete' ? 'pass-filled' : local.state === 'partial' ? 'cloud-download' : it.isLatest ? 'star-full' : 'cloud',
     contextValue: `hubIteration+${it.kind}${it.isLatest ? '+latest' : ''}+${local.state}${latestHere ? '+latestHere' : ''}`,
     collapsible: true,
@@ -176,43 +179,6 @@ export function hubFileNode(repo: string, f: HubFile, prefix: string): HubNode {
 
 // ---- local runs
 
-export interface IterationSummary {
-  iteration: number;
-  trajectories: number;
-  labeled: number;
-  rewardMean: number | null;
-  /** group -> rows in rollout order */
-  groups: Map<number, number[]>;
-}
-
-/** Groups the index by iteration and group (one pass; cached by the caller per index size). */
-export function summarizeIterations(index: CreditIndex): Map<number, IterationSummary> {
-  const c = index.columns;
-  const out = new Map<number, IterationSummary & { rewardSum: number; rewardN: number }>();
-  for (let i = 0; i < index.size; i++) {
-    const it = c.iteration[i]!;
-    let s = out.get(it);
-    if (!s) {
-      s = { iteration: it, trajectories: 0, labeled: 0, rewardMean: null, groups: new Map(), rewardSum: 0, rewardN: 0 };
-      out.set(it, s);
-    }
-    s.trajectories++;
-    if ((c.flags[i]! & Flag.Labeled) !== 0) s.labeled++;
-    if (Number.isFinite(c.reward[i]!)) {
-      s.rewardSum += c.reward[i]!;
-      s.rewardN++;
-    }
-    const g = s.groups.get(c.group[i]!);
-    if (g) g.push(i);
-    else s.groups.set(c.group[i]!, [i]);
-  }
-  for (const s of out.values()) {
-    s.rewardMean = s.rewardN > 0 ? s.rewardSum / s.rewardN : null;
-    for (const rows of s.groups.values()) rows.sort((a, b) => c.rollout[a]! - c.rollout[b]!);
-  }
-  return out;
-}
-
 export type RunNode =
   | (TreeNode & { kind: 'run'; root: string })
   | (TreeNode & { kind: 'metrics' | 'report' | 'iterations' | 'schema'; root: string })
@@ -242,7 +208,8 @@ export function runNode(
   problems?: ProblemBadge,
 ): RunNode {
   const figures = index
-    ? `${index.size} trajectories · ${iterations} iterations${progress !== undefined && progress < 1 ? ` · indexing ${(progress * 100).toFixed(0)}%` : ''}`
+    ? `${index.size} trajectories · ${iterations} ` +
+      `iterations${progress !== undefined && progress < 1 ? ` · indexing ${(progress * 100).toFixed(0)}%` : ''}`
     : 'metrics only';
   const badge = problems ? `${problems.total} data problem${problems.total === 1 ? '' : 's'}` : undefined;
   return {
@@ -252,7 +219,8 @@ export function runNode(
     label: name,
     description: [badge, remote, figures].filter((p) => p !== undefined && p !== '').join(' · '),
     tooltip: problems
-      ? `${root}\n\n${badge}:\n${problems.kinds.map((k) => `- ${k}`).join('\n')}\nEach is listed at its line in the Problems panel (View > Problems).`
+      ? `${root}\n\n${badge}:\n${problems.kinds.map((k) => `- ${k}`).join('\n')}\nEach is listed at its line in the Problems ` +
+        `panel (View > Problems).`
       : root,
     // a run on the Hub keeps its cloud (its badge is in the description and the tooltip)
     icon: remote ? 'cloud' : problems ? 'warning' : 'graph-line',
@@ -308,7 +276,9 @@ export function iterationNodes(root: string, its: Map<number, IterationSummary>)
       id: `run:${root}:it:${s.iteration}`,
       label: `iteration ${s.iteration}`,
       description: `${s.trajectories} traj · reward ${formatFigure(s.rewardMean, 3)} · ${s.labeled} labeled`,
-      tooltip: `iteration ${s.iteration}\n${s.trajectories} trajectories in ${s.groups.size} groups\nreward mean ${formatFigure(s.rewardMean, 4)}\n${s.labeled} labeled`,
+      tooltip:
+        `iteration ${s.iteration}\n${s.trajectories} trajectories in ${s.groups.size} groups\nreward mean ` +
+        `${formatFigure(s.rewardMean, 4)}\n${s.labeled} labeled`,
       icon: 'symbol-number',
       contextValue: 'runIteration',
       collapsible: true,
@@ -347,7 +317,10 @@ export function trajectoryNodes(root: string, index: CreditIndex, iteration: num
       id: `run:${root}:it:${iteration}:g:${group}:r:${t.rollout}`,
       label: `rollout ${t.rollout}${t.labeled ? ' ●' : ''}`,
       description: `R ${formatFigure(t.reward, 0)} · A ${formatFigure(t.A, 2)} · c̄ ${formatFigure(t.meanC, 3)}`,
-      tooltip: `iteration ${iteration}, group ${group}, rollout ${t.rollout} (line ${t.line})\nreward ${t.reward}, A ${t.A}\n${t.turns} turns, ${t.labeledTurns} labeled${t.meanC !== null ? `\nmean c ${t.meanC.toFixed(4)}` : ''}${t.signFlips ? `\n${t.signFlips} sign flip(s)` : ''}`,
+      tooltip:
+        `iteration ${iteration}, group ${group}, rollout ${t.rollout} (line ${t.line})\nreward ${t.reward}, A ` +
+        `${t.A}\n${t.turns} turns, ${t.labeledTurns} ` +
+        `labeled${t.meanC !== null ? `\nmean c ${t.meanC.toFixed(4)}` : ''}${t.signFlips ? `\n${t.signFlips} sign flip(s)` : ''}`,
       icon: t.reward > 0 ? 'pass' : t.reward < 0 ? 'error' : 'circle-slash',
       contextValue: 'runTrajectory',
       collapsible: false,

@@ -2,8 +2,8 @@
 import * as vscode from 'vscode';
 import { HubTreeProvider, RunTreeProvider } from './trees';
 import type { HubNode, RunNode } from './treeModel';
-import type { HubService } from '../hub';
-import type { RunService } from '../runs';
+import type { HubService } from '../hub/hubService';
+import type { RunService } from '../runs/runService';
 import { Disposable } from '../dispose';
 
 export class Trees extends Disposable {

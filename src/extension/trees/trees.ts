@@ -14,8 +14,8 @@ import {
   problemBadge,
 } from './treeModel';
 import { runProblems } from '../problems/dataProblems';
-import type { HubService } from '../hub';
-import type { LiveRun, RunService } from '../runs';
+import type { HubService } from '../hub/hubService';
+import type { LiveRun, RunService } from '../runs/runService';
 import type { IterationInfo } from '../../core/hub/model';
 import { currentLatest, localCompletion, planDownload } from '../../core/hub/download';
 import { Disposable, toDisposable } from '../dispose';

@@ -83,6 +83,8 @@ export interface MetricsDataMessage {
   runs?: RunView[];
   /** the overlaid runs as the host keeps them, for the page's saved state */
   overlay?: OverlayEntry[];
+  /** metrics the log has and the host did not chart (its cap, `MAX_CHARTS`): the page says so on one line */
+  more: number;
 }
 
 /** A link named this metric: the page scrolls to its chart and highlights it briefly. */

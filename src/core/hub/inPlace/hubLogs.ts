@@ -10,12 +10,15 @@ import type { HubRef } from './hubRef';
 
 export const CREDIT_PATH = 'logs/ws_credit_log.jsonl';
 export const METRICS_PATH = 'logs/ws_metrics.jsonl';
+/** the checkpoint evaluations (section 8), read in place at their reference path only */
+export const EVAL_PATH = 'logs/eval_log.jsonl';
 const INFO_MAX_BYTES = 8 << 20;
 
 export interface HubLogs {
   commit: string;
   credit: HubLogTarget | undefined;
   metrics: HubLogTarget | undefined;
+  evals?: HubLogTarget | undefined;
 }
 
 export async function resolveHubLogs(ref: HubRef, c: HubConnection): Promise<HubLogs> {
@@ -35,7 +38,7 @@ export async function resolveHubLogs(ref: HubRef, c: HubConnection): Promise<Hub
     if (!isSha1(sha)) throw new HubError('server', `the Hub answered a commit id for ${ref.repo} that is not 40 hex digits: ${shown(sha)}`);
     const entries = await pathsInfo({
       repo: { type: 'model', name: ref.repo },
-      paths: [CREDIT_PATH, METRICS_PATH],
+      paths: [CREDIT_PATH, METRICS_PATH, EVAL_PATH],
       revision: sha,
       hubUrl: c.endpoint,
       fetch: hf.fetch,
@@ -49,7 +52,7 @@ export async function resolveHubLogs(ref: HubRef, c: HubConnection): Promise<Hub
       if (isRefused(f)) throw new HubError('server', `refusing ${shown(f.path)} from the Hub: ${f.reason}`);
       return { repo: ref.repo, commit: sha, path, size: f.size, key: f.lfsSha256 ?? f.oid };
     };
-    return { commit: sha, credit: target(CREDIT_PATH), metrics: target(METRICS_PATH) };
+    return { commit: sha, credit: target(CREDIT_PATH), metrics: target(METRICS_PATH), evals: target(EVAL_PATH) };
   } catch (e) {
     throw toHubError(e, ctx);
   }

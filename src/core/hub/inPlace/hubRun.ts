@@ -1,10 +1,13 @@
 /**
  * A Hub repo's logs opened in place: a `Run` whose bytes come from the Hub. The first open
- * indexes the credit log in one streamed pass and saves the index under the file's content
- * hash; an unchanged file opens from it with no GET of the file; a file grown at a newer
- * commit (its first and last indexed 64 KB unchanged) fetches only its new tail; anything
- * else is indexed again. Offline, a log opened before opens from its saved index, and its
- * records from the ranges already fetched.
+ * indexes the credit log in one streamed pass, checks that its bytes hash to what the Hub
+ * names, and saves the index under that hash; an unchanged file opens from it with no GET of
+ * the file; a file grown at a newer commit (its first and last indexed 64 KB unchanged) parses
+ * only its new tail, and is hashed again whole (streamed again, unless this process read the
+ * earlier commit and can continue its hash); anything else is indexed again. Bytes that do not
+ * check out refuse the open (or the refresh, which then goes back to the content verified
+ * before), and nothing of them is saved. Offline, a log opened before opens from its saved
+ * index, and its records from the ranges already fetched.
  */
 import { Run } from '../../run/run';
 import type { RunLocation } from '../../run/runLocator';
@@ -17,13 +20,14 @@ import { DEFAULT_STALL_MS, retrying } from '../retry';
 import type { RetryPolicy } from '../retry';
 import { EDGE_BYTES, HubLogSource } from './hubLogSource';
 import type { HubLogTarget } from './hubLogSource';
-import { CREDIT_PATH, METRICS_PATH, resolveHubLogs } from './hubLogs';
+import { CREDIT_PATH, EVAL_PATH, METRICS_PATH, resolveHubLogs } from './hubLogs';
 import type { HubLogs } from './hubLogs';
 import { hubRefText } from './hubRef';
 import type { HubRef } from './hubRef';
 import type { RangeCache } from './rangeCache';
 import { FIRST_BYTES, firstBytes, loadHubIndex, loadHubMetrics, loadPointer, saveHubIndex, savePointer, sha256 } from './savedHubIndex';
 import type { HubIdentity, HubMetricsIdentity, HubPointer } from './savedHubIndex';
+import { BLOCK_BYTES, ContentError, PrefixChanged } from './contentCheck';
 
 export interface InPlaceOptions {
   conn: HubConnection;
@@ -112,13 +116,16 @@ export class HubRun {
     };
     const cs = source(credit, false);
     const ms = source(metrics, true);
+    // the evaluations are read in place when the Hub answers (offline, a run has none)
+    const es = source(logs?.evals, true);
     const name = hubRefText(ref);
     const location: RunLocation = {
       root: name,
       name: ref.repo,
       creditLog: cs ? `${name}/${CREDIT_PATH}` : undefined,
       metricsLog: ms ? `${name}/${METRICS_PATH}` : undefined,
-      remote: { ...(cs ? { credit: cs } : {}), ...(ms ? { metrics: ms } : {}), description: 'on the Hub' },
+      ...(es ? { evalLog: `${name}/${EVAL_PATH}` } : {}),
+      remote: { ...(cs ? { credit: cs } : {}), ...(ms ? { metrics: ms } : {}), ...(es ? { evals: es } : {}), description: 'on the Hub' },
     };
     const hr = new HubRun(ref, new Run(location, options), o, cs, ms);
     hr.commit = logs?.commit ?? credit?.commit ?? metrics?.commit ?? '';
@@ -135,6 +142,7 @@ export class HubRun {
       if (this.credit && (!saved || !idx?.restoreFrame(saved.frame, saved.identity.committed)))
         throw new HubError('offline', `${this.offline}; the saved index of ${hubRefText(this.ref)} is gone or damaged`);
       this.identity = saved?.identity;
+      if (this.credit) this.credit.verified = saved?.verified;
       this.knowHead(this.credit, saved?.identity);
       await this.restoreMetrics();
       await this.updateMetrics();
@@ -142,8 +150,32 @@ export class HubRun {
     }
     if (this.credit && idx) this.use = await this.resume(this.credit, pointer.credit);
     await this.restoreMetrics();
-    await this.run.update();
+    if (await this.updateChecked()) this.use = 'none';
     await this.save();
+  }
+
+  /** Reads what is new; a grown log whose bytes before the new tail changed is indexed again from byte 0 (true then). */
+  private async updateChecked(): Promise<boolean> {
+    try {
+      await this.run.update();
+      this.throwRefused();
+      return false;
+    } catch (e) {
+      const src = this.credit;
+      if (!(e instanceof PrefixChanged) || !src || src.refused !== e) throw e;
+      src.refused = undefined;
+      src.verified = undefined;
+      src.generation++;
+      await this.run.update();
+      this.throwRefused();
+      return true;
+    }
+  }
+
+  /** A log whose bytes did not check out refuses the whole run (the reader may have taken the metrics log's failure as a warning). */
+  private throwRefused(): void {
+    const e = this.credit?.refused ?? this.metrics?.refused;
+    if (e) throw e;
   }
 
   /** Starts the credit index from a saved one that fits `src.target`: the same content, or the content before it grew. */
@@ -153,21 +185,25 @@ export class HubRun {
     const same = await loadHubIndex(this.o.store, t.key, this.options);
     if (same && same.identity.size === t.size && idx.restoreFrame(same.frame, same.identity.committed)) {
       this.identity = same.identity;
+      src.verified = same.verified;
       this.knowHead(src, same.identity);
       return 'unchanged';
     }
     if (!prev || prev.key === t.key || prev.committed > t.size) return 'none';
     const before = await loadHubIndex(this.o.store, prev.key, this.options);
     if (!before || !(await this.samePrefix(src, before.identity))) return 'none';
-    return idx.restoreFrame(before.frame, before.identity.committed) ? 'grown' : 'none';
+    if (!idx.restoreFrame(before.frame, before.identity.committed)) return 'none';
+    // the pass checks the bytes the index already holds against the blocks verified then
+    src.verified = before.verified;
+    return 'grown';
   }
 
   /** Whether the file now starts with the bytes `id` indexed: its first and last indexed 64 KB hash the same (two range requests). */
   private async samePrefix(src: HubLogSource, id: HubIdentity): Promise<boolean> {
     if (id.committed > src.target.size) return false;
     const [head, tail] = await Promise.all([
-      src.readRange(0, Math.min(EDGE_BYTES, id.committed)),
-      src.readRange(Math.max(0, id.committed - EDGE_BYTES), Math.min(EDGE_BYTES, id.committed)),
+      src.readUnchecked(0, Math.min(EDGE_BYTES, id.committed)),
+      src.readUnchecked(Math.max(0, id.committed - EDGE_BYTES), Math.min(EDGE_BYTES, id.committed)),
     ]);
     return sha256(head) === id.head && sha256(tail) === id.tail;
   }
@@ -180,6 +216,7 @@ export class HubRun {
     const saved = await loadHubMetrics(this.o.store, src.target.key, this.options);
     if (!saved || saved.identity.size !== src.target.size || !idx.restoreFrame(saved.frame, saved.identity.committed)) return;
     this.metricsIdentity = saved.identity;
+    src.verified = saved.verified;
     this.knowHead(src, saved.identity);
   }
 
@@ -203,22 +240,26 @@ export class HubRun {
     }
   }
 
-  /** Saves the credit index under its content hash and the pointer (best effort: a full disk costs the next open its speed). */
+  /**
+   * Saves the credit index under the hash its bytes were verified to have, and the pointer
+   * (best effort: a full disk costs the next open its speed). Bytes not verified are not saved.
+   */
   private async save(): Promise<void> {
     const idx = this.run.credit;
     const src = this.credit;
     const snap = idx?.snapshot();
-    const pointer: HubPointer = this.metrics ? { metrics: { ...this.metrics.target } } : {};
+    const v = src?.checked;
+    const pointer: HubPointer = this.metrics?.checked ? { metrics: { ...this.metrics.target } } : {};
     const id = this.identity;
-    if (src && snap && !(id?.key === src.target.key && id.committed === snap.committed)) {
+    if (src && snap && v && !(id?.key === src.target.key && id.committed === snap.committed)) {
       const c = snap.committed;
       const [head, tail] = await Promise.all([
         src.readRange(0, Math.min(EDGE_BYTES, c)),
         src.readRange(Math.max(0, c - EDGE_BYTES), Math.min(EDGE_BYTES, c)),
       ]);
       const first = c > 0 ? head.subarray(0, FIRST_BYTES).toString('base64') : undefined;
-      this.identity = { ...src.target, committed: c, head: sha256(head), tail: sha256(tail), ...(first ? { first } : {}) };
-      await saveHubIndex(this.o.store, this.options, snap, this.identity).catch(() => undefined);
+      this.identity = { ...src.target, committed: c, head: sha256(head), tail: sha256(tail), ...(first ? { first } : {}), verified: v.key };
+      await saveHubIndex(this.o.store, this.options, snap, this.identity, v).catch(() => undefined);
     }
     await this.saveMetrics();
     if (this.identity) pointer.credit = this.identity;
@@ -230,11 +271,12 @@ export class HubRun {
     const src = this.metrics;
     const snap = this.run.metrics?.snapshot();
     const id = this.metricsIdentity;
-    if (!src || !snap || (id?.key === src.target.key && id.committed === snap.committed)) return;
+    const v = src?.checked;
+    if (!src || !snap || !v || (id?.key === src.target.key && id.committed === snap.committed)) return;
     try {
       const first = await this.first(src, snap.committed);
-      this.metricsIdentity = { ...src.target, committed: snap.committed, ...(first ? { first } : {}) };
-      await saveHubIndex(this.o.store, this.options, snap, this.metricsIdentity, 'metrics');
+      this.metricsIdentity = { ...src.target, committed: snap.committed, ...(first ? { first } : {}), verified: v.key };
+      await saveHubIndex(this.o.store, this.options, snap, this.metricsIdentity, v, 'metrics');
     } catch {
       // a full disk or a failed range read costs the next open its speed
     }
@@ -250,6 +292,34 @@ export class HubRun {
     for (const s of [this.credit, this.metrics]) if (s) s.offline = undefined;
     // opened offline, the reader has not seen the file yet: let it (its head, cached) before the file changes under it
     if (this.use === 'offline') await this.run.credit?.update();
+    const before = { commit: this.commit, credit: this.credit?.target, metrics: this.metrics?.target };
+    try {
+      return await this.follow(logs);
+    } catch (e) {
+      if (e instanceof ContentError) await this.rollback(before);
+      throw e;
+    }
+  }
+
+  /** Goes back to the content verified before a refresh whose bytes did not check out (its saved index; else it is indexed again). */
+  private async rollback(before: { commit: string; credit: HubLogTarget | undefined; metrics: HubLogTarget | undefined }): Promise<void> {
+    this.commit = before.commit;
+    const load = { credit: loadHubIndex, metrics: loadHubMetrics };
+    for (const kind of ['credit', 'metrics'] as const) {
+      const src = this[kind];
+      const prev = before[kind];
+      const idx = this.run[kind];
+      if (!src || !prev) continue;
+      src.refused = undefined;
+      if (src.target.key === prev.key && src.checked) continue;
+      src.target = { ...prev };
+      const saved = await load[kind](this.o.store, prev.key, this.options);
+      if (saved && idx?.restoreFrame(saved.frame, saved.identity.committed)) src.verified = saved.verified;
+      else src.generation++;
+    }
+  }
+
+  private async follow(logs: HubLogs): Promise<'none' | 'grown' | 'rebuilt'> {
     this.commit = logs.commit;
     let kind: 'none' | 'grown' | 'rebuilt' = 'none';
     const t = logs.credit;
@@ -266,7 +336,12 @@ export class HubRun {
       this.metrics.target = { ...logs.metrics };
       this.metrics.generation++;
     }
-    await this.run.update();
+    const evals = this.run.location.remote?.evals;
+    if (evals instanceof HubLogSource && logs.evals && logs.evals.key !== evals.target.key) {
+      evals.target = { ...logs.evals };
+      evals.generation++;
+    }
+    if (await this.updateChecked()) kind = 'rebuilt';
     if (kind !== 'none') this.use = kind === 'grown' ? 'grown' : 'none';
     await this.save();
     return kind;
@@ -287,8 +362,9 @@ export class HubRun {
     const missing: number[] = [];
     const c = idx.columns;
     for (let i = 0; i < idx.size; i++) {
-      const a = c.offset[i]!;
-      const b = a + c.length[i]!;
+      // a record is read as the whole blocks around it (contentCheck.ts)
+      const a = Math.floor(c.offset[i]! / BLOCK_BYTES) * BLOCK_BYTES;
+      const b = Math.min(this.credit.target.size, Math.ceil((c.offset[i]! + c.length[i]!) / BLOCK_BYTES) * BLOCK_BYTES);
       (ranges.some((r) => r.offset <= a && b <= r.offset + r.length) ? cached : missing).push(c.line[i]!);
     }
     if (missing.length === 0) return undefined;

@@ -3,7 +3,9 @@
  * (`Range: bytes=a-b`). The URL comes from `fileDownloadInfo` (the resolve route, which may
  * redirect to a CDN or a Xet bridge), fetched through our own fetch so that the token never
  * leaves the endpoint's origin. A 206 must be for exactly the range asked; a 200 to a ranged
- * request (a server that ignores Range) or a wrong Content-Range is refused (never retried).
+ * request (a server that ignores Range), a wrong Content-Range or Content-Length, an encoded
+ * body (gzip: the bytes asked for are the file's, `Accept-Encoding: identity` is sent) or a
+ * body of another length than the range is refused at once (never retried).
  */
 import { fileDownloadInfo } from '@huggingface/hub';
 import { makeHubFetch } from '../hubFetch';
@@ -74,7 +76,7 @@ async function open(
   if (info.size !== f.size)
     throw new HubError('other', `${f.repo}/${f.path}: the Hub now says ${info.size} bytes, the listing said ${f.size}`);
   const whole = start === 0 && end === f.size - 1;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { 'Accept-Encoding': 'identity' };
   if (c.token) headers['Authorization'] = `Bearer ${c.token}`;
   if (!whole) headers['Range'] = `bytes=${start}-${end}`;
   const res = await hf.fetch(info.url, { headers });
@@ -103,6 +105,26 @@ async function open(
         206,
       ),
     );
+  const encoding = res.headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity')
+    return refuse(
+      new HubError(
+        'other',
+        `${from} answered ${want} with Content-Encoding ${shown(encoding)}, not the file's bytes; refused`,
+        undefined,
+        res.status,
+      ),
+    );
+  const declared = res.headers.get('content-length');
+  if (!whole && declared !== null && declared.trim() !== String(end - start + 1))
+    return refuse(
+      new HubError(
+        'other',
+        `${from} answered ${want} with Content-Length ${shown(declared)}, not ${end - start + 1}; refused`,
+        undefined,
+        206,
+      ),
+    );
   if (whole && res.status !== 200)
     return refuse(new HubError('server', `${from} answered HTTP ${res.status} to a file request`, undefined, res.status));
   if (!res.body) return refuse(new HubError('server', `${from} sent no body for ${f.path}`));
@@ -127,7 +149,7 @@ async function readBytes(c: HubConnection, f: HubFileAt, offset: number, length:
       const r = await reader.read();
       if (r.done) break;
       if (got + r.value.length > length)
-        throw new HubError('server', `${f.repo}/${f.path}: the server sent more bytes than the range asked`);
+        throw new HubError('other', `${f.repo}/${f.path}: the server sent more bytes than the range asked; refused`);
       out.set(r.value, got);
       got += r.value.length;
       moved(r.value.length);
@@ -136,6 +158,7 @@ async function readBytes(c: HubConnection, f: HubFileAt, offset: number, length:
     await reader.cancel().catch(() => undefined);
     throw e instanceof HubError ? e : toHubError(e, { endpoint: c.endpoint, repo: f.repo, path: f.path, token: c.token });
   }
-  if (got < length) throw new HubError('offline', `the connection closed after ${got} of ${length} bytes of ${f.path}`);
+  // a body cut short by the link fails the read above (and is retried); one the server ended short is a wrong answer
+  if (got < length) throw new HubError('other', `${f.repo}/${f.path}: the server ended the range after ${got} of ${length} bytes; refused`);
   return out;
 }

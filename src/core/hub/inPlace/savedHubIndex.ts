@@ -1,6 +1,8 @@
 /**
  * The saved index of a Hub log, in the same store as local indexes but keyed by the file's
- * content hash (lfs sha256, else git oid) instead of path and mtime, and a pointer per
+ * content hash (lfs sha256, else git oid) instead of path and mtime, as the indexing pass
+ * verified it (never as the Hub claimed it: an index is saved only after the bytes hashed to
+ * the key, and it carries that hash and the per-block sha256 of the pass), and a pointer per
  * (endpoint, repo, revision, log) naming the content last indexed: offline it says which
  * index to open; at a newer commit it says which index the grown file may continue.
  * Both are frames like any saved index, and untrusted when read back.
@@ -11,6 +13,8 @@ import type { DecodedFrame, Section } from '../../log/indexCodec';
 import type { IndexStore } from '../../log/indexStore';
 import { stableJson } from '../../log/indexStore';
 import type { HubLogTarget } from './hubLogSource';
+import { DIGEST_BYTES, blockCount } from './contentCheck';
+import type { Verified } from './contentCheck';
 
 /** What a saved index says of the Hub file it indexes. */
 export interface HubIdentity extends HubLogTarget {
@@ -21,12 +25,15 @@ export interface HubIdentity extends HubLogTarget {
   tail: string;
   /** the file's first bytes (base64), so that the reader's head check needs no request */
   first?: string;
+  /** the hash the indexed bytes had (the key; an index without it, or with another, is not opened) */
+  verified: string;
 }
 
 /** What a saved metrics index says of its Hub file: the content hash names it whole. */
 export interface HubMetricsIdentity extends HubLogTarget {
   committed: number;
   first?: string;
+  verified: string;
 }
 
 export interface HubPointer {
@@ -52,7 +59,12 @@ export const FIRST_BYTES = 256;
 function isMetricsIdentity(v: unknown): v is HubMetricsIdentity {
   if (!isTarget(v)) return false;
   const o = v as unknown as Record<string, unknown>;
-  return count(o['committed']) && o['committed'] <= v.size && (o['first'] === undefined || firstBytes(o['first']) !== undefined);
+  return (
+    count(o['committed']) &&
+    o['committed'] <= v.size &&
+    o['verified'] === v.key &&
+    (o['first'] === undefined || firstBytes(o['first']) !== undefined)
+  );
 }
 
 export function isIdentity(v: unknown): v is HubIdentity {
@@ -84,27 +96,32 @@ async function loadFrame<T extends HubLogTarget>(
   key: string,
   options: unknown,
   check: (v: unknown) => v is T,
-): Promise<{ frame: DecodedFrame; identity: T } | undefined> {
+): Promise<SavedHubIndex<T> | undefined> {
   const buf = await store.load(indexName(store, kind, key, options));
   const frame = buf ? decodeFrame(buf) : undefined;
   const identity = frame?.header['hub'];
   if (!frame || !check(identity) || identity.key !== key) return undefined;
-  return { frame, identity };
+  const blocks = frame.sections.get(BLOCKS);
+  if (blocks?.type !== 'u32' || blocks.bytes.length !== blockCount(identity.size) * DIGEST_BYTES) return undefined;
+  return { frame, identity, verified: { key, size: identity.size, blocks: Buffer.from(blocks.bytes) } };
 }
 
+/** A saved index that checks out: its frame, what it says of its file, and the verification it was saved with. */
+export interface SavedHubIndex<T> {
+  frame: DecodedFrame;
+  identity: T;
+  verified: Verified;
+}
+
+/** The section holding the per-block sha256 of the pass (as u32 words). */
+const BLOCKS = 'hub.blocks';
+
 /** The saved credit index of the content `key`, with its identity; undefined when none checks out. */
-export const loadHubIndex = (
-  store: IndexStore,
-  key: string,
-  options: unknown,
-): Promise<{ frame: DecodedFrame; identity: HubIdentity } | undefined> => loadFrame(store, 'credit', key, options, isIdentity);
+export const loadHubIndex = (store: IndexStore, key: string, options: unknown): Promise<SavedHubIndex<HubIdentity> | undefined> =>
+  loadFrame(store, 'credit', key, options, isIdentity);
 
 /** The saved metrics index of the content `key`; undefined when none checks out. */
-export const loadHubMetrics = (
-  store: IndexStore,
-  key: string,
-  options: unknown,
-): Promise<{ frame: DecodedFrame; identity: HubMetricsIdentity } | undefined> =>
+export const loadHubMetrics = (store: IndexStore, key: string, options: unknown): Promise<SavedHubIndex<HubMetricsIdentity> | undefined> =>
   loadFrame(store, 'metrics', key, options, isMetricsIdentity);
 
 export async function saveHubIndex(
@@ -112,9 +129,15 @@ export async function saveHubIndex(
   options: unknown,
   snap: { header: Record<string, unknown>; sections: Section[] },
   identity: HubIdentity | HubMetricsIdentity,
+  verified: Verified,
   kind: HubIndexKind = 'credit',
 ): Promise<void> {
-  await store.save(indexName(store, kind, identity.key, options), encodeFrame({ ...snap.header, hub: identity }, snap.sections));
+  if (verified.key !== identity.key || identity.verified !== verified.key)
+    throw new Error('internal: saving an index of bytes not verified');
+  const words = new Uint32Array(verified.blocks.length / 4);
+  Buffer.from(words.buffer).set(verified.blocks);
+  const sections = [...snap.sections, { name: BLOCKS, count: words.length, data: words }];
+  await store.save(indexName(store, kind, identity.key, options), encodeFrame({ ...snap.header, hub: identity }, sections));
 }
 
 export async function loadPointer(store: IndexStore, where: string, options: unknown): Promise<HubPointer> {

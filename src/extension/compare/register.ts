@@ -1,0 +1,90 @@
+/**
+ * Choosing two runs to compare: two selected in the Local runs tree, "Compare with…" on
+ * one, the palette's two picks, or `rlRunBrowser.compareRuns(runA, runB)` with two run
+ * root paths (a link calls it so). A followed Hub repo may be either side: its logs are
+ * downloaded into a run folder first, the way "Download Logs and Open" does.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { parseRunArg } from '../commandArgs';
+import { registerCommands } from '../commands/registry';
+import { COMPARE_COMMANDS } from '../commands/ids';
+import { downloadLogsRun } from '../downloads/register';
+import { escapeNotification as esc } from '../text';
+
+type SideItem = vscode.QuickPickItem & ({ root: string } | { repo: string });
+
+/** A run root named by an argument, opened in the run service if it is not yet: its root, or undefined with a message. */
+async function runFromArg(s: Services, arg: unknown): Promise<string | undefined> {
+  const root = parseRunArg(arg);
+  if (!root) return undefined;
+  const live = await s.runs.ensure(root);
+  if (!live) void vscode.window.showWarningMessage(`RL Runs: no run at ${esc(root)} (no logs/ws_credit_log.jsonl there).`);
+  return live?.run.location.root;
+}
+
+/** Asks for one side: a local run (not `except`) or a followed Hub repo, whose logs are then downloaded. */
+async function pickSide(s: Services, placeHolder: string, except?: string): Promise<string | undefined> {
+  await s.runs.scan();
+  const items: SideItem[] = [
+    ...s.runs
+      .list()
+      .filter((l) => l.run.location.root !== except)
+      .map((l) => ({ label: `$(graph-line) ${l.run.location.name}`, description: l.run.location.root, root: l.run.location.root })),
+    ...s.settings().repos.map((repo) => ({ label: `$(cloud) ${repo}`, description: 'Hub: download its logs, then compare', repo })),
+  ];
+  if (items.length === 0) {
+    void vscode.window.showWarningMessage('RL Runs: no other run to compare with: open a folder with logs, or follow a Hub repo.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
+  if (!pick) return undefined;
+  return 'root' in pick ? pick.root : downloadLogsRun(s, pick.repo);
+}
+
+/** The run nodes of a multi-selection in the Local runs tree (the command gets the clicked node and the selection). */
+function selectedRuns(clicked: unknown, selection: unknown): string[] {
+  const nodes = Array.isArray(selection) && selection.length > 0 ? selection : [clicked];
+  const roots = nodes
+    .filter((n): n is { kind: string; root: string } => !!n && typeof n === 'object' && (n as { kind?: unknown }).kind === 'run')
+    .map((n) => parseRunArg(n))
+    .filter((r): r is string => r !== undefined);
+  return [...new Set(roots)];
+}
+
+export function register(ctx: vscode.ExtensionContext, s: Services): void {
+  const compare = async (a: string | undefined, b: string | undefined): Promise<void> => {
+    if (!a || !b) return;
+    if (a === b) {
+      void vscode.window.showWarningMessage('RL Runs: pick two different runs to compare.');
+      return;
+    }
+    s.panels.openCompare(a, b);
+  };
+  registerCommands(ctx, COMPARE_COMMANDS, {
+    'rlRunBrowser.compareRuns': async (runA?: unknown, runB?: unknown) => {
+      const a = (await runFromArg(s, runA)) ?? (runA === undefined ? await pickSide(s, 'Compare: run A (the run under test)') : undefined);
+      if (!a) return;
+      const b = (await runFromArg(s, runB)) ?? (runB === undefined ? await pickSide(s, 'Compare: run B (the baseline)', a) : undefined);
+      await compare(a, b);
+    },
+    'rlRunBrowser.compareSelected': async (clicked?: unknown, selection?: unknown) => {
+      const roots = selectedRuns(clicked, selection ?? s.trees.runView.selection);
+      if (roots.length !== 2) {
+        void vscode.window.showInformationMessage(`RL Runs: select exactly two runs in Local runs to compare (${roots.length} selected).`);
+        return;
+      }
+      await compare(await runFromArg(s, roots[0]), await runFromArg(s, roots[1]));
+    },
+    'rlRunBrowser.compareWith': async (clicked?: unknown, selection?: unknown) => {
+      // the run right-clicked; else the one run selected in Local runs (the menu item shows only for one)
+      const selected = selectedRuns(clicked, selection ?? s.trees.runView.selection);
+      const a =
+        (await runFromArg(s, clicked)) ??
+        (selected.length === 1 ? await runFromArg(s, selected[0]) : undefined) ??
+        (await pickSide(s, 'Compare: run A (the run under test)'));
+      if (!a) return;
+      await compare(a, await pickSide(s, `Compare ${a} with…`, a));
+    },
+  });
+}

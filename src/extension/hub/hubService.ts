@@ -1,0 +1,82 @@
+/** The followed Hub repos: their listings, the token (SecretStorage), the endpoint. */
+import * as vscode from 'vscode';
+import { listRun, whoAmIName } from '../../core/hub/model';
+import type { HubConnection, RunListing } from '../../core/hub/model';
+import { resolveEndpoint, resolveToken } from '../../core/hub/config';
+import { Disposable } from '../dispose';
+import { errorMessage } from '../../core/errorMessage';
+
+const TOKEN_KEY = 'rlRunBrowser.hfToken';
+
+export interface RepoState {
+  listing: RunListing | undefined;
+  error: string | undefined;
+  loading: boolean;
+}
+
+export class HubService extends Disposable {
+  private readonly states = new Map<string, RepoState>();
+  private readonly changed = this._register(new vscode.EventEmitter<string | undefined>());
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private endpointSetting: () => string | undefined,
+    /** rlRunBrowser.stallTimeoutSeconds, in ms: an API call that receives nothing for this long is dropped */
+    private stallMs: () => number,
+  ) {
+    super();
+  }
+
+  state(repo: string): RepoState {
+    return this.states.get(repo) ?? { listing: undefined, error: undefined, loading: false };
+  }
+
+  endpoint(): string {
+    return resolveEndpoint(this.endpointSetting());
+  }
+
+  async connection(signal?: AbortSignal): Promise<HubConnection> {
+    const stored = await this.secrets.get(TOKEN_KEY);
+    const t = await resolveToken(stored);
+    return {
+      endpoint: this.endpoint(),
+      ...(t.token ? { token: t.token, tokenSource: t.source === 'stored' ? 'the token you signed in with' : (t.file ?? t.source) } : {}),
+      ...(signal ? { signal } : {}),
+      stallTimeoutMs: this.stallMs(),
+    };
+  }
+
+  async refresh(repo: string): Promise<void> {
+    const prev = this.state(repo);
+    this.states.set(repo, { ...prev, loading: true });
+    this.changed.fire(repo);
+    try {
+      const listing = await listRun(repo, 'main', await this.connection());
+      this.states.set(repo, { listing, error: undefined, loading: false });
+    } catch (e) {
+      this.states.set(repo, { listing: prev.listing, error: errorMessage(e), loading: false });
+    }
+    this.changed.fire(repo);
+  }
+
+  forget(repo: string): void {
+    this.states.delete(repo);
+    this.changed.fire(undefined);
+  }
+
+  /** Checks the token with whoami before keeping it. */
+  async signIn(token: string): Promise<string> {
+    const name = await whoAmIName({ endpoint: this.endpoint(), token });
+    await this.secrets.store(TOKEN_KEY, token);
+    return name;
+  }
+
+  async signOut(): Promise<void> {
+    await this.secrets.delete(TOKEN_KEY);
+  }
+
+  async hasStoredToken(): Promise<boolean> {
+    return (await this.secrets.get(TOKEN_KEY)) !== undefined;
+  }
+}

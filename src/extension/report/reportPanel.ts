@@ -1,0 +1,60 @@
+/** The run report: the figures of section 4 with their marks, and jumps to the iterations and trajectories behind them. */
+import type * as vscode from 'vscode';
+import type { PanelState } from '../../shared/protocol';
+import type { PanelSite } from '../panels/panelHost';
+import type { ReportHostMessage, ReportWebviewMessage } from '../../shared/protocol/report';
+import { parseReportMessage } from '../../shared/protocol/report';
+import { PanelHost } from '../panels/panelHost';
+import { reportView } from './reportViews';
+import { iterationJump } from './jumpTable';
+import type { Jump } from './jumpTable';
+import { figureJump, gateSideJump } from './reportJumps';
+
+export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessage> {
+  constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
+    super(panel, state, site, parseReportMessage);
+  }
+
+  protected async onMessage(m: ReportWebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'report/openIteration': {
+        const j = iterationJump(m.iteration, m.gate);
+        await this.deps.navigate.openTrajectories(this.root, j.spec, j.label);
+        break;
+      }
+      case 'report/openFigure':
+        await this.open(figureJump(m.key));
+        break;
+      case 'report/openGateSide':
+        await this.open(gateSideJump(m.iteration, m.group, m.side));
+        break;
+      case 'openTrajectory':
+        await this.deps.navigate.openTrajectories(this.root, undefined, null, {
+          iteration: m.iteration,
+          group: m.group,
+          rollout: m.rollout,
+        });
+        break;
+      case 'ready': // answered by PanelHost
+        break;
+    }
+  }
+
+  private async open(j: Jump | undefined): Promise<void> {
+    if (j) await this.deps.navigate.openTrajectories(this.root, j.spec, j.label);
+  }
+
+  protected async push(): Promise<void> {
+    const live = this.live();
+    if (!live) {
+      this.post({ type: 'error', message: `The run ${this.root} is not open (no log found there).` });
+      return;
+    }
+    const full = live.run.report();
+    if (!full || !live.run.credit) {
+      this.post({ type: 'error', message: `${live.run.location.name} has no credit log.` });
+      return;
+    }
+    this.post({ type: 'report/data', report: reportView(live.run.location.name, full, live.run.credit.schemaCheck(), live.run.credit) });
+  }
+}

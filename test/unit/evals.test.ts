@@ -1,0 +1,183 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { close, jsonl, tempDir } from '../helpers';
+import { HAND_LOG } from '../fixtures';
+import { rlrb, rlrbJson } from '../cliRun';
+import { Run } from '../../src/core/run/run';
+import { compareEvaluations, pairedFigures } from '../../src/core/eval/evalFigures';
+import type { EvalSummary, EvaluationComparison, PairedFigures } from '../../src/core/eval/evalFigures';
+
+const FIX = resolve(__dirname, '../../../test/fixtures/evals');
+
+/** Run A (`logs/eval_log.jsonl`) and run B (`eval/checkpoints.jsonl`), each with a credit log so that they compare. */
+function runs(): { a: string; b: string } {
+  const root = tempDir();
+  const a = join(root, 'a');
+  const b = join(root, 'b');
+  cpSync(join(FIX, 'a'), a, { recursive: true });
+  cpSync(join(FIX, 'b'), b, { recursive: true });
+  writeFileSync(join(a, 'logs', 'ws_credit_log.jsonl'), jsonl(HAND_LOG));
+  writeFileSync(join(b, 'ws_credit_log.jsonl'), jsonl(HAND_LOG));
+  return { a, b };
+}
+
+/*
+ * Run A by hand (16 lines, 4 skipped: line 7 not JSON, line 8 iteration 3.5, line 9 no reward, line 10 no task key).
+ * iteration 10: t1 rewards 1, 0 (success 0.5); t2 true, true by aliases step/task/success (1); t3 0, -1 (0)
+ *   tasks 3, samples 6, success (0.5 + 1 + 0) / 3 = 0.5, reward (1 + 0 + 1 + 1 + 0 - 1) / 6 = 1/3
+ * iteration 20 (alias checkpoint, score): t1 1, 1 (1); t2 1, 0 (0.5): tasks 2, samples 4, success 0.75, reward 0.75
+ * iteration 40: t1 1; "find the fifth thing" (instruction as the key) 0: tasks 2, samples 2, success 0.5, reward 0.5
+ */
+test('rlrb evals --json: success and reward per checkpoint, aliases read, bad lines skipped one message naming file and lines', () => {
+  const { a } = runs();
+  const r = rlrb('evals', a, '--json');
+  assert.equal(r.code, 0, r.err);
+  const o = JSON.parse(r.out) as EvalSummary;
+  assert.deepEqual(Object.keys(o), ['iterations']);
+  assert.deepEqual(
+    o.iterations.map((i) => [i.iteration, i.tasks, i.samples]),
+    [
+      [10, 3, 6],
+      [20, 2, 4],
+      [40, 2, 2],
+    ],
+  );
+  assert.deepEqual(Object.keys(o.iterations[0]!).sort(), ['iteration', 'reward', 'samples', 'success', 'tasks']);
+  assert.ok(close(o.iterations[0]!.success, 0.5) && close(o.iterations[0]!.reward, 1 / 3));
+  assert.ok(close(o.iterations[1]!.success, 0.75) && close(o.iterations[1]!.reward, 0.75));
+  assert.ok(close(o.iterations[2]!.success, 0.5) && close(o.iterations[2]!.reward, 0.5));
+  const warn = r.err.split('\n').filter((l) => l.includes('skipped'));
+  assert.equal(warn.length, 1, r.err);
+  assert.match(
+    warn[0]!,
+    /eval_log\.jsonl: skipped 4 line\(s\).*line 7 \(not JSON.*line 8 \(no whole-number iteration.*line 9 \(no finite reward.*line 10 \(no task key/,
+  );
+});
+
+test('the eval log found as eval/*.jsonl, and given as a file; a run without one is a usage error', () => {
+  const { a, b } = runs();
+  const ob = rlrbJson('evals', b) as unknown as EvalSummary;
+  // B: 10: t1 0 0, t2 1 0, t3 0 false, t4 1 -> success (0 + 0.5 + 0 + 1) / 4 = 0.375; 20: t1 0.5, t2 0 -> 0.25; 30; 40
+  assert.deepEqual(
+    ob.iterations.map((i) => [i.iteration, i.tasks, i.samples, i.success]),
+    [
+      [10, 4, 7, 0.375],
+      [20, 2, 4, 0.25],
+      [30, 1, 1, 1],
+      [40, 1, 1, 0],
+    ],
+  );
+  const direct = rlrbJson('evals', join(a, 'logs', 'eval_log.jsonl')) as unknown as EvalSummary;
+  assert.equal(direct.iterations.length, 3);
+  const none = tempDir();
+  writeFileSync(join(none, 'ws_credit_log.jsonl'), jsonl(HAND_LOG));
+  const r = rlrb('evals', none, '--json');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /no evaluation log/);
+});
+
+test("an eval episode's index holds its offsets, and reading it back gives its actions", async () => {
+  const { a } = runs();
+  const run = (await Run.open(a))!;
+  await run.update();
+  const e = run.evals!;
+  assert.equal(e.episodes.length, 12);
+  assert.deepEqual(
+    e.episodes.slice(0, 6).map((x) => [x.iteration, x.task, x.sample, x.line]),
+    [
+      [10, 't1', 0, 1],
+      [10, 't1', 1, 2],
+      [10, 't2', 0, 3],
+      [10, 't2', 1, 4],
+      [10, 't3', 0, 5], // no sample logged: its place among t3's episodes at 10
+      [10, 't3', 1, 6],
+    ],
+  );
+  const v = await e.read(0);
+  assert.deepEqual(
+    v.turns.map((t) => t.action),
+    ['click(point_2d=[5, 5])', 'done(response="ok")'],
+  );
+  assert.equal(e.episodes[0]!.turns, 2);
+});
+
+const Z = 1.959963984540054;
+
+function near(actual: number | null, expected: number, eps = 1e-6, what = ''): void {
+  assert.ok(close(actual, expected, eps), `${what}: ${actual} != ${expected}`);
+}
+
+/*
+ * The comparison by hand, over the common iterations 10, 20, 40 (30 is B's only), pairs (fA, fB):
+ * 10: t1 (0.5, 0), t2 (1, 0.5), t3 (0, 0); t4 is B's only. diffs 0.5, 0.5, 0: mean 1/3, sd sqrt(1/12),
+ *     se 1/6, t = 2, p = 0.0455003, ci95 1/3 -+ Z/6, wins 2 ties 1, sign test p(2/sqrt 2) = 0.1572992
+ * 20: t1 (1, 0.5), t2 (0.5, 0): diffs 0.5, 0.5: sd 0 -> ci95 [0.5, 0.5], t and p null; sign test 0.1572992
+ * 40: t1 (1, 0); A's "find the fifth thing" unpaired: n = 1 -> ci95, t, p null; sign test p(1) = 0.3173105
+ * pooled: diffs 0.5, 0.5, 0, 0.5, 0.5, 1: mean 0.5, sd sqrt(0.1), se sqrt(1/60), t = 3.8729833, p = 0.0001075,
+ *     successA 4/6, successB 1/6, wins 5 ties 1, sign test p(sqrt 5) = 0.0253473
+ */
+test('rlrb compare --json evaluation: per checkpoint, final and pooled, as worked by hand (sd 0 and n < 2 give nulls)', () => {
+  const { a, b } = runs();
+  const o = rlrbJson('compare', a, b);
+  const ev = o['evaluation'] as EvaluationComparison;
+  assert.deepEqual(Object.keys(ev).sort(), ['final', 'iterations', 'perIteration', 'pooled']);
+  assert.deepEqual(ev.iterations, [10, 20, 40]);
+  const [i10, i20, i40] = ev.perIteration as unknown as [PairedFigures, PairedFigures, PairedFigures];
+  assert.deepEqual(Object.keys(i10).sort(), [
+    'ci95',
+    'iteration',
+    'losses',
+    'meanDiff',
+    'p',
+    'signTestP',
+    'successA',
+    'successB',
+    't',
+    'tasks',
+    'ties',
+    'wins',
+  ]);
+  assert.equal(i10.tasks, 3);
+  near(i10.successA, 0.5, 1e-12, 'successA');
+  near(i10.successB, 1 / 6, 1e-12, 'successB');
+  near(i10.meanDiff, 1 / 3, 1e-12, 'meanDiff');
+  near(i10.ci95![0], 1 / 3 - Z / 6, 1e-12, 'ci low');
+  near(i10.ci95![1], 1 / 3 + Z / 6, 1e-12, 'ci high');
+  near(i10.t, 2, 1e-12, 't');
+  near(i10.p, 0.0455003, 1e-6, 'p');
+  assert.deepEqual([i10.wins, i10.losses, i10.ties], [2, 0, 1]);
+  near(i10.signTestP, 0.1572992, 1e-6, 'sign test');
+  assert.deepEqual(i20.ci95, [0.5, 0.5]);
+  assert.equal(i20.t, null);
+  assert.equal(i20.p, null);
+  assert.equal(i40.tasks, 1);
+  assert.equal(i40.ci95, null);
+  assert.equal(i40.t, null);
+  near(i40.signTestP, 0.3173105, 1e-6, 'sign test at 40');
+  assert.deepEqual(ev.final, i40);
+  const pooled = ev.pooled;
+  assert.equal(pooled.tasks, 6);
+  near(pooled.successA, 4 / 6, 1e-12, 'pooled A');
+  near(pooled.successB, 1 / 6, 1e-12, 'pooled B');
+  near(pooled.meanDiff, 0.5, 1e-12, 'pooled mean');
+  near(pooled.t, 3.8729833, 1e-6, 'pooled t');
+  near(pooled.p, 0.0001075, 1e-6, 'pooled p');
+  near(pooled.ci95![0], 0.5 - Z * Math.sqrt(1 / 60), 1e-12, 'pooled ci');
+  assert.deepEqual([pooled.wins, pooled.losses, pooled.ties], [5, 0, 1]);
+  near(pooled.signTestP, 0.0253473, 1e-6, 'pooled sign test');
+  const cut = rlrbJson('compare', a, b, '--from', '15')['evaluation'] as EvaluationComparison;
+  assert.deepEqual(cut.iterations, [20, 40]);
+});
+
+test('evaluation is null when either run has no evaluation log; no common checkpoint leaves final null', () => {
+  assert.equal(compareEvaluations(undefined, [{ iteration: 1, task: 't', reward: 1 }]), null);
+  assert.equal(compareEvaluations([{ iteration: 1, task: 't', reward: 1 }], undefined), null);
+  const none = compareEvaluations([{ iteration: 1, task: 't', reward: 1 }], [{ iteration: 2, task: 't', reward: 1 }])!;
+  assert.deepEqual(none.iterations, []);
+  assert.equal(none.final, null);
+  assert.equal(none.pooled.meanDiff, null);
+  assert.equal(none.pooled.signTestP, null);
+  assert.deepEqual(pairedFigures([]).tasks, 0);
+});
