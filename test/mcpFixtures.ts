@@ -1,6 +1,6 @@
 /** The runs the MCP tests read: the hand-worked log, the two compare logs, a hostile log, one outside the roots. */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { COMPARE_A_LINES, COMPARE_B_LINES, HAND_LOG } from './fixtures';
 import { jsonl, tempDir } from './helpers';
 
@@ -33,6 +33,9 @@ export function mcpFixture(): McpFixture {
       { iteration: 0, group: 0, rollout: 1, reward: 0, A: -1, turns: [{ action: 'x'.repeat(HUGE), A_t: -1 }] },
     ]),
   );
+  // the checkpoint evaluations worked by hand in test/unit/evals.test.ts (run A)
+  cpSync(resolve('test/fixtures/evals/a'), join(root, 'evals'), { recursive: true });
+  writeFileSync(join(root, 'evals', 'logs', 'ws_credit_log.jsonl'), jsonl(HAND_LOG));
   // a metrics log the reader refuses (UTF-16): opening the run warns on stderr
   writeRun(join(root, 'warn'), jsonl(HAND_LOG));
   writeFileSync(join(root, 'warn', 'logs', 'ws_metrics.jsonl'), Buffer.from('\ufeff{"step":0}\n', 'utf16le'));

@@ -49,6 +49,7 @@ test('rlrb mcp over stdio: the tools, each answer equal to the CLI --json, error
     assert.deepEqual(tools.map((x) => x.name).sort(), [
       'behaviour_tags',
       'compare_runs',
+      'evaluations',
       'get_trajectory',
       'list_runs',
       'query_trajectories',
@@ -88,6 +89,21 @@ test('rlrb mcp over stdio: the tools, each answer equal to the CLI --json, error
     const w = await call(c, 'behaviour_tags', { run: 'hand', from: 1, to: 1, horizon: 2 });
     assert.deepEqual(w.structuredContent, rlrbJson('tags', hand, '--from', '1', '--to', '1', '--horizon', '2'));
     assert.equal((w.structuredContent as { trajectories: number }).trajectories, 2);
+  });
+
+  await t.test('evaluations = rlrb evals --json, worked by hand in test/unit/evals.test.ts', async () => {
+    const r = await call(c, 'evaluations', { run: 'evals' });
+    assert.deepEqual(r.structuredContent, rlrbJson('evals', join(fx.root, 'evals')));
+    const its = (r.structuredContent as { iterations: { iteration: number; tasks: number; samples: number; success: number }[] })
+      .iterations;
+    assert.deepEqual(
+      its.map((i) => [i.iteration, i.tasks, i.samples, i.success]),
+      [
+        [10, 3, 6, 0.5],
+        [20, 2, 4, 0.75],
+        [40, 2, 2, 0.5],
+      ],
+    );
   });
 
   await t.test('get_trajectory = rlrb show --json for a record without long strings', async () => {
@@ -150,7 +166,7 @@ test('rlrb mcp over stdio: the tools, each answer equal to the CLI --json, error
     const r = await call(c, 'list_runs', {});
     const s = r.structuredContent as { runs: { name: string; trajectories: number | null; iterations: number | null }[] };
     const byName = Object.fromEntries(s.runs.map((x) => [x.name, x]));
-    assert.deepEqual(Object.keys(byName).sort(), ['a', 'b', 'hand', 'hostile', 'warn']);
+    assert.deepEqual(Object.keys(byName).sort(), ['a', 'b', 'evals', 'hand', 'hostile', 'warn']);
     assert.equal(byName['hand']!.trajectories, 5);
     assert.equal(byName['hand']!.iterations, 2);
   });
@@ -165,6 +181,7 @@ test('rlrb mcp over stdio: the tools, each answer equal to the CLI --json, error
       ['get_trajectory', { run: 'hand', iteration: 9, group: 0, rollout: 0 }, /no trajectory with iteration 9/],
       ['compare_runs', { a: 'hand', b: 'hand', from: 3, to: 1 }, /from 3 is after to 1/],
       ['run_report', { run: 'nowhere' }, /no such file or folder/],
+      ['evaluations', { run: 'hand' }, /no evaluation log/],
     ];
     for (const [name, args, message] of bad) {
       const r = await call(c, name, args);

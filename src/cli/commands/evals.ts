@@ -14,7 +14,7 @@ import { table } from '../output/table';
 const EVAL_PLACES = 'logs/eval_log.jsonl, eval/*.jsonl or logs/*eval*.jsonl';
 
 /** The run at `path` with its evaluation log read; a usage error when it has none. */
-async function openEvals(path: string, a: ParsedArgs): Promise<Run> {
+export async function openEvals(path: string, a: ParsedArgs): Promise<Run> {
   const run = await openRunWith(path, { ...openSettings(a), needCredit: false });
   if (!run.evals) throw new UsageError(`${path}: no evaluation log (${EVAL_PLACES})`);
   try {

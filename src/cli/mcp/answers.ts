@@ -17,6 +17,10 @@ import type { RewardFilter, SortKey, TagName } from '../../shared/shapes';
 import type { TrajectoryRow } from '../../core/log/creditIndex';
 import { errorMessage } from '../../core/errorMessage';
 import { trajectoryJson } from '../commands/show';
+import { openEvals } from '../commands/evals';
+import { reportJson } from '../../core/report/reportJson';
+import { checkRun } from './roots';
+import { flagsOf } from './opener';
 import { CUT_CHARS, FULL_CUT_CHARS, ToolError, cutStrings } from './limits';
 import type { RunOpener, RunOptions } from './opener';
 
@@ -32,7 +36,15 @@ function window(from?: number, to?: number): { from?: number; to?: number } {
 /** `rlrb report --json`. */
 export async function runReport(o: RunOpener, ref: string, opts: RunOptions): Promise<unknown> {
   const run = await o.run(ref, opts);
-  return asJson(run.report()!.report);
+  return asJson(reportJson(run.report()!));
+}
+
+/** `rlrb evals --json`: the checkpoint evaluations (run-format.md section 8); the run is opened as the CLI opens it. */
+export async function evaluations(o: RunOpener, ref: string): Promise<unknown> {
+  const where = checkRun(ref, o.config.roots);
+  const a = flagsOf({ endpoint: o.config.endpoint, 'no-cache': o.config.noCache === true ? true : undefined });
+  const run = await openEvals(where, a);
+  return asJson(run.evalSummary()!);
 }
 
 /** `rlrb compare --json`: local runs only, as the CLI. */

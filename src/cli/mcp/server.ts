@@ -17,6 +17,7 @@ import {
   MAX_RUNS,
   behaviourTags,
   compareRuns,
+  evaluations,
   getTrajectory,
   listRuns,
   queryTrajectories,
@@ -130,6 +131,18 @@ export function createServer(config: ServerConfig): McpServer {
       annotations: { readOnlyHint: true },
     },
     guarded(async (a) => ok(await behaviourTags(opener, a.run, a))),
+  );
+
+  server.registerTool(
+    'evaluations',
+    {
+      title: 'Checkpoint evaluations',
+      description: `The checkpoint evaluations (run-format.md section 8): success and reward per evaluated iteration, equal to \`rlrb evals --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
+      inputSchema: z.strictObject({ run }),
+      outputSchema: loose({ iterations: z.array(z.looseObject({ iteration: z.number() })) }),
+      annotations: { readOnlyHint: true },
+    },
+    guarded(async (a) => ok(await evaluations(opener, a.run))),
   );
 
   server.registerTool(
