@@ -49,6 +49,12 @@ async function run(a: ParsedArgs): Promise<number> {
 export const MCP: Command = {
   usage: 'mcp [--root DIR]... [--repo OWNER/NAME]... [--http HOST:PORT] [--endpoint URL] [--no-cache]',
   about: 'an MCP server (stdio; --http: streamable HTTP on a loopback address) answering as report/compare/tags/show --json',
-  flags: { root: { type: 'string', multiple: true }, repo: { type: 'string', multiple: true }, http: 'string', endpoint: 'string', 'no-cache': 'boolean' },
+  flags: {
+    root: { type: 'string', multiple: true },
+    repo: { type: 'string', multiple: true },
+    http: 'string',
+    endpoint: 'string',
+    'no-cache': 'boolean',
+  },
   run,
 };
