@@ -100,7 +100,13 @@ export function createServer(config: ServerConfig): McpServer {
       outputSchema: loose({ trajectories: z.number(), iterations: z.number() }),
       annotations: { readOnlyHint: true },
     },
-    guarded(async (a) => ok(await runReport(opener, a.run, { beta: a.beta, tau: a.tau }))),
+    guarded(async (a) =>
+      ok(
+        await runReport(opener, a.run, { beta: a.beta, tau: a.tau }),
+        MAX_RESULT_CHARS,
+        'its perIteration is too long; run rlrb report --json',
+      ),
+    ),
   );
 
   server.registerTool(
@@ -112,7 +118,7 @@ export function createServer(config: ServerConfig): McpServer {
       outputSchema: loose({ iterations: z.number(), trajectoriesA: z.number(), trajectoriesB: z.number() }),
       annotations: { readOnlyHint: true },
     },
-    guarded(async (a) => ok(await compareRuns(opener, a.a, a.b, a.from, a.to))),
+    guarded(async (a) => ok(await compareRuns(opener, a.a, a.b, a.from, a.to), MAX_RESULT_CHARS, 'give a shorter window (from, to)')),
   );
 
   server.registerTool(
