@@ -6,5 +6,6 @@ export const MAX_CHARTS = 200;
 /** The line for `more` metrics left out (empty when none were). */
 export function moreMetricsLine(more: number): string {
   if (more <= 0) return '';
-  return `${more} more metric${more === 1 ? '' : 's'} not charted: a dashboard charts at most ${MAX_CHARTS} (pinned ones and card targets first, then in order)`;
+  const what = `${more} more metric${more === 1 ? '' : 's'} not charted`;
+  return `${what}: a dashboard charts at most ${MAX_CHARTS} (pinned ones and card targets first, then in order)`;
 }

@@ -297,13 +297,22 @@ test('rlrb report and show hub:owner/name read the logs in place: the same repor
   assert.match(bad.stderr, /is not a repo id/);
 });
 
-test('rlrb export takes hub: refs, opened as report opens them; compare says in one line it reads local logs only', async () => {
+test('rlrb export and compare take hub: refs, opened as report opens them: the same figures as the local folder', async () => {
   const env = { ...process.env, XDG_CACHE_HOME: tempDir('rlrb-xdg-'), HF_HOME: tempDir(), HF_TOKEN: '' };
   const hub = `hub:${REPO}`;
-  const c = await runCli(['compare', hub, repoDir, '--endpoint', emu.url, '--json'], env);
-  assert.equal(c.status, 2, c.stderr);
-  assert.match(c.stderr, /^rlrb: hub:acme\/in-place: compare reads local logs only; download it first/);
-  assert.equal(c.stderr.trim().split('\n').length, 1);
+  const c = await runCli(['compare', hub, repoDir, '--endpoint', emu.url, '--json', '--tau', '10'], env);
+  const cl = await runCli(['compare', repoDir, repoDir, '--json', '--tau', '10'], env);
+  assert.equal(c.status, 0, c.stderr);
+  assert.equal(cl.status, 0, cl.stderr);
+  const figures = (o: Record<string, unknown>): Record<string, unknown> => {
+    const { warnings: _w, reportA: _a, reportB: _b, ...rest } = o;
+    return rest;
+  };
+  const hubCmp = JSON.parse(c.stdout) as Record<string, unknown>;
+  const localCmp = JSON.parse(cl.stdout) as Record<string, unknown>;
+  assert.ok((hubCmp['tasks'] as { count: number }).count > 0, 'tasks were paired by the task column read in place');
+  assert.deepStrictEqual(figures(hubCmp), figures(localCmp), 'the task column read by checked ranges equals the local pass');
+  assert.deepStrictEqual(hubCmp['reportB'], localCmp['reportB']);
   const e = await runCli(['export', hub, '--endpoint', emu.url, '--format', 'csv', '--iteration-min', '3'], env);
   const l = await runCli(['export', repoDir, '--format', 'csv', '--iteration-min', '3'], env);
   assert.equal(e.status, 0, e.stderr);

@@ -3,7 +3,6 @@ import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
 import type { RunComparison } from '../../core/compare/compareRuns';
 import type { CompareWindow } from '../../core/compare/figures';
 import { reportLines } from '../../core/report/targets';
-import { isHubRef } from '../../core/hub/inPlace/hubRef';
 import type { Run } from '../../core/run/run';
 import { formatFigure as fmt } from '../../shared/format';
 import { UsageError, numberFlag } from '../args';
@@ -17,10 +16,6 @@ import { table } from '../output/table';
 async function run(a: ParsedArgs): Promise<number> {
   const [, pathA, pathB, ...more] = a.positional;
   if (pathA === undefined || pathB === undefined || more.length > 0) throw new UsageError(`usage: rlrb ${COMPARE.usage}`);
-  const remote = [pathA, pathB].find(isHubRef);
-  // the task column reads each credit log whole from disk (src/core/compare/taskColumn.ts)
-  if (remote !== undefined)
-    throw new UsageError(`${remote}: compare reads local logs only; download it first (rlrb download <repo> --kind logs --dest DIR)`);
   const from = numberFlag(a, 'from', { int: true });
   const to = numberFlag(a, 'to', { int: true });
   if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
@@ -28,6 +23,8 @@ async function run(a: ParsedArgs): Promise<number> {
   // one set of settings (options, one store) for both runs
   const settings = openSettings(a);
   const [runA, runB] = await Promise.all([openRunWith(pathA, settings), openRunWith(pathB, settings)]);
+  // a Hub run's evaluation log is fetched only when asked: the verdict needs it
+  await Promise.all([runA, runB].map((r) => r.updateEvals()));
   const cmp = await new RunComparer(runA, runB).compute(window);
   if (a.flags.has('json')) writeJson(comparisonJson(cmp));
   else writeOut(renderComparison(cmp, runA, runB, window));

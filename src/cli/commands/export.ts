@@ -135,7 +135,8 @@ async function run(a: ParsedArgs): Promise<number> {
 export const EXPORT: Command = {
   usage:
     'export <run folder, credit log or hub:owner/name[@revision]> --format jsonl|csv|parquet [--iteration-min N] [--iteration-max N] ' +
-    '[--group N] [--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--tag T]... [--text S] [--out FILE] ' +
+    '[--group N] [--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--tag T]... ' +
+    '[--text S] [--out FILE] ' +
     `${INDEX_USAGE} [--endpoint URL]`,
   flags: {
     format: 'string',

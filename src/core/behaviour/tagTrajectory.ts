@@ -61,7 +61,10 @@ export interface TrajectoryTags extends StoredBehaviour {
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
-/** Section 7 for one trajectory. `collapsed` and `creditDisagrees` need labels: for a run without any they are null, which is the caller's to say. */
+/**
+ * Section 7 for one trajectory. `collapsed` and `creditDisagrees` need labels: for a run without any they are null, which is the
+ * caller's to say.
+ */
 export function tagTrajectory(t: TagInput, m: MatchOptions, o: BehaviourOptions): TrajectoryTags {
   const turns = t.turns ?? [];
   const s = storedBehaviour(new StringActions(t.actions, m), turns, m);

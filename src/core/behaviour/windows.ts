@@ -26,7 +26,10 @@ function same(seq: ActionSeq, memo: Uint8Array, i: number, gap: number): boolean
   return v === 2;
 }
 
-/** `Tag.Repeat | Tag.Cycle | Tag.EarlyDone | LAST_DONE` as they hold; `marks[i]` gets `MARK_REPEAT`/`MARK_CYCLE` for every turn of every window. */
+/**
+ * `Tag.Repeat | Tag.Cycle | Tag.EarlyDone | LAST_DONE` as they hold; `marks[i]` gets `MARK_REPEAT`/`MARK_CYCLE` for every turn of every
+ * window.
+ */
 export function actionWindows(seq: ActionSeq, marks?: Uint8Array): number {
   const n = seq.length;
   if (n === 0) return 0;

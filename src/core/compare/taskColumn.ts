@@ -6,6 +6,7 @@
  * last row again, and starts over when the index was re-read.
  */
 import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { CreditIndex } from '../log/creditIndex';
 import type { Disposable } from '../log/events';
 import { buildSchemaTables } from '../record/schema';
@@ -67,14 +68,14 @@ export class TaskColumn {
     const total = idx.size;
     if (this.n >= total) return;
     this.reserve(total);
-    const fh = await open(idx.path, 'r');
+    const fh = idx.remote ? undefined : await open(idx.path, 'r');
     try {
       let i = this.n;
       while (i < total) {
         const base = c.offset[i]!;
-        const need = c.length[i]!;
-        if (need > this.buf.length) this.buf = Buffer.allocUnsafe(need);
-        const { bytesRead } = await fh.read(this.buf, 0, this.buf.length, base);
+        // a chunk of rows at once, never past what the index read (a range past the end would be refused)
+        const want = Math.max(c.length[i]!, Math.min(CHUNK, idx.bytesIndexed - base));
+        const bytesRead = await this.readAt(fh, base, want);
         const limit = base + bytesRead;
         let j = i;
         while (j < total && c.offset[j]! + c.length[j]! <= limit) {
@@ -88,10 +89,22 @@ export class TaskColumn {
         i = j;
       }
     } finally {
-      await fh.close();
+      await fh?.close();
     }
     this.n = total;
     this.provisional = idx.pendingTail;
+  }
+
+  /**
+   * Reads up to `length` bytes at `position` into `buf` (grown when needed): from the open file,
+   * or, for a log read in place, by one checked range of the index's source.
+   */
+  private async readAt(fh: FileHandle | undefined, position: number, length: number): Promise<number> {
+    if (length > this.buf.length) this.buf = Buffer.allocUnsafe(length);
+    if (fh) return (await fh.read(this.buf, 0, length, position)).bytesRead;
+    const b = await this.index.readSpan(position, length);
+    b.copy(this.buf, 0);
+    return b.length;
   }
 
   private set(row: number): void {

@@ -100,7 +100,8 @@ export function nearDuplicate(g: Gen, action: string): string {
 }
 
 export function doneAction(g: Gen): string {
-  return `done(response=${JSON.stringify(g.pick(['Task complete.', 'The price is €49.99', 'Population: 13 960 000', 'I could not find it.', '<i>done</i> "quoted"']))})`;
+  const responses = ['Task complete.', 'The price is €49.99', 'Population: 13 960 000', 'I could not find it.', '<i>done</i> "quoted"'];
+  return `done(response=${JSON.stringify(g.pick(responses))})`;
 }
 
 /** One task of the pool: its id, its text, and its difficulty in [0, 1) (the same in every run of one seed). */

@@ -13,7 +13,10 @@ export const EVAL_ALIASES: Readonly<Record<EvalField, readonly string[]>> = {
   turns: ['steps'],
 };
 
-/** Every name accepted for each field, in the order looked for: `eval.<field>` of the mapping, then `<field>`, the reference name, the aliases. */
+/**
+ * Every name accepted for each field, in the order looked for: `eval.<field>` of the mapping, then `<field>`, the reference name, the
+ * aliases.
+ */
 export type EvalNames = Readonly<Record<EvalField, readonly string[]>>;
 
 export function evalNames(mapping: FieldMapping = {}): EvalNames {

@@ -84,7 +84,8 @@ function classify(e: unknown, ctx: HubErrorContext): HubError {
   if (stall !== undefined)
     return new HubError(
       'offline',
-      `${ctx.endpoint} sent nothing for ${(stall / 1000).toFixed(1)} s${ctx.path ? ` while answering for ${ctx.path}` : ''}; check the network`,
+      `${ctx.endpoint} sent nothing for ${(stall / 1000).toFixed(1)} s` +
+        `${ctx.path ? ` while answering for ${ctx.path}` : ''}; check the network`,
     );
   if (err?.name === 'AbortError') return new HubError('cancelled', 'cancelled');
   const status = err?.statusCode;

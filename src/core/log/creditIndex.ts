@@ -599,9 +599,17 @@ export class CreditIndex implements LineSink {
   }
 
   private bytesOf(i: number): Promise<Buffer> {
-    const offset = this.cols.offset[i]!;
-    const length = this.cols.length[i]!;
+    return this.readSpan(this.cols.offset[i]!, this.cols.length[i]!);
+  }
+
+  /** The log's bytes `[offset, offset + length)`, from the file or from its source (a Hub log read in place: checked ranges). */
+  readSpan(offset: number, length: number): Promise<Buffer> {
     return this.engine.source ? this.engine.source.readRange(offset, length) : readRange(this.path, offset, length);
+  }
+
+  /** The log is read from a source (a Hub log in place), not from a local file. */
+  get remote(): boolean {
+    return this.engine.source !== undefined;
   }
 
   /** First row of (iteration, group, rollout), or -1. */

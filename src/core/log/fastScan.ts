@@ -128,7 +128,10 @@ export class FastScanner {
   private readonly stack = new Uint8Array(MAX_DEPTH - 8);
   private p = 0;
   private end = 0;
-  /** the executed actions of the last record scanned, as byte ranges of its line (valid until the next scan); undefined when not asked for */
+  /**
+   * the executed actions of the last record scanned, as byte ranges of its line (valid until the next scan); undefined when not asked
+   * for
+   */
   readonly actions: ByteActions | undefined;
   /** the action of the turn being read: its string's content range (-1: none) */
   private actStart = -1;

@@ -6,7 +6,10 @@
  */
 import { crc32 } from 'node:zlib';
 
-/** Bumped whenever the frame or what an index holds changes; an index of another version is rebuilt (2: the behaviour columns of section 7). */
+/**
+ * Bumped whenever the frame or what an index holds changes; an index of another version is rebuilt (2: the behaviour columns of section
+ * 7).
+ */
 export const INDEX_FORMAT_VERSION = 2;
 
 const MAGIC = Buffer.from('RLRBIDX\0', 'latin1');

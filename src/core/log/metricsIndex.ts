@@ -156,7 +156,10 @@ export class MetricsIndex implements LineSink {
     if (this.cacheError === undefined) this.lastSave = Date.now();
   }
 
-  /** The rows as they are now, to be kept by a caller that saves them elsewhere (a Hub log); undefined while a provisional last line is held. */
+  /**
+   * The rows as they are now, to be kept by a caller that saves them elsewhere (a Hub log); undefined while a provisional last line is
+   * held.
+   */
   snapshot(): { header: Record<string, unknown>; sections: Section[]; committed: number } | undefined {
     const state = this.file.state();
     return state ? { ...this.frameOf(state), committed: state.committed } : undefined;
@@ -407,7 +410,10 @@ export class MetricsIndex implements LineSink {
     return out.sort((a, b) => compareMetricNames(a.name, b.name));
   }
 
-  /** One metric aligned with the table's iterations [from, to) (NaN where missing or not finite), the later row winning for a repeated iteration. */
+  /**
+   * One metric aligned with the table's iterations [from, to) (NaN where missing or not finite), the later row winning for a repeated
+   * iteration.
+   */
   private valuesOf(name: string, order: MetricsOrder, from: number, to: number): Float64Array | undefined {
     const m = this.entries.get(name);
     if (!m) return undefined;
@@ -451,7 +457,10 @@ export class MetricsIndex implements LineSink {
   }
 }
 
-/** A saved column as a function of the row: `first + i * step` from the header, else the section's values; undefined when neither checks out. */
+/**
+ * A saved column as a function of the row: `first + i * step` from the header, else the section's values; undefined when neither checks
+ * out.
+ */
 function steppedOf(
   frame: DecodedFrame,
   name: string,

@@ -107,7 +107,8 @@ export function validateMapping(value: unknown, source: string): { mapping: Fiel
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (!known.has(k))
       problems.push(
-        `${source}: "${k}" is not a reference field name (known: ${[...Object.keys(TRAJECTORY_ALIASES), ...Object.keys(TURN_ALIASES)].join(', ')})`,
+        `${source}: "${k}" is not a reference field name ` +
+          `(known: ${[...Object.keys(TRAJECTORY_ALIASES), ...Object.keys(TURN_ALIASES)].join(', ')})`,
       );
     else if (typeof v !== 'string' || v.length === 0) problems.push(`${source}: the name for "${k}" must be a non-empty string`);
     else mapping[k] = v;

@@ -18,15 +18,18 @@ function schemaWarnings(index: CreditIndex): string[] {
   for (const f of check.fields) {
     if (f.required && f.missing > 0 && f.foundAs.length > 0)
       out.push(
-        `${index.path}: ${f.level === 'turn' ? 'turn.' : ''}${f.field} is missing from ${f.missing} ${f.level === 'turn' ? 'turn' : 'record'}(s)`,
+        `${index.path}: ${f.level === 'turn' ? 'turn.' : ''}${f.field} is missing from ` +
+          `${f.missing} ${f.level === 'turn' ? 'turn' : 'record'}(s)`,
       );
   }
   for (const f of check.fields) {
     if (f.wrongType === 0) continue;
     const name = f.level === 'turn' ? `turn.${f.field}` : f.field;
-    const lines = `line${f.wrongTypeLines.length > 1 ? 's' : ''} ${f.wrongTypeLines.join(', ')}${f.wrongType > f.wrongTypeLines.length ? ', ...' : ''}`;
+    const more = f.wrongType > f.wrongTypeLines.length ? ', ...' : '';
+    const lines = `line${f.wrongTypeLines.length > 1 ? 's' : ''} ${f.wrongTypeLines.join(', ')}${more}`;
     out.push(
-      `${index.path}: ${name} holds a value of the wrong type (${WANTED[f.field] ?? 'see run-format.md'}) in ${f.wrongType} record(s), read as missing: ${lines}`,
+      `${index.path}: ${name} holds a value of the wrong type (${WANTED[f.field] ?? 'see run-format.md'}) ` +
+        `in ${f.wrongType} record(s), read as missing: ${lines}`,
     );
   }
   return out;

@@ -171,7 +171,8 @@ const cache = new WeakMap<ProblemSources, { key: string; value: RunProblems }>()
 
 /** collectProblems, computed again only when either index has changed. */
 export function runProblems(run: ProblemSources): RunProblems {
-  const key = `${run.credit?.version ?? -1}:${run.credit?.skippedCount ?? -1}:${run.metrics?.version ?? -1}:${run.metrics?.skippedCount ?? -1}`;
+  const credit = `${run.credit?.version ?? -1}:${run.credit?.skippedCount ?? -1}`;
+  const key = `${credit}:${run.metrics?.version ?? -1}:${run.metrics?.skippedCount ?? -1}`;
   const hit = cache.get(run);
   if (hit?.key === key) return hit.value;
   const value = collectProblems(run);

@@ -25,7 +25,8 @@ async function showSchemaCheck(s: Services, arg: unknown): Promise<SchemaCheck |
   for (const f of c.fields)
     out.info(
       `  ${f.level === 'turn' ? 'turn.' : ''}${f.field}${f.required ? ' (required)' : ''}: ` +
-        `${f.foundAs.length ? f.foundAs.map((x) => `${x.name}${x.alias ? ' [alias]' : ''} x${x.count}`).join(', ') : 'not found'}${f.missing > 0 && f.foundAs.length ? `; missing from ${f.missing}` : ''}`,
+        `${f.foundAs.length ? f.foundAs.map((x) => `${x.name}${x.alias ? ' [alias]' : ''} x${x.count}`).join(', ') : 'not found'}` +
+        `${f.missing > 0 && f.foundAs.length ? `; missing from ${f.missing}` : ''}`,
     );
   if (c.unknownTrajectoryKeys.length || c.unknownTurnKeys.length)
     out.info(

@@ -1,43 +1,14 @@
 /** The run report's view model from the engine's report (pure; no vscode). */
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { reportLines } from '../../core/report/targets';
-import type { FullReport, CurveRow, GateGroup, GateReport, RunReport } from '../../core/report/report';
+import type { FullReport, CurveRow, GateGroup, RunReport } from '../../core/report/report';
+import type { ReportFigures } from '../../shared/shapes';
 import type { SchemaCheck } from '../../core/record/schema';
-import type { GateFiguresView, GateGroupView, ReportFiguresView, ReportView } from '../../shared/protocol/report';
+import type { GateGroupView, ReportView } from '../../shared/protocol/report';
 
-function gateView(g: GateReport): GateFiguresView {
-  return {
-    groups: g.groups,
-    meanDiff: g.meanDiff,
-    t: g.t,
-    p: g.p,
-    iterations: g.iterations,
-    iterationsPositive: g.iterationsPositive,
-    signTestP: g.signTestP,
-    firstHalfMeanDiff: g.firstHalfMeanDiff,
-    secondHalfMeanDiff: g.secondHalfMeanDiff,
-  };
-}
-
-/** The report's figures, field by field: the wire type says exactly what the page gets. */
-export function figuresView(r: RunReport): ReportFiguresView {
-  return {
-    signFlipRate: r.signFlipRate,
-    fallbackRate: r.fallbackRate,
-    executedIsArgmaxRate: r.executedIsArgmaxRate,
-    meanC: r.meanC,
-    rmsBetaCOverRmsA: r.rmsBetaCOverRmsA,
-    cMismatches: r.cMismatches,
-    aTMismatches: r.aTMismatches,
-    gate: gateView(r.gate),
-    auroc: r.auroc,
-    trajectories: r.trajectories,
-    iterations: r.iterations,
-    labeledTurns: r.labeledTurns,
-    creditedTurns: r.creditedTurns,
-    skippedLines: r.skippedLines,
-    warnings: [...r.warnings],
-  };
+/** The report's figures as the wire sends them: core's shape (src/shared/shapes.ts), copied so the view owns its arrays. */
+export function figuresView(r: RunReport): ReportFigures {
+  return { ...r, gate: { ...r.gate }, warnings: [...r.warnings] };
 }
 
 /** A gate group with the mean of each side, from the same per-trajectory mean c the gate uses. */

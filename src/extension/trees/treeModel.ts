@@ -140,7 +140,9 @@ export function hubIterationNode(repo: string, it: IterationInfo, local: LocalSt
     description: [where, formatBytes(it.bytes), `${it.files.length} files`].filter(Boolean).join(' · '),
     tooltip:
       `${it.dir}\n${it.files.length} files, ` +
-      `${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}${state ? `\nlocal copy: ${state}` : ''}${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}`,
+      `${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}` +
+      `${state ? `\nlocal copy: ${state}` : ''}` +
+      `${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}`,
     icon: local.state === 'complete' ? 'pass-filled' : local.state === 'partial' ? 'cloud-download' : it.isLatest ? 'star-full' : 'cloud',
     contextValue: `hubIteration+${it.kind}${it.isLatest ? '+latest' : ''}+${local.state}${latestHere ? '+latestHere' : ''}`,
     collapsible: true,

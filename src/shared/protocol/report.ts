@@ -1,7 +1,7 @@
 /** The run report's messages: one union per direction, checked on arrival. */
 import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, parseOpenTrajectory, rawMessage } from '../protocol';
-import type { GateFigures, ReportFigures } from '../shapes';
+import type { ReportFigures } from '../shapes';
 
 export interface ReportLineView {
   key: string;
@@ -15,15 +15,10 @@ export interface ReportLineView {
   quantity: 'rate' | 'count' | 'p' | 'signed' | 'plain';
 }
 
-/** The gate of run-format.md section 4: core's, one shape (src/shared/shapes.ts). */
-export type GateFiguresView = GateFigures;
-
-/** Every figure of the run report, section 4: core's `RunReport`, the keys of `rlrb report --json`. */
-export type ReportFiguresView = ReportFigures;
-
 export interface ReportView {
   runName: string;
-  figures: ReportFiguresView;
+  /** every figure of section 4: core's `RunReport`, the keys of `rlrb report --json` (one shape, src/shared/shapes.ts) */
+  figures: ReportFigures;
   lines: ReportLineView[];
   curve: { name: string; first: number | null; last: number | null; source: string }[];
   gatePerIteration: { iteration: number; meanDiff: number | null; groups: number }[];

@@ -64,7 +64,8 @@ function blockRefusal(f: CheckedFile, k: number, got: Buffer, want: Buffer): Con
   const a = k * BLOCK_BYTES;
   const b = Math.min(f.size, a + BLOCK_BYTES) - 1;
   return new ContentError(
-    `${label(f)}: bytes ${a}-${b} are not the bytes indexed (sha256 ${got.toString('hex')}, indexed ${want.toString('hex')}); refused, not retried`,
+    `${label(f)}: bytes ${a}-${b} are not the bytes indexed ` +
+      `(sha256 ${got.toString('hex')}, indexed ${want.toString('hex')}); refused, not retried`,
   );
 }
 
@@ -151,7 +152,8 @@ export class PassCheck {
     if (got.equals(want)) return;
     const a = k * BLOCK_BYTES;
     throw new PrefixChanged(
-      `${label(this.f)}: bytes ${a}-${Math.min(a + BLOCK_BYTES, this.prefix!.old.size) - 1} are not the bytes indexed at the commit before (sha256 ${got.toString('hex')}, indexed ${want.toString('hex')}); the file did not only grow`,
+      `${label(this.f)}: bytes ${a}-${Math.min(a + BLOCK_BYTES, this.prefix!.old.size) - 1} are not the bytes indexed at the commit before ` +
+        `(sha256 ${got.toString('hex')}, indexed ${want.toString('hex')}); the file did not only grow`,
     );
   }
 
@@ -198,7 +200,8 @@ export class PassCheck {
     const got = this.whole.digest('hex');
     if (got !== this.f.key)
       throw new ContentError(
-        `${label(this.f)}: the bytes the Hub sent have ${hashKindOf(this.f.key)} ${got}, but the Hub names ${this.f.key}; refused, nothing saved`,
+        `${label(this.f)}: the bytes the Hub sent have ${hashKindOf(this.f.key)} ${got}, ` +
+          `but the Hub names ${this.f.key}; refused, nothing saved`,
       );
     this.result = { key: this.f.key, size: this.f.size, blocks: this.blocks, ...(this.mid ? { mid: this.mid } : {}) };
   }
