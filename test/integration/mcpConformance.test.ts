@@ -26,11 +26,15 @@ function nodeArgs(): string[] {
   const dir = tempDir('rlrb-conformance-shim-');
   fs.writeFileSync(
     join(dir, 'fs.mjs'),
-    "export * from 'node:fs';\nexport { default } from 'node:fs';\nexport function globSync() { throw new Error('globSync needs Node 22'); }\n",
+    "export * from 'node:fs';\nexport { default } from 'node:fs';\n" +
+      "export function globSync() { throw new Error('globSync needs Node 22'); }\n",
   );
   fs.writeFileSync(
     join(dir, 'hooks.mjs'),
-    "export async function resolve(s, c, next) {\n  if (s === 'fs' && c.parentURL?.includes('/conformance/dist/')) return { url: new URL('./fs.mjs', import.meta.url).href, shortCircuit: true };\n  return next(s, c);\n}\n",
+    'export async function resolve(s, c, next) {\n' +
+      "  if (s === 'fs' && c.parentURL?.includes('/conformance/dist/'))\n" +
+      "    return { url: new URL('./fs.mjs', import.meta.url).href, shortCircuit: true };\n" +
+      '  return next(s, c);\n}\n',
   );
   fs.writeFileSync(join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
   return ['--import', join(dir, 'register.mjs')];
