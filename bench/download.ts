@@ -4,6 +4,12 @@
  * The emulator, the downloader and curl each run in their own process. Two floors show
  * what any Node client pays here before it does anything a careful downloader must:
  * Node's fetch alone, and fetch + SHA-256 + writes on one thread.
+ *
+ * Then one 300 MB shard behind a per-connection cap of 25 MB/s (a CDN's, set on the
+ * emulator) and without it: the downloader (ranges over its adaptive pool) against one
+ * curl connection, against `curl --parallel` of N ranges, and against the downloader with
+ * one connection per file (as it was before ranges), same file, same run.
+ * `RLRB_BENCH_DOWNLOAD=shard` runs only that part.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, writeSync, closeSync, rmSync, statSync, mkdtempSync } from 'node:fs';
@@ -118,8 +124,127 @@ const median = (xs: number[]): number => {
 };
 const range = (xs: number[], digits = 2): string => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
 
+const SHARD_BYTES = Number(process.env['RLRB_BENCH_SHARD_BYTES'] ?? 300e6);
+const SHARD_CAP = 25e6;
+const SHARD_RANGES = 16;
+const SHARD_REPO = 'bench/one-shard';
+const shardDir = resolve('bench', 'data', `hub-shard-${SHARD_BYTES}`);
+const SHARD_PATH = 'resume/iter_0000001/__0_0.distcp';
+
+function makeShard(): void {
+  const f = join(shardDir, SHARD_PATH);
+  if (existsSync(f) && statSync(f).size === SHARD_BYTES) return;
+  mkdirSync(join(shardDir, 'resume', 'iter_0000001'), { recursive: true });
+  const chunk = Buffer.allocUnsafe(8 << 20);
+  for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 2654435761) >>> 24;
+  const fd = openSync(f, 'w');
+  for (let w = 0; w < SHARD_BYTES; w += chunk.length) {
+    chunk[0] = w & 255;
+    writeSync(fd, chunk, 0, Math.min(chunk.length, SHARD_BYTES - w));
+  }
+  closeSync(fd);
+  const l = openSync(join(shardDir, 'resume', 'latest_checkpointed_iteration.txt'), 'w');
+  writeSync(l, '1');
+  closeSync(l);
+}
+
+/** The downloader on the shard: its ranges over the adaptive pool, or (`single`) one connection for the file. */
+async function shardWorker(endpoint: string, dest: string, mode: string): Promise<void> {
+  const t = performance.now();
+  const l = await listRun(SHARD_REPO, 'main', { endpoint });
+  let peak = 0;
+  const res = await runDownload(planDownload(l, 'resume', 1, dest), {
+    endpoint,
+    ...(mode === 'single' ? { rangeBytes: 2 ** 52, concurrency: 1, maxConnections: 1 } : {}),
+    ...(mode === 'seq' ? { concurrency: 1, maxConnections: 1 } : {}),
+    onProgress: (p) => {
+      peak = Math.max(peak, p.connections);
+      if (process.env['RLRB_BENCH_TRACE'])
+        process.stderr.write(`${(performance.now() - t).toFixed(0)} ms ${p.bytesDone} ${p.connections} ${p.event ?? ''}\n`);
+    },
+  });
+  process.stderr.write(`peak connections ${peak}\n`);
+  report(performance.now() - t, res.bytesFetched);
+}
+
+const runCurl = (args: string[]): Promise<void> =>
+  new Promise<void>((res, rej) => {
+    const c = spawn('/usr/bin/curl', args, { stdio: 'ignore' });
+    c.on('close', (code) => (code === 0 ? res() : rej(new Error(`curl exit ${code}`))));
+  });
+
+async function shardBench(url: string, work: string): Promise<string[]> {
+  const fileUrl = `${url}/${SHARD_REPO}/resolve/main/${SHARD_PATH}`;
+  const setCap = async (cap: number | undefined): Promise<void> => {
+    await fetch(`${url}/__emulator/faults`, { method: 'POST', body: JSON.stringify(cap ? { connectionBytesPerSecond: cap } : {}) });
+  };
+  const timed = async (f: () => Promise<void>): Promise<number> => {
+    const t = performance.now();
+    await f();
+    return mbps(SHARD_BYTES, performance.now() - t);
+  };
+  const per = Math.ceil(SHARD_BYTES / SHARD_RANGES);
+  const parallelArgs = (): string[] =>
+    Array.from({ length: SHARD_RANGES }, (_, i) => [
+      ...(i > 0 ? ['--next'] : ['--parallel', '--parallel-max', String(SHARD_RANGES)]),
+      '-sfL',
+      '-r',
+      `${i * per}-${Math.min(SHARD_BYTES, (i + 1) * per) - 1}`,
+      '-o',
+      join(work, `curl-range-${i}`),
+      fileUrl,
+    ]).flat();
+  const ours = (mode: string): Promise<void> =>
+    new Promise<void>((res, rej) => {
+      const r = spawn('node', [__filename, 'shard', url, join(work, `shard-${mode}`), mode], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      r.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      r.on('close', (code) => {
+        rmSync(join(work, `shard-${mode}`), { recursive: true, force: true });
+        const m = /peak connections (\d+)/.exec(err);
+        if (m) peaks.push(Number(m[1]));
+        return code === 0 ? res() : rej(new Error(err));
+      });
+    });
+  const peaks: number[] = [];
+  const lines: string[] = [];
+  for (const cap of [SHARD_CAP, undefined]) {
+    await setCap(cap);
+    const one: number[] = [];
+    const par: number[] = [];
+    const ranged: number[] = [];
+    const single: number[] = [];
+    peaks.length = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      one.push(await timed(() => runCurl(['-sfL', '-o', join(work, 'curl-one'), fileUrl])));
+      rmSync(join(work, 'curl-one'), { force: true });
+      par.push(await timed(() => runCurl(parallelArgs())));
+      for (let i = 0; i < SHARD_RANGES; i++) rmSync(join(work, `curl-range-${i}`), { force: true });
+      ranged.push(await timed(() => ours('ranged')));
+      single.push(await timed(() => ours('single')));
+    }
+    const ratio = (a: number[], b: number[]): string => {
+      const r = a.map((x, i) => x / b[i]!);
+      return `${median(r).toFixed(2)} (${range(r)})`;
+    };
+    lines.push(
+      `| ${cap ? `${cap / 1e6} MB/s a connection` : 'no cap'} | ${median(one).toFixed(0)} | ${median(par).toFixed(0)} | ${median(single).toFixed(0)} | ${median(ranged).toFixed(0)} | ${ratio(ranged, one)} | ${ratio(ranged, par)} | ${ratio(ranged, single)} | ${Math.max(...peaks.filter((_, i) => i % 2 === 0))} |`,
+    );
+  }
+  await setCap(undefined);
+  return [
+    `one shard of ${(SHARD_BYTES / 1e6).toFixed(0)} MB (Xet: 302 to the bridge origin), ${ROUNDS} interleaved rounds; ratios in the same round; curl --parallel: ${SHARD_RANGES} ranges, to ${SHARD_RANGES} files (no join, no hash)`,
+    '',
+    '| cap | curl, 1 connection, MB/s | curl --parallel, MB/s | rlrb, 1 connection (as before), MB/s | **rlrb, ranges**, MB/s | rlrb / 1 curl (target >= 4 capped) | rlrb / curl --parallel | rlrb / rlrb 1 connection (target >= 1 uncapped) | rlrb peak connections |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...lines,
+  ];
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === 'worker') return worker(process.argv[3]!, process.argv[4]!);
+  if (process.argv[2] === 'shard') return shardWorker(process.argv[3]!, process.argv[4]!, process.argv[5]!);
+  if (process.env['RLRB_BENCH_DOWNLOAD'] === 'shard') return shardOnly();
   if (process.argv[2] === 'floor') return floor(process.argv[3]!, process.argv[4] as 'recv' | 'verify', process.argv[5]!);
   makeRepo();
   const emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${repoDir}`], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -207,6 +332,25 @@ async function main(): Promise<void> {
       `- downloader peak RSS: ${Math.max(...runs.map((r) => r.rssMb)).toFixed(0)} MB (target < 200)`,
       `- downloader CPU (median run): ${(w.userMs / 1000).toFixed(1)} s user + ${(w.sysMs / 1000).toFixed(1)} s system for ${(TOTAL / 1e9).toFixed(1)} GB in ${(w.ms / 1000).toFixed(1)} s on ${cpus().length} cores shared with the emulator; SHA-256 alone takes ${(hashMs / 1000).toFixed(1)} s of one core here (${mbps(TOTAL, hashMs).toFixed(0)} MB/s)`,
     ]);
+  } finally {
+    emu.kill();
+  }
+  await shardOnly();
+}
+
+async function shardOnly(): Promise<void> {
+  makeShard();
+  const emu = spawn('node', ['dist/emulator.js', '--repo', `${SHARD_REPO}=${shardDir}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((res) =>
+    emu.stdout.on('data', (c: Buffer) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(c.toString());
+      if (m) res(m[1]!);
+    }),
+  );
+  try {
+    const work = mkdtempSync(join(tmpdir(), 'rlrb-bench-shard-'));
+    recordResults('downloader, one shard behind a per-connection cap', await shardBench(url, work));
+    rmSync(work, { recursive: true, force: true });
   } finally {
     emu.kill();
   }

@@ -65,6 +65,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   const downloads = new DownloadManager(hub, ctx.globalState, () => ({
     concurrency: settings().downloadConcurrency,
     stallTimeoutMs: settings().stallTimeoutSeconds * 1000,
+    stateDir: ctx.globalStorageUri.fsPath,
   }));
   const trees = new Trees(
     hub,

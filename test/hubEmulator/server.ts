@@ -17,6 +17,7 @@ import { open } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '../../src/core/errorMessage';
 
 export interface EmulatorFile {
   path: string;
@@ -51,6 +52,13 @@ export interface Faults {
   corrupt?: number;
   /** throttle file bodies to this many bytes a second */
   trickleBytesPerSecond?: number;
+  /**
+   * cap each TCP connection at this many bytes a second over all the file bodies it carries
+   * (a CDN's per-connection limit: more connections get more bytes, one connection never more)
+   */
+  connectionBytesPerSecond?: number;
+  /** answer the next `count` ranged file requests (not the one-byte probes) with 429 and `Retry-After` */
+  rangeRateLimit?: { count: number; retryAfter?: number };
   /** apply file faults only to paths containing this */
   pathContains?: string;
   /** send this many body bytes, then nothing more (the connection stays open), for the next `count` file bodies */
@@ -99,6 +107,17 @@ export interface SeenRequest {
   authorization: string | undefined;
   range: string | undefined;
   status: number;
+  /** file body bytes written (0 for other routes) */
+  bytes: number;
+  /** when the request came and when its response ended (performance.now(), ms) */
+  startMs: number;
+  endMs: number;
+}
+
+/** File bodies being sent right now, and the most at once since the last reset. */
+export interface InFlight {
+  now: number;
+  peak: number;
 }
 
 export interface EmulatorOptions {
@@ -127,6 +146,8 @@ export interface HubEmulator {
   /** may be changed while it runs */
   settings: EmulatorSettings;
   requests: SeenRequest[];
+  /** file responses (either origin) open at once; `peak` may be reset to 0 by a test */
+  inFlight: InFlight;
   files(repo: string): EmulatorFile[];
   commit(repo: string): string;
   /** Re-reads a repo's folder (after files changed on disk). */
@@ -236,6 +257,11 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   const faults: Faults = {};
   const settings: EmulatorSettings = { xet: true, bridgeTtlSeconds: 3600, ...o.settings };
   const requests: SeenRequest[] = [];
+  const inFlight: InFlight = { now: 0, peak: 0 };
+  /** body bytes sent per response, for the request log */
+  const sentBytes = new WeakMap<ServerResponse, number>();
+  /** when each connection may send its next byte under `connectionBytesPerSecond` */
+  const connectionFree = new WeakMap<object, number>();
   const pageSize = o.pageSize ?? 1000;
   const secret = randomBytes(16);
   const valid = new Set([...(o.validTokens ?? []), ...(o.requiredToken ? [o.requiredToken] : [])]);
@@ -244,6 +270,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   let cdnUrl = '';
 
   const record = (origin: 'hub' | 'cdn', req: IncomingMessage, res: ServerResponse): void => {
+    const startMs = performance.now();
     res.on('finish', () =>
       requests.push({
         origin,
@@ -252,6 +279,9 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         authorization: req.headers.authorization,
         range: req.headers.range,
         status: res.statusCode,
+        bytes: sentBytes.get(res) ?? 0,
+        startMs,
+        endMs: performance.now(),
       }),
     );
     res.on('close', () => {
@@ -263,6 +293,9 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
           authorization: req.headers.authorization,
           range: req.headers.range,
           status: res.statusCode,
+          bytes: sentBytes.get(res) ?? 0,
+          startMs,
+          endMs: performance.now(),
         });
     });
   };
@@ -340,12 +373,25 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       res.end(body);
       return;
     }
+    const rr = faults.rangeRateLimit;
+    if (faultsApply && rr && rr.count > 0 && range !== undefined && length(start, end) > 1) {
+      rr.count--;
+      res.writeHead(429, {
+        'Content-Type': 'text/plain',
+        ...(rr.retryAfter !== undefined ? { 'Retry-After': String(rr.retryAfter) } : {}),
+      });
+      res.end('Too Many Requests');
+      return;
+    }
     const nh = faults.noHeaders;
     if (faultsApply && nh && nh.count > 0 && nh.ranged === (range !== undefined) && length(start, end) > 1) {
       nh.count--;
       return;
     }
     const bodyLength = f.size === 0 ? 0 : length(start, end);
+    inFlight.now++;
+    inFlight.peak = Math.max(inFlight.peak, inFlight.now);
+    res.once('close', () => inFlight.now--);
     res.writeHead(status, {
       ...headers,
       'Accept-Ranges': 'bytes',
@@ -369,7 +415,13 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     const stall = faultsApply && st && st.count > 0 && st.afterBytes < bodyLength ? st.afterBytes : undefined;
     if (stall !== undefined) st!.count--;
     const trickle = faultsApply ? faults.trickleBytesPerSecond : undefined;
-    void pump(res, faults.substitute?.[f.path] ?? f.abs, start, end, { drop, corrupt, trickle, stall });
+    void pump(res, faults.substitute?.[f.path] ?? f.abs, start, end, {
+      drop,
+      corrupt,
+      trickle,
+      stall,
+      cap: faults.connectionBytesPerSecond,
+    });
   };
   const length = (start: number, end: number): number => end - start + 1;
 
@@ -379,10 +431,10 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     abs: string,
     start: number,
     end: number,
-    o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined; stall: number | undefined },
+    o: { drop: number | undefined; corrupt: boolean; trickle: number | undefined; stall: number | undefined; cap: number | undefined },
   ): Promise<void> => {
     const fh = await open(abs, 'r');
-    const buf = Buffer.allocUnsafe(o.trickle ? 16 * 1024 : 256 * 1024);
+    const buf = Buffer.allocUnsafe(o.trickle ? 16 * 1024 : o.cap ? 64 * 1024 : 256 * 1024);
     let pos = start;
     let sent = 0;
     try {
@@ -394,6 +446,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         pos += bytesRead;
         if (o.drop !== undefined && sent + c.length > o.drop) {
           res.write(c.subarray(0, Math.max(0, o.drop - sent)));
+          sentBytes.set(res, Math.max(sent, o.drop));
           await new Promise((r) => setTimeout(r, 10));
           res.socket?.destroy();
           return;
@@ -401,12 +454,16 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         if (o.stall !== undefined && sent + c.length > o.stall) {
           // a stalled transfer: some bytes, then silence until the client gives up
           res.write(c.subarray(0, Math.max(0, o.stall - sent)));
+          sentBytes.set(res, Math.max(sent, o.stall));
           await new Promise((r) => res.once('close', r));
           return;
         }
         sent += c.length;
+        sentBytes.set(res, sent);
+        if (o.cap && res.socket) await connectionTurn(res.socket, c.length, o.cap);
         if (!res.write(c)) await new Promise((r) => res.once('drain', r));
-        if (o.trickle) await new Promise((r) => setTimeout(r, (c.length / o.trickle!) * 1000));
+        // no wait after the last byte: the response ends when the client has it all
+        if (o.trickle && pos <= end) await new Promise((r) => setTimeout(r, (c.length / o.trickle!) * 1000));
       }
       res.end();
     } catch {
@@ -414,6 +471,14 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     } finally {
       await fh.close();
     }
+  };
+
+  /** Waits until a connection under a bytes/s cap may send `n` more bytes (shared by every response on it). */
+  const connectionTurn = async (socket: object, n: number, cap: number): Promise<void> => {
+    const now = performance.now();
+    const start = Math.max(now, connectionFree.get(socket) ?? now);
+    connectionFree.set(socket, start + (n / cap) * 1000);
+    if (start > now) await new Promise((r) => setTimeout(r, start - now));
   };
 
   const authOk = (
@@ -450,7 +515,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     try {
       hubRoute(req, res);
     } catch (e) {
-      if (!res.headersSent) json(res, 500, { error: `emulator: ${(e as Error).message}` });
+      if (!res.headersSent) json(res, 500, { error: `emulator: ${errorMessage(e)}` });
       else res.destroy();
     }
   });
@@ -756,6 +821,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     faults,
     settings,
     requests,
+    inFlight,
     files: (repo) => repos.get(repo)?.files ?? [],
     commit: (repo) => repos.get(repo)?.commit ?? '',
     rescan: (repo) => {

@@ -12,6 +12,7 @@ import { listRun, shapeListing } from '../../src/core/hub/model';
 import { planDownload, runDownload, DownloadError, STATE_DIR } from '../../src/core/hub/download';
 import { HubError } from '../../src/core/hub/errors';
 import { resolveEndpoint, resolveToken } from '../../src/core/hub/config';
+import { errorMessage } from '../../src/core/errorMessage';
 
 const REPO = 'acme/run-1';
 const TOKEN = 'hf_integrationTestToken123456';
@@ -122,6 +123,8 @@ test('a resume download is byte-identical and writes the latest file last', asyn
   assert.ok(!latestSeenBeforeEnd, 'the latest file appeared only at the end');
   sameTree(join(dest, 'iter_0000020'), join(repoDir, 'resume', 'iter_0000020'));
   assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '20');
+  // exactly the launcher's layout: no state of ours is left in the checkpoint folder
+  assert.deepEqual(readdirSync(dest).sort(), ['iter_0000020', 'latest_checkpointed_iteration.txt']);
   // a second run fetches nothing
   const again = await runDownload(plan, conn());
   assert.equal(again.bytesFetched, 0);
@@ -193,7 +196,7 @@ test('a file that keeps failing fails the download with its name and reason; not
   Object.assign(emu.faults, { corrupt: 1000, pathContains: '__3_1' });
   await assert.rejects(runDownload(planDownload(l, 'resume', 20, dest), { ...conn(), backoffMs: 5 }), (e: unknown) => {
     assert.ok(e instanceof DownloadError);
-    assert.match((e as Error).message, /__3_1\.distcp: checksum mismatch twice/);
+    assert.match(errorMessage(e), /__3_1\.distcp: checksum mismatch twice/);
     return true;
   });
   resetFaults();
@@ -216,7 +219,7 @@ test('a file that keeps failing fails the download with its name and reason; not
   await assert.rejects(runDownload(stale, conn()), (e: unknown) => {
     assert.ok(e instanceof DownloadError);
     assert.equal(
-      (e as Error).message,
+      errorMessage(e),
       `${first.path}: the Hub now says ${first.size - 1} bytes, the listing said ${first.size}; refresh and try again`,
     );
     return true;
@@ -231,7 +234,7 @@ test('a verified file that cannot be put in place fails the download with its na
   mkdirSync(join(dest, 'iter_0000020', 'common.pt', 'in-the-way'), { recursive: true });
   await assert.rejects(runDownload(planDownload(l, 'resume', 20, dest), conn()), (e: unknown) => {
     assert.ok(e instanceof DownloadError);
-    assert.match((e as Error).message, /common\.pt: cannot put the verified file in place/);
+    assert.match(errorMessage(e), /common\.pt: cannot put the verified file in place/);
     return true;
   });
   assert.ok(!existsSync(join(dest, 'latest_checkpointed_iteration.txt')), 'latest never names an unfinished iteration');

@@ -16,6 +16,7 @@ import type { HubEmulator } from '../hubEmulator/server';
 import { listRun, shapeListing } from '../../src/core/hub/model';
 import { HubError } from '../../src/core/hub/errors';
 import { planDownload, runDownload, STATE_DIR } from '../../src/core/hub/download';
+import { errorMessage } from '../../src/core/errorMessage';
 
 const REPO = 'acme/trust';
 /** the shape of an OAuth token, which a pattern for hf_ plus letters does not catch */
@@ -261,7 +262,7 @@ async function partialsOf(dest: string, kind: 'resume' | 'hf', n: number): Promi
 const iterDir = (n: number): string => `iter_${String(n).padStart(7, '0')}`;
 
 test(
-  'a 200 answer to a ranged request restarts that file from byte 0; a 206 for another range is refused',
+  'a 200 answer to a ranged request: the range is taken from the whole body; a 206 for another range is refused',
   { timeout: 60_000 },
   async () => {
     resetFaults();
@@ -297,7 +298,7 @@ test('a token echoed back by the server never appears in a message', { timeout: 
   emu.faults.echoAuthorization = 100;
   try {
     await assert.rejects(runDownload(planDownload(l, 'resume', 1, tempDir()), { ...c, retries: 1, backoffMs: 1 }), (e: unknown) => {
-      const m = String((e as Error).message);
+      const m = errorMessage(e);
       assert.ok(!m.includes(ECHO_TOKEN) && !m.includes('Echo_1234567890'), m);
       return true;
     });

@@ -1,4 +1,5 @@
 /** `rlrb hub ls` and `rlrb download`. */
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { FlagSpec, ParsedArgs } from '../args';
 import { UsageError, numberFlag, stringFlag } from '../args';
@@ -6,7 +7,7 @@ import type { Command } from '../command';
 import { connection } from '../open/hubConnection';
 import { repoProblem } from '../open/repoId';
 import { listRun } from '../../core/hub/model';
-import { planDownload, runDownload, DownloadError } from '../../core/hub/download';
+import { defaultStateRoot, planDownload, runDownload, DownloadError } from '../../core/hub/download';
 import type { DownloadProgress } from '../../core/hub/download';
 import { HubError } from '../../core/hub/errors';
 import { formatBytes, formatDuration } from '../../shared/format';
@@ -127,12 +128,14 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}),
       latestConflict: a.flags.has('set-latest') ? 'overwrite' : 'fail',
+      // the manifest (ranges written, files verified) lives here, not in the checkpoint folder
+      stateDir: defaultStateRoot(process.env, homedir()),
       onProgress: (p: DownloadProgress) => {
         if (tty) {
           const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
           const bar = '#'.repeat(Math.round(pct / 4)).padEnd(25, '.');
           process.stderr.write(
-            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ` +
+            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s over ${p.connections} connection${p.connections === 1 ? '' : 's'} ` +
               `ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
           );
           if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${safeText(redactUrls(p.event))}\n`);

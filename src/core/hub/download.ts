@@ -1,15 +1,22 @@
 /**
- * The downloader: several files at once, each streamed to disk with bounded memory,
- * resumable across cancellation, crashes and restarts (HTTP ranges from the bytes kept
- * on disk), verified against its LFS sha256 (git blob sha1 for small files) before it
- * is moved into place atomically. The latest file of a resume download is written last.
+ * The downloader: every file cut into ranges fetched over one adaptive pool of connections
+ * (several per file, so that a CDN's per-connection cap does not cap the download), each
+ * range written in place into the file's partial with bounded memory, resumable across
+ * cancellation, crashes and restarts (the manifest keeps what each range has written),
+ * hashed in order as the finished prefix grows and verified against its LFS sha256 (git
+ * blob sha1 for small files) before it is moved into place atomically. The latest file of
+ * a resume download is written last, once every file is verified. A verified download
+ * leaves exactly the launcher's layout in the destination.
  *
- * The steps live in download/: a progress meter, the fetch-and-verify step for one file,
- * the finish step (fsync, rename, latest), a short worker pool, the lock.
+ * The steps live in download/: the manifest and where it lives (`manifest.ts`, `state.ts`),
+ * a file's partial and hash (`fileJob.ts`), one range's fetch (`fetchFile.ts`, `source.ts`),
+ * the ranges over the pool (`scheduler.ts`, `adaptive.ts`), the finish step (fsync,
+ * rename, latest), a progress meter, the lock.
  */
-import { mkdir, open, stat, statfs } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, rmdir, stat, statfs } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
+import { setMaxListeners } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { HubError } from './errors';
 import type { RunListing } from './model';
@@ -21,17 +28,24 @@ import { expectedDigest, fileSize, hashFile, newHasher } from './download/digest
 import { partialPath, refuseSymlinks, safeTarget } from './download/paths';
 import { isSha1, isSha256, shown } from './treeEntry';
 import { ProgressMeter } from './download/progress';
-import { VerifiedStore } from './download/verified';
+import { Manifest } from './download/manifest';
+import { manifestFolder } from './download/state';
 import { takeLock } from './download/lock';
-import { SyncSlots } from './download/partialWriter';
-import { fetchAndVerify } from './download/fetchFile';
 import type { FetchContext } from './download/fetchFile';
 import { finishFile, writeLatest } from './download/finish';
-import { FirstFailure, runPool } from './download/pool';
+import { FileJob, SyncSlots } from './download/fileJob';
+import { AdaptiveLimit } from './download/adaptive';
+import { FirstFailure, fetchAll } from './download/scheduler';
+import { errorMessage } from '../errorMessage';
 
 export type { DownloadItem, DownloadKind, DownloadOptions, DownloadPlan, DownloadProgress, DownloadResult } from './download/types';
 export { DEST_LATEST, DownloadError, STATE_DIR } from './download/types';
 export { safeTarget } from './download/paths';
+export { defaultStateRoot } from './download/state';
+
+/** Ranges of this size by default: big enough that a request's round trip is noise, small enough that a shard has many. */
+const DEFAULT_RANGE_BYTES = 16 << 20;
+const MAX_CONNECTIONS = 64;
 
 /** Background flushes at once, over all files: the others' writes need libuv's pool threads too. */
 const MAX_BACKGROUND_SYNCS = 1;
@@ -139,10 +153,62 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
   for (const t of targets) await refuseSymlinks(dest, partialPath(stateDir, t.it));
   await mkdir(stateDir, { recursive: true });
   const release = await takeLock(stateDir);
+  let result: DownloadResult;
+  const inner = innerSignal(o.signal);
   try {
-    return await runLocked(plan, o, dest, stateDir, targets);
+    result = await runLocked(plan, { ...o, signal: inner.signal }, dest, stateDir, targets);
+    // still under the lock: another download may start in this folder once it is released
+    await rm(join(stateDir, 'partial'), { recursive: true, force: true }).catch(() => undefined);
+    if (o.stateDir === undefined) await rm(join(stateDir, 'manifest.json'), { force: true }).catch(() => undefined);
   } finally {
+    inner.dispose();
     await release();
+  }
+  await leaveLayout(stateDir);
+  return result;
+}
+
+/**
+ * The signal the download's parts listen to: each connection's attempt adds a listener or
+ * two to it, more than Node's default warning threshold with a pool of 16.
+ */
+function innerSignal(outer: AbortSignal | undefined): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  setMaxListeners(8 * MAX_CONNECTIONS, ac.signal);
+  const abort = (): void => ac.abort();
+  if (outer?.aborted) ac.abort();
+  outer?.addEventListener('abort', abort, { once: true });
+  return { signal: ac.signal, dispose: () => outer?.removeEventListener('abort', abort) };
+}
+
+/**
+ * After a verified download: the destination's `.rlrb-download/` goes (its partials, and
+ * the manifest when it lived there, went before the lock was released; now the released
+ * lock files). Anything another process put there meanwhile (its lock) stays, and so does
+ * the folder then.
+ */
+async function leaveLayout(stateDir: string): Promise<void> {
+  await removeReleasedLocks(stateDir);
+  await rmdir(stateDir).catch(() => undefined);
+}
+
+/** The released lock generations (tombstones) and their temporary files. */
+async function removeReleasedLocks(stateDir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(stateDir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!/^lock\.(\d{1,15})\.json$/.test(n) && n !== 'lock.json') continue;
+    const p = join(stateDir, n);
+    try {
+      const rec = JSON.parse(await readFile(p, 'utf8')) as { released?: unknown };
+      if (rec.released !== undefined) await rm(p, { force: true });
+    } catch {
+      // being written by another process, or gone: left as it is
+    }
   }
 }
 
@@ -153,55 +219,72 @@ async function runLocked(
   stateDir: string,
   targets: DownloadJob[],
 ): Promise<DownloadResult> {
-  const verified = await VerifiedStore.load(stateDir);
+  const verified = await Manifest.load(manifestFolder(dest, o.stateDir), dest);
   const meter = new ProgressMeter(
     plan.items.reduce((s, i) => s + i.size, 0),
     plan.items.length,
     o.onProgress,
   );
   const todo = await skipComplete(targets, verified, meter);
+  const rangeBytes = Math.max(1, Math.floor(o.rangeBytes ?? DEFAULT_RANGE_BYTES));
+  const jobs = todo.map((t) => new FileJob(t.it, t.abs, partialPath(stateDir, t.it), verified, rangeBytes));
+  let kept = 0;
+  for (const j of jobs) kept += await j.prepare();
   await verified.save();
-  meter.kept(await checkSpace(dest, stateDir, todo));
+  await checkSpace(dest, todo, kept);
+  meter.kept(kept);
   meter.emit(undefined, true);
 
-  const ctx: FetchContext = { repo: plan.repo, commit: plan.commit, stateDir, o, meter, syncs: new SyncSlots(MAX_BACKGROUND_SYNCS) };
+  const max = Math.max(1, Math.min(o.maxConnections ?? 16, MAX_CONNECTIONS));
+  const limit = new AdaptiveLimit({
+    initial: Math.min(o.concurrency ?? 4, max),
+    max,
+    windowMs: o.poolWindowMs ?? 500,
+    onBackoff: (line) => meter.emit(line),
+  });
+  meter.connections = () => limit.inUse;
+  const ctx: FetchContext = {
+    repo: plan.repo,
+    commit: plan.commit,
+    o,
+    meter,
+    syncs: new SyncSlots(MAX_BACKGROUND_SYNCS),
+    moved: (n) => limit.moved(n),
+  };
   const failure = new FirstFailure();
   // A verified file is made durable (fsync) and renamed into place in the background
   // while its worker fetches the next one; the latest file waits for all of them.
   const finishing: Promise<void>[] = [];
-  const finish = async (it: DownloadItem, abs: string, fetched: number): Promise<void> => {
+  const finish = async (job: FileJob): Promise<void> => {
+    const it = job.it;
     try {
-      await finishFile(it, partialPath(stateDir, it), abs, verified);
-      meter.fileDone(`${it.target}: verified (${fetched} bytes fetched)`);
+      await finishFile(it, job.part, job.abs, verified);
+      meter.fileDone(`${it.target}: verified (${job.ranges.length} range${job.ranges.length === 1 ? '' : 's'})`);
     } catch (e) {
-      failure.set(new DownloadError(`${it.path}: cannot put the verified file in place: ${(e as Error).message}`, it.path, e));
+      failure.set(new DownloadError(`${it.path}: cannot put the verified file in place: ${errorMessage(e)}`, it.path, e));
     } finally {
       meter.stop(it.target);
     }
   };
-  const concurrency = Math.max(1, Math.min(o.concurrency ?? 4, 16));
-  await runPool(
-    todo,
-    concurrency,
-    async (t) => {
-      meter.start(t.it.target);
-      let fetched: number;
-      try {
-        fetched = await fetchAndVerify(ctx, t.it);
-      } catch (e) {
-        meter.stop(t.it.target);
-        throw e;
-      }
-      finishing.push(finish(t.it, t.abs, fetched));
-    },
-    failure,
-  );
+  try {
+    await fetchAll({
+      ctx,
+      jobs,
+      limit,
+      failure,
+      verified: (job) => finishing.push(finish(job)),
+      save: (force) => verified.save(force),
+      maxWorkers: max,
+    });
+  } finally {
+    limit.stop();
+  }
   await Promise.all(finishing);
   if (failure.failed) {
     meter.emit(undefined, true);
     const f = failure.value;
     if (o.signal?.aborted || (f instanceof HubError && f.kind === 'cancelled')) throw new HubError('cancelled', 'cancelled');
-    throw f instanceof DownloadError ? f : new DownloadError(String((f as Error).message ?? f));
+    throw f instanceof DownloadError ? f : new DownloadError(errorMessage(f));
   }
   let latestWritten = false;
   if (plan.latestFile && !o.keepLatest) {
@@ -216,7 +299,7 @@ async function runLocked(
 }
 
 /** The files still to fetch: those already complete and verified (by record or by hashing them) are skipped. */
-async function skipComplete(targets: DownloadJob[], verified: VerifiedStore, meter: ProgressMeter): Promise<DownloadJob[]> {
+async function skipComplete(targets: DownloadJob[], verified: Manifest, meter: ProgressMeter): Promise<DownloadJob[]> {
   const todo: DownloadJob[] = [];
   for (const t of targets) {
     const size = await fileSize(t.abs);
@@ -240,11 +323,9 @@ async function skipComplete(targets: DownloadJob[], verified: VerifiedStore, met
   return todo;
 }
 
-/** Checks there is room for what is still missing; returns the bytes already in partials. */
-async function checkSpace(dest: string, stateDir: string, todo: DownloadJob[]): Promise<number> {
-  let partialBytes = 0;
-  for (const t of todo) partialBytes += Math.min(t.it.size, (await fileSize(partialPath(stateDir, t.it))) ?? 0);
-  const needed = todo.reduce((s, t) => s + t.it.size, 0) - partialBytes;
+/** Checks there is room for what is still missing (`kept`: bytes already written in partials). */
+async function checkSpace(dest: string, todo: DownloadJob[], kept: number): Promise<void> {
+  const needed = todo.reduce((s, t) => s + t.it.size, 0) - kept;
   try {
     const fs = await statfs(dest);
     const free = fs.bavail * fs.bsize;
@@ -255,7 +336,6 @@ async function checkSpace(dest: string, stateDir: string, todo: DownloadJob[]): 
   } catch (e) {
     if (e instanceof DownloadError) throw e;
   }
-  return partialBytes;
 }
 
 /** Completion of an iteration already in a destination, for the tree: bytes verified or partial. */

@@ -4,6 +4,7 @@
  * replaced, and treats a last line without its newline as a record still being
  * written (offered provisionally, taken back and re-read when the file grows).
  */
+import { errorMessage } from '../errorMessage';
 import { open, stat } from 'node:fs/promises';
 
 export interface SkippedLine {
@@ -305,7 +306,7 @@ export class JsonlFile {
       try {
         err = this.sink.line(this.buf, 0, trimCr(this.buf, 0, carry), pos, this.lines);
       } catch (e) {
-        err = (e as Error).message;
+        err = errorMessage(e);
       }
       if (err !== undefined) {
         // not complete yet: not an error, it is read again when the file grows
@@ -332,7 +333,7 @@ export class JsonlFile {
       err = this.sink.line(buf, start, end, fileOffset, this.lines);
     } catch (e) {
       // whatever a line does to its reader, it costs that line only
-      err = `cannot be read: ${(e as Error).message}`;
+      err = `cannot be read: ${errorMessage(e)}`;
     }
     if (err !== undefined) this.skip(this.lines, err);
   }

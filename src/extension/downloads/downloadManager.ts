@@ -35,11 +35,13 @@ export interface DownloadTuning {
   concurrency: number;
   /** rlRunBrowser.stallTimeoutSeconds, in ms */
   stallTimeoutMs: number;
+  /** the extension's global storage: the downloads' manifests live there, not in the checkpoint folder */
+  stateDir: string;
 }
 
 /** The runDownload options taken from the settings, the one place they are handed over. */
-export function tuningOptions(t: DownloadTuning): Pick<DownloadOptions, 'concurrency' | 'stallTimeoutMs'> {
-  return { concurrency: t.concurrency, stallTimeoutMs: t.stallTimeoutMs };
+export function tuningOptions(t: DownloadTuning): Pick<DownloadOptions, 'concurrency' | 'stallTimeoutMs' | 'stateDir'> {
+  return { concurrency: t.concurrency, stallTimeoutMs: t.stallTimeoutMs, stateDir: t.stateDir };
 }
 
 export class DownloadManager extends Disposable {
@@ -166,7 +168,7 @@ export class DownloadManager extends Disposable {
                 progress.report({
                   increment: pct - reported,
                   message: esc(
-                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s · ETA ` +
+                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s over ${p.connections} connection${p.connections === 1 ? '' : 's'} · ETA ` +
                       `${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
                   ),
                 });

@@ -21,11 +21,11 @@ export function newHasher(it: DownloadItem): Hash {
   return h;
 }
 
-/** Feeds bytes [0, end) of a file (all of it without `end`) to a hasher. */
-export async function hashFile(path: string, h: Hash, end?: number): Promise<void> {
-  if (end === 0) return;
+/** Feeds bytes [start, end) of a file (from 0 and to its end by default) to a hasher. */
+export async function hashFile(path: string, h: Hash, end?: number, start = 0): Promise<void> {
+  if (end !== undefined && end <= start) return;
   await new Promise<void>((res, rej) => {
-    const s = createReadStream(path, { highWaterMark: 1 << 20, ...(end !== undefined ? { end: end - 1 } : {}) });
+    const s = createReadStream(path, { highWaterMark: 1 << 20, start, ...(end !== undefined ? { end: end - 1 } : {}) });
     s.on('data', (c) => h.update(c));
     s.on('end', () => res());
     s.on('error', rej);

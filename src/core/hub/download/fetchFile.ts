@@ -1,38 +1,51 @@
 /**
- * Fetch and verify one file: the rest of it is appended to its partial (an HTTP range from
- * the bytes already there), hashed as it arrives, and checked against its digest; dropped
- * links, stalls, 5xx, 429 and expired bridge URLs are retried with backoff, a wrong byte
- * restarts the file once.
+ * Fetch one range of a file into its partial: an HTTP range request (to the signed URL kept
+ * from an earlier range, else through the Hub's resolve route), its bytes written in place
+ * at their offset, about 1 MB a write with one write in flight. A 206 must be for exactly
+ * the range asked; a 200 to a ranged request is the whole file, of which the range is taken.
+ * The stall watchdog runs from the request on, so a server that never sends the headers is
+ * dropped too.
  */
-import type { Hash } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { fileDownloadInfo } from '@huggingface/hub';
 import { makeHubFetch } from '../hubFetch';
 import type { HubFetch } from '../hubFetch';
 import { HubError, toHubError } from '../errors';
 import type { DownloadItem, DownloadOptions } from './types';
 import { DownloadError } from './types';
-import { expectedDigest, fileSize, hashFile, newHasher } from './digest';
-import { partialPath } from './paths';
 import { shown } from '../treeEntry';
-import { DEFAULT_RETRIES, DEFAULT_STALL_MS, cancelled, retryWaitMs, shouldRetry, sleep, watched } from '../retry';
+import { DEFAULT_STALL_MS, cancelled, watched } from '../retry';
 import type { ProgressMeter } from './progress';
-import { PartialWriter } from './partialWriter';
-import type { SyncSlots } from './partialWriter';
+import type { SyncSlots } from './fileJob';
+import type { FileJob } from './fileJob';
+import type { RangeState } from './manifest';
+import type { FileSource } from './source';
+import { errorMessage } from '../../errorMessage';
+
+export { encodePath } from './source';
 
 const FLUSH_EVERY = 32 << 20;
+const WRITE_BATCH = 1 << 20;
 
 export interface FetchContext {
   repo: string;
   commit: string;
-  stateDir: string;
   o: DownloadOptions;
   meter: ProgressMeter;
   syncs: SyncSlots;
+  /** every byte that arrives, for the pool's rate */
+  moved: (n: number) => void;
 }
 
-function hubError(c: FetchContext, it: DownloadItem, e: unknown, hf?: HubFetch): HubError {
+/** A signed URL kept from an earlier range expired: resolved again at once, not a failure of the link. */
+export class SignedUrlExpired extends HubError {
+  constructor(
+    readonly url: string,
+    from: string,
+  ) {
+    super('server', `the signed download URL from ${from} expired (HTTP 403); resolving it again`, undefined, 403);
+  }
+}
+
+export function hubError(c: FetchContext, it: DownloadItem, e: unknown, hf?: HubFetch): HubError {
   const { o } = c;
   return toHubError(e, {
     endpoint: o.endpoint,
@@ -44,182 +57,157 @@ function hubError(c: FetchContext, it: DownloadItem, e: unknown, hf?: HubFetch):
   });
 }
 
-/** Fetches the rest of a file into its partial and verifies it; returns the bytes fetched. */
-export async function fetchAndVerify(c: FetchContext, it: DownloadItem): Promise<number> {
-  const { o, meter } = c;
-  const part = partialPath(c.stateDir, it);
-  await mkdir(dirname(part), { recursive: true });
-  const retries = o.retries ?? DEFAULT_RETRIES;
-  let failures = 0;
-  let mismatches = 0;
-  let fetchedHere = 0;
-  for (;;) {
-    if (o.signal?.aborted) throw cancelled();
-    let have = (await fileSize(part)) ?? 0;
-    if (have > it.size) {
-      await rm(part, { force: true });
-      meter.discard(Math.min(have, it.size));
-      have = 0;
-    }
-    const h = { hasher: newHasher(it) };
-    await hashFile(part, h.hasher, have);
-    try {
-      if (it.size === 0) await writeFile(part, '');
-      else if (have < it.size) fetchedHere += await fetchRest(c, it, part, have, h);
-    } catch (e) {
-      const he = e instanceof DownloadError ? e : hubError(c, it, e);
-      if (he instanceof HubError && he.kind === 'cancelled') throw he;
-      if (o.signal?.aborted) throw cancelled();
-      // ours already name the file
-      if (he instanceof DownloadError) throw he;
-      if (shouldRetry(he, ++failures, o)) {
-        const wait = retryWaitMs(he, failures, o);
-        meter.emit(`${it.target}: ${he.message}; retrying in ${(wait / 1000).toFixed(1)} s (${failures}/${retries})`);
-        await sleep(wait, o.signal);
-        continue;
-      }
-      throw new DownloadError(`${it.path}: ${he.message}${failures > retries ? ` (after ${retries} retries)` : ''}`, it.path, e);
-    }
-    const got = h.hasher.digest('hex');
-    const want = expectedDigest(it);
-    if (got === want.hex) return fetchedHere;
-    // a wrong byte somewhere: never keep it; start this file again once
-    await rm(part, { force: true });
-    meter.discard(it.size);
-    if (++mismatches <= 1) {
-      meter.emit(`${it.target}: checksum mismatch, fetching it again from the start`);
-      continue;
-    }
-    throw new DownloadError(
-      `${it.path}: checksum mismatch twice (expected ${want.algo} ${want.hex}, got ${got}); nothing was put in place`,
-      it.path,
-    );
+/** One attempt at the rest of a range, under the stall watch; bytes that arrived are written on any exit. */
+export async function fetchRange(c: FetchContext, job: FileJob, src: FileSource, r: RangeState): Promise<void> {
+  const { o } = c;
+  let hf: HubFetch | undefined;
+  try {
+    await watched(o.stallTimeoutMs ?? DEFAULT_STALL_MS, o.signal, (signal, moved) => {
+      hf = makeHubFetch(o.endpoint, signal, o.baseFetch);
+      return fetchBody(c, job, src, r, hf, moved, signal);
+    });
+  } catch (e) {
+    throw e instanceof DownloadError || e instanceof HubError ? e : hubError(c, job.it, e, hf);
   }
-}
-
-/** Each segment of a repo path encoded for a URL: file names may hold #, ?, % or \\. */
-export function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
 }
 
 interface Body {
   reader: ReadableStreamDefaultReader<Uint8Array>;
-  /** the server ignored the range and sends the whole file from byte 0 */
-  fromZero: boolean;
+  /** bytes of the body before the range (a 200 to a ranged request: the whole file) */
+  skip: number;
 }
 
-/**
- * Opens the body of bytes [have, size) of a file through the Hub's resolve route (which
- * may redirect to a CDN or a signed Xet bridge URL: resolved again on every attempt, so an
- * expired one is replaced). A 206 must be for exactly the range asked; a 200 to a ranged
- * request is the whole file.
- */
-async function openBody(c: FetchContext, it: DownloadItem, have: number, hf: HubFetch): Promise<Body> {
+async function openBody(c: FetchContext, job: FileJob, src: FileSource, r: RangeState, hf: HubFetch): Promise<Body> {
   const { o } = c;
-  const creds = o.token ? { accessToken: o.token } : {};
-  const repo = { type: 'model' as const, name: c.repo };
-  const path = encodePath(it.path);
-  const info = await fileDownloadInfo({ repo, path, revision: c.commit, hubUrl: o.endpoint, fetch: hf.fetch, ...creds });
-  if (!info) throw new HubError('entry-not-found', `${it.path} is no longer in ${c.repo} at ${c.commit.slice(0, 8)}`);
-  if (info.size !== it.size)
-    throw new DownloadError(`${it.path}: the Hub now says ${info.size} bytes, the listing said ${it.size}; refresh and try again`, it.path);
+  const it = job.it;
+  const from = r.start + r.have;
+  const last = r.end - 1;
+  const { url, signed } = await src.url(hf);
   const headers: Record<string, string> = {};
   if (o.token) headers['Authorization'] = `Bearer ${o.token}`;
-  if (have > 0) headers['Range'] = `bytes=${have}-${it.size - 1}`;
-  const res = await hf.fetch(info.url, { headers });
-  const from = new URL(res.url || info.url).origin;
+  const ranged = from > 0 || last < it.size - 1;
+  if (ranged) headers['Range'] = `bytes=${from}-${last}`;
+  const res = await hf.fetch(url, { headers });
+  const finalUrl = res.url || url;
+  const origin = new URL(finalUrl).origin;
   const refuse = async (e: Error): Promise<never> => {
     await res.body?.cancel().catch(() => undefined);
     throw e;
   };
-  if (res.status === 403 && from !== new URL(o.endpoint).origin)
+  if (res.status === 403 && origin !== new URL(o.endpoint).origin) {
+    if (signed) return refuse(new SignedUrlExpired(url, origin));
     return refuse(
-      new HubError('server', `the signed download URL from ${from} expired or was refused (HTTP 403); resolving it again`, undefined, 403),
+      new HubError(
+        'server',
+        `the signed download URL from ${origin} expired or was refused (HTTP 403); resolving it again`,
+        undefined,
+        403,
+      ),
     );
+  }
   if (!res.ok) return refuse(Object.assign(new Error(`HTTP ${res.status}`), { statusCode: res.status }));
   if (res.status === 206) {
-    const want = `bytes ${have}-${it.size - 1}/${it.size}`;
+    const want = `bytes ${from}-${last}/${it.size}`;
     const got = res.headers.get('content-range');
     if (got?.trim() !== want)
       return refuse(
-        new HubError('server', `${from} answered with Content-Range ${shown(got)} to a request for ${want}; refused`, undefined, 206),
+        new HubError('server', `${origin} answered with Content-Range ${shown(got)} to a request for ${want}; refused`, undefined, 206),
       );
   } else if (res.status !== 200) {
-    return refuse(new HubError('server', `${from} answered HTTP ${res.status} to a file request`, undefined, res.status));
+    return refuse(new HubError('server', `${origin} answered HTTP ${res.status} to a file request`, undefined, res.status));
   }
-  if (!res.body) return refuse(new HubError('server', `${from} sent no body for ${it.path}`));
-  return { reader: res.body.getReader(), fromZero: res.status === 200 && have > 0 };
-}
-
-/**
- * Appends bytes [have, size) to `part`, feeding the hasher (replaced when the file restarts
- * from 0); returns the bytes fetched. The stall watchdog runs from the request on, so a
- * server that never sends the headers is dropped too.
- */
-async function fetchRest(c: FetchContext, it: DownloadItem, part: string, have: number, h: { hasher: Hash }): Promise<number> {
-  const { o } = c;
-  let hf: HubFetch | undefined;
-  try {
-    return await watched(o.stallTimeoutMs ?? DEFAULT_STALL_MS, o.signal, (signal, moved) => {
-      hf = makeHubFetch(o.endpoint, signal, o.baseFetch);
-      return fetchBody(c, it, part, have, h, hf, moved);
-    });
-  } catch (e) {
-    throw e instanceof DownloadError || e instanceof HubError ? e : hubError(c, it, e, hf);
-  }
+  if (!res.body) return refuse(new HubError('server', `${origin} sent no body for ${it.path}`));
+  src.answered(finalUrl);
+  const skip = res.status === 200 && ranged ? from : 0;
+  if (skip > 0) c.meter.emit(`${it.target}: the server sent the whole file instead of bytes ${from}-${last}; taking that range from it`);
+  return { reader: res.body.getReader(), skip };
 }
 
 async function fetchBody(
   c: FetchContext,
-  it: DownloadItem,
-  part: string,
-  have: number,
-  h: { hasher: Hash },
+  job: FileJob,
+  src: FileSource,
+  r: RangeState,
   hf: HubFetch,
   count: (n: number) => void,
-): Promise<number> {
+  signal: AbortSignal,
+): Promise<void> {
   const { o, meter } = c;
-  const { reader, fromZero } = await openBody(c, it, have, hf);
-  const w = await PartialWriter.open(part, o.flushEveryBytes ?? FLUSH_EVERY, c.syncs).catch((e: unknown) => {
+  const it = job.it;
+  const { reader, skip } = await openBody(c, job, src, r, hf);
+  // a read pending when the attempt is aborted did not always settle (Node 20's fetch,
+  // under load): the abort cancels the body, which ends the pending read
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  const fh = await job.handle().catch((e: unknown) => {
     void reader.cancel().catch(() => undefined);
     throw e;
   });
+  const flushEvery = o.flushEveryBytes ?? FLUSH_EVERY;
+  let pending: Uint8Array[] = [];
+  let pendingLen = 0;
+  let inflight: Promise<void> = Promise.resolve();
+  let writeError: unknown;
+  const flush = async (): Promise<void> => {
+    await inflight;
+    if (pendingLen === 0) return;
+    const bufs = pending;
+    const n = pendingLen;
+    pending = [];
+    pendingLen = 0;
+    const at = r.start + r.have;
+    inflight = fh.writev(bufs, at).then(
+      () => job.wrote(r, at, bufs, n, flushEvery, c.syncs),
+      (e: unknown) => {
+        writeError ??= e;
+      },
+    );
+  };
+  let skipLeft = skip;
+  let received = 0;
+  const want = r.end - r.start - r.have;
   try {
-    if (fromZero) {
-      // the server ignored the range: this body is the whole file, so the partial starts over
-      await w.restart();
-      meter.discard(have);
-      meter.emit(`${it.target}: the server sent the whole file instead of bytes ${have}-; starting it again from byte 0`);
-      have = 0;
-      h.hasher = newHasher(it);
-    }
-    const hasher = h.hasher;
-    let received = 0;
-    try {
-      for (;;) {
-        const r = await reader.read();
-        if (r.done) break;
-        const chunk = r.value;
-        if (have + received + chunk.length > it.size)
-          throw new HubError('server', `${it.path}: the server sent more bytes than the file has`);
-        received += chunk.length;
-        count(chunk.length);
-        await w.push(chunk);
-        hasher.update(chunk);
-        // progress counts bytes as they arrive; what is pending is written on any exit
-        meter.received(chunk.length);
+    for (;;) {
+      const got = await reader.read();
+      if (got.done) break;
+      let chunk = got.value;
+      count(chunk.length);
+      if (skipLeft > 0) {
+        const s = Math.min(skipLeft, chunk.length);
+        skipLeft -= s;
+        chunk = chunk.subarray(s);
       }
-      await w.drain();
-    } finally {
-      await w.settle();
+      if (received + chunk.length > want) {
+        if (skip === 0) throw new HubError('server', `${it.path}: the server sent more bytes than the range has`);
+        chunk = chunk.subarray(0, want - received);
+      }
+      if (chunk.length === 0) continue;
+      received += chunk.length;
+      c.moved(chunk.length);
+      pending.push(chunk);
+      pendingLen += chunk.length;
+      meter.received(chunk.length);
+      if (pendingLen >= WRITE_BATCH) await flush();
+      // a write failed: stop reading; the error is thrown below, naming the partial
+      if (writeError !== undefined) break;
+      if (received === want && skip > 0) {
+        await reader.cancel().catch(() => undefined);
+        break;
+      }
     }
-    const syncError = w.flushError;
-    if (syncError) throw new DownloadError(`${it.path}: cannot flush ${part} to disk: ${syncError.message}`, it.path, syncError);
-    if (o.signal?.aborted) throw cancelled();
-    if (have + w.bytesWritten < it.size)
-      throw new HubError('offline', `the connection closed after ${have + w.bytesWritten} of ${it.size} bytes`);
-    return w.bytesWritten;
   } finally {
-    await w.close();
+    signal.removeEventListener('abort', cancel);
+    // what arrived intact is kept for the next attempt
+    await flush().catch(() => undefined);
+    await inflight;
   }
+  if (writeError !== undefined)
+    throw new DownloadError(`${it.path}: cannot write ${job.part}: ${errorMessage(writeError)}`, it.path, writeError);
+  if (job.syncError)
+    throw new DownloadError(`${it.path}: cannot flush ${job.part} to disk: ${job.syncError.message}`, it.path, job.syncError);
+  if (o.signal?.aborted) throw cancelled();
+  // the watchdog's abort (a stall) ended the read early
+  if (signal.aborted) throw new HubError('offline', `the transfer of ${it.path} was dropped`);
+  if (r.start + r.have < r.end) throw new HubError('offline', `the connection closed after ${r.start + r.have} of ${it.size} bytes`);
 }

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DownloadItem } from './types';
-import type { VerifiedStore } from './verified';
+import type { Manifest } from './manifest';
 
 /**
  * fsync of the partial, rename into place, and the record that it is verified. What is
@@ -12,7 +12,7 @@ import type { VerifiedStore } from './verified';
  * after the hash never reach the destination. (The bytes themselves were hashed as they
  * were written; the lock keeps every other writer out.)
  */
-export async function finishFile(it: DownloadItem, part: string, abs: string, verified: VerifiedStore): Promise<void> {
+export async function finishFile(it: DownloadItem, part: string, abs: string, verified: Manifest): Promise<void> {
   // r+: Windows flushes only a handle opened for writing
   const fh = await open(part, 'r+');
   let synced: Stats;

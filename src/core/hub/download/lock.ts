@@ -15,10 +15,11 @@
  * for another host, when its heartbeat (the lock's mtime) is older than a minute.
  */
 import { randomBytes } from 'node:crypto';
-import { link, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DownloadError } from './types';
+import { errorCode } from '../../errorMessage';
 
 const LEGACY_LOCK = 'lock.json';
 const LOCK_RE = /^lock\.(\d{1,15})\.json$/;
@@ -37,7 +38,16 @@ const lockName = (g: number): string => `lock.${g}.json`;
 
 async function generations(stateDir: string): Promise<number[]> {
   const out: number[] = [];
-  for (const f of await readdir(stateDir)) {
+  let names: string[];
+  try {
+    names = await readdir(stateDir);
+  } catch (e) {
+    if (errorCode(e) !== 'ENOENT') throw e;
+    // the download that held it finished and tidied the folder away meanwhile
+    await mkdir(stateDir, { recursive: true });
+    names = await readdir(stateDir);
+  }
+  for (const f of names) {
     const m = LOCK_RE.exec(f);
     if (m) out.push(Number(m[1]));
   }
@@ -94,7 +104,7 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
     await link(tmp, path);
     return true;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errorCode(e);
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS' && code !== 'EXDEV') throw e;
   } finally {
@@ -104,7 +114,7 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
     await writeFile(path, text, { flag: 'wx' });
     return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errorCode(e) === 'EEXIST') return false;
     throw e;
   }
 }
@@ -137,7 +147,7 @@ async function holderAlive(h: Holder, mtimeMs: number): Promise<boolean> {
   try {
     process.kill(h.pid, 0);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    if (errorCode(err) !== 'EPERM') return false;
   }
   const started = typeof h.started === 'string' ? Date.parse(h.started) : NaN;
   const procStart = await processStartMs(h.pid);

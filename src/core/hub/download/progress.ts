@@ -11,6 +11,8 @@ export class ProgressMeter {
   private readonly current = new Set<string>();
   private readonly samples: { t: number; b: number }[] = [];
   private lastEmit = 0;
+  /** connections open now, as the pool counts them */
+  connections: () => number = () => 0;
 
   constructor(
     private readonly bytesTotal: number,
@@ -81,6 +83,7 @@ export class ProgressMeter {
       filesDone: this.filesDone,
       filesTotal: this.filesTotal,
       current: [...this.current],
+      connections: this.connections(),
       ...(event ? { event } : {}),
     });
   }

@@ -48,12 +48,28 @@ export interface DownloadProgress {
   filesDone: number;
   filesTotal: number;
   current: string[];
+  /** connections open now (range requests under way) */
+  connections: number;
   /** a line for logs: a file finished, a retry, a skip */
   event?: string;
 }
 
 export interface DownloadOptions extends HubConnection {
+  /** connections to start with (default 4); the pool adds more while the rate grows, up to `maxConnections` */
   concurrency?: number;
+  /** the most connections at once, over all files (default 16, at most 64) */
+  maxConnections?: number;
+  /** files are fetched in ranges of this many bytes (default 16 MB), several at once */
+  rangeBytes?: number;
+  /** how often the pool judges its rate to add or give back a connection (ms, default 500) */
+  poolWindowMs?: number;
+  /**
+   * The folder the download's manifest lives in (which ranges are written, which files were
+   * verified), one subfolder per destination: the extension's global storage, the CLI's
+   * `$XDG_STATE_HOME/rlrb`. Without it, the manifest stays in the destination's
+   * `.rlrb-download/` with the partials and is removed with them.
+   */
+  stateDir?: string;
   onProgress?: (p: DownloadProgress) => void;
   /** attempts per file for dropped links, 5xx and 429 */
   retries?: number;

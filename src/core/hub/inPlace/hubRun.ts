@@ -9,6 +9,7 @@
  * before), and nothing of them is saved. Offline, a log opened before opens from its saved
  * index, and its records from the ranges already fetched.
  */
+import { errorMessage } from '../../errorMessage';
 import { Run } from '../../run/run';
 import type { RunLocation } from '../../run/runLocator';
 import { DEFAULT_INDEX_OPTIONS } from '../../log/creditIndex';
@@ -236,7 +237,7 @@ export class HubRun {
       await this.run.metrics?.update();
       this.run.metricsError = undefined;
     } catch (e) {
-      this.run.metricsError = (e as Error).message;
+      this.run.metricsError = errorMessage(e);
     }
   }
 

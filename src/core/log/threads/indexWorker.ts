@@ -2,6 +2,7 @@
  * The process that indexes one part of a log (`dist/indexWorker.js`, forked with the
  * advanced serialization): it is sent a byte range, sends back the part's index, and exits.
  */
+import { errorMessage } from '../../errorMessage';
 import { CreditIndex } from '../creditIndex';
 import { threadCpu } from './cpu';
 import { PartObserver } from './parts';
@@ -22,6 +23,6 @@ function reply(message: { result: PartResult } | { error: string }): void {
 process.once('message', (task: PartTask) => {
   indexPart(task).then(
     (result) => reply({ result }),
-    (e: unknown) => reply({ error: (e as Error).message }),
+    (e: unknown) => reply({ error: errorMessage(e) }),
   );
 });

@@ -1,0 +1,148 @@
+/**
+ * The connection pool's bound: a semaphore whose limit adapts. It starts with a few
+ * connections and, each window, adds one while ranges wait for a connection and the bytes
+ * a window grew with the last one added (one that bought nothing is given back; another
+ * is tried after a plateau of a few seconds); a 429, a 5xx or a stall halves it (at most once
+ * a window, never below one) and holds it there for a few windows. A throttled server thus
+ * gets fewer connections, never none: every range is retried on the connections that
+ * remain. The limit never exceeds `max`.
+ */
+export interface AdaptiveOptions {
+  initial: number;
+  max: number;
+  /** how often the rate is judged (ms) */
+  windowMs: number;
+  /** a line for the progress events when the server pushed back */
+  onBackoff?: (line: string) => void;
+}
+
+/** A rate counts as grown when it beats the last by this share of what one more connection would add. */
+const GROWTH_SHARE = 0.5;
+/** Windows without growth after a back-off. */
+const COOLDOWN_WINDOWS = 3;
+/** Windows on a plateau before trying one more connection again. */
+const PLATEAU_WINDOWS = 8;
+
+export class AdaptiveLimit {
+  private current: number;
+  private active = 0;
+  private peakActive = 0;
+  private readonly waiters: (() => void)[] = [];
+  private bytes = 0;
+  private throttledWindow = false;
+  private grew = false;
+  private stopped = false;
+  private base = 0;
+  private cooldown = 0;
+  private plateau = 0;
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(private readonly o: AdaptiveOptions) {
+    this.current = Math.max(1, Math.min(o.initial, o.max));
+    this.timer = setInterval(() => this.judge(), o.windowMs);
+    this.timer.unref();
+  }
+
+  get limit(): number {
+    return this.current;
+  }
+
+  get inUse(): number {
+    return this.active;
+  }
+
+  get peak(): number {
+    return this.peakActive;
+  }
+
+  /** Waits for a connection slot; false when `signal` was aborted (or the pool stopped) meanwhile. */
+  async acquire(signal: AbortSignal | undefined): Promise<boolean> {
+    while (this.active >= this.current) {
+      if (signal?.aborted || this.stopped) return false;
+      await new Promise<void>((r) => {
+        const done = (): void => {
+          signal?.removeEventListener('abort', done);
+          r();
+        };
+        this.waiters.push(done);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+    if (signal?.aborted || this.stopped) return false;
+    this.active++;
+    this.peakActive = Math.max(this.peakActive, this.active);
+    return true;
+  }
+
+  release(): void {
+    this.active--;
+    this.wake();
+  }
+
+  /** Bytes that arrived on some connection. */
+  moved(n: number): void {
+    this.bytes += n;
+  }
+
+  /** The server pushed back (429, 5xx, a stall): fewer connections. */
+  throttled(): void {
+    if (this.throttledWindow) return;
+    this.throttledWindow = true;
+    const next = Math.max(1, Math.floor(this.current / 2));
+    if (next < this.current) this.o.onBackoff?.(`the server pushed back: ${this.current} → ${next} connections`);
+    this.current = next;
+    this.cooldown = COOLDOWN_WINDOWS;
+    this.base = 0;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  private judge(): void {
+    const rate = this.bytes;
+    this.bytes = 0;
+    const throttled = this.throttledWindow;
+    this.throttledWindow = false;
+    const grew = this.grew;
+    this.grew = false;
+    if (throttled) return;
+    if (this.cooldown > 0) {
+      this.base = rate;
+      // the cooldown over: try one more connection again, as at the start
+      if (--this.cooldown === 0 && this.waiters.length > 0) this.grow();
+      return;
+    }
+    if (grew) {
+      if (rate > this.base * (1 + GROWTH_SHARE / Math.max(1, this.current - 1))) {
+        this.base = rate;
+        if (this.waiters.length > 0) this.grow();
+      } else {
+        // one more connection bought nothing: give it back, try again later
+        this.current = Math.max(1, this.current - 1);
+        this.base = Math.max(this.base, rate);
+        this.plateau = 0;
+      }
+      return;
+    }
+    if (this.waiters.length === 0) return;
+    if (this.base === 0 || ++this.plateau >= PLATEAU_WINDOWS) {
+      this.base = rate;
+      this.plateau = 0;
+      this.grow();
+    }
+  }
+
+  private grow(): void {
+    if (this.current >= this.o.max) return;
+    this.current++;
+    this.grew = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+}

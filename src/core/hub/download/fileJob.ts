@@ -1,0 +1,187 @@
+/**
+ * One file of a ranged download: its partial (opened once, written in place at each range's
+ * offset), the progress of its ranges (kept in the manifest), and its hash, fed in order
+ * with each range as the finished prefix grows (from the page cache, right after the bytes
+ * were written), checked against the LFS sha256 (git blob sha1 for small files) once the
+ * last range is in.
+ */
+import type { Hash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { DownloadItem } from './types';
+import { contentId, expectedDigest, fileSize, hashFile, newHasher } from './digest';
+import type { Manifest, PartialRecord, RangeState } from './manifest';
+import { freshRecord, rangeDone, rangesOf } from './manifest';
+
+export class FileJob {
+  ranges: RangeState[] = [];
+  /** ranges fetched this run (for the per-file event) */
+  fetched = 0;
+  mismatches = 0;
+  private record!: PartialRecord;
+  private hasher!: Hash;
+  /** bytes [0, hashed) are in the hasher */
+  private hashed = 0;
+  /** a read-back is under way: bytes written meanwhile wait for the next one */
+  private reading = false;
+  private hashing: Promise<void> = Promise.resolve();
+  private fh: FileHandle | undefined;
+  private opening: Promise<FileHandle> | undefined;
+  private unsynced = 0;
+  private syncing: Promise<void> | undefined;
+  /** a background flush that failed: the partial cannot be trusted to be on disk */
+  syncError: Error | undefined;
+
+  constructor(
+    readonly it: DownloadItem,
+    readonly abs: string,
+    readonly part: string,
+    private readonly manifest: Manifest,
+    private readonly rangeBytes: number,
+  ) {}
+
+  /**
+   * Takes up the partial where the manifest left it (a partial without a matching record,
+   * or a record without its partial, starts over); returns the bytes kept.
+   */
+  async prepare(): Promise<number> {
+    await mkdir(dirname(this.part), { recursive: true });
+    const onDisk = await fileSize(this.part);
+    const rec = this.manifest.partial(this.it);
+    if (rec && onDisk !== undefined && onDisk <= this.it.size) this.record = rec;
+    else {
+      this.record = freshRecord(contentId(this.it), this.it.size, this.rangeBytes);
+      if (onDisk !== undefined) await rm(this.part, { force: true });
+    }
+    this.manifest.setPartial(this.it, this.record);
+    this.ranges = rangesOf(this.record);
+    this.hasher = newHasher(this.it);
+    this.hashed = 0;
+    // an empty file has no range to write it
+    if (this.it.size === 0) await writeFile(this.part, '');
+    return this.ranges.reduce((s, r) => s + r.have, 0);
+  }
+
+  /** Ranges still to fetch, in order. */
+  pending(): RangeState[] {
+    return this.ranges.filter((r) => !rangeDone(r));
+  }
+
+  get complete(): boolean {
+    return this.ranges.every(rangeDone);
+  }
+
+  /** The partial, opened for positional writes (created when missing, never truncated). */
+  handle(): Promise<FileHandle> {
+    this.opening ??= open(this.part, constants.O_RDWR | constants.O_CREAT).then(
+      (fh) => (this.fh = fh),
+      (e: unknown) => {
+        this.opening = undefined;
+        throw e;
+      },
+    );
+    return this.opening;
+  }
+
+  /**
+   * Bytes of a range reached the partial at `at`: when they continue the hashed prefix they
+   * are hashed now, from memory (the frontier range, and every range of a one-range file);
+   * others are read back once the prefix reaches them.
+   */
+  wrote(r: RangeState, at: number, bufs: readonly Uint8Array[], n: number, flushEvery: number, slots: SyncSlots): void {
+    if (!this.reading && at === this.hashed) {
+      for (const b of bufs) this.hasher.update(b);
+      this.hashed += n;
+    }
+    r.have += n;
+    this.record.have[r.index] = r.have;
+    this.unsynced += n;
+    if (this.fh && this.unsynced >= flushEvery && this.syncing === undefined && slots.take()) {
+      this.unsynced = 0;
+      // kept: after a failed flush, Linux may report the next fsync as a success
+      this.syncing = this.fh
+        .datasync()
+        .catch((e: unknown) => {
+          this.syncError ??= e instanceof Error ? e : new Error(String(e));
+        })
+        .finally(() => {
+          slots.release();
+          this.syncing = undefined;
+        });
+    }
+  }
+
+  /** Hashes the finished prefix as far as it goes now; resolves when that is done. */
+  advanceHash(): Promise<void> {
+    this.hashing = this.hashing.then(async () => {
+      this.reading = true;
+      try {
+        for (let end = this.prefixEnd(); this.hashed < end; end = this.prefixEnd()) {
+          await hashFile(this.part, this.hasher, end, this.hashed);
+          this.hashed = end;
+        }
+      } finally {
+        this.reading = false;
+      }
+    });
+    return this.hashing;
+  }
+
+  /** The end of the bytes written without a gap from byte 0. */
+  private prefixEnd(): number {
+    let end = 0;
+    for (const r of this.ranges) {
+      if (r.start > end) break;
+      end = r.start + r.have;
+      if (!rangeDone(r)) break;
+    }
+    return end;
+  }
+
+  /** Whether every range is in and hashed, and the digest is the expected one (false: a wrong byte somewhere). */
+  async verify(): Promise<boolean> {
+    await this.advanceHash();
+    if (this.hashed < this.it.size) return false;
+    return this.hasher.digest('hex') === expectedDigest(this.it).hex;
+  }
+
+  /** Drops every byte of the partial, to fetch the file again from the start. */
+  async restart(): Promise<void> {
+    await this.close();
+    await rm(this.part, { force: true });
+    this.record = freshRecord(contentId(this.it), this.it.size, this.rangeBytes);
+    this.manifest.setPartial(this.it, this.record);
+    this.ranges = rangesOf(this.record);
+    this.hasher = newHasher(this.it);
+    this.hashed = 0;
+    this.hashing = Promise.resolve();
+  }
+
+  /** Waits for the background flush and closes the partial. */
+  async close(): Promise<void> {
+    await this.syncing;
+    const opening = this.opening;
+    this.opening = undefined;
+    this.fh = undefined;
+    const fh = await opening?.catch(() => undefined);
+    await fh?.close();
+  }
+}
+
+/** Background flushes allowed at once over all files: the others' writes need libuv's pool threads too. */
+export class SyncSlots {
+  private busy = 0;
+  constructor(private readonly max: number) {}
+
+  take(): boolean {
+    if (this.busy >= this.max) return false;
+    this.busy++;
+    return true;
+  }
+
+  release(): void {
+    this.busy--;
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The ranges of every file still to fetch, in file order, over one adaptive pool of
+ * connections. Each range is retried on its own (dropped links, stalls, 5xx, 429 with the
+ * wait the Hub asks for, expired signed URLs resolved again); a file whose last range is
+ * in is hashed to its end and verified, and handed to `verified` (which puts it in place);
+ * a wrong byte somewhere starts that file again once. After the first failure no new range
+ * starts; those under way finish, and what they wrote is kept for the next run.
+ */
+import { HubError } from '../errors';
+import { DEFAULT_RETRIES, DEFAULT_STALL_MS, cancelled, retryWaitMs, shouldRetry, sleep, stallError } from '../retry';
+import { DownloadError } from './types';
+import { expectedDigest } from './digest';
+import type { FileJob } from './fileJob';
+import type { RangeState } from './manifest';
+import { FileSource } from './source';
+import type { AdaptiveLimit } from './adaptive';
+import { SignedUrlExpired, fetchRange, hubError } from './fetchFile';
+import type { FetchContext } from './fetchFile';
+
+interface Task {
+  job: FileJob;
+  src: FileSource;
+  r: RangeState;
+}
+
+/** Wakes the workers waiting for work. */
+class Bell {
+  private waiting: (() => void)[] = [];
+  wait(): Promise<void> {
+    return new Promise((r) => this.waiting.push(r));
+  }
+  ring(): void {
+    for (const w of this.waiting.splice(0)) w();
+  }
+}
+
+export interface Schedule {
+  ctx: FetchContext;
+  jobs: FileJob[];
+  limit: AdaptiveLimit;
+  failure: FirstFailure;
+  /** a file verified: put it in place (runs in the background) */
+  verified: (job: FileJob) => void;
+  /** the manifest, saved as ranges finish */
+  save: (force: boolean) => Promise<void>;
+  /** workers: as many as the pool may ever allow (those over its limit wait for a slot) */
+  maxWorkers: number;
+}
+
+export async function fetchAll(s: Schedule): Promise<void> {
+  const { ctx, jobs, limit, failure } = s;
+  const queue: Task[] = [];
+  const bell = new Bell();
+  let open = jobs.length;
+  const sources = new Map<FileJob, FileSource>();
+  const source = (job: FileJob): FileSource => {
+    let src = sources.get(job);
+    if (!src)
+      sources.set(
+        job,
+        (src = new FileSource(
+          { repo: ctx.repo, commit: ctx.commit, endpoint: ctx.o.endpoint, ...(ctx.o.token ? { token: ctx.o.token } : {}) },
+          job.it,
+        )),
+      );
+    return src;
+  };
+  const enqueue = (job: FileJob): void => {
+    for (const r of job.pending()) queue.push({ job, src: source(job), r });
+    bell.ring();
+  };
+  const closeFile = (): void => {
+    open--;
+    bell.ring();
+  };
+  const finishing: Promise<void>[] = [];
+  /** every range of the file is in: hash the rest, verify, hand it on or start it again */
+  const complete = async (job: FileJob): Promise<void> => {
+    try {
+      await job.close();
+      if (await job.verify()) {
+        ctx.meter.stop(job.it.target);
+        s.verified(job);
+        closeFile();
+        return;
+      }
+      ctx.meter.discard(job.it.size);
+      await job.restart();
+      if (++job.mismatches <= 1) {
+        ctx.meter.emit(`${job.it.target}: checksum mismatch, fetching it again from the start`);
+        await s.save(true);
+        enqueue(job);
+        return;
+      }
+      await s.save(true);
+      const want = expectedDigest(job.it);
+      throw new DownloadError(
+        `${job.it.path}: checksum mismatch twice (expected ${want.algo} ${want.hex}); nothing was put in place`,
+        job.it.path,
+      );
+    } catch (e) {
+      failure.set(e);
+      ctx.meter.stop(job.it.target);
+      closeFile();
+    }
+  };
+  const completing = new Set<FileJob>();
+  const rangeFinished = (t: Task): void => {
+    void s.save(false);
+    void t.job.advanceHash().catch(() => undefined);
+    // two ranges may end before either's worker looks: the file is completed once
+    if (t.job.complete && !completing.has(t.job)) {
+      completing.add(t.job);
+      finishing.push(complete(t.job).finally(() => completing.delete(t.job)));
+    }
+  };
+  for (const job of jobs) {
+    if (job.complete) finishing.push(complete(job));
+    else {
+      void job.advanceHash().catch(() => undefined);
+      enqueue(job);
+    }
+  }
+  const running = new Map<FileJob, number>();
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      if (failure.failed || ctx.o.signal?.aborted) return;
+      const t = queue.shift();
+      if (!t) {
+        if (open === 0) return;
+        await bell.wait();
+        continue;
+      }
+      ctx.meter.start(t.job.it.target);
+      running.set(t.job, (running.get(t.job) ?? 0) + 1);
+      try {
+        await runRange(ctx, limit, t);
+        rangeFinished(t);
+      } catch (e) {
+        failure.set(e);
+        bell.ring();
+      } finally {
+        const n = (running.get(t.job) ?? 1) - 1;
+        running.set(t.job, n);
+        if (n === 0 && !t.job.complete) ctx.meter.stop(t.job.it.target);
+      }
+    }
+  };
+  const onAbort = (): void => bell.ring();
+  ctx.o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.all(Array.from({ length: workers(s) }, worker));
+    await Promise.all(finishing);
+  } finally {
+    ctx.o.signal?.removeEventListener('abort', onAbort);
+    for (const job of jobs) await job.close().catch(() => undefined);
+    await s.save(true).catch(() => undefined);
+  }
+}
+
+const workers = (s: Schedule): number => Math.max(1, s.maxWorkers);
+
+/** A range until it is in: each attempt takes a connection slot, the waits between them do not. */
+async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task): Promise<void> {
+  const { o, meter } = c;
+  const it = t.job.it;
+  const retries = o.retries ?? DEFAULT_RETRIES;
+  const stall = stallError(o.stallTimeoutMs ?? DEFAULT_STALL_MS).message;
+  let failures = 0;
+  let renewals = 0;
+  for (;;) {
+    if (o.signal?.aborted) throw cancelled();
+    if (!(await limit.acquire(o.signal))) throw cancelled();
+    let err: unknown;
+    try {
+      await fetchRange(c, t.job, t.src, t.r);
+      return;
+    } catch (e) {
+      err = e;
+    } finally {
+      limit.release();
+    }
+    if (err instanceof DownloadError) throw err;
+    const he = err instanceof HubError ? err : hubError(c, it, err);
+    if (he.kind === 'cancelled' || o.signal?.aborted) throw cancelled();
+    if (he instanceof SignedUrlExpired && ++renewals <= retries + 1) {
+      t.src.expired(he.url);
+      meter.emit(`${it.target}: ${he.message}`);
+      continue;
+    }
+    if (shouldRetry(he, ++failures, o)) {
+      if (he.kind === 'rate-limited' || (he.status !== undefined && he.status >= 500) || he.message === stall) limit.throttled();
+      const wait = retryWaitMs(he, failures, o);
+      meter.emit(`${it.target}: ${he.message}; retrying in ${(wait / 1000).toFixed(1)} s (${failures}/${retries})`);
+      await sleep(wait, o.signal);
+      continue;
+    }
+    throw new DownloadError(`${it.path}: ${he.message}${failures > retries ? ` (after ${retries} retries)` : ''}`, it.path, err);
+  }
+}
+
+/** The first of several failures; the later ones are consequences or noise. */
+export class FirstFailure {
+  private error: unknown;
+  private has = false;
+
+  get failed(): boolean {
+    return this.has;
+  }
+
+  get value(): unknown {
+    return this.error;
+  }
+
+  set(e: unknown): void {
+    if (this.has) return;
+    this.has = true;
+    this.error = e;
+  }
+}
