@@ -106,6 +106,9 @@ export async function startCodeServer({ port, userData, extensionsDir, folder, s
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
+      // the MCP server provider API is still a proposal in VS Code 1.100 (mcpConfigurationProvider)
+      '--enable-proposed-api',
+      'rl-run-browser.rl-run-browser',
       '--disable-getting-started-override',
       '--ignore-last-opened',
       folder,

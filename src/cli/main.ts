@@ -15,6 +15,7 @@ import { DOWNLOAD, HUB } from './commands/hub';
 import { REPORT } from './commands/report';
 import { SHOW } from './commands/show';
 import { TAGS } from './commands/tags';
+import { MCP } from './commands/mcp';
 import { safeLine, writeErr } from './output/safeText';
 
 /** Every command; a new command is one file exporting a `Command` and one line here. */
@@ -29,6 +30,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   hub: HUB,
   download: DOWNLOAD,
   cache: CACHE,
+  mcp: MCP,
 };
 
 /** The version in package.json, put in by the build (esbuild `define`); `dev` when run from source. */

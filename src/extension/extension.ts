@@ -22,6 +22,10 @@ import * as task from './task/register';
 import * as compare from './compare/register';
 import * as problems from './problems/register';
 import * as welcome from './welcome/register';
+import * as agentTools from './mcp/register';
+import type { AgentToolsFacts } from './mcp/register';
+import { TrajectoriesPanel } from './trajectories/trajectoriesPanel';
+import type { TrajectoryKey } from '../shared/protocol';
 import { IndexStore } from '../core/log/indexStore';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -30,6 +34,10 @@ export interface RlRunBrowserApi {
   report(root: string): RunReport | undefined;
   hasStoredToken(): Promise<boolean>;
   settingsTau(): number;
+  /** the agent tools registered (src/extension/mcp/register.ts) */
+  agentTools: AgentToolsFacts;
+  /** the trajectory the browser of `root` shows, when it is open */
+  browserSelection(root: string): TrajectoryKey | undefined;
 }
 
 export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
@@ -84,7 +92,19 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
 
-  for (const feature of [hubFeature, downloadsFeature, runPanels, runsFeature, share, inPlace, task, compare, problems, welcome])
+  for (const feature of [
+    hubFeature,
+    downloadsFeature,
+    runPanels,
+    runsFeature,
+    share,
+    inPlace,
+    task,
+    compare,
+    problems,
+    welcome,
+    agentTools,
+  ])
     feature.register(ctx, services);
 
   void runs.scan();
@@ -95,6 +115,11 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     report: (root) => runs.get(root)?.run.report()?.report,
     hasStoredToken: () => hub.hasStoredToken(),
     settingsTau: () => settings().index.credit.tau,
+    agentTools: agentTools.agentToolsFacts,
+    browserSelection: (root) => {
+      const p = panels.find('trajectories', root);
+      return p instanceof TrajectoriesPanel ? p.selected : undefined;
+    },
   };
 }
 

@@ -8,6 +8,8 @@ import { mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { RlRunBrowserApi } from '../../src/extension/extension';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
 
@@ -146,4 +148,59 @@ export async function run(): Promise<void> {
     JSON.stringify(vscode.workspace.getConfiguration('rlRunBrowser').get('repos')) === JSON.stringify([REPO]),
     'unfollow removes the repo from the setting',
   );
+
+  await agentToolChecks(api, root);
+}
+
+/** The MCP server definition the editor gets, spawned as the editor spawns it; and open_in_viewer opening the browser at a trajectory. */
+async function agentToolChecks(api: RlRunBrowserApi, root: string): Promise<void> {
+  const provide = api.agentTools.mcpServers;
+  check(provide !== undefined, 'the MCP server definition provider is registered');
+  const defs = (await provide!()) as { label: string; command: string; args: string[]; env: Record<string, string> }[];
+  const def = defs[0]!;
+  check(
+    defs.length === 1 && def.args[1] === 'mcp' && def.args.join(' ').includes(`--root ${root}`) && def.env['ELECTRON_RUN_AS_NODE'] === '1',
+    `one MCP server, ${def.label}: ${def.args.slice(1, 4).join(' ')}...`,
+  );
+  check(
+    !def.args.some((a) => /hf_/.test(a)) && def.env['HF_TOKEN'] === undefined,
+    'no token in its arguments nor in the listed definition',
+  );
+  const client = new Client({ name: 'inhost', version: '1' });
+  await client.connect(
+    new StdioClientTransport({ command: def.command, args: def.args, env: { ...(process.env as Record<string, string>), ...def.env } }),
+  );
+  try {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    check(names.includes('run_report') && names.includes('get_trajectory'), `the server lists ${names.length} tools`);
+    const r = (await client.callTool({ name: 'run_report', arguments: { run: root } })) as {
+      structuredContent?: { trajectories?: number };
+    };
+    check(
+      r.structuredContent?.trajectories === api.report(root)?.trajectories,
+      `run_report over MCP counts ${r.structuredContent?.trajectories} trajectories, as the panels`,
+    );
+  } finally {
+    await client.close();
+  }
+  check(
+    vscode.lm.tools.some((t) => t.name === 'open_in_viewer'),
+    'open_in_viewer is registered',
+  );
+  const first = JSON.parse(
+    readFileSync(join(root, 'logs', 'ws_credit_log.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())[2]!,
+  ) as {
+    iteration: number;
+    group: number;
+    rollout: number;
+  };
+  const at = { iteration: first.iteration, group: first.group, rollout: first.rollout };
+  await vscode.lm.invokeTool('open_in_viewer', { input: { run: root, ...at, turn: 0 }, toolInvocationToken: undefined });
+  const shown = await until(() => {
+    const s = api.browserSelection(root);
+    return s && s.iteration === at.iteration && s.group === at.group && s.rollout === at.rollout ? s : undefined;
+  }, 'the browser at the trajectory');
+  check(shown !== undefined, `open_in_viewer opened the browser at iteration ${at.iteration}, group ${at.group}, rollout ${at.rollout}`);
 }

@@ -28,6 +28,14 @@ async function readEvals(run: Run, read: () => Promise<void>): Promise<void> {
   }
 }
 
+/** The run at `path` with its logs and its evaluation log read; a usage error when it has none (the MCP server's `evaluations`). */
+export async function openEvals(path: string, a: ParsedArgs): Promise<Run> {
+  const { run, read } = await locateRunWith(path, { ...openSettings(a), needCredit: false });
+  if (!run.evals) throw new UsageError(`${path}: no evaluation log (${EVAL_PLACES})`);
+  await readEvals(run, read);
+  return run;
+}
+
 async function run(a: ParsedArgs): Promise<number> {
   const path = a.positional[1];
   if (!path || a.positional.length > 2) throw new UsageError(`usage: rlrb ${EVALS.usage}`);

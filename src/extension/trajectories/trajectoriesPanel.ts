@@ -36,6 +36,11 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     void this.push(true);
   }
 
+  /** The trajectory the browser shows (a link's, an agent's or the user's pick). */
+  get selected(): TrajectoryKey | undefined {
+    return this.state.selected;
+  }
+
   /** Scrolls the detail of `row` to `turn` (a link's turn): now if the page listens, and after that row's next detail. */
   focusTurn(row: number, turn: number): void {
     this.pendingTurn = { row, turn };
