@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { behaviourReport } from '../../core/behaviour/report';
 import { tagNames } from '../../core/behaviour/tags';
 import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
-import { isHubRef } from '../../core/hub/inPlace/hubRef';
 import { locateRun } from '../../core/run/runLocator';
 import { page, queryRows, textSearch } from '../../core/run/query';
 import type { TrajectoryFilter, TrajectorySort } from '../../core/run/query';
@@ -47,12 +46,11 @@ export async function evaluations(o: RunOpener, ref: string): Promise<unknown> {
   return asJson(run.evalSummary()!);
 }
 
-/** `rlrb compare --json`: local runs only, as the CLI. */
+/** `rlrb compare --json`, the runs opened as the CLI opens them (a Hub run's evaluation log fetched for the verdict). */
 export async function compareRuns(o: RunOpener, a: string, b: string, from?: number, to?: number): Promise<unknown> {
-  const remote = [a, b].find(isHubRef);
-  if (remote !== undefined) throw new ToolError(`${remote}: compare reads local logs only; download it first (rlrb download)`);
   const w = window(from, to);
   const [runA, runB] = await Promise.all([o.run(a), o.run(b)]);
+  await Promise.all([runA, runB].map((r) => r.updateEvals()));
   return asJson(comparisonJson(await new RunComparer(runA, runB).compute(w)));
 }
 
