@@ -28,6 +28,11 @@ export function formatFigure(v: number | null | undefined, digits = 4): string {
   return (v >= 0 ? '+' : '') + v.toFixed(digits);
 }
 
+/** A fraction as percentage points with one decimal, no sign and no % ("6.6" for 0.066): the verdict's "points more". */
+export function formatPoints(v: number): string {
+  return (v * 100).toFixed(1);
+}
+
 /** formatFigure without its plus sign (rewards, where the sign says nothing). */
 export function formatPlain(v: number | null | undefined, digits = 4): string {
   return formatFigure(v, digits).replace(/^\+/, '');

@@ -1,6 +1,6 @@
 /** The dashboard's share of the verdict: a card target's whole-run judgement (the report's), a figure's recomputed twin and where they differ. */
 import { h } from '../common';
-import { formatMetric } from '../../src/shared/format';
+import { formatMetric, plural } from '../../src/shared/format';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
 import type { JudgementView } from '../../src/shared/protocol/metricsVerdict';
 import type { ChartDataset } from 'chart.js';
@@ -93,7 +93,7 @@ export function disagreementLine(s: SeriesView): HTMLElement | '' {
     'div',
     { class: 'twin-disagrees', 'data-count': ds.length },
     h('i', { class: 'codicon codicon-warning' }),
-    ` the logged value differs from the recomputed one at ${ds.length} iteration(s): ${shown.join('; ')}${more}`,
+    ` the logged value differs from the recomputed one at ${plural(ds.length, 'iteration')}: ${shown.join('; ')}${more}`,
   );
 }
 

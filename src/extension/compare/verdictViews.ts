@@ -1,7 +1,7 @@
 /** The comparison's verdict (section 8) from core's EvaluationComparison, in plain words (pure; no vscode). */
 import type { EvalOutcome, EvaluationComparison, PairedFigures } from '../../core/eval/evalFigures';
 import { evalTaskRows } from '../../core/eval/evalTasks';
-import { formatCount, formatP } from '../../shared/format';
+import { formatCount, formatP, formatPoints } from '../../shared/format';
 import type { VerdictFiguresView, VerdictView } from '../../shared/protocol/compareVerdict';
 import { NO_VERDICT } from '../../shared/protocol/compareVerdict';
 
@@ -25,7 +25,7 @@ export function figuresView(f: PairedFigures, iteration: number | null): Verdict
   };
 }
 
-const pts = (x: number): string => (x * 100).toFixed(1);
+const pts = formatPoints;
 
 /** "A solves 3.1 points more (95% CI 0.4 to 5.8), p = 0.0240; A better on 120 tasks, B on 80, 74 tied." */
 export function differenceWords(f: PairedFigures): string {

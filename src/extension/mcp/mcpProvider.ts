@@ -68,7 +68,8 @@ export function registerMcpProvider(
   const v = (ctx.extension.packageJSON as { version?: unknown }).version;
   const version = typeof v === 'string' ? v : '0';
   const definition = (token?: string, endpoint?: string): object => {
-    const l = serverLaunch({ execPath: process.execPath, cli, roots: serverRoots(s), repos: s.settings().repos, endpoint, token });
+    const roots = serverRoots(s);
+    const l = serverLaunch({ execPath: process.execPath, cli, roots, repos: s.settings().repos, endpoint, token });
     return new found.Stdio(MCP_SERVER_LABEL, l.command, l.args, l.env, version);
   };
   const provider: McpProvider = {
