@@ -209,7 +209,8 @@ function render(v: CompareView): void {
   boxes.behaviour.replaceChildren(...behaviourSection(v.behaviour));
   const tc = v.taskCounts;
   boxes.tasksNote.textContent =
-    `${plural(tc.both, 'task')} seen by both runs, ${formatCount(tc.onlyA)} by A only, ${formatCount(tc.onlyB)} by B only, in the window. ` +
+    `${plural(tc.both, 'task')} seen by both runs, ${formatCount(tc.onlyA)} by A only, ` +
+    `${formatCount(tc.onlyB)} by B only, in the window. ` +
     'Click a task to open it in the task view.';
   const notes = [v.a.unlabeled && `A: ${v.a.unlabeled}.`, v.b.unlabeled && `B: ${v.b.unlabeled}.`].filter(Boolean).join(' ');
   boxes.report.replaceChildren(...(notes ? [h('p', { class: 'muted', id: 'report-note' }, notes)] : []), reportTable(v));

@@ -88,7 +88,8 @@ export class VerdictSection {
     const note = h(
       'p',
       { class: 'muted' },
-      'Checkpoint evaluations: both runs on the same tasks at the same iterations, a task’s success the share of its episodes with reward > 0. ' +
+      'Checkpoint evaluations: both runs on the same tasks at the same iterations, ' +
+        'a task’s success the share of its episodes with reward > 0. ' +
         'The verdict rests on these.',
     );
     this.el.replaceChildren(...lines, note, h('div', { class: 'chart-box small' }, this.canvas), figuresTable(v), this.tasks(v));

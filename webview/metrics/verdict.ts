@@ -1,4 +1,7 @@
-/** The dashboard's share of the verdict: a card target's whole-run judgement (the report's), a figure's recomputed twin and where they differ. */
+/**
+ * The dashboard's share of the verdict: a card target's whole-run judgement (the report's), a figure's recomputed twin and where they
+ * differ.
+ */
 import { h } from '../common';
 import { formatMetric, plural } from '../../src/shared/format';
 import type { SeriesView } from '../../src/shared/protocol/metrics';

@@ -1,4 +1,7 @@
-/** The report's behaviour section (run-format.md section 7): each tag's count, rate, success tagged vs untagged, and its change over training; a row opens its trajectories. */
+/**
+ * The report's behaviour section (run-format.md section 7): each tag's count, rate, success tagged vs untagged, and its change over
+ * training; a row opens its trajectories.
+ */
 import { h } from '../common';
 import { formatCount, formatPercent, formatSigned } from '../../src/shared/format';
 import type { ReportBehaviourView } from '../../src/shared/protocol/report';

@@ -55,7 +55,10 @@ const MARK_LABELS: readonly [keyof Omit<TurnMarks, 'recomputedC'>, string][] = [
   ['masked', 'masked'],
 ];
 
-/** `rlrb show --json`: the record as read, each turn with its marks (`BehaviourTurnMarks`: section 7's repeat, cycle, collapsed too) beside its fields. */
+/**
+ * `rlrb show --json`: the record as read, each turn with its marks (`BehaviourTurnMarks`: section 7's repeat, cycle, collapsed too)
+ * beside its fields.
+ */
 export function trajectoryJson(t: TrajectoryView, opts: IndexOptions, line: number | undefined): unknown {
   const marks = trajectoryTurnMarks(t.turns, t.A, opts.credit, opts.match);
   return { ...t, turns: t.turns.map((u, i) => ({ ...u, ...marks[i] })), line };

@@ -35,7 +35,10 @@ export function twoProportions(countA: number, nA: number, countB: number, nB: n
   return { rateA, rateB, diff: rateA - rateB, p };
 }
 
-/** Each tag over the window's iterations (both runs' counted trajectories there); a label tag is all null when either run has no labeled turn. */
+/**
+ * Each tag over the window's iterations (both runs' counted trajectories there); a label tag is all null when either run has no labeled
+ * turn.
+ */
 export function behaviourComparison(
   a: CreditIndex,
   b: CreditIndex,

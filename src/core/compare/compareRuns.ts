@@ -34,7 +34,10 @@ export interface RunComparison extends Comparison {
   evalBehaviour: BehaviourComparison | null;
 }
 
-/** What `rlrb compare --json` prints: the keys of section 6, `evaluation` (section 8), `behaviour` (section 7) and `evalBehaviour` (section 7 on eval episodes), plus `warnings`, `reportA`, `reportB`. */
+/**
+ * What `rlrb compare --json` prints: the keys of section 6, `evaluation` (section 8), `behaviour` (section 7) and `evalBehaviour`
+ * (section 7 on eval episodes), plus `warnings`, `reportA`, `reportB`.
+ */
 export type ComparisonJson = ComparisonFigures & {
   evaluation: EvaluationComparison | null;
   behaviour: BehaviourComparison;

@@ -58,7 +58,10 @@ export function keyedOptions(o: IndexOptions): Omit<IndexOptions, 'behaviour'> {
 export interface IndexEngine {
   store?: IndexStore;
   threads?: ThreadOptions;
-  /** the log's bytes when it is not a local file (a Hub log read in place); its saved index is then kept by its owner (`snapshot`, `restoreFrame`) */
+  /**
+   * the log's bytes when it is not a local file (a Hub log read in place); its saved index is then kept by its owner (`snapshot`,
+   * `restoreFrame`)
+   */
   source?: ByteSource;
   /** for the benchmark's baseline only: index without the behaviour tags (their columns stay 0) */
   noBehaviour?: boolean;
@@ -198,7 +201,10 @@ export class CreditIndex implements LineSink {
   private readonly behaviourScratch = { stored: 0, collapsedTurns: 0, comparedTurns: 0 };
   /** changes whenever the rows change (append, rollback, reset) */
   version = 0;
-  /** changes whenever rows already held may have been replaced (a reset, a restored or adopted index): a reader of rows carried from call to call starts again */
+  /**
+   * changes whenever rows already held may have been replaced (a reset, a restored or adopted index): a reader of rows carried from
+   * call to call starts again
+   */
   generation = 0;
 
   /** what the first update started from */

@@ -1,7 +1,7 @@
 /** The comparison's verdict (section 8) from core's EvaluationComparison, in plain words (pure; no vscode). */
 import type { EvalOutcome, EvaluationComparison, PairedFigures } from '../../core/eval/evalFigures';
 import { evalTaskRows } from '../../core/eval/evalTasks';
-import { formatCount, formatP, formatPoints } from '../../shared/format';
+import { formatCount, formatP, formatPoints, plural } from '../../shared/format';
 import type { VerdictFiguresView, VerdictView } from '../../shared/protocol/compareVerdict';
 import { NO_VERDICT } from '../../shared/protocol/compareVerdict';
 
@@ -34,7 +34,7 @@ export function differenceWords(f: PairedFigures): string {
   const size = d === 0 ? 'as many points as B' : `${pts(Math.abs(d))} points ${d > 0 ? 'more' : 'fewer'}`;
   const ci = f.ci95 ? ` (95% CI ${pts(f.ci95[0])} to ${pts(f.ci95[1])})` : ' (no interval: fewer than 2 tasks)';
   const p = f.p === null ? 'no p value (every task has the same difference)' : `p = ${formatP(f.p)}`;
-  const wl = `A better on ${formatCount(f.wins)} task${f.wins === 1 ? '' : 's'}, B on ${formatCount(f.losses)}, ${formatCount(f.ties)} tied`;
+  const wl = `A better on ${plural(f.wins, 'task')}, B on ${formatCount(f.losses)}, ${formatCount(f.ties)} tied`;
   return `A solves ${size}${ci}, ${p}; ${wl}.`;
 }
 

@@ -52,7 +52,10 @@ function seriesView(xs: readonly number[], name: string, values: Float64Array, w
   };
 }
 
-/** The series `names` (default: every one), each built from the table when asked and decimated to about `width` points (LTTB, gaps kept). */
+/**
+ * The series `names` (default: every one), each built from the table when asked and decimated to about `width` points (LTTB, gaps
+ * kept).
+ */
 export function seriesViews(t: MetricsTable, width: number, names: readonly string[] = t.names): SeriesView[] {
   const out: SeriesView[] = [];
   for (const name of names) {
