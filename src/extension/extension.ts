@@ -21,7 +21,6 @@ import * as inPlace from './inPlace/register';
 import * as task from './task/register';
 import * as compare from './compare/register';
 import * as problems from './problems/register';
-import * as welcome from './welcome/register';
 import * as agentTools from './mcp/register';
 import type { AgentToolsFacts } from './mcp/register';
 import { TrajectoriesPanel } from './trajectories/trajectoriesPanel';
@@ -92,19 +91,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
 
-  for (const feature of [
-    hubFeature,
-    downloadsFeature,
-    runPanels,
-    runsFeature,
-    share,
-    inPlace,
-    task,
-    compare,
-    problems,
-    welcome,
-    agentTools,
-  ])
+  for (const feature of [hubFeature, downloadsFeature, runPanels, runsFeature, share, inPlace, task, compare, problems, agentTools])
     feature.register(ctx, services);
 
   void runs.scan();
