@@ -245,7 +245,9 @@ wb.journey(
     await openUrl(page, linkTo({ kind: 'run' }));
     const wv = wb.webview();
     await wv.locator('.chart-card').first().waitFor({ timeout: 60_000 });
-    const names = await wv.locator('.chart-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-metric') ?? ''));
+    // the last chart of the log's metrics (the Behaviour group after them is computed, not a metric a link names)
+    const logCharts = wv.locator('section:not([aria-label="Behaviour"]) .chart-card');
+    const names = await logCharts.evaluateAll((els) => els.map((e) => e.getAttribute('data-metric') ?? ''));
     const metric = names[names.length - 1]!;
     const frame = (await page.locator('iframe.webview.ready:visible').boundingBox())!;
     const card = wv.locator(`.chart-card[data-metric="${metric}"]`);
