@@ -10,7 +10,10 @@ const RESULTS = 'bench/results.md';
  */
 export function recordResults(title: string, lines: string[]): void {
   const text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
-  const section = `## ${title}\n\nMeasured ${new Date().toISOString()} (${cpus().length} cores, Node ${process.version}).\n\n${lines.join('\n')}\n`;
+  // RLRB_BENCH_NOTE: a sentence said above the figures (a shared machine, say), so that a quiet rerun prints none
+  const note = process.env['RLRB_BENCH_NOTE'];
+  const said = note ? `**${note}**\n\n` : '';
+  const section = `## ${title}\n\nMeasured ${new Date().toISOString()} (${cpus().length} cores, Node ${process.version}).\n\n${said}${lines.join('\n')}\n`;
   writeFileSync(RESULTS, replaceSection(text, title, section));
   console.log(lines.join('\n'));
 }

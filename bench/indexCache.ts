@@ -6,7 +6,9 @@
  * second open of the unchanged log (from the saved index). Every ratio is of figures
  * measured in this run; the load average is printed next to them (the machine is shared).
  * Next to the wall times, the CPU time of the main thread and of each worker (Linux), the
- * load-independent figures: the serial fraction and the speedup Amdahl's law allows.
+ * load-independent figures: the serial fraction and the speedup Amdahl's law allows. The
+ * thread figure is the median of the rounds (five by default) against the median, with what
+ * varies from round to round next to it (see `roundLines`).
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
@@ -25,8 +27,10 @@ import { amdahl, recordResults, coreSpeedShared, mbps } from './common';
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_BYTES'] ?? 1e9);
 const WORKER = resolve('dist/indexWorker.js');
 const THREADS = availableParallelism();
-/** rounds of (one thread, every core), interleaved (default 2) */
-const ROUNDS = Number(process.env['RLRB_BENCH_ROUNDS'] ?? 2);
+/** rounds of (one thread, every core), interleaved (default 5: the thread figure is their median) */
+const ROUNDS = Number(process.env['RLRB_BENCH_ROUNDS'] ?? 5);
+/** `RLRB_BENCH_THREADS_ONLY=1`: the thread rounds alone (no store, no CLI), e.g. a quiet-machine rerun of the thread figure */
+const THREADS_ONLY = process.env['RLRB_BENCH_THREADS_ONLY'] === '1';
 
 interface Open {
   ms: number;
@@ -107,6 +111,41 @@ function cpuLines(one: Open[], many: Open[]): string[] {
     `CPU, ${THREADS} worker processes (best of ${many.length}): main thread ${f(m.mainMs)} ms (cutting ${t.beforeMs.toFixed(1)} ms, merge ${t.mergeMs.toFixed(1)} ms), workers ${t.workers.map((w) => `${f(w.cpuMs)} ms (waited ${f(w.waitMs)} ms)`).join(', ')}; ${(((m.mainMs + workers) / o.mainMs - 1) * 100).toFixed(1)}% more CPU than one thread in all; the whole process ${f(m.processMs)} ms and its workers ${f(m.childrenMs)} ms (every thread of theirs, their start included)`,
     `serial fraction ${(serial * 100).toFixed(2)}% of the threaded CPU: Amdahl's law allows ${amdahl(serial, THREADS).toFixed(2)}x on ${THREADS} cores; one-thread CPU over the threaded longest path (main + slowest worker): ${(o.mainMs / path(m)).toFixed(2)}x (what the work allows on cores that share nothing; target >= 1.6x)`,
   ];
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/**
+ * The thread figure: the median of the one-thread opens against the median of the threaded
+ * ones (target 1.5x), each round's own ratio (its two opens ran one after the other), and per
+ * threaded round what may vary: the workers' wall time against the slowest worker's CPU (the
+ * rest is the fork and the wait for a core), the two parts' CPU (the cut points: even bytes,
+ * so unequal CPU means unequal work per byte or unequal cores), their waits for a core (the
+ * machine's load) and the merge.
+ */
+function roundLines(one: Open[], many: Open[]): string[] {
+  const f = (x: number): string => x.toFixed(0);
+  const ratio = median(one.map((o) => o.ms)) / median(many.map((m) => m.ms));
+  const paired = one.map((o, i) => o.ms / many[i]!.ms);
+  const lines = [
+    `median of ${one.length}: one thread ${f(median(one.map((o) => o.ms)))} ms, ${THREADS} worker processes ${f(median(many.map((m) => m.ms)))} ms: ` +
+      `${ratio.toFixed(2)}x one thread (target >= 1.5x at the median: ${ratio >= 1.5 ? 'PASS' : 'FAIL'}); each round's own ratio ${paired.map((r) => `${r.toFixed(2)}x`).join(', ')} (median ${median(paired).toFixed(2)}x)`,
+    `what varies, per threaded round (workers' wall; each part's CPU and its wait for a core; the slowest part's CPU over the fastest's; merge on the main thread):`,
+  ];
+  many.forEach((m, i) => {
+    const t = m.idx.threadTiming;
+    if (!t) return;
+    const cpus = t.workers.map((w) => w.cpuMs);
+    lines.push(
+      `  round ${i + 1}: ${f(m.ms)} ms in all, workers ${f(t.workersWallMs)} ms wall; parts ${t.workers.map((w) => `${f(w.cpuMs)} ms CPU (waited ${f(w.waitMs)})`).join(', ')}; ` +
+        `imbalance ${(Math.max(...cpus) / Math.min(...cpus)).toFixed(2)}; merge ${t.mergeMs.toFixed(1)} ms; one thread that round ${f(one[i]!.ms)} ms (waited ${f(one[i]!.mainWaitMs)})`,
+    );
+  });
+  return lines;
 }
 
 /** Every column byte for byte, skipped lines, schema observer (in order), schema check and report. */
@@ -207,6 +246,23 @@ async function main(): Promise<void> {
     const same = many.every((m) => sameFigures(m.idx, one[0]!.idx));
     if (!same) throw new Error('the threaded index differs from the one-thread index');
     const loadThreads = load();
+    const ms = (r: { ms: number }[]): string => r.map((x) => `${x.ms.toFixed(0)} ms`).join(', ');
+    const threadLines = [
+      `log: ${(size / 1e6).toFixed(0)} MB, ${one[0]!.idx.size} trajectories; load average (1, 5, 15 min) ${loadStart} at the start, ${loadThreads} after the thread rounds`,
+      `one thread: ${ms(one)} (best ${mbps(size, best(one)).toFixed(0)} MB/s)`,
+      `${THREADS} worker processes: ${ms(many)} (best ${mbps(size, best(many)).toFixed(0)} MB/s); ${(best(one) / best(many)).toFixed(2)}x one thread, best against best`,
+      ...roundLines(one, many),
+      ...cpuLines(one, many),
+      `a core's parsing speed while all ${THREADS} parse, against alone (JSON.parse in workers, CPU time): ${shared.toFixed(2)}; the most ${THREADS} threads can give on this hardware: ${(shared * THREADS).toFixed(2)}x (1 and ${THREADS}x for cores that share nothing; it means something only on a quiet machine)`,
+      `same figures (every column byte for byte, skipped lines, schema, report): ${same}`,
+    ];
+    if (THREADS_ONLY) {
+      recordResults('index cache and threads', [
+        ...threadLines,
+        `load average at the end ${load()}; RLRB_BENCH_THREADS_ONLY=1: no store, no CLI figures`,
+      ]);
+      return;
+    }
 
     const cache = mkdtempSync(join(tmpdir(), 'rlrb-bench-cache-'));
     const store = new IndexStore(cache);
@@ -217,17 +273,12 @@ async function main(): Promise<void> {
       const sameSaved = sameFigures(second.idx, one[0]!.idx);
       if (!sameSaved) throw new Error('the index from the saved index differs from a fresh one');
       const saved = statSync(join(cache, store.nameOf('credit', log, first.idx.options))).size;
-      const ms = (r: { ms: number }[]): string => r.map((x) => `${x.ms.toFixed(0)} ms`).join(', ');
       recordResults('index cache and threads', [
-        `log: ${(size / 1e6).toFixed(0)} MB, ${one[0]!.idx.size} trajectories; load average (1, 5, 15 min) ${loadStart} at the start, ${loadThreads} after the thread rounds, ${load()} at the end`,
-        `one thread: ${ms(one)} (best ${mbps(size, best(one)).toFixed(0)} MB/s)`,
-        `${THREADS} worker processes: ${ms(many)} (best ${mbps(size, best(many)).toFixed(0)} MB/s); ${(best(one) / best(many)).toFixed(2)}x one thread, best against best (target >= 1.6x)`,
-        ...cpuLines(one, many),
-        `a core's parsing speed while all ${THREADS} parse, against alone (JSON.parse in workers, CPU time): ${shared.toFixed(2)}; the most ${THREADS} threads can give on this hardware: ${(shared * THREADS).toFixed(2)}x (1 and ${THREADS}x for cores that share nothing; it means something only on a quiet machine)`,
-        `same figures (every column byte for byte, skipped lines, schema, report): ${same}`,
+        ...threadLines,
         `first open with a store (${THREADS} worker processes + save): ${first.ms.toFixed(0)} ms; saved index ${(saved / 1e6).toFixed(1)} MB`,
         `second open (unchanged, from the saved index): ${second.ms.toFixed(1)} ms; ${(first.ms / second.ms).toFixed(1)}x faster than the first (target >= 20x and < 300 ms); same figures: ${sameSaved}`,
         ...cliSecondOpens(dir),
+        `load average at the end ${load()}`,
       ]);
     } finally {
       rmSync(cache, { recursive: true, force: true });

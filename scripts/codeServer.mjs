@@ -67,7 +67,10 @@ export async function startCodeServer({ port, userData, extensionsDir, folder, s
     JSON.stringify(
       {
         'workbench.startupEditor': 'none',
-        // the extension opens its walkthrough on its first activation unless this is off
+        // the extension opens its walkthrough on its first activation unless this is off (an
+        // application setting: read in code-server's remote window, where the workbench's own
+        // workbench.welcomePage.walkthroughs.openOnInstall, machine-scoped, is not read from here)
+        'rlRunBrowser.walkthrough.openOnFirstRun': false,
         'workbench.welcomePage.walkthroughs.openOnInstall': false,
         'telemetry.telemetryLevel': 'off',
         'update.mode': 'none',

@@ -41,7 +41,13 @@ const SUITE = [
   'build/test/e2e/compare.test.js',
   'build/test/e2e/problems.test.js',
   'build/test/e2e/verdict.test.js',
+  'build/test/e2e/evalCharts.test.js',
   'build/test/e2e/behaviour.test.js',
+  'build/test/e2e/credit.test.js',
+  'build/test/e2e/behaviourViews.test.js',
+  'build/test/e2e/evalBrowser.test.js',
+  'build/test/e2e/a11y.test.js',
+  'build/test/e2e/welcome.test.js',
 ];
 const FILES = process.argv.slice(2);
 // this run's screenshots only (each file writes its own, under its own prefix)

@@ -20,3 +20,13 @@ export function jsonl(rows: readonly unknown[]): string {
 export function close(actual: number | null | undefined, expected: number, eps = 1e-9): boolean {
   return typeof actual === 'number' && Math.abs(actual - expected) <= eps;
 }
+
+/** `n` deterministic pseudo-random bytes (a linear congruential generator from `seed`): file contents for the Hub tests. */
+export function noise(n: number, seed: number): Buffer {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    b[i] = seed >>> 24;
+  }
+  return b;
+}

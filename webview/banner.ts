@@ -7,13 +7,17 @@ import { isDataProblemsMessage } from '../src/shared/protocol';
 import type { ShowProblemsMessage } from '../src/shared/protocol';
 
 const BANNER_ID = 'rlrb-data-problems';
+/** the banner's height with its margin, for a panel that fills the window (media/trajectories.css) */
+const HEIGHT_VAR = '--rlrb-banner-h';
+let sizing: ResizeObserver | undefined;
 
 /** Shows, updates or removes the banner when `m` is its message; returns whether it was. */
 export function handleBanner(m: unknown, post: (m: ShowProblemsMessage) => void): boolean {
   if (!isDataProblemsMessage(m)) return false;
   const app = document.getElementById('app');
   document.getElementById(BANNER_ID)?.remove();
-  if (app) app.style.removeProperty('height');
+  sizing?.disconnect();
+  document.documentElement.style.removeProperty(HEIGHT_VAR);
   if (m.total === 0) return true;
   const banner = document.createElement('div');
   banner.id = BANNER_ID;
@@ -45,8 +49,11 @@ export function handleBanner(m: unknown, post: (m: ShowProblemsMessage) => void)
   banner.append(text, link);
   if (app) app.before(banner);
   else document.body.prepend(banner);
-  // a panel that fills the window (the browser's split) gives the banner its room
-  if (app && app.getBoundingClientRect().bottom > window.innerHeight + 1 && getComputedStyle(app).height.endsWith('px'))
-    app.style.height = `calc(100vh - 12px - ${banner.offsetHeight + 8}px)`;
+  // a panel that fills the window (the browser's split) gives the banner its room, measured
+  // whenever the banner's size changes: a banner that came while the panel was hidden has none yet
+  const fit = (): void => document.documentElement.style.setProperty(HEIGHT_VAR, `${banner.offsetHeight + 8}px`);
+  sizing = new ResizeObserver(fit);
+  sizing.observe(banner);
+  fit();
   return true;
 }

@@ -1,5 +1,6 @@
 /** Browser-side helpers shared by the panels: the VS Code API, state, DOM, colours (numbers: src/shared/format). */
 import type { ChartOptions, LinearScaleOptions, TooltipItem, TooltipLabelStyle } from 'chart.js';
+import { spacedBounds } from '../src/shared/chartTicks';
 import type { PanelState } from '../src/shared/protocol';
 import { handleBanner } from './banner';
 
@@ -138,6 +139,9 @@ export function lineOptions(s: LineSpec): ChartOptions<'line'> {
         ticks: { color: s.text, ...s.xTicks },
         grid: { color: s.grid },
         title: { display: s.xTitle !== undefined, text: s.xTitle ?? '', color: s.text },
+        afterBuildTicks: (axis) => {
+          axis.ticks = spacedBounds(axis.ticks);
+        },
       },
       y: { type: 'linear', ...s.y, ticks: { color: s.text, ...s.yTicks }, grid: { color: s.grid } },
     },

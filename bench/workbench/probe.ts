@@ -21,6 +21,9 @@ export const CHECKS: Record<string, string> = {
   jumpAgain: `typeof d.defaultView.__rlrbPrevJump === 'string' && !!d.querySelector('.trow') && /ws\\/c_mean @ \\d+/.test((d.getElementById('jump-label') || {}).textContent || '') && (d.getElementById('jump-label') || {}).textContent !== d.defaultView.__rlrbPrevJump`,
   report: `!!d.querySelector('#report-table tr[data-key]')`,
   compare: `!!d.querySelector('#figures tr[data-key="success"]')`,
+  // the task view with a run's groups; again: the retained one showing the task set in its window before the click
+  task: `!!d.querySelector('#task-runs .grow')`,
+  taskAgain: `typeof d.defaultView.__rlrbNextTask === 'string' && !!d.querySelector('#task-runs .grow') && ((d.querySelector('#task-title .task-key') || {}).textContent || '') === d.defaultView.__rlrbNextTask`,
   // the workbench floor's panels (see floor.ts)
   ...Object.fromEntries(FLOORS.map((f) => [f.key, f.check])),
 };

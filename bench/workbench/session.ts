@@ -92,15 +92,19 @@ export async function until<T>(fn: () => Promise<T | undefined>, what: string, t
 }
 
 /** The inner webview frame whose check `key` passed after `t0`, with that time. */
-export async function seenAfter(page: Page, key: string, t0: number): Promise<{ frame: Frame; t1: number }> {
+export async function seenAfter(page: Page, key: string, t0: number, timeoutMs?: number): Promise<{ frame: Frame; t1: number }> {
   try {
-    return await until(async () => {
-      for (const frame of page.frames()) {
-        const t = await frame.evaluate(`(window.__rlrbSeen || {})[${JSON.stringify(key)}]`).catch(() => undefined);
-        if (typeof t === 'number' && t > t0) return { frame, t1: t };
-      }
-      return undefined;
-    }, `${key} content`);
+    return await until(
+      async () => {
+        for (const frame of page.frames()) {
+          const t = await frame.evaluate(`(window.__rlrbSeen || {})[${JSON.stringify(key)}]`).catch(() => undefined);
+          if (typeof t === 'number' && t > t0) return { frame, t1: t };
+        }
+        return undefined;
+      },
+      `${key} content`,
+      timeoutMs,
+    );
   } catch (e) {
     // what each frame saw, to tell a probe that missed from a panel that never came
     const seen = await Promise.all(

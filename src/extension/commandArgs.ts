@@ -41,6 +41,9 @@ export function parseOpenTrajectoriesArgs(arg: unknown): OpenTrajectoriesArgs {
     if (typeof fo['labeledOnly'] === 'boolean') filter.labeledOnly = fo['labeledOnly'];
     if (typeof fo['gate'] === 'boolean') filter.gate = fo['gate'];
     if (typeof fo['text'] === 'string') filter.text = fo['text'];
+    // the eval source (a tree's checkpoint, the verdict's task)
+    if (isInt(fo['evalIteration'])) filter.evalIteration = fo['evalIteration'];
+    if (isInt(fo['evalIteration']) && typeof fo['evalTask'] === 'string') filter.evalTask = fo['evalTask'];
   }
   if (isInt(o['iteration'])) {
     filter.iterationMin ??= o['iteration'];

@@ -21,11 +21,14 @@ import * as inPlace from './inPlace/register';
 import * as task from './task/register';
 import * as compare from './compare/register';
 import * as problems from './problems/register';
+import * as welcome from './welcome/register';
 import * as agentTools from './mcp/register';
 import type { AgentToolsFacts } from './mcp/register';
 import { TrajectoriesPanel } from './trajectories/trajectoriesPanel';
 import type { TrajectoryKey } from '../shared/protocol';
 import { IndexStore } from '../core/log/indexStore';
+import { hubEvals } from './trees/hubEvals';
+import { rangeCacheOf } from './inPlace/register';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
 export interface RlRunBrowserApi {
@@ -72,6 +75,11 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     runs,
     () => settings().repos,
     (repo, kind) => destinations.path(repo, kind),
+    hubEvals(
+      () => hub.connection(),
+      rangeCacheOf(ctx),
+      (line) => out.warn(line),
+    ),
   );
   const panels = new PanelManager(ctx, runs, (root, row) => trees.revealRow(root, row));
   const autoRefresh = new HubAutoRefresh(hub, () => settings().repos);
@@ -91,7 +99,19 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
 
-  for (const feature of [hubFeature, downloadsFeature, runPanels, runsFeature, share, inPlace, task, compare, problems, agentTools])
+  for (const feature of [
+    hubFeature,
+    downloadsFeature,
+    runPanels,
+    runsFeature,
+    share,
+    inPlace,
+    task,
+    compare,
+    problems,
+    welcome,
+    agentTools,
+  ])
     feature.register(ctx, services);
 
   void runs.scan();

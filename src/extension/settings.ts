@@ -95,7 +95,7 @@ export function readSettings(source: ConfigSource): Settings {
     endpoint: typeof endpoint === 'string' && endpoint.trim() ? endpoint.trim() : undefined,
     runFolders: strList('runFolders', []),
     downloadDestination: typeof dest === 'string' && dest.trim() ? dest.trim() : undefined,
-    downloadConcurrency: Math.round(num('downloadConcurrency', 4, 1, 16)),
+    downloadConcurrency: Math.round(num('downloadConcurrency', 1, 1, 16)),
     stallTimeoutSeconds: num('stallTimeoutSeconds', 30, 5, 3600),
     index: {
       credit: { beta: num('beta', 0.4, -100, 100), tau },

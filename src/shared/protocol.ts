@@ -117,6 +117,8 @@ export function isQuery(v: unknown): v is QueryView {
   for (const k of ['labeledOnly', 'gate'] as const) if (f[k] !== undefined && typeof f[k] !== 'boolean') return false;
   if (f['text'] !== undefined && (typeof f['text'] !== 'string' || f['text'].length > 500)) return false;
   if (f['tags'] !== undefined && !isTagList(f['tags'])) return false;
+  if (f['evalIteration'] !== undefined && !isInt(f['evalIteration'])) return false;
+  if (f['evalTask'] !== undefined && (typeof f['evalTask'] !== 'string' || f['evalTask'].length > 64 * 1024)) return false;
   return v['sort'].every(
     (s) => isObj(s) && isSortKeyView(s['key']) && (s['descending'] === undefined || typeof s['descending'] === 'boolean'),
   );

@@ -78,10 +78,23 @@ function iterationLabel(f: FilterView): string | null {
 
 const REWARDS = { success: 'succeeded', failure: 'failed', format: 'format failure' } as const;
 
+/** On eval episodes a task's episodes play the part of a group's rollouts: the group and rollout sort keys order by task and sample. */
+const EVAL_SORT_NAMES: Partial<Record<SortKeyView, string>> = { group: 'task', rollout: 'sample', flags: 'tags' };
+
+/** The source chip first: the eval episodes of a checkpoint (and a task), removing it goes back to the training rollouts. */
+function sourceChips(f: FilterView): QueryChip[] {
+  if (f.evalIteration === undefined) return [];
+  const out: QueryChip[] = [
+    { id: 'eval', label: `Evaluation episodes · iteration ${f.evalIteration}`, without: dropFilter('evalIteration', 'evalTask') },
+  ];
+  if (f.evalTask !== undefined) out.push({ id: 'eval-task', label: `task ${f.evalTask}`, without: dropFilter('evalTask') });
+  return out;
+}
+
 /** Every active filter, then every sort key, in the order they apply. */
 export function queryChips(q: QueryView): QueryChip[] {
   const f = q.filter;
-  const out: QueryChip[] = [];
+  const out: QueryChip[] = sourceChips(f);
   const it = iterationLabel(f);
   if (it) out.push({ id: 'iteration', label: it, without: dropFilter('iterationMin', 'iterationMax') });
   if (f.group !== undefined) out.push({ id: 'group', label: `group ${f.group}`, without: dropFilter('group') });
@@ -106,7 +119,7 @@ export function queryChips(q: QueryView): QueryChip[] {
   q.sort.forEach((s, i) =>
     out.push({
       id: `sort-${s.key}`,
-      label: `${i === 0 ? 'sort' : 'then'} ${SORT_NAMES[s.key]} ${s.descending ? '↓' : '↑'}`,
+      label: `${i === 0 ? 'sort' : 'then'} ${(f.evalIteration !== undefined ? EVAL_SORT_NAMES[s.key] : undefined) ?? SORT_NAMES[s.key]} ${s.descending ? '↓' : '↑'}`,
       without: (x) => ({ filter: x.filter, sort: x.sort.filter((y) => y.key !== s.key) }),
     }),
   );
@@ -116,6 +129,12 @@ export function queryChips(q: QueryView): QueryChip[] {
 /** The header line, from the live query alone: "3525 of 10800 trajectories · iteration 11 · has sign flip". */
 export function queryHeader(q: QueryView, total: number, size: number): string {
   const filters = queryChips(q).filter((c) => !c.id.startsWith('sort-'));
+  if (q.filter.evalIteration !== undefined) {
+    // the source's chips name it; the count is of its episodes
+    const narrowed = filters.length > sourceChips(q.filter).length;
+    const count = narrowed ? `${total} of ${size} evaluation episodes` : `all ${size} evaluation episodes`;
+    return [count, ...filters.map((c) => c.label)].join(' · ');
+  }
   const count = filters.length === 0 ? `all ${size} trajectories` : `${total} of ${size} trajectories`;
   return [count, ...filters.map((c) => c.label)].join(' · ');
 }

@@ -33,6 +33,15 @@ export function runColourVar(slot: number): string {
   return `var(${name}, ${fallback})`;
 }
 
+/**
+ * A run's colour for text (its name): the chart colour mixed with the theme's foreground, which
+ * keeps 4.5:1 on the editor background in the stock light and dark themes (the charts' blue and
+ * orange alone are 3.6:1 and 2.9:1 on white), as the status colours of media/webview.css do.
+ */
+export function runTextColourVar(slot: number): string {
+  return `color-mix(in srgb, ${runColourVar(slot)} 55%, var(--vscode-foreground))`;
+}
+
 /** A dash pattern per slot beyond the first four, so that lines stay apart where two colours are close. */
 export function runDash(slot: number): number[] {
   return slot >= 4 ? (slot % 2 === 0 ? [6, 3] : [2, 2]) : [];

@@ -74,6 +74,10 @@ export interface TrajectoryFilter {
   text?: string;
   /** `tag:`: every tag named here must hold (run-format.md section 7, with the index's horizon and theta) */
   tags?: readonly TagName[];
+  /** the source: the eval episodes of this checkpoint (run-format.md section 8) instead of the training rollouts */
+  evalIteration?: number;
+  /** with `evalIteration`: only this task's episodes */
+  evalTask?: string;
 }
 
 export interface TrajectorySort {

@@ -1,4 +1,5 @@
 /** The behaviour tags (run-format.md section 7) in words: a short label, what it means, and the verb of a comparison's sentence. */
+import { formatP, formatPercent } from './format';
 import type { TagName } from './shapes';
 
 export interface TagWords {
@@ -26,3 +27,22 @@ export const TAG_WORDS: Readonly<Record<TagName, TagWords>> = {
   },
   empty: { label: 'empty', meaning: 'no turns at all', verb: 'has empty trajectories' },
 };
+
+/** A tag's two rates and p, as a comparison gives them (run-format.md section 7). */
+export interface TagRates {
+  rateA: number | null;
+  rateB: number | null;
+  p: number | null;
+}
+
+/** "p < 0.001", "p = 0.0123". */
+export function pPhrase(p: number): string {
+  return p < 0.001 ? 'p < 0.001' : `p = ${formatP(p)}`;
+}
+
+/** One tag in words, the same in the comparison panel and `rlrb compare`: "A loops on 4.1% of trajectories, B on 7.9%, p < 0.001." */
+export function behaviourWords(verb: string, t: TagRates, of: string): string {
+  if (t.rateA === null || t.rateB === null) return 'Empty: it needs labeled turns (or trajectories in the window), and a run has none.';
+  const p = t.p === null ? 'no p value (neither run has it, or both always do)' : pPhrase(t.p);
+  return `A ${verb} on ${formatPercent(t.rateA)} of ${of}, B on ${formatPercent(t.rateB)}, ${p}.`;
+}

@@ -35,9 +35,10 @@ export function tickLabel(value: number, values: readonly number[]): string {
  * The y range for a series whose values differ only by float noise (0.4 and
  * 0.39999999999999997): the value +-5 % (+-1 around 0), so that a constant draws as a
  * flat line instead of an axis stretched over 1e-17. Undefined when the values really
- * differ, or there are none: the chart then scales itself.
+ * differ, or there are none: the chart then scales itself. `floor`: what the quantity cannot go
+ * below (a rate, a count: 0), where the range then starts (a rate always 0 draws on 0 to 1, not -1 to 1).
  */
-export function flatRange(values: Iterable<number | null>): { min: number; max: number } | undefined {
+export function flatRange(values: Iterable<number | null>, floor?: number): { min: number; max: number } | undefined {
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of values) {
@@ -50,5 +51,6 @@ export function flatRange(values: Iterable<number | null>): { min: number; max: 
   if (hi - lo > 1e-9 * mag) return undefined;
   const mid = (lo + hi) / 2;
   const pad = mag === 0 ? 1 : mag * 0.05;
-  return { min: mid - pad, max: mid + pad };
+  const min = floor !== undefined && lo >= floor ? Math.max(floor, mid - pad) : mid - pad;
+  return { min, max: mid + pad };
 }

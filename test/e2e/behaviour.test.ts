@@ -24,13 +24,6 @@ function cliTags(): TagsJson {
   return JSON.parse(r.stdout) as TagsJson;
 }
 
-const pickTheme = async (name: string): Promise<void> => {
-  await wb.command('Preferences: Color Theme');
-  const input = wb.page.locator('.quick-input-widget input');
-  await input.fill(name);
-  await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().click();
-};
-
 wb.journey("B1. the legend's repeat tag filters the table (a visible chip); its count is the CLI's", async () => {
   await wb.openTrajectory('0 0 0');
   const wv = webview();
@@ -77,10 +70,9 @@ wb.continued('B2. a repeat trajectory: its tags in the header, its repeat turns 
   );
   await wv.locator('.turn.target').scrollIntoViewIfNeeded();
   await wb.shot('repeat-turns');
-  await pickTheme('Light Modern');
-  await wb.page.waitForTimeout(800);
+  await wb.theme('Light Modern');
   await wb.shot('repeat-turns-light');
-  await pickTheme('Dark Modern');
+  await wb.theme('Dark Modern');
 });
 
 wb.continued('B3. a tag on a row is one click to its chip; removing the chip lifts the filter', async () => {
@@ -114,10 +106,9 @@ wb.journey("B4. the report's behaviour section: each tag's figures are the CLI's
   }
   await row.scrollIntoViewIfNeeded();
   await wb.shot('report-behaviour');
-  await pickTheme('Light Modern');
-  await wb.page.waitForTimeout(800);
+  await wb.theme('Light Modern');
   await wb.shot('report-behaviour-light');
-  await pickTheme('Dark Modern');
+  await wb.theme('Dark Modern');
   await row.locator('button').click();
   const br = webview();
   await br.locator('.chip[data-chip="tag-repeat"]').waitFor({ timeout: 60_000 });

@@ -120,6 +120,7 @@ wb.journey(
     const pane = (await wv.locator('#detail').boundingBox())!;
     const box = (await target.boundingBox())!;
     assert.ok(box.y >= pane.y - 1 && box.y < pane.y + pane.height, `turn 8 is scrolled into view (${box.y} in ${pane.y}+${pane.height})`);
+    await pageNotScrolled('scrolled to turn 8');
     await shot('flip-scrolled');
   },
 );
@@ -188,6 +189,130 @@ wb.continued('4. removing chips, zero matches, Clear all; the header never keeps
   assert.equal(await wv.locator('#f-iterationMin').inputValue(), '');
   // "Clear all filters" keeps the sort, still shown as its chip; the toolbar's Clear all drops it too
   assert.deepEqual(await wv.locator('.chip').allTextContents(), ['sort rollout ↑']);
+  await wv.locator('#clear-all').click();
+  await wv.locator('.chip').first().waitFor({ state: 'detached', timeout: 20_000 });
+});
+
+/** Only the browser's scrollers scrolled: not its page, nor the workbench around the webview (its banner would be cut off). */
+async function pageNotScrolled(what: string): Promise<void> {
+  // strings: the tests compile without the DOM's types
+  const page = await webview().locator('body').evaluate<number, undefined>(`document.scrollingElement.scrollTop`);
+  assert.equal(page, 0, `${what}: the page itself is not scrolled`);
+  // every webview frame's ancestors, scrolled or not (the workbench scrolls none of them itself)
+  const around = await wb.page.evaluate<number>(
+    `Math.max(0, ...[...document.querySelectorAll('iframe.webview')].map((f) => { let n = 0; for (let e = f.parentElement; e; e = e.parentElement) n += e.scrollTop; return n; }))`,
+  );
+  assert.equal(around, 0, `${what}: the workbench around the webview is not scrolled`);
+}
+
+/** The detail's trajectory as the table keys it ("iteration/group/rollout"). */
+async function detailKey(): Promise<string> {
+  const t = (await webview().locator('#detail-title').textContent()) ?? '';
+  const m = /iteration (\d+) · group (\d+) · rollout (\d+)/.exec(t);
+  assert.ok(m, `the detail's title: ${t}`);
+  return `${m[1]}/${m[2]}/${m[3]}`;
+}
+
+/** The table's highlighted row is the detail's trajectory, and it lies inside the table's viewport. */
+async function selectionShown(what: string): Promise<void> {
+  const wv = webview();
+  const key = await detailKey();
+  const sel = wv.locator('.trow.sel');
+  await sel.waitFor({ timeout: 20_000 });
+  assert.equal(await sel.count(), 1, `${what}: one highlighted row`);
+  assert.equal(await sel.getAttribute('data-key'), key, `${what}: the highlighted row is the detail's`);
+  const row = (await sel.boundingBox())!;
+  const view = (await wv.locator('#table').boundingBox())!;
+  assert.ok(
+    row.y >= view.y - 1 && row.y + row.height <= view.y + view.height + 1,
+    `${what}: the row is scrolled into view (row ${row.y}+${row.height}, table ${view.y}+${view.height})`,
+  );
+  assert.equal(await sel.getAttribute('aria-selected'), 'true', `${what}: the highlighted row is the grid's selected one`);
+  await pageNotScrolled(what);
+}
+
+/** Waits until the detail shows the trajectory `key` ("iteration/group/rollout"), drawn. */
+async function detailShows(key: string): Promise<void> {
+  const wv = webview();
+  const [iteration, group, rollout] = key.split('/');
+  const title = new RegExp(`iteration ${iteration} · group ${group} · rollout ${rollout}\\b`);
+  await wv.locator('#detail-title', { hasText: title }).waitFor({ timeout: 20_000 });
+  await wv.locator('#detail-skeleton').waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+/** `chord` (the workbench's previous / next trajectory) moves the detail and the highlighted row to row `index`. */
+async function moveTo(chord: string, index: number, what: string): Promise<void> {
+  const wv = webview();
+  const key = (await wv.locator(`.trow[data-index="${index}"]`).getAttribute('data-key', { timeout: 20_000 })) ?? '';
+  await wb.page.keyboard.press(chord);
+  await wv.locator(`.trow.sel[data-index="${index}"]`).waitFor({ timeout: 20_000 });
+  await detailShows(key);
+  await selectionShown(what);
+}
+
+/** Opens row `index`, at an end of the table, where `chord` (which would leave it) keeps the detail and the highlighted row. */
+async function staysAt(chord: string, index: number, what: string): Promise<void> {
+  const wv = webview();
+  const row = wv.locator(`.trow[data-index="${index}"]`);
+  const key = (await row.getAttribute('data-key', { timeout: 20_000 })) ?? '';
+  await row.click();
+  await detailShows(key);
+  await wb.page.keyboard.press(chord);
+  await wb.page.waitForTimeout(800);
+  assert.equal(await detailKey(), key, `${what}: the detail stays`);
+  assert.equal(await wv.locator('.trow.sel').getAttribute('data-index'), String(index), `${what}: the highlighted row stays`);
+  assert.equal(await wv.locator('#detail-skeleton').count(), 0, `${what}: the detail is drawn, not waiting`);
+  await selectionShown(what);
+}
+
+wb.continued("4b. after Clear all focus stays in the table; the detail's row is always highlighted and in view", async () => {
+  const wv = webview();
+  const focused = (): Promise<string> =>
+    wv
+      .locator('body')
+      .evaluate<string, undefined>(`document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ''`);
+  await wv.locator('.thead [data-key="turns"]').click();
+  await wv.locator('.chip', { hasText: 'sort turns' }).waitFor({ timeout: 20_000 });
+  await wv.locator('#clear-all').click();
+  await wv.locator('.chip').first().waitFor({ state: 'detached', timeout: 20_000 });
+  assert.equal(await focused(), 'table', 'Clear all leaves focus in the table, not on the page body');
+  // the issue's keys, upwards (the detail's trajectory, of group 900, is the table's last row):
+  // up, up, Enter opens the row
+  await wb.page.keyboard.press('ArrowUp');
+  await wb.page.keyboard.press('ArrowUp');
+  await wb.page.keyboard.press('Enter');
+  await wv.locator('#detail-title', { hasText: /rollout/ }).waitFor({ timeout: 20_000 });
+  const opened = await wv.locator('.trow.sel').getAttribute('data-key');
+  await wv.locator('#detail-title', { hasText: new RegExp(`rollout ${opened?.split('/')[2]}\\b`) }).waitFor({ timeout: 20_000 });
+  await selectionShown('Enter');
+  // Alt+Up / Alt+Down (the workbench's previous / next trajectory) move the highlighted row with the
+  // detail and keep it in view (the page's own Alt+arrow, a page-long scroll, carried the table away)
+  const at = Number(await wv.locator('.trow.sel').getAttribute('data-index'));
+  await moveTo('Alt+ArrowUp', at - 1, 'Alt+Up');
+  await moveTo('Alt+ArrowDown', at, 'Alt+Down');
+  // a sort moves the trajectory far down the table: it is highlighted there and scrolled to
+  await wv.locator('.thead [data-key="turns"]').click();
+  await wv.locator('.chip', { hasText: 'sort turns' }).waitFor({ timeout: 20_000 });
+  await wb.page.waitForTimeout(500);
+  await selectionShown('a new sort');
+  // scrolling far down fetches other pages: the table stays where it was scrolled (no jump back to the selection)
+  const far = 450 * 22;
+  // strings: the tests compile without the DOM's types
+  await wv.locator('#table').evaluate<void, undefined>(`void (document.getElementById('table').scrollTop = ${far})`);
+  await wv.locator('.trow[data-index="455"]').waitFor({ timeout: 20_000 });
+  await wb.page.waitForTimeout(800);
+  const top = await wv.locator('#table').evaluate<number, undefined>(`document.getElementById('table').scrollTop`);
+  assert.ok(Math.abs(top - far) < 30, `the table stays scrolled where the user put it (${top} against ${far})`);
+  await wb.shot('selection-after-clear');
+  // the table's first and last rows: Alt+Up / Alt+Down past them keep the row, the other way moves on
+  await wv.locator('#table').evaluate<void, undefined>(`void (document.getElementById('table').scrollTop = 0)`);
+  await staysAt('Alt+ArrowUp', 0, 'Alt+Up on the first row');
+  await moveTo('Alt+ArrowDown', 1, 'Alt+Down from the first row');
+  const total = Number(/^(\d+) of/.exec((await wv.locator('#row-count').textContent()) ?? '')?.[1]);
+  assert.ok(total > 2, `the table's rows (${total})`);
+  await wv.locator('#table').evaluate<void, undefined>(`void (document.getElementById('table').scrollTop = 1e9)`);
+  await staysAt('Alt+ArrowDown', total - 1, 'Alt+Down on the last row');
+  await moveTo('Alt+ArrowUp', total - 2, 'Alt+Up from the last row');
   await wv.locator('#clear-all').click();
   await wv.locator('.chip').first().waitFor({ state: 'detached', timeout: 20_000 });
 });

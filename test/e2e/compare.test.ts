@@ -11,7 +11,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { REPO, workbench } from './harness';
-import { rowMenu } from './steps';
+import { compareRunWithBaseline, rowMenu } from './steps';
 
 let page: Page;
 const wb = workbench({ name: 'compare', demoArgs: [] }, (w) => {
@@ -45,12 +45,7 @@ const ordered = (xs: number[], desc: boolean): boolean => xs.every((x, i) => i =
 wb.journey(
   'C1. two runs selected in Local runs are compared: the figures equal rlrb compare --json, B says it has no labeled turn',
   async () => {
-    await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
-    const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
-    const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*(\d+ data problems? · )?\d+ trajectories/ });
-    await runRow.waitFor({ timeout: 60_000 });
-    await baseRow.waitFor({ timeout: 60_000 });
-    await rowMenu(page, [runRow, baseRow], 'Compare Selected Runs');
+    await compareRunWithBaseline(page);
     const wv = webview();
     const success = wv.locator('#figures tr[data-key="success"]');
     await success.waitFor({ timeout: 60_000 });
@@ -71,6 +66,10 @@ wb.journey(
     await wb.shot('panel');
     await wv.locator('#reports').scrollIntoViewIfNeeded();
     await wb.shot('reports');
+    // the success charts come after the figures' paint: drawn, with their note
+    assert.match((await wv.locator('#chart-note').textContent()) ?? '', new RegExp(`at each of the ${json.iterations} common iterations`));
+    await wv.locator('#success-chart').scrollIntoViewIfNeeded();
+    await wb.shot('success-charts');
   },
 );
 
@@ -129,27 +128,14 @@ wb.continued(
 );
 
 wb.journey('C4. the palette compares two runs picked one after the other; the panel in the light theme', async () => {
-  await wb.command('RL Runs: Compare Two Runs…');
-  const pick = async (text: string): Promise<void> => {
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: text }).first();
-    await row.waitFor({ timeout: 10_000 });
-    await row.click();
-  };
   // each run by its root, the item's description (the run A was excluded from the second pick)
-  await pick(join(wb.run, 'baseline'));
-  await pick(wb.run);
+  await wb.commandPick('RL Runs: Compare Two Runs…', join(wb.run, 'baseline'), wb.run);
   const wv = webview();
   await wv.locator('#figures tr[data-key="success"]').waitFor({ timeout: 60_000 });
   assert.match((await wv.locator('.compare-header h1').textContent()) ?? '', /A: baseline vs B: run/);
-  await wb.command('Preferences: Color Theme');
-  await page.locator('.quick-input-widget input').fill('Light Modern');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Light Modern' }).first().click();
-  await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(800);
+  await wb.theme('Light Modern');
   await wb.shot('panel-light');
-  await wb.command('Preferences: Color Theme');
-  await page.locator('.quick-input-widget input').fill('Dark Modern');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Dark Modern' }).first().click();
+  await wb.theme('Dark Modern');
 });
 
 wb.continued(

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 
 export const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 export const SHOTS = resolve('test-results', 'e2e');
@@ -96,6 +96,130 @@ export interface WorkbenchOptions {
 
 /** What a journey may leave open: a quick input, a modal dialog, notification toasts. */
 const LEFT_OPEN = '.quick-input-widget:visible, .monaco-dialog-box:visible, .notifications-toasts.visible .notification-toast';
+
+/** The workbench's one quick input (the palette, a quick pick, an input box). */
+const QUICK_INPUT = '.quick-input-widget';
+
+/** A row of a quick pick: the first holding `has` (when given) and not `not` (when given). */
+export interface PickRow {
+  has?: string | RegExp;
+  not?: string;
+}
+
+/**
+ * One answer to a quick input (`wait`: how long, in ms, it and its rows may take to show; 10 s
+ * unless given). A string picks the first row holding it; a `PickRow` is clicked after `type`
+ * is filled into the input (to filter the rows); `enter` fills an input box and presses Enter;
+ * `check` clicks the rows of a multi-select pick in that order, then presses Enter.
+ */
+export type Pick = string | ({ wait?: number } & ((PickRow & { type?: string }) | { enter: string } | { check: readonly PickRow[] }));
+
+/** The colour themes the e2e files switch between, and the class the workbench then wears. */
+const THEME_CLASS = {
+  'Light Modern': '.monaco-workbench.vs:not(.vs-dark)',
+  'Dark Modern': '.monaco-workbench.vs-dark',
+} as const;
+export type ThemeName = keyof typeof THEME_CLASS;
+
+/** One attempt at a palette command: F1, its title, a click on its row, and the palette gone (the click was seen). */
+async function palette(page: Page, title: string, timeout: number): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator(`${QUICK_INPUT} input`);
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout });
+  const before = await quickInputState(page);
+  await row.click({ timeout });
+  await advanced(page, before, `the palette's row ${title}`);
+}
+
+function pickRow(page: Page, pick: PickRow): Locator {
+  let rows = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`);
+  if (pick.has !== undefined) rows = rows.filter({ hasText: pick.has });
+  if (pick.not !== undefined) rows = rows.filter({ hasNotText: pick.not });
+  return rows.first();
+}
+
+function describeRow(row: PickRow): string {
+  const has = row.has !== undefined ? `has ${String(row.has)}` : 'the first row';
+  return row.not !== undefined ? `${has}, not ${row.not}` : has;
+}
+
+function describePick(pick: Exclude<Pick, string>): string {
+  if ('enter' in pick) return `enter ${pick.enter}`;
+  if ('check' in pick) return `check ${pick.check.map(describeRow).join(' then ')}`;
+  return describeRow(pick);
+}
+
+/** Answers the quick input shown (visible already): by its row, its check boxes and Enter, or its input and Enter. */
+async function answer(page: Page, pick: Exclude<Pick, string>, timeout: number, what: string): Promise<void> {
+  const input = page.locator(`${QUICK_INPUT} input`);
+  const before = await quickInputState(page);
+  if ('enter' in pick) {
+    await input.fill(pick.enter, { timeout });
+    await page.keyboard.press('Enter');
+  } else if ('check' in pick) {
+    for (const r of pick.check) {
+      const row = pickRow(page, r);
+      await waitForRow(page, row, timeout, what);
+      await row.click({ timeout: Math.min(timeout, 5_000) });
+      // the row says it is checked once the click was seen
+      await row
+        .and(page.locator('[aria-checked="true"]'))
+        .waitFor({ timeout: 5_000 })
+        .catch(() => {
+          throw new Error(`${what}: the check of ${describeRow(r)} went unseen`);
+        });
+    }
+    await page.keyboard.press('Enter');
+  } else {
+    if (pick.type !== undefined) await input.fill(pick.type, { timeout });
+    const row = pickRow(page, pick);
+    await waitForRow(page, row, timeout, what);
+    await row.click({ timeout: Math.min(timeout, 5_000) });
+  }
+  await advanced(page, before, what);
+}
+
+/**
+ * What tells one quick input from the next: its placeholder, its title and whether it is the
+ * palette (its value starts with ">"); null when none is shown (or the page is reloading).
+ */
+async function quickInputState(page: Page): Promise<string | null> {
+  // a string: the tests compile without the DOM's types
+  return page
+    .evaluate<string | null>(
+      `(() => {
+        const w = document.querySelector(${JSON.stringify(QUICK_INPUT)});
+        if (!w || !w.checkVisibility()) return null;
+        const input = w.querySelector('input');
+        const title = w.querySelector('.quick-input-title');
+        return [input ? input.placeholder : '', title ? title.textContent : '', input && input.value.startsWith('>') ? '>' : ''].join('|');
+      })()`,
+    )
+    .catch(() => null);
+}
+
+/** Waits until the quick input answered is gone (closed, or another one in its place): the answer was seen. */
+async function advanced(page: Page, before: string | null, what: string): Promise<void> {
+  const end = Date.now() + 5_000;
+  while ((await quickInputState(page)) === before) {
+    if (Date.now() > end) throw new Error(`${what}: the answer went unseen (the quick input stayed as it was for 5 s)`);
+    await page.waitForTimeout(100);
+  }
+}
+
+/** Waits for the row to show; fails at once when the quick input closes under us. */
+async function waitForRow(page: Page, row: Locator, timeout: number, what: string): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await row.isVisible()) return;
+    if ((await quickInputState(page)) === null) throw new Error(`${what}: the quick pick closed under us`);
+    if (Date.now() > end) throw new Error(`${what}: no such row within ${timeout} ms`);
+    await page.waitForTimeout(100);
+  }
+}
 
 /** The running workbench of one e2e file, and what its journeys do with it. */
 export class Workbench {
@@ -209,13 +333,72 @@ export class Workbench {
   }
 
   /** Runs a palette command by its title. */
-  async command(title: string): Promise<void> {
+  async command(title: string, page: Page = this.page): Promise<void> {
     this.mark(`palette: ${title}`);
-    await this.page.keyboard.press('F1');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
+    // a workbench still settling (just after a reload) may close the palette under us: open it again
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await palette(page, title, attempt < 3 ? 10_000 : 30_000);
+        return;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        await page.keyboard.press('Escape');
+      }
+    }
+  }
+
+  /**
+   * Runs a palette command, then answers each quick input it opens in turn (`picks`), and waits
+   * for the quick input to close. When a step fails (the workbench closed the quick pick under
+   * us as a webview took focus, or a click went unseen), it closes what is left open and starts
+   * over from the command: three attempts, each marked in the focus log.
+   */
+  async commandPick(title: string, ...picks: readonly Pick[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      this.mark(`palette: ${title} (${picks.length} pick${picks.length === 1 ? '' : 's'}, attempt ${attempt})`);
+      try {
+        await this.commandPickOnce(title, picks, attempt < 3 ? 10_000 : 30_000);
+        return;
+      } catch (e) {
+        this.mark(`palette: ${title} failed: ${String(e instanceof Error ? e.message : e).split('\n')[0]}`);
+        if (attempt >= 3) throw e;
+        await this.closeQuickInput();
+        // the focus that closed the pick moves a moment later: let it settle before the next attempt
+        await this.page.waitForTimeout(500 * attempt);
+      }
+    }
+  }
+
+  private async commandPickOnce(title: string, picks: readonly Pick[], timeout: number): Promise<void> {
+    const page = this.page;
+    await palette(page, title, timeout);
+    for (const [i, p] of picks.entries()) {
+      const pick = typeof p === 'string' ? { has: p } : p;
+      const wait = Math.max(timeout, pick.wait ?? 0);
+      // the next quick input may come a while after the one before closed (the command reads first)
+      await page.locator(`${QUICK_INPUT} input`).waitFor({ state: 'visible', timeout: wait });
+      await answer(page, pick, wait, `pick ${i + 1} (${describePick(pick)})`);
+    }
+    await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout });
+  }
+
+  /** Escape until no quick input is open (never sent when none is: a webview would get it). */
+  private async closeQuickInput(): Promise<void> {
+    const widget = this.page.locator(`${QUICK_INPUT}:visible`);
+    for (let i = 0; i < 3 && (await widget.count()) > 0; i++) {
+      await this.page.keyboard.press('Escape');
+      await widget
+        .first()
+        .waitFor({ state: 'hidden', timeout: 2_000 })
+        .catch(() => undefined);
+    }
+  }
+
+  /** The colour theme picked from 'Preferences: Color Theme'; resolves once the workbench wears it and its webviews had time to repaint. */
+  async theme(name: ThemeName): Promise<void> {
+    await this.commandPick('Preferences: Color Theme', { has: name, type: name });
+    await this.page.locator(THEME_CLASS[name]).waitFor({ timeout: 30_000 });
+    await this.page.waitForTimeout(800);
   }
 
   /** Sets the emulator's faults (`{}`: none). */
@@ -281,11 +464,7 @@ export class Workbench {
 
   /** The palette command that opens one trajectory, answered with "iteration group rollout". */
   async openTrajectory(key: string): Promise<void> {
-    await this.command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(key, { timeout: 10_000 });
-    await this.page.keyboard.press('Enter');
+    await this.commandPick('RL Runs: Open Trajectory by Iteration/Group/Rollout…', { enter: key });
   }
 
   private async logFocus(page: Page): Promise<void> {

@@ -27,14 +27,7 @@ const creditGets = (l: Seen[]): Seen[] =>
 
 /** Opens iteration 44, group 3, rollout 2 of the run on the Hub (the palette asks first which run: the local demo run or it). */
 async function openOnTheHub(): Promise<void> {
-  await wb.command('RL Runs: Open Trajectory by Iteration/Group/Rollout…');
-  await page
-    .locator('.quick-input-list .monaco-list-row')
-    .filter({ hasText: `hub:${REPO}` })
-    .first()
-    .click();
-  await page.locator('.quick-input-widget input').fill('44 3 2');
-  await page.keyboard.press('Enter');
+  await wb.commandPick('RL Runs: Open Trajectory by Iteration/Group/Rollout…', `hub:${REPO}`, { enter: '44 3 2' });
   await wb.webview().locator('#detail-title', { hasText: 'iteration 44 · group 3 · rollout 2' }).waitFor({ timeout: 30_000 });
 }
 

@@ -31,7 +31,7 @@ const wb = workbench({
   },
 });
 const run = wb.run;
-const { shot, webview, command, mark, faults, journey, continued, openTrajectory } = steps(wb);
+const { shot, webview, command, mark, faults, journey, continued, openTrajectory, theme } = steps(wb);
 
 /**
  * Waits until the workspace's stored state (IndexedDB, what a reload reads) lists an editor
@@ -130,14 +130,7 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   const linePixels = (): Promise<BluePixels> => scanBlue('canvas');
   const dark = await linePixels();
   assert.ok(dark.hits > 20, `the line is drawn in the dark theme's blue ${dark.blue} (${dark.hits} pixels)`);
-  const pickTheme = async (name: string): Promise<void> => {
-    await command('Preferences: Color Theme');
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.fill(name);
-    await wb.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().click();
-  };
-  await pickTheme('Light Modern');
-  await wb.page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
+  await theme('Light Modern');
   let light = await linePixels();
   for (let i = 0; i < 50 && (light.blue === dark.blue || light.hits < 20); i++) {
     await wb.page.waitForTimeout(200);
@@ -147,8 +140,7 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   assert.ok(light.hits > 20, `the line is redrawn in the light theme's blue ${light.blue} (${light.hits} pixels)`);
   assert.equal(light.others, 0, 'nothing is left in the dark theme blue');
   await shot('metrics-light');
-  await pickTheme('Dark Modern');
-  await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
+  await theme('Dark Modern');
   // a constant metric (beta is 0.4 at every iteration) is one flat line, not float noise
   // stretched over the whole axis
   // the text field's own input, inside its shadow root (select-all keys may go to the workbench)

@@ -51,8 +51,7 @@ async function savedForReload(text: string): Promise<void> {
 wb.journey(
   'O1. the baseline overlaid on the dashboard: a legend of both runs, one colour each, shared metrics on one chart, the others "only in"',
   async () => {
-    await wb.command('RL Runs: Open Metrics');
-    await pickRow(false);
+    await wb.commandPick('RL Runs: Open Metrics', { not: 'baseline' });
     const wv = webview();
     await wv.locator('#card-targets .chart-card[data-drawn]').first().waitFor({ timeout: 60_000 });
     assert.equal(await wv.locator('#run-legend .run-entry').count(), 0, 'no legend with one run');

@@ -35,21 +35,13 @@ const lineOf = (k: typeof KEY): number =>
   sourceLines().findIndex((l) => l.startsWith(`{"iteration":${k.iteration},"group":${k.group},"rollout":${k.rollout},`)) + 1;
 let link = '';
 
-async function commandOn(p: Page, title: string): Promise<void> {
-  await p.keyboard.press('F1');
-  const input = p.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await p.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().click();
-}
-
 const webviewOf = (p: Page): FrameLocator => p.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
 const toast = (p: Page, text: RegExp): ReturnType<Page['locator']> =>
   p.locator('.notifications-toasts .notification-toast', { hasText: text });
 
 /** The link through the editor's own URL route: what VS Code does with a vscode:// URI the OS hands it. */
 async function openUrl(p: Page, url: string): Promise<void> {
-  await commandOn(p, 'Developer: Open URL');
+  await wb.command('Developer: Open URL', p);
   const input = p.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(url);
@@ -63,19 +55,6 @@ async function openUrl(p: Page, url: string): Promise<void> {
     )
   )
     await ask.locator('.monaco-button', { hasText: /^Open$/ }).click();
-}
-
-/** The harness's Open Trajectory, asked again (at most three times) when the workbench closes the fresh input box as focus moves. */
-async function openTrajectory(key: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await wb.openTrajectory(key);
-      return;
-    } catch (e) {
-      if (attempt >= 3) throw e;
-      await page.keyboard.press('Escape');
-    }
-  }
 }
 
 /** A second window of the workbench on a fresh, empty folder: another workspace, its own extension host's state. */
@@ -102,7 +81,7 @@ async function turnInView(wv: FrameLocator, turn: number): Promise<void> {
 
 wb.journey('S1. Copy Link on a turn puts a link to that run, trajectory and turn on the clipboard', async () => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${wb.port}` });
-  await openTrajectory(`${KEY.iteration} ${KEY.group} ${KEY.rollout}`);
+  await wb.openTrajectory(`${KEY.iteration} ${KEY.group} ${KEY.rollout}`);
   const wv = wb.webview();
   await wv
     .locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group} · rollout ${KEY.rollout}` })

@@ -1,8 +1,9 @@
 /** What the e2e files do with their workbench the same way: append records to the demo log, and the harness's steps as plain functions. */
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import type { Workbench } from './harness';
+import type { Pick, ThemeName, Workbench } from './harness';
 
 /** A workbench's `prepare` that appends `records` to the demo run's credit log, one JSON line each. */
 export function appendRecords(records: readonly unknown[]): (run: string) => void {
@@ -52,11 +53,37 @@ export async function rowMenu(page: Page, rows: readonly [Locator, ...Locator[]]
   await menuItem(page, text);
 }
 
+/**
+ * The RL Runs view's demo run and its baseline, both selected, compared from their context
+ * menu; a menu item whose click went unseen (no Compare tab after it) is asked for again.
+ */
+export async function compareRunWithBaseline(page: Page): Promise<void> {
+  await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
+  const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
+  const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*(\d+ data problems? · )?\d+ trajectories/ });
+  await runRow.waitFor({ timeout: 60_000 });
+  await baseRow.waitFor({ timeout: 60_000 });
+  const tab = page.locator('.tabs-container .tab', { hasText: /Compare: / });
+  for (let attempt = 1; ; attempt++) {
+    await rowMenu(page, [runRow, baseRow], 'Compare Selected Runs');
+    try {
+      await tab.first().waitFor({ timeout: attempt < 2 ? 20_000 : 60_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 2) throw e;
+    }
+  }
+}
+
 export interface Steps {
   shot: (name: string) => Promise<void>;
   /** the document of the visible webview panel */
   webview: () => FrameLocator;
   command: (title: string) => Promise<void>;
+  /** a palette command and an answer to each quick input it opens, tried again when the workbench closes one under us */
+  commandPick: (title: string, ...picks: readonly Pick[]) => Promise<void>;
+  /** the colour theme, once the workbench and its webviews wear it */
+  theme: (name: ThemeName) => Promise<void>;
   mark: (what: string) => void;
   faults: (f: Record<string, unknown>) => Promise<void>;
   journey: (name: string, fn: () => Promise<void>) => void;
@@ -71,10 +98,46 @@ export function steps(wb: Workbench): Steps {
     shot: (name) => wb.shot(name),
     webview: () => wb.webview(),
     command: (title) => wb.command(title),
+    commandPick: (title, ...picks) => wb.commandPick(title, ...picks),
+    theme: (name) => wb.theme(name),
     mark: (what) => wb.mark(what),
     faults: (f) => wb.faults(f),
     journey: (name, fn) => wb.journey(name, fn),
     continued: (name, fn) => wb.continued(name, fn),
     openTrajectory: (key) => wb.openTrajectory(key),
   };
+}
+
+/** axe-core's source, read once: evaluated in the panel's frame (its CSP would refuse a script tag). */
+let axeSource: string | undefined;
+
+/** One axe-core finding, as the assertion names it. */
+interface AxeFinding {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core run over the document of a webview panel (`frame`, the panel's inner frame): no
+ * serious or critical violation. `name` says which panel (and theme) in the failure, which
+ * lists each rule with the first elements it found and why.
+ */
+export async function expectAccessible(frame: FrameLocator, name: string): Promise<void> {
+  axeSource ??= readFileSync(resolve('node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  const handle = await frame.locator('body').elementHandle({ timeout: 30_000 });
+  const f = await handle?.ownerFrame();
+  assert.ok(f, `${name}: the panel's frame`);
+  await f.evaluate(`${axeSource}\n;void 0`);
+  // a string: the tests compile without the DOM's types
+  const found = await f.evaluate<AxeFinding[]>(`(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').replace(/\\s+/g, ' ').slice(0, 240)) }));
+  })()`);
+  const lines = found.map((v) => `${v.impact} ${v.id} (${v.help}):\n    ${v.nodes.join('\n    ')}`);
+  assert.equal(found.length, 0, `${name}: axe-core found ${found.length} serious or critical violation(s):\n  ${lines.join('\n  ')}`);
 }

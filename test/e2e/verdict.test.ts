@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { workbench } from './harness';
-import { rowMenu } from './steps';
+import { compareRunWithBaseline } from './steps';
 
 let page: Page;
 const wb = workbench({ name: 'verdict', demoArgs: [] }, (w) => {
@@ -31,6 +31,7 @@ interface Paired {
 
 interface Evaluation {
   iterations: number[];
+  perIteration: Paired[];
   final: Paired | null;
   pooled: Paired;
 }
@@ -53,12 +54,7 @@ const picked = (v: number[]): number[] => [v[0]!, v[3]!, v[4]!, v[5]!, v[6]!, v[
 const pts = (x: number): string => (x * 100).toFixed(1);
 
 wb.journey('V1. the comparison opens on the verdict: its sentence and figures equal rlrb compare --json evaluation', async () => {
-  await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
-  const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
-  const baseRow = page.locator('.monaco-list-row', { hasText: /^baseline\s*(\d+ data problems? · )?\d+ trajectories/ });
-  await runRow.waitFor({ timeout: 60_000 });
-  await baseRow.waitFor({ timeout: 60_000 });
-  await rowMenu(page, [runRow, baseRow], 'Compare Selected Runs');
+  await compareRunWithBaseline(page);
   const wv = webview();
   const final = wv.locator('#verdict-figures tr[data-key="final"]');
   await final.waitFor({ timeout: 60_000 });
@@ -87,17 +83,13 @@ wb.journey('V1. the comparison opens on the verdict: its sentence and figures eq
   const first = e.iterations[0]!;
   await wv.locator('#verdict-checkpoint').selectOption(String(first));
   await wv.locator('#verdict-tasks-box p', { hasText: `at iteration ${first}` }).waitFor({ timeout: 10_000 });
+  // that checkpoint's rows came from the host on the ask (the first message holds the last checkpoint's only)
+  assert.equal(await wv.locator('#verdict-tasks tr[data-task]').count(), e.perIteration[0]!.tasks);
   await page.waitForTimeout(500);
   await wb.shot('verdict');
-  await wb.command('Preferences: Color Theme');
-  await page.locator('.quick-input-widget input').fill('Light Modern');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Light Modern' }).first().click();
-  await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(800);
+  await wb.theme('Light Modern');
   await wb.shot('verdict-light');
-  await wb.command('Preferences: Color Theme');
-  await page.locator('.quick-input-widget input').fill('Dark Modern');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Dark Modern' }).first().click();
+  await wb.theme('Dark Modern');
 });
 
 /** The mark the text report gives a figure ("  mean c   +0.0191   |mean| < 0.03   +0.034   pass"). */
@@ -115,9 +107,8 @@ interface ReportJson {
 }
 
 wb.journey("V2. the dashboard's chips judge as the report does; a logged figure's twin disagreement is marked", async () => {
-  await wb.command('RL Runs: Open Metrics');
   // the palette asks which run: the demo run, not its baseline
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: wb.run }).filter({ hasNotText: 'baseline' }).first().click();
+  await wb.commandPick('RL Runs: Open Metrics', { has: wb.run, not: 'baseline' });
   const wv = webview();
   const targets = wv.locator('#card-targets');
   await targets.locator('.chart-card canvas').first().waitFor({ timeout: 60_000 });
@@ -142,8 +133,7 @@ wb.journey("V2. the dashboard's chips judge as the report does; a logged figure'
 wb.journey(
   'V3. the report lists the sign-flip groups with the one line, and the twin disagreements linked to their iterations',
   async () => {
-    await wb.command('RL Runs: Open Run Report');
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: wb.run }).filter({ hasNotText: 'baseline' }).first().click();
+    await wb.commandPick('RL Runs: Open Run Report', { has: wb.run, not: 'baseline' });
     const wv = webview();
     const rows = wv.locator('#sign-flips tr[data-group]');
     await rows.first().waitFor({ timeout: 60_000 });

@@ -271,8 +271,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
 
   const record = (origin: 'hub' | 'cdn', req: IncomingMessage, res: ServerResponse): void => {
     const startMs = performance.now();
-    res.on('finish', () =>
-      requests.push({
+    const seen = (): void =>
+      void requests.push({
         origin,
         method: req.method ?? '',
         url: req.url ?? '',
@@ -282,21 +282,10 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         bytes: sentBytes.get(res) ?? 0,
         startMs,
         endMs: performance.now(),
-      }),
-    );
+      });
+    res.on('finish', seen);
     res.on('close', () => {
-      if (!res.writableFinished)
-        requests.push({
-          origin,
-          method: req.method ?? '',
-          url: req.url ?? '',
-          authorization: req.headers.authorization,
-          range: req.headers.range,
-          status: res.statusCode,
-          bytes: sentBytes.get(res) ?? 0,
-          startMs,
-          endMs: performance.now(),
-        });
+      if (!res.writableFinished) seen();
     });
   };
 

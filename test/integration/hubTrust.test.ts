@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { tempDir } from '../helpers';
+import { noise, tempDir } from '../helpers';
 import { startHubEmulator } from '../hubEmulator/server';
 import type { HubEmulator } from '../hubEmulator/server';
 import { listRun, shapeListing } from '../../src/core/hub/model';
@@ -26,31 +26,22 @@ let repoDir: string;
 let bigLatestDir: string;
 let echoDir: string;
 
-function bytes(n: number, seed: number): Buffer {
-  const b = Buffer.alloc(n);
-  for (let i = 0; i < n; i++) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    b[i] = seed >>> 24;
-  }
-  return b;
-}
-
 function makeRepo(dir: string): void {
   const r = join(dir, 'resume', 'iter_0000005');
   mkdirSync(r, { recursive: true });
-  writeFileSync(join(r, '__0_0.distcp'), bytes(60_000, 1));
-  writeFileSync(join(r, '__0_1.distcp'), bytes(50_000, 2));
-  writeFileSync(join(r, 'common.pt'), bytes(700, 3));
+  writeFileSync(join(r, '__0_0.distcp'), noise(60_000, 1));
+  writeFileSync(join(r, '__0_1.distcp'), noise(50_000, 2));
+  writeFileSync(join(r, 'common.pt'), noise(700, 3));
   writeFileSync(join(dir, 'resume', 'latest_checkpointed_iteration.txt'), '5');
   const h = join(dir, 'hf', 'iter_0000005');
   mkdirSync(h, { recursive: true });
   writeFileSync(join(h, 'config.json'), '{"a":1}');
-  writeFileSync(join(h, 'model.safetensors'), bytes(40_000, 4));
+  writeFileSync(join(h, 'model.safetensors'), noise(40_000, 4));
   // two files with the same bytes, and empty files (LFS and not)
   const twins = join(dir, 'resume', 'iter_0000006');
   mkdirSync(twins, { recursive: true });
-  writeFileSync(join(twins, '__0_0.distcp'), bytes(300_000, 9));
-  writeFileSync(join(twins, '__0_1.distcp'), bytes(300_000, 9));
+  writeFileSync(join(twins, '__0_0.distcp'), noise(300_000, 9));
+  writeFileSync(join(twins, '__0_1.distcp'), noise(300_000, 9));
   writeFileSync(join(twins, 'empty.pt'), '');
   writeFileSync(join(twins, 'empty.json'), '');
   mkdirSync(join(dir, 'logs'));

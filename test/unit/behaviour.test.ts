@@ -21,8 +21,9 @@ import { behaviourComparison, twoProportions } from '../../src/core/compare/beha
 import { trajectoryTurnMarks } from '../../src/core/credit/turnMarks';
 import { queryRows } from '../../src/core/run/query';
 import { describeFilter } from '../../src/core/notebook/describeFilter';
-import { DEFAULT_MATCH, sameAction } from '../../src/core/credit/actions';
-import { ParsedTexts } from '../../src/core/behaviour/actionSeq';
+import { DEFAULT_MATCH, sameAction, toolName } from '../../src/core/credit/actions';
+import { DONE_KEY, ParsedTexts, SCROLL_KEY, StringActions } from '../../src/core/behaviour/actionSeq';
+import { ByteActions } from '../../src/core/behaviour/byteActions';
 
 const WORKER = resolve('dist/indexWorker.js');
 
@@ -493,4 +494,129 @@ test('the bytes-level reading of actions (points, names, escapes) tags as the ma
   // a hand-worked few: 100,100 against 120,120 is a cycle-free repeat pair; against 121,100 a cycle
   assert.deepEqual(tagNames(idx.tags(1)), ['repeat', 'noDone']);
   assert.deepEqual(tagNames(idx.tags(2)), ['cycle', 'noDone']);
+});
+
+test('the bytes-level matcher answers as ActionMatcher on every ordered pair: strings, keys, numbers, lists, argument order, escapes', () => {
+  const texts = [
+    'write(message="Enter")',
+    'write(message="enter")',
+    'write(message= "Enter" )',
+    "write(message='Enter')",
+    'write("Enter")',
+    'write(message="Enter", x=1)',
+    'write(x=1, message="Enter")',
+    'write(message="Enter", message="x")',
+    'write(message="x", message="Enter")',
+    'write(message="café")',
+    'write(message="cafe\u0301")',
+    'write(message="café ")',
+    'write(message="a\\"b")',
+    'write(message="tab\there")',
+    'write(message=True)',
+    'write(message=None)',
+    'write(message="x",)',
+    'write(message==1)',
+    'write(message="x"',
+    'write(message="it\'s")',
+    'write(message=\'say "hi"\')',
+    'press_keys(keys=["Enter"])',
+    'press_keys(keys=["ENTER"])',
+    'press_keys(keys=["enter", "a"])',
+    'press_keys(keys=("Enter",))',
+    'press_keys(keys=["Enter",])',
+    'press_keys(key="Enter")',
+    'press_keys(keys="Enter")',
+    'press_keys(keys=["É"])',
+    'press_keys(keys=["é"])',
+    'press_keys(keys=["["])',
+    'press_keys(keys=["{"])',
+    'press_keys(keyz=["Enter"])',
+    'switch_tab(index=1)',
+    'switch_tab(index=01)',
+    'switch_tab(index=1.0)',
+    'switch_tab(index=-0)',
+    'switch_tab(index=0)',
+    'switch_tab(index=+1)',
+    'switch_tab(index=1e0)',
+    'switch_tab(index=1-2)',
+    'switch_tab(1)',
+    'switch_tab(index="1")',
+    'switch_tab(index=1234567890123456)',
+    'switch_tab(index=1234567890123457)',
+    'scroll(direction="down", amount=3)',
+    'scroll(amount=3, direction="down")',
+    'scroll(direction="down", amount=4)',
+    'scroll(down, 3)',
+    click(100, 100),
+    click(120, 100),
+    click(121, 100),
+    'click(point_2d=(100, 100))',
+    'click(point_2d=[100, 100, 1])',
+    'click(point_2d=[[100, 100]])',
+    'click(point_2d=[100, "a"])',
+    'click(point_2d=[100,100])',
+    'click(100, 100)',
+    'click([100, 100])',
+    'wait()',
+    'wait( )',
+    'wait(,)',
+    'wait() x',
+    'wait',
+    '1click(x=1)',
+    '1click(x=1 )',
+    'a.b(x=1)',
+    'a.b(x=1 )',
+    'goto_url(url="https://a.b/c?d=1")',
+    'goto_url(url="https://a.b/c?d=2")',
+    'done()',
+    'done(answer="x")',
+    'doner()',
+    '',
+  ];
+  const parts = texts.map((t) => JSON.stringify(t).slice(1, -1));
+  // one text written with a JSON escape where none is needed, as another writer might
+  parts.push(parts[0]!.replace('w', '\\u0077'), parts[1]!.replace('/', '\\/'), '\\u0064one()', 'scro\\u006cl(x=1)');
+  texts.push(texts[0]!, texts[1]!, 'done()', 'scroll(x=1)');
+  let buf = Buffer.from(parts.join('|'), 'utf8');
+  // two texts with broken UTF-8 (different bytes, both read as U+FFFD), and one valid beside them
+  const broken = [
+    Buffer.from('write(message=\\"\xff\\")', 'latin1'),
+    Buffer.from('write(message=\\"\xfe\\")', 'latin1'),
+    Buffer.from('write(message=\\"\u00ff\\")', 'utf8'),
+  ];
+  buf = Buffer.concat([buf, ...broken.flatMap((b) => [Buffer.from('|'), b])]);
+  for (const b of broken) {
+    parts.push(b.toString('latin1'));
+    texts.push(JSON.parse(`"${b.toString('utf8')}"`) as string);
+  }
+  for (const match of [DEFAULT_MATCH, { clickTolerance: 0, keyCaseInsensitive: false }]) {
+    const seq = new ByteActions(match);
+    seq.reset(buf);
+    let at = 0;
+    for (const [k, p] of parts.entries()) {
+      const len = k >= parts.length - broken.length ? p.length : Buffer.byteLength(p, 'utf8');
+      seq.push(at, at + len);
+      at += len + 1;
+    }
+    for (let i = 0; i < texts.length; i++)
+      for (let j = 0; j < texts.length; j++)
+        assert.equal(seq.same(i, j), sameAction(texts[i]!, texts[j]!, match), `${texts[i]} ~ ${texts[j]} (${JSON.stringify(match)})`);
+    // the keys the windows read: done and scroll as the parser names them; two different name numbers never match
+    const strings = new StringActions(texts, match);
+    for (const s of [seq, strings])
+      for (let i = 0; i < texts.length; i++) {
+        const name = toolName(texts[i]!);
+        const k = s.key(i);
+        assert.equal(k === DONE_KEY, name === 'done', `done: ${texts[i]}`);
+        assert.equal(k === SCROLL_KEY, name === 'scroll', `scroll: ${texts[i]}`);
+        for (let j = 0; j < texts.length; j++) {
+          const l = s.key(j);
+          if (k >= 0 && l >= 0 && k !== l) assert.equal(sameAction(texts[i]!, texts[j]!, match), false, `${texts[i]} ~ ${texts[j]}`);
+        }
+      }
+    assert.ok(
+      texts.some((_, i) => seq.key(i) >= 0),
+      'the name numbers are tried',
+    );
+  }
 });

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { indexRecords } from '../fixtures';
-import { behaviourWords, compareBehaviourView, pPhrase } from '../../src/extension/compare/behaviourViews';
+import { compareBehaviourView, tagQuery } from '../../src/extension/compare/behaviourViews';
+import { parseCompareMessage } from '../../src/shared/protocol/compare';
+import { behaviourWords, pPhrase } from '../../src/shared/tagWords';
 import { reportBehaviourView } from '../../src/extension/report/behaviourViews';
 import { figureJump } from '../../src/extension/report/reportJumps';
 import { compareEpisodeTallies } from '../../src/core/compare/evalBehaviour';
@@ -9,12 +11,12 @@ import { behaviourComparison } from '../../src/core/compare/behaviour';
 
 test('a comparison line in words: the rates, and p below 0.001 said so', () => {
   assert.equal(
-    behaviourWords('loops', { rateA: 0.041, rateB: 0.079, diff: -0.038, p: 0.0004 }, 'trajectories'),
+    behaviourWords('loops', { rateA: 0.041, rateB: 0.079, p: 0.0004 }, 'trajectories'),
     'A loops on 4.1% of trajectories, B on 7.9%, p < 0.001.',
   );
   assert.equal(pPhrase(0.0123), 'p = 0.0123');
-  assert.match(behaviourWords('loops', { rateA: 0, rateB: 0, diff: 0, p: null }, 'trajectories'), /no p value/);
-  assert.match(behaviourWords('collapses', { rateA: null, rateB: null, diff: null, p: null }, 'x'), /^Empty: it needs labeled turns/);
+  assert.match(behaviourWords('loops', { rateA: 0, rateB: 0, p: null }, 'trajectories'), /no p value/);
+  assert.match(behaviourWords('collapses', { rateA: null, rateB: null, p: null }, 'x'), /^Empty: it needs labeled turns/);
 });
 
 /** Hand-worked eval tallies: A 10 episodes, 2 repeats; B 10 episodes, 0 repeats; q = 0.1, z = 0.2 / sqrt(0.09 * 0.2) = 1.4907. */
@@ -49,4 +51,12 @@ test("the report's behaviour rows are core's figures; a row's jump filters by it
   // and the training comparison of a run with itself: equal rates, no difference
   const c = compareBehaviourView(behaviourComparison(idx, idx, [0]), null);
   assert.equal(c.training[0]!.words, 'A loops on 50.0% of trajectories, B on 50.0%, p = 1.0000.');
+});
+
+test("a comparison's tag row: the message checked on arrival, and the query of the run's trajectories over the window", () => {
+  assert.deepEqual(parseCompareMessage({ type: 'compare/openTag', tag: 'repeat' }), { type: 'compare/openTag', tag: 'repeat' });
+  assert.equal(parseCompareMessage({ type: 'compare/openTag', tag: 'loops' }), undefined);
+  assert.equal(parseCompareMessage({ type: 'compare/openTag', tag: 3 }), undefined);
+  assert.deepEqual(tagQuery('cycle', [2, 3, 7]), { filter: { iterationMin: 2, iterationMax: 7, tags: ['cycle'] }, sort: [] });
+  assert.deepEqual(tagQuery('cycle', []), { filter: { tags: ['cycle'] }, sort: [] });
 });

@@ -18,6 +18,7 @@ test('report --json prints exactly the keys of section 4 plus the listed extras'
       'aTMismatches',
       'auroc',
       'cMismatches',
+      'creditDiagnostics',
       'creditedTurns',
       'executedIsArgmaxRate',
       'fallbackRate',

@@ -211,7 +211,7 @@ test('computing again after a log grew reads the new rows, and a provisional las
 
 // ---- the CLI
 
-test('compare --json prints exactly the keys of section 6 plus evaluation, behaviour, evalBehaviour, warnings, reportA and reportB', () => {
+test('compare --json prints exactly the keys of section 6 plus evaluation, behaviour, evalBehaviour, creditDiagnostics, warnings, reportA and reportB', () => {
   const o = rlrbJson('compare', dirA, dirB);
   assert.deepEqual(
     Object.keys(o).sort(),
@@ -229,6 +229,7 @@ test('compare --json prints exactly the keys of section 6 plus evaluation, behav
       'tasks',
       'perIteration',
       'evaluation',
+      'creditDiagnostics',
       'warnings',
       'reportA',
       'reportB',
@@ -255,6 +256,37 @@ test('compare --json prints exactly the keys of section 6 plus evaluation, behav
   assert.equal((cut['tasks'] as Record<string, unknown>)['meanDiff'], null);
   const cut2 = JSON.parse(rlrb('compare', dirA, dirB, '--json', '--from=1', '--to', '2').out) as Record<string, unknown>;
   assert.equal(cut2['iterations'], 2);
+});
+
+/*
+ * The behaviour section of the text, by hand over the window's iterations 0, 1, 2, 5 (horizon 15):
+ * A counts 10 trajectories: two of one turn without done (noDone), eight of none (empty), one reward -1 (formatFailure);
+ * B counts 9: three of one turn without done, six empty, none below 0; B is plain, so collapsed and creditDisagrees are null.
+ * noDone: 2/10 against 3/9, q = 5/19, z = -0.1333 / sqrt(q (1 - q) (1/10 + 1/9)) = -0.6590, p = 0.5099;
+ * empty: 8/10 against 6/9, the same z with the other sign; formatFailure 1/10 against 0/9, q = 1/19, z = 0.9747, p = 0.3297;
+ * repeat 0 against 0: q = 0, no p.
+ */
+test("compare (text): the behaviour section, each tag's rates, A - B and p in a table and in the panel's words", () => {
+  const t = rlrb('compare', dirA, dirB);
+  assert.equal(t.code, 0, t.err);
+  const lines = t.out.split('\n');
+  const at = lines.indexOf('Behaviour (section 7) on the training rollouts of the window (two-proportion z test):');
+  assert.ok(at > 0, t.out);
+  assert.match(lines[at + 1]!, /^ {2}tag +run A +run B +A - B +p$/);
+  const row = (label: string): string[] =>
+    lines
+      .find((l) => l.startsWith(`  ${label}  `))!
+      .trim()
+      .split(/ {2,}/);
+  assert.deepEqual(row('no done'), ['no done', '20.0%', '33.3%', '-13.3 pts', '0.5099']);
+  assert.deepEqual(row('empty'), ['empty', '80.0%', '66.7%', '+13.3 pts', '0.5099']);
+  assert.deepEqual(row('format failure'), ['format failure', '10.0%', '0.0%', '+10.0 pts', '0.3297']);
+  assert.deepEqual(row('repeat'), ['repeat', '0.0%', '0.0%', '0.0 pts', '—']);
+  assert.deepEqual(row('collapsed'), ['collapsed', '—', '—', '—', '—']);
+  assert.ok(lines.includes('  no done: A stops without done on 20.0% of trajectories, B on 33.3%, p = 0.5099.'), t.out);
+  assert.ok(lines.includes('  repeat: A loops on 0.0% of trajectories, B on 0.0%, no p value (neither run has it, or both always do).'));
+  assert.ok(lines.includes('  collapsed: Empty: it needs labeled turns (or trajectories in the window), and a run has none.'));
+  assert.ok(lines.includes('Behaviour on eval episodes: none (a run has no evaluation log).'));
 });
 
 test('compare: a readable table; exit 2 with one line on stderr on bad usage or a missing run', () => {

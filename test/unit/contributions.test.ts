@@ -44,12 +44,35 @@ function memory(): FlagStore & { values: Map<string, unknown> } {
   };
 }
 
+const on = { openOnFirstRun: true, openOnInstall: true };
+
 test('the walkthrough opens on the first activation only, and not when walkthroughs on install are turned off', async () => {
   const store = memory();
-  assert.equal(await firstRun(store, true), true, 'first activation');
+  assert.equal(await firstRun(store, on), true, 'first activation');
   assert.equal(store.values.get(WALKTHROUGH_SHOWN), true);
-  assert.equal(await firstRun(store, true), false, 'second activation');
+  assert.equal(await firstRun(store, on), false, 'second activation');
   const off = memory();
-  assert.equal(await firstRun(off, false), false, 'openOnInstall off');
-  assert.equal(await firstRun(off, true), false, 'and not later either: the first activation has passed');
+  assert.equal(await firstRun(off, { ...on, openOnInstall: false }), false, 'openOnInstall off');
+  assert.equal(await firstRun(off, on), false, 'and not later either: the first activation has passed');
+});
+
+test('rlRunBrowser.walkthrough.openOnFirstRun off: the walkthrough never opens, and the first run is kept for when it is on', async () => {
+  const store = memory();
+  assert.equal(await firstRun(store, { ...on, openOnFirstRun: false }), false);
+  assert.equal(await firstRun(store, { ...on, openOnFirstRun: false }), false);
+  assert.equal(store.values.has(WALKTHROUGH_SHOWN), false, 'the flag untouched');
+  assert.equal(await firstRun(store, on), true, 'turned on: the first activation with it on opens it');
+  assert.equal(await firstRun(store, on), false, 'once');
+});
+
+test("the setting that keeps the walkthrough closed is the extension's own, application-scoped and described", () => {
+  const props = (
+    JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown; markdownDescription?: string }> } };
+    }
+  ).contributes.configuration.properties;
+  const p = props['rlRunBrowser.walkthrough.openOnFirstRun'];
+  assert.equal(p?.scope, 'application');
+  assert.equal(p?.default, true);
+  assert.ok((p?.markdownDescription ?? '').length > 40);
 });

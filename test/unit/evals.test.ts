@@ -181,3 +181,32 @@ test('evaluation is null when either run has no evaluation log; no common checkp
   assert.equal(none.pooled.signTestP, null);
   assert.deepEqual(pairedFigures([]).tasks, 0);
 });
+
+/*
+ * The eval episodes' behaviour by hand, at the common checkpoints 10, 20, 40: A has 12 episodes (6, 4, 2), one with turns
+ * (click, done, reward 1: no tag), eleven empty, one reward -1 (formatFailure); B has 12 (7, 4, 1), all empty, none below 0.
+ * formatFailure 1/12 against 0/12: q = 1/24, z = (1/12) / sqrt(q (1 - q) (1/12 + 1/12)) = 1.0215, p = 0.3070; empty the same p.
+ */
+test('rlrb compare (text) and --json: the behaviour of the eval episodes at the common checkpoints, as worked by hand', () => {
+  const { a, b } = runs();
+  const ev = rlrbJson('compare', a, b)['evalBehaviour'] as Record<string, { rateA: number | null; rateB: number | null; p: number | null }>;
+  near(ev['formatFailure']!.rateA, 1 / 12, 1e-12, 'formatFailure A');
+  assert.equal(ev['formatFailure']!.rateB, 0);
+  near(ev['formatFailure']!.p, 0.3070135, 1e-6, 'formatFailure p');
+  near(ev['empty']!.rateA, 11 / 12, 1e-12, 'empty A');
+  assert.equal(ev['empty']!.rateB, 1);
+  assert.deepEqual(ev['collapsed'], { rateA: null, rateB: null, diff: null, p: null });
+  const t = rlrb('compare', a, b);
+  assert.equal(t.code, 0, t.err);
+  const lines = t.out.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Behaviour on the eval episodes of the checkpoints both runs evaluated'));
+  assert.ok(at > 0, t.out);
+  const evalPart = lines.slice(at);
+  assert.ok(
+    evalPart.some((l) => /^ {2}format failure +8\.3% +0\.0% +\+8\.3 pts +0\.3070$/.test(l)),
+    evalPart.join('\n'),
+  );
+  assert.ok(evalPart.includes('  format failure: A fails the format on 8.3% of eval episodes, B on 0.0%, p = 0.3070.'));
+  assert.ok(evalPart.includes('  empty: A has empty trajectories on 91.7% of eval episodes, B on 100.0%, p = 0.3070.'));
+  assert.ok(evalPart.includes('  collapsed: Empty: it needs labeled turns (or trajectories in the window), and a run has none.'));
+});

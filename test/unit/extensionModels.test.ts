@@ -189,7 +189,7 @@ test('Hub node arguments: tree nodes and their bare shapes pass, anything else i
 test('settings: defaults, ranges and bad values reported by name', () => {
   const d = readSettings(fakeConfig({}));
   assert.deepEqual(d.repos, ['XunmeiLiu/openwebrl-ws-credit-beta0.4']);
-  assert.equal(d.downloadConcurrency, 4);
+  assert.equal(d.downloadConcurrency, 1);
   assert.equal(d.stallTimeoutSeconds, 30);
   assert.deepEqual(d.index.credit, { beta: 0.4, tau: 20 });
   assert.deepEqual(d.index.match, { clickTolerance: 20, keyCaseInsensitive: true });
@@ -210,7 +210,7 @@ test('settings: defaults, ranges and bad values reported by name', () => {
   assert.deepEqual(s.repos, ['a/b']);
   assert.equal(s.index.credit.tau, 20);
   assert.equal(s.index.credit.beta, 0.25);
-  assert.equal(s.downloadConcurrency, 4);
+  assert.equal(s.downloadConcurrency, 1);
   assert.equal(s.stallTimeoutSeconds, 30);
   assert.equal(readSettings(fakeConfig({ user: { stallTimeoutSeconds: 12 } })).stallTimeoutSeconds, 12);
   assert.deepEqual(s.index.mapping, { reward: 'outcome_x' });

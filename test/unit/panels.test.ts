@@ -237,6 +237,18 @@ test('one registry: the comparison opens the task view and the browser the side-
   await compare.send({ type: 'compare/openTask', task: 'task-0' });
   assert.equal(created.filter((p) => p.viewType === 'rlRunBrowser.task').length, 1, 'one task view per task and runs: revealed again');
   assert.ok(task.revealed > 0);
+  // another task of the same runs: the open task view shows it (no new webview), and its page gets that task's view
+  assert.ok(await reply(task, { type: 'ready' }, 'task/view'));
+  const revealed = task.revealed;
+  const before = task.posted.length;
+  await compare.send({ type: 'compare/openTask', task: 'task-1' });
+  assert.equal(created.filter((p) => p.viewType === 'rlRunBrowser.task').length, 1, 'the open task view is reused for another task');
+  assert.equal(task.title, 'Task: task-1');
+  assert.ok(task.revealed > revealed);
+  const next = await until(() => task.posted.slice(before).find((m) => m.type === 'task/view'));
+  assert.equal((next as { view?: { task?: string } } | undefined)?.view?.task, 'task-1');
+  await compare.send({ type: 'compare/openTask', task: 'task-1' });
+  assert.equal(created.filter((p) => p.viewType === 'rlRunBrowser.task').length, 1, 'found again under its new task');
 
   await mgr.open('trajectories', root);
   const browser = created.find((p) => p.viewType === 'rlRunBrowser.trajectories')!;
@@ -258,4 +270,25 @@ test('one registry: the comparison opens the task view and the browser the side-
   assert.ok(stranger.disposed);
   mgr.dispose();
   assert.ok(created.every((p) => p.disposed) && restoredTask.disposed);
+});
+
+test('a restored dashboard takes its overlaid runs from the fresher of the page’s and the host’s copy, and nothing of another run’s', async () => {
+  const { mgr, root, memento } = await setup();
+  const other = join(tempDir(), 'other-run');
+  const overlaid = async (saved: unknown): Promise<unknown> => {
+    const p = fakePanel('rlRunBrowser.metrics');
+    await mgr.deserializeWebviewPanel(p as never, saved);
+    const data = (await reply(p, { type: 'ready' }, 'metrics/data')) as { overlay?: { root: string }[] } | undefined;
+    (p.dispose as () => void)();
+    return data?.overlay?.map((o) => o.root);
+  };
+  // the host added a run after the page last saved (the workbench stored the host's copy first)
+  memento.set('panel:metrics', { kind: 'metrics', root, overlay: [{ root: other, color: 1 }], overlayAt: 2 });
+  assert.deepEqual(await overlaid({ kind: 'metrics', root, overlay: [], overlayAt: 1 }), [other]);
+  // the page saved a removal the host's stored copy has not caught up with
+  assert.deepEqual(await overlaid({ kind: 'metrics', root, overlay: [], overlayAt: 3 }), []);
+  // the host's copy of another run's dashboard lends this one nothing
+  memento.set('panel:metrics', { kind: 'metrics', root: other, overlay: [{ root, color: 1 }], overlayAt: 9 });
+  assert.deepEqual(await overlaid({ kind: 'metrics', root, overlayAt: 1 }), []);
+  mgr.dispose();
 });

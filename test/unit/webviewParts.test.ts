@@ -174,6 +174,9 @@ test('smoothing: debiased EMA; gaps stay gaps; weight 0 is the raw series', () =
 test('a series constant up to float noise gets a flat range around it; real variation and empty series scale themselves', () => {
   assert.deepEqual(flatRange([0.4, 0.39999999999999997, 0.4, null]), { min: 0.4 * 0.95, max: 0.4 * 1.05 });
   assert.deepEqual(flatRange([0, 0, null]), { min: -1, max: 1 });
+  // a rate always 0 (a behaviour tag no trajectory has) starts at its floor
+  assert.deepEqual(flatRange([0, 0, null], 0), { min: 0, max: 1 });
+  assert.deepEqual(flatRange([0.4, 0.4], 0), { min: 0.4 * 0.95, max: 0.4 * 1.05 });
   assert.deepEqual(flatRange([-20, -20]), { min: -21, max: -19 });
   assert.equal(flatRange([0.4, 0.4000001]), undefined);
   assert.equal(flatRange([1e-12, 2e-12]), undefined, 'tiny values that really differ');

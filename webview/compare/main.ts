@@ -1,4 +1,5 @@
 /** The comparison of two runs: section 6 with what each figure means, the success chart, the per-task table, both reports and curves. */
+import { afterPaint } from '../afterPaint';
 import { channel, h, initialState, onThemeChange, saveState } from '../common';
 import { formatCount, formatP, formatQuantity, plural } from '../../src/shared/format';
 import type {
@@ -15,7 +16,8 @@ import { behaviourSection } from './behaviour';
 import { logNodes } from '../trajectories/text';
 import { SuccessCharts } from './chart';
 import { VerdictSection } from './verdict';
-import { SLOT_A, SLOT_B, runColourVar } from '../../src/shared/runColours';
+import { CreditGates } from './credit';
+import { SLOT_A, SLOT_B, runTextColourVar } from '../../src/shared/runColours';
 
 const { post, onMessage } = channel<CompareWebviewMessage, CompareHostMessage>();
 
@@ -29,7 +31,11 @@ const header = h('header', { class: 'compare-header' });
 const notice = h('div', { class: 'notice', id: 'notice', role: 'status', 'aria-live': 'polite' });
 const body = h('div', { id: 'compare-body' }, h('p', { class: 'muted', id: 'loading' }, 'Comparing the two runs…'));
 const charts = new SuccessCharts();
-const verdict = new VerdictSection((task) => post({ type: 'compare/openTask', task }));
+const creditGates = new CreditGates();
+const verdict = new VerdictSection(
+  (task, iteration) => post({ type: 'compare/openEvalTask', task, iteration }),
+  (seq, iteration) => post({ type: 'compare/queryVerdictTasks', seq, iteration }),
+);
 const table = new TaskTable({
   sort: state.sort ?? { key: 'diff', descending: true },
   text: state.text ?? '',
@@ -55,7 +61,7 @@ function copyButton(): HTMLElement {
 /** Run A's or B's name in its colour (set through the style object: the CSP allows no inline style attribute). */
 function side(which: 'a' | 'b', text: string, slot: number): HTMLElement {
   const el = h('span', { class: `side-${which}`, 'data-slot': slot }, ...logNodes(text));
-  el.style.color = runColourVar(slot);
+  el.style.color = runTextColourVar(slot);
   return el;
 }
 
@@ -87,7 +93,7 @@ function warnings(v: CompareView): HTMLElement | null {
 function figuresTable(v: CompareView): HTMLElement {
   const t = h(
     'table',
-    { class: 'grid', id: 'figures' },
+    { class: 'grid', id: 'figures', tabindex: 0, 'aria-label': 'the figures of A and B' },
     h(
       'tr',
       {},
@@ -124,7 +130,7 @@ function figuresTable(v: CompareView): HTMLElement {
 function reportTable(v: CompareView): HTMLElement {
   const t = h(
     'table',
-    { class: 'grid', id: 'reports' },
+    { class: 'grid', id: 'reports', tabindex: 0, 'aria-label': 'the two run reports' },
     h(
       'tr',
       {},
@@ -193,11 +199,15 @@ const sections = [
   section('The verdict: checkpoint evaluations (run-format section 8)', verdict.el),
   section('Training rollouts (run-format section 6): each run pools a task over whatever iterations it drew it at', boxes.figures),
   section('Training success per iteration', charts.el),
+  section("Credit diagnostics: both runs' gates per iteration", creditGates.el),
   section('Per task', boxes.tasksNote, table.el),
   section('Behaviour (run-format section 7)', boxes.behaviour),
   section('Run reports side by side', boxes.report),
   section('Training curve: first 10 against last 10 iterations', boxes.curves),
 ];
+
+/** The view the page shows now: a chart drawn after a paint is of this one only. */
+let latest: CompareView | undefined;
 
 /** Each new view fills the same boxes, so the table keeps its scroll and the charts their canvas. */
 function render(v: CompareView): void {
@@ -206,7 +216,7 @@ function render(v: CompareView): void {
   const w = warnings(v);
   boxes.warnings.replaceChildren(...(w ? [w] : []));
   boxes.figures.replaceChildren(figuresTable(v));
-  boxes.behaviour.replaceChildren(...behaviourSection(v.behaviour));
+  boxes.behaviour.replaceChildren(...behaviourSection(v.behaviour, (tag) => post({ type: 'compare/openTag', tag })));
   const tc = v.taskCounts;
   boxes.tasksNote.textContent =
     `${plural(tc.both, 'task')} seen by both runs, ${formatCount(tc.onlyA)} by A only, ` +
@@ -215,7 +225,16 @@ function render(v: CompareView): void {
   const notes = [v.a.unlabeled && `A: ${v.a.unlabeled}.`, v.b.unlabeled && `B: ${v.b.unlabeled}.`].filter(Boolean).join(' ');
   boxes.report.replaceChildren(...(notes ? [h('p', { class: 'muted', id: 'report-note' }, notes)] : []), reportTable(v));
   boxes.curves.replaceChildren(curveTable(`A: ${v.a.name}`, v.curveA, 'curve-a'), curveTable(`B: ${v.b.name}`, v.curveB, 'curve-b'));
-  charts.draw(v);
+  // the first view's charts once its figures are on the screen (at 500,000 trajectories they
+  // are thousands of points); a later view redraws them at once, in the canvases it keeps
+  const drawCharts = (): void => {
+    if (latest !== v) return;
+    charts.draw(v);
+    creditGates.draw(v);
+  };
+  latest = v;
+  if (shown) drawCharts();
+  else afterPaint(drawCharts);
   shown = true;
   table.refresh();
 }
@@ -227,6 +246,9 @@ onMessage((m) => {
       break;
     case 'compare/verdict':
       verdict.render(m.verdict);
+      break;
+    case 'compare/verdictTasks':
+      verdict.receive(m);
       break;
     case 'compare/tasks':
       table.receive(m);
@@ -243,5 +265,6 @@ onMessage((m) => {
 onThemeChange(() => {
   charts.redraw();
   verdict.redraw();
+  creditGates.redraw();
 });
 post({ type: 'ready' });

@@ -48,7 +48,14 @@ export class TaskTable {
   private readonly chips = h('div', { class: 'chips', id: 'task-chips' });
   private readonly status = h('div', { class: 'muted', id: 'task-status', role: 'status' });
   private readonly input: HTMLInputElement;
-  private readonly viewport = h('div', { class: 'task-viewport', id: 'task-table', role: 'grid', tabindex: 0 });
+  /** the rows' group of the frame's grid (the header row is the grid's first) */
+  private readonly viewport = h('div', {
+    class: 'task-viewport',
+    id: 'task-table',
+    role: 'rowgroup',
+    tabindex: 0,
+    'aria-label': 'Tasks, rows',
+  });
   private readonly spacer = h('div', { class: 'task-spacer' });
   private restoreTop: number;
   private stale = false;
@@ -74,7 +81,7 @@ export class TaskTable {
       { class: 'task-table' },
       h('div', { class: 'toolbar' }, this.input, this.chips),
       this.status,
-      h('div', { class: 'task-frame' }, this.header, this.viewport),
+      h('div', { class: 'task-frame', role: 'grid', 'aria-label': 'Tasks' }, this.header, this.viewport),
     );
     this.renderHeader();
     this.renderChips();

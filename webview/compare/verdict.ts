@@ -39,7 +39,7 @@ function figuresTable(v: VerdictView): HTMLElement {
   const heads = ['', 'tasks', 'A', 'B', 'A − B', '95% CI low', '95% CI high', 'p', 'A better', 'B better', 'tied'];
   const t = h(
     'table',
-    { class: 'grid', id: 'verdict-figures' },
+    { class: 'grid', id: 'verdict-figures', tabindex: 0, 'aria-label': 'the verdict’s figures' },
     h('tr', {}, ...heads.map((x, i) => h('th', i > 0 ? { class: 'num' } : {}, x))),
   );
   if (v.final) t.append(figuresRow('final', `final checkpoint (iteration ${v.final.iteration})`, v.final));
@@ -62,21 +62,44 @@ function translucent(c: string): string {
   return `#${x}26`;
 }
 
+/** The per-task table's header line: which checkpoint, and a choice of another. */
+function checkpointSelect(its: readonly number[], at: number, pick: (iteration: number) => void): HTMLSelectElement {
+  const select = h('select', { id: 'verdict-checkpoint', 'aria-label': 'checkpoint of the per-task table' });
+  for (const it of its) select.append(h('option', { value: String(it), ...(it === at ? { selected: true } : {}) }, `iteration ${it}`));
+  select.addEventListener('change', () => pick(Number(select.value)));
+  return select;
+}
+
 export class VerdictSection {
   readonly el = h('div', { id: 'verdict' });
   private chart: Chart | undefined;
   private last: VerdictView | undefined;
+  /** the checkpoint the user picked (undefined: the last) */
   private chosen: number | undefined;
+  /** the rows the page holds: one checkpoint's (null rows: the host had none there) */
+  private held: { iteration: number; rows: VerdictTaskView[] | null } | undefined;
+  /** the request the page waits for; an answer to any other is stale */
+  private pending: { seq: number; iteration: number } | undefined;
+  private seq = 0;
+  private readonly table = h('div', { id: 'verdict-tasks-table' });
   private readonly canvas = h('canvas', {
     id: 'verdict-chart',
     role: 'img',
     'aria-label': "A's task success minus B's at each common checkpoint, with its 95% interval",
   });
 
-  constructor(private readonly open: (task: string) => void) {}
+  /**
+   * `open`: a task's eval episodes at a checkpoint, in both runs; `ask`: another checkpoint's
+   * per-task rows from the host (answered through `receive`)
+   */
+  constructor(
+    private readonly open: (task: string, iteration: number) => void,
+    private readonly ask: (seq: number, iteration: number) => void,
+  ) {}
 
   render(v: VerdictView): void {
     this.last = v;
+    this.take(v);
     this.chart?.destroy();
     this.chart = undefined;
     if (!v.available) {
@@ -100,18 +123,90 @@ export class VerdictSection {
     if (this.last) this.render(this.last);
   }
 
+  /** The host's answer to `ask`: shown unless the user picked another checkpoint since. */
+  receive(m: { seq: number; iteration: number; rows: VerdictTaskView[] | null }): void {
+    if (m.seq !== this.pending?.seq) return;
+    this.pending = undefined;
+    this.held = { iteration: m.iteration, rows: m.rows };
+    this.fillTable();
+  }
+
+  /** The checkpoint shown: the one picked while the host still has it, else the last. */
+  private shownAt(v: VerdictView): number | undefined {
+    if (this.chosen !== undefined && !v.checkpoints.includes(this.chosen)) this.chosen = undefined;
+    return this.chosen ?? v.checkpoints[0];
+  }
+
+  /** A new verdict brings the rows of the host's choice: kept when they are the shown checkpoint's, else asked for. */
+  private take(v: VerdictView): void {
+    const at = this.shownAt(v);
+    if (at === undefined) {
+      this.held = undefined;
+      this.pending = undefined;
+    } else if (v.tasks?.iteration === at) {
+      this.held = { iteration: at, rows: v.tasks.rows };
+      this.pending = undefined;
+    } else if (this.pending?.iteration !== at) this.request(at);
+  }
+
+  private request(iteration: number): void {
+    this.pending = { seq: ++this.seq, iteration };
+    this.ask(this.pending.seq, iteration);
+  }
+
+  private pick(iteration: number): void {
+    this.chosen = iteration;
+    if (this.held?.iteration !== iteration) this.request(iteration);
+    else this.pending = undefined;
+    this.fillTable();
+  }
+
   private tasks(v: VerdictView): HTMLElement {
     const box = h('div', { id: 'verdict-tasks-box' });
-    if (v.tasksAt.length === 0) return box;
-    const its = v.tasksAt.map((t) => t.iteration);
-    const at = this.chosen !== undefined && its.includes(this.chosen) ? this.chosen : its[0]!;
-    const select = h('select', { id: 'verdict-checkpoint', 'aria-label': 'checkpoint of the per-task table' });
-    for (const it of its) select.append(h('option', { value: String(it), ...(it === at ? { selected: true } : {}) }, `iteration ${it}`));
-    select.addEventListener('change', () => {
-      this.chosen = Number(select.value);
-      this.redraw();
-    });
-    const rows = sortedRows(v.tasksAt.find((t) => t.iteration === at)!.rows);
+    const at = this.shownAt(v);
+    if (at === undefined) return box;
+    box.append(
+      h(
+        'h3',
+        {},
+        'Per task at ',
+        checkpointSelect(v.checkpoints, at, (it) => this.pick(it)),
+      ),
+      this.table,
+    );
+    this.fillTable();
+    return box;
+  }
+
+  /** The table of the shown checkpoint, or a line while its rows are on their way. */
+  private fillTable(): void {
+    const at = this.last && this.shownAt(this.last);
+    if (at === undefined) {
+      this.table.replaceChildren();
+      return;
+    }
+    if (this.held?.iteration !== at) {
+      this.table.replaceChildren(
+        h('p', { class: 'muted', id: 'verdict-tasks-loading', role: 'status' }, `Loading the tasks of iteration ${at}…`),
+      );
+      return;
+    }
+    if (this.held.rows === null) {
+      this.table.replaceChildren(h('p', { class: 'muted' }, `No per-task rows: iteration ${at} is not a checkpoint both runs evaluated.`));
+      return;
+    }
+    const rows = sortedRows(this.held.rows);
+    this.table.replaceChildren(
+      h(
+        'p',
+        { class: 'muted' },
+        `${formatCount(rows.length)} tasks evaluated at iteration ${at}, sorted by A − B. Click a task: its episodes there in A's and B's trajectory browsers, side by side.`,
+      ),
+      h('div', { class: 'verdict-scroll' }, this.taskTable(rows, at)),
+    );
+  }
+
+  private taskTable(rows: readonly VerdictTaskView[], at: number): HTMLElement {
     const head = ['task', 'A', 'B', 'A − B', 'episodes A', 'episodes B'];
     const t = h(
       'table',
@@ -121,7 +216,7 @@ export class VerdictSection {
     for (const r of rows) {
       const tr = h(
         'tr',
-        { class: 'clickable', 'data-task': r.task, tabindex: 0, title: 'Open this task' },
+        { class: 'clickable', 'data-task': r.task, tabindex: 0, title: `Open this task's eval episodes at iteration ${at} in both runs` },
         h('td', {}, ...logNodes(r.task)),
         num(r.successA, formatRate(r.successA, 3)),
         num(r.successB, formatRate(r.successB, 3)),
@@ -129,22 +224,13 @@ export class VerdictSection {
         num(r.episodesA, formatCount(r.episodesA)),
         num(r.episodesB, formatCount(r.episodesB)),
       );
-      tr.addEventListener('click', () => this.open(r.task));
+      tr.addEventListener('click', () => this.open(r.task, at));
       tr.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') this.open(r.task);
+        if (e.key === 'Enter') this.open(r.task, at);
       });
       t.append(tr);
     }
-    box.append(
-      h('h3', {}, 'Per task at ', select),
-      h(
-        'p',
-        { class: 'muted' },
-        `${formatCount(rows.length)} tasks evaluated at iteration ${at}, sorted by A − B. Click a task to open it.`,
-      ),
-      h('div', { class: 'verdict-scroll' }, t),
-    );
-    return box;
+    return t;
   }
 
   private draw(v: VerdictView): void {

@@ -2,6 +2,7 @@
 import type { ChartDataset } from 'chart.js';
 import { themeColor } from '../common';
 import { smooth } from '../../src/shared/smoothing';
+import { metricQuantity } from '../../src/shared/format';
 import { flatRange, tickLabel } from '../../src/shared/ticks';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
 import { runColor, runDash } from './palette';
@@ -42,6 +43,39 @@ export function colors(): Colors {
 }
 
 export type Points = ChartDataset<'line', { x: number; y: number | null }[]>;
+
+/**
+ * An eval-success line (section 8): each checkpoint a dot, never smoothed (a handful of
+ * points), and its 95% interval as two thin lines of the run's colour, after every run's
+ * line (dataset 0 stays the primary run's line, which the keyboard walks).
+ */
+function evalDatasets(l: Line, single: boolean): { line: Points; interval: Points[] } {
+  const color = single ? colors().line : runColor(l.color);
+  const e = l.evalPoints!;
+  const line: Points = {
+    label: single ? 'eval success' : l.name,
+    data: l.x.map((x, i) => ({ x, y: l.y[i] ?? null })),
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: 1.6,
+    borderDash: single ? [] : runDash(l.color),
+    pointRadius: 3.5,
+    pointHoverRadius: 5,
+    pointHitRadius: 8,
+    spanGaps: false,
+  };
+  const bound = (ys: (number | null)[], which: string): Points => ({
+    label: `${single ? '' : `${l.name} `}95% CI ${which}`,
+    data: l.x.map((x, i) => ({ x, y: ys[i] ?? null })),
+    borderColor: color + '80',
+    borderWidth: 1,
+    borderDash: [2, 2],
+    pointRadius: 0,
+    pointHitRadius: 0,
+    spanGaps: false,
+  });
+  return { line, interval: [bound(e.hi, 'high'), bound(e.lo, 'low')] };
+}
 
 /** The raw line of a run (and its smoothed line): one run's look is its colour, the target misses in the error colour. */
 function lineDatasets(l: Line, single: boolean, smoothing: number): Points[] {
@@ -99,7 +133,14 @@ export function datasets(s: SeriesView, ctx: DrawContext): Points[] {
   const c = colors();
   const single = !overlaid();
   const xRange = ctx.xRange;
-  const out = linesOf(s, ctx.root).flatMap((l) => lineDatasets(l, single, ctx.smoothing));
+  const intervals: Points[] = [];
+  const out = linesOf(s, ctx.root).flatMap((l) => {
+    if (!l.evalPoints) return lineDatasets(l, single, ctx.smoothing);
+    const e = evalDatasets(l, single);
+    intervals.push(...e.interval);
+    return [e.line];
+  });
+  out.push(...intervals);
   if (single && out.length > 0) out.push(...twinDatasets(s, themeColor('--vscode-charts-purple', '#b180d7'), c.off));
   if (s.target && xRange && out.length > 0) {
     const lo = xRange.min,
@@ -139,7 +180,13 @@ export function tickCallback(value: number | string, _i: number, ticks: { value:
   );
 }
 
-/** Fixed y bounds for a series that is constant up to float noise (see flatRange). */
-export function yBounds(ds: ChartDataset<'line', { x: number; y: number | null }[]>[]): { min?: number; max?: number } {
-  return flatRange(ds.flatMap((d) => d.data.map((p) => p.y))) ?? {};
+/** Fixed y bounds for a series that is constant up to float noise (see flatRange); a rate or a count never below 0. */
+export function yBounds(ds: ChartDataset<'line', { x: number; y: number | null }[]>[], name: string): { min?: number; max?: number } {
+  const floor = ['rate', 'count', 'tokens'].includes(metricQuantity(name)) ? 0 : undefined;
+  return (
+    flatRange(
+      ds.flatMap((d) => d.data.map((p) => p.y)),
+      floor,
+    ) ?? {}
+  );
 }

@@ -1,5 +1,6 @@
 /** The metrics dashboard: a chart per metric, grouped by prefix, searchable, pinnable, smoothed. */
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
+import { scrollWithin } from '../scroll';
 import { h, initialState, useControls, onThemeChange, saveState, channel, lineOptions } from '../common';
 import { formatMetric, formatRate } from '../../src/shared/format';
 import { pointKeys } from './keys';
@@ -15,6 +16,7 @@ import { colors, datasets, resetColors, tickCallback, yBounds } from './datasets
 import { closeRunMenu, showRunMenu } from './runMenu';
 import { runColor } from './palette';
 import type { Line } from './overlay';
+import { EVAL_GROUP, EVAL_SECTION_TITLE, describeEvalPoint, evalPointText, evalSummary, isEvalChart } from './evalChart';
 import { allRuns, hasValues, hiddenRuns, linesOf, nearestPoint, overlaid, overlayNote, runsKey, setRuns, toggleRun } from './overlay';
 
 const { post, onMessage } = channel<MetricsWebviewMessage, MetricsHostMessage>();
@@ -124,7 +126,7 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
         grid: c.grid,
         // the axis ends at the last iteration, not at the next round tick
         ...(xRange ? { x: { min: xRange.min, max: xRange.max } } : {}),
-        y: yBounds(ds),
+        y: yBounds(ds, s.name),
         xTicks: { maxTicksLimit: 6, callback: tickCallback, includeBounds: true },
         yTicks: { maxTicksLimit: 5, callback: tickCallback },
         // the swatch of a line is its run's colour (not the target-miss colour of its points)
@@ -135,7 +137,7 @@ function makeChart(canvas: HTMLCanvasElement, s: SeriesView): Chart {
         label: (item) =>
           item.dataset.label === TWIN_MARKS
             ? (disagreementText(s, item.parsed.x ?? NaN) ?? '')
-            : `${item.dataset.label ?? ''}: ${formatMetric(s.name, item.parsed.y ?? null)}${offNote(s, item.datasetIndex, item.dataIndex)}`,
+            : `${item.dataset.label ?? ''}: ${pointValue(s, item.datasetIndex, item.dataIndex, item.parsed.y ?? null)}`,
       }),
       normalized: true,
       onClick: (e, elements, chart) => {
@@ -185,12 +187,20 @@ function openAt(s: SeriesView, x: number, ch: Chart, menuX: number, menuY: numbe
   );
 }
 
+/** A tooltip's value: an eval point with its tasks and interval, else the metric's value (and a target miss). */
+function pointValue(s: SeriesView, dataset: number, i: number, y: number | null): string {
+  const shown = current(s);
+  const l = isEvalChart(shown) ? linesOf(shown, state.root)[dataset] : undefined;
+  return l ? evalPointText(l, i, true) : `${formatMetric(s.name, y)}${offNote(s, dataset, i)}`;
+}
+
 function offNote(s: SeriesView, dataset: number, i: number): string {
   return dataset === 0 && !overlaid() && s.off?.includes(i) ? ` (misses the target ${s.target?.label ?? ''})` : '';
 }
 
 /** What the keyboard readout says about point i of the chart's first line. */
 function describePoint(s: SeriesView, l: Line, i: number): string {
+  if (l.evalPoints) return describeEvalPoint(l, i);
   const x = l.x[i];
   const who = l.name ? ` (${l.name})` : '';
   const off = l.off?.includes(i) ? ` (misses the target ${s.target?.label ?? ''})` : '';
@@ -202,7 +212,7 @@ function updateChart(s: SeriesView): void {
   const ch = charts.get(s.name);
   if (!ch) return;
   const ds = datasets(s, drawContext());
-  const b = yBounds(ds);
+  const b = yBounds(ds, s.name);
   ch.data.datasets = ds;
   const y = ch.options.scales!['y']!;
   y.min = b.min;
@@ -218,7 +228,7 @@ function updateChart(s: SeriesView): void {
 /** A card's text (summary, gap note) after new data, without rebuilding its chart. */
 function updateCard(s: SeriesView): void {
   const el = body.querySelector(`.chart-card[data-metric="${CSS.escape(s.name)}"]`);
-  el?.querySelector('.summary')?.replaceWith(summaryLine(s, state.root));
+  el?.querySelector('.summary')?.replaceWith(isEvalChart(s) && !overlaid() ? evalSummary(s) : summaryLine(s, state.root));
   const note = overlayNote(s);
   const old = el?.querySelector('.overlay-note');
   if (old) old.replaceWith(note || '');
@@ -297,10 +307,11 @@ function card(s: SeriesView): HTMLElement {
     post({ type: 'metrics/pin', pinned: state.pinned });
     render();
   });
+  const does = isEvalChart(s) ? 'to offer its checkpoint’s download' : 'to open its trajectories';
   const canvas = h('canvas', {
     role: 'img',
-    'aria-label': `${visibleText(s.name)} over iterations; click a point, or press the arrow keys and Enter, to open its trajectories`,
-    title: 'Click a point to open the trajectories behind it',
+    'aria-label': `${visibleText(s.name)} over iterations; click a point, or press the arrow keys and Enter, ${does}`,
+    title: `Click a point ${does}`,
   });
   const readout = h('span', { class: 'readout', 'aria-live': 'polite' });
   pointKeys(
@@ -327,8 +338,14 @@ function card(s: SeriesView): HTMLElement {
   const el = h(
     'div',
     { class: `chart-card${offTarget(s) ? ' off-target' : ''}`, 'data-metric': s.name },
-    h('header', {}, h('span', { class: 'title', text: visibleText(s.name) }), h('span', { class: 'card-actions' }, link, pin)),
-    summaryLine(s, state.root),
+    // the Evaluation chart is computed from the eval log, not a metric a link can name
+    h(
+      'header',
+      {},
+      h('span', { class: 'title', text: visibleText(s.name) }),
+      h('span', { class: 'card-actions' }, isEvalChart(s) ? '' : link, pin),
+    ),
+    isEvalChart(s) && !overlaid() ? evalSummary(s) : summaryLine(s, state.root),
     overlayNote(s),
     h(
       'div',
@@ -374,7 +391,14 @@ function render(): void {
       h(
         'section',
         { class: 'section', 'aria-label': g === 'targets' ? 'Card targets' : g, ...(g === 'targets' ? { id: 'card-targets' } : {}) },
-        h('h2', {}, sectionTitle(g), ' ', h('span', { class: 'badge' }, list.length), g === 'targets' ? targetTally(list) : ''),
+        h(
+          'h2',
+          {},
+          g === EVAL_GROUP ? EVAL_SECTION_TITLE : sectionTitle(g),
+          ' ',
+          h('span', { class: 'badge' }, list.length),
+          g === 'targets' ? targetTally(list) : '',
+        ),
         grid,
       ),
     );
@@ -405,7 +429,7 @@ function focusMetric(metric: string): void {
   }
   const el = find();
   if (!el) return;
-  const reveal = (): void => el.scrollIntoView({ block: 'center' });
+  const reveal = (): void => scrollWithin(el, 'center');
   const growing = new ResizeObserver(reveal);
   growing.observe(body);
   reveal();
@@ -432,7 +456,10 @@ onMessage((m) => {
     moreLine.textContent = moreMetricsLine(m.more);
     moreLine.hidden = m.more <= 0;
     state.pinned = m.pinned;
-    if (m.overlay) state.overlay = m.overlay;
+    if (m.overlay) {
+      state.overlay = m.overlay;
+      state.overlayAt = m.overlayAt ?? 0;
+    }
     state.hiddenRuns = hiddenRuns();
     saveState(state);
     if (!sameRuns) showLegend();

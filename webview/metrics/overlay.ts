@@ -5,7 +5,7 @@
  */
 import { h } from '../common';
 import { visibleText } from '../../src/shared/visibleText';
-import type { RunView, SeriesView } from '../../src/shared/protocol/metrics';
+import type { EvalPointsView, RunView, SeriesView } from '../../src/shared/protocol/metrics';
 
 /** A line of a chart: one run's series of the chart's metric (`metric` is that run's own name for it). */
 export interface Line {
@@ -14,6 +14,8 @@ export interface Line {
   x: readonly number[];
   y: readonly (number | null)[];
   off?: readonly number[];
+  /** an eval-success line: its points' tasks and interval */
+  evalPoints?: EvalPointsView;
   color: number;
   /** the run's name as shown; '' with one run */
   name: string;
@@ -54,9 +56,12 @@ export function runName(root: string): string {
   return visibleText(runOf(root)?.name ?? root);
 }
 
+const evalOf = (l: { evalPoints?: EvalPointsView }): { evalPoints?: EvalPointsView } => (l.evalPoints ? { evalPoints: l.evalPoints } : {});
+
 /** The chart's lines that are shown: every run's with the metric, less the ones toggled off. */
 export function linesOf(s: SeriesView, primaryRoot: string): Line[] {
-  if (!overlaid()) return [{ run: primaryRoot, metric: s.name, x: s.x, y: s.y, ...(s.off ? { off: s.off } : {}), color: 0, name: '' }];
+  if (!overlaid())
+    return [{ run: primaryRoot, metric: s.name, x: s.x, y: s.y, ...(s.off ? { off: s.off } : {}), color: 0, name: '', ...evalOf(s) }];
   const primary = runs[0]!;
   const out: Line[] = [];
   if (!s.absent && !hidden.has(primary.root))
@@ -66,13 +71,23 @@ export function linesOf(s: SeriesView, primaryRoot: string): Line[] {
       x: s.x,
       y: s.y,
       ...(s.off ? { off: s.off } : {}),
+      ...evalOf(s),
       color: primary.color,
       name: runName(primary.root),
     });
   for (const l of s.lines ?? []) {
     const r = runOf(l.run);
     if (!r || hidden.has(l.run)) continue;
-    out.push({ run: l.run, metric: l.metric, x: l.x, y: l.y, ...(l.off ? { off: l.off } : {}), color: r.color, name: runName(l.run) });
+    out.push({
+      run: l.run,
+      metric: l.metric,
+      x: l.x,
+      y: l.y,
+      ...(l.off ? { off: l.off } : {}),
+      ...evalOf(l),
+      color: r.color,
+      name: runName(l.run),
+    });
   }
   return out;
 }

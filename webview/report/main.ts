@@ -1,12 +1,21 @@
 /** The run report: the card's figures with targets and marks, the gate per iteration, the schema check. */
 import { Chart, BarController, BarElement, LinearScale, CategoryScale, Tooltip } from 'chart.js';
+import { afterPaint } from '../afterPaint';
 import { h, initialState, onThemeChange, saveState, themeColor, channel } from '../common';
 import { formatCount, formatQuantity, formatSigned, metricQuantity, plural } from '../../src/shared/format';
 import { visibleText } from '../../src/shared/visibleText';
 import { logNodes } from '../trajectories/text';
 import { signFlipSection, twinSection } from './verdict';
 import { behaviourSection } from './behaviour';
-import type { ReportHostMessage, ReportView, ReportWebviewMessage } from '../../src/shared/protocol/report';
+import { CreditSection } from './credit';
+import type {
+  GateGroupView,
+  ReportGateGroupsMessage,
+  ReportHostMessage,
+  ReportView,
+  ReportWebviewMessage,
+} from '../../src/shared/protocol/report';
+import { GATE_GROUP_PAGE } from '../../src/shared/protocol/report';
 
 const { post, onMessage } = channel<ReportWebviewMessage, ReportHostMessage>();
 
@@ -16,6 +25,7 @@ saveState(state);
 const app = document.getElementById('app')!;
 let chart: Chart | undefined;
 let last: ReportView | undefined;
+const credit = new CreditSection();
 
 const MARK: Record<string, string> = { pass: '✓ pass', near: '≈ near', fail: '✗ fail', info: '', none: 'no data' };
 
@@ -26,15 +36,65 @@ function figureLink(key: string, label: string): HTMLElement {
   return b;
 }
 
-function sideLink(g: ReportView['gateGroups'][number], side: 'succeeded' | 'failed'): HTMLElement {
+function sideLink(g: GateGroupView, side: 'succeeded' | 'failed'): HTMLElement {
   const n = side === 'succeeded' ? g.succeeded : g.failed;
   const b = h('button', { class: 'link', title: `Open the ${side} labeled trajectories of this group` }, `${n} ${side}`);
   b.addEventListener('click', () => post({ type: 'report/openGateSide', iteration: g.iteration, group: g.group, side }));
   return b;
 }
 
-/** The gate group by group: both sides' mean c, the difference, and links to each side. */
-function gateTable(r: ReportView): HTMLElement {
+function gateRow(g: GateGroupView): HTMLElement {
+  return h(
+    'tr',
+    {},
+    h('td', { class: 'num' }, g.iteration),
+    h('td', { class: 'num' }, g.group),
+    h('td', { class: 'num' }, formatSigned(g.succeededMeanC, 4)),
+    h('td', { class: 'num' }, formatSigned(g.failedMeanC, 4)),
+    h('td', { class: `num ${g.diff > 0 ? 'mark-pass' : g.diff < 0 ? 'mark-fail' : ''}` }, formatSigned(g.diff, 4)),
+    h('td', {}, sideLink(g, 'succeeded'), ' · ', sideLink(g, 'failed')),
+  );
+}
+
+/**
+ * The gate groups the page holds: the report's first page, then the pages the host answered as
+ * the table scrolled to its end (`seq` names the report they belong to; an answer to another is dropped).
+ */
+const gate = {
+  rows: [] as GateGroupView[],
+  listed: 0,
+  seq: 0,
+  pending: false,
+  /** the host had no more */
+  end: false,
+  table: undefined as HTMLElement | undefined,
+  status: undefined as HTMLElement | undefined,
+};
+
+function gateStatus(): string {
+  if (gate.rows.length >= gate.listed || gate.end) return '';
+  if (gate.pending) return 'Loading more groups…';
+  return `${formatCount(gate.rows.length)} of ${formatCount(gate.listed)} listed: scroll for more`;
+}
+
+function moreGateGroups(): void {
+  if (gate.pending || gate.end || gate.rows.length >= gate.listed) return;
+  gate.pending = true;
+  post({ type: 'report/queryGateGroups', seq: gate.seq, offset: gate.rows.length, limit: GATE_GROUP_PAGE });
+  if (gate.status) gate.status.textContent = gateStatus();
+}
+
+function receiveGateGroups(m: ReportGateGroupsMessage): void {
+  if (m.seq !== gate.seq || m.offset !== gate.rows.length) return;
+  gate.pending = false;
+  if (m.rows.length === 0) gate.end = true;
+  gate.rows.push(...m.rows);
+  gate.table?.append(...m.rows.map(gateRow));
+  if (gate.status) gate.status.textContent = gateStatus();
+}
+
+/** The gate group by group: both sides' mean c, the difference, and links to each side; its end asks for the next page. */
+function gateTable(): HTMLElement {
   const t = h(
     'table',
     { class: 'grid', id: 'gate-groups' },
@@ -48,21 +108,16 @@ function gateTable(r: ReportView): HTMLElement {
       h('th', { class: 'num' }, 'diff'),
       h('th', {}, 'open'),
     ),
+    ...gate.rows.map(gateRow),
   );
-  for (const g of r.gateGroups)
-    t.append(
-      h(
-        'tr',
-        {},
-        h('td', { class: 'num' }, g.iteration),
-        h('td', { class: 'num' }, g.group),
-        h('td', { class: 'num' }, formatSigned(g.succeededMeanC, 4)),
-        h('td', { class: 'num' }, formatSigned(g.failedMeanC, 4)),
-        h('td', { class: `num ${g.diff > 0 ? 'mark-pass' : g.diff < 0 ? 'mark-fail' : ''}` }, formatSigned(g.diff, 4)),
-        h('td', {}, sideLink(g, 'succeeded'), ' · ', sideLink(g, 'failed')),
-      ),
-    );
-  return h('div', { class: 'gate-groups-box' }, t);
+  const status = h('p', { class: 'muted', id: 'gate-groups-more', role: 'status' }, gateStatus());
+  const box = h('div', { class: 'gate-groups-box' }, t, status);
+  box.addEventListener('scroll', () => {
+    if (box.scrollTop + box.clientHeight >= box.scrollHeight - 80) moreGateGroups();
+  });
+  gate.table = t;
+  gate.status = status;
+  return box;
 }
 
 /** The figures of section 4 with their targets, marks and rules; a figure opens its trajectories. */
@@ -192,15 +247,19 @@ function gateChart(canvas: HTMLCanvasElement, r: ReportView): Chart {
   });
 }
 
-/** The whole page for one report (the chart is drawn anew). */
-function render(r: ReportView): void {
+/** Counts renders: a later part of an older one is dropped. */
+let renderSeq = 0;
+
+/**
+ * The whole page for one report (the chart is drawn anew). The first time, the heading and the
+ * figures first and the rest after that part has been painted, so a long run's sections do not
+ * hold up its figures; later (a new report as the log grows, a theme) at once, where the reader is.
+ */
+function render(r: ReportView, progressive: boolean): void {
   chart?.destroy();
+  chart = undefined;
+  const seq = ++renderSeq;
   const f = r.figures;
-  const canvas = h('canvas', {
-    id: 'gate-chart',
-    role: 'img',
-    'aria-label': 'gate mean difference per iteration; click a bar to open that iteration',
-  });
   app.replaceChildren(
     h('h1', {}, 'Run report: ', ...logNodes(r.runName)),
     h(
@@ -211,6 +270,30 @@ function render(r: ReportView): void {
     ),
     h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
     figureTable(r),
+  );
+  if (!progressive) {
+    // a theme change before an earlier first render's rest came: that rest is dropped, so is its busy mark
+    app.removeAttribute('aria-busy');
+    renderRest(r);
+    return;
+  }
+  app.setAttribute('aria-busy', 'true');
+  afterPaint(() => {
+    if (seq !== renderSeq) return;
+    renderRest(r);
+    app.removeAttribute('aria-busy');
+  });
+}
+
+/** The sections under the figures: the verdict, the gate, the credit, the behaviour, the curve and the checks. */
+function renderRest(r: ReportView): void {
+  const f = r.figures;
+  const canvas = h('canvas', {
+    id: 'gate-chart',
+    role: 'img',
+    'aria-label': 'gate mean difference per iteration; click a bar to open that iteration',
+  });
+  app.append(
     h(
       'p',
       { class: 'muted' },
@@ -224,9 +307,10 @@ function render(r: ReportView): void {
       'h2',
       {},
       `Gate groups (${formatCount(r.gateGroupCount)}` +
-        `${r.gateGroupCount > r.gateGroups.length ? `, the first ${r.gateGroups.length} shown` : ''})`,
+        `${r.gateGroupCount > r.gateGroupsListed ? `, the first ${formatCount(r.gateGroupsListed)} listed` : ''})`,
     ),
-    r.gateGroups.length ? gateTable(r) : h('p', { class: 'muted' }, 'no mixed group with a succeeded and a failed labeled trajectory'),
+    gate.rows.length ? gateTable() : h('p', { class: 'muted' }, 'no mixed group with a succeeded and a failed labeled trajectory'),
+    ...credit.elements(r.credit),
     ...behaviourSection(r.behaviour, (key) => post({ type: 'report/openFigure', key })),
     h('h2', {}, 'Training curve'),
     curveTable(r),
@@ -256,16 +340,24 @@ function render(r: ReportView): void {
       : '',
   );
   chart = gateChart(canvas, r);
+  credit.draw(r.credit);
 }
 
 onMessage((m) => {
   if (m.type === 'report/data') {
+    const first = last === undefined;
     last = m.report;
+    gate.rows = [...m.report.gateGroups];
+    gate.listed = m.report.gateGroupsListed;
+    gate.seq++;
+    gate.pending = false;
+    gate.end = false;
     document.title = `Run report: ${visibleText(m.report.runName)}`;
-    render(m.report);
-  } else if (m.type === 'error') app.replaceChildren(h('p', { class: 'error' }, ...logNodes(m.message)));
+    render(m.report, first);
+  } else if (m.type === 'report/gateGroups') receiveGateGroups(m);
+  else if (m.type === 'error') app.replaceChildren(h('p', { class: 'error' }, ...logNodes(m.message)));
 });
 onThemeChange(() => {
-  if (last) render(last);
+  if (last) render(last, false);
 });
 post({ type: 'ready' });

@@ -3,6 +3,7 @@
  * first turn where the executed actions differ highlighted and scrolled to, and on each
  * side its own candidates, scores, c, A_t and marks (a plain GRPO run has none: it says so).
  */
+import { scrollWithin } from '../scroll';
 import { channel, h, initialState, saveState } from '../common';
 import { formatCredit, formatDk, formatPlain, formatScore, plural } from '../../src/shared/format';
 import type { SideBySideHostMessage, SideBySideView, SideBySideWebviewMessage, SideView } from '../../src/shared/protocol/task';
@@ -40,7 +41,7 @@ function header(s: SideView | null, error: string | null, side: 'left' | 'right'
       h('strong', { 'data-field': 'A' }, formatCredit(s.A)),
       ` · ${plural(s.turns.length, 'turn')} · ${s.labeled ? 'labeled' : 'unlabeled'}`,
     ),
-    s.hasCandidates ? '' : h('div', { class: 'muted', 'data-field': 'no-candidates' }, 'no candidates in this run'),
+    s.hasCandidates ? '' : h('div', { class: 'muted', 'data-field': 'no-candidates' }, 'no candidates in this trajectory'),
   );
 }
 
@@ -48,15 +49,20 @@ function candidates(t: TurnDetailView): HTMLElement {
   const grid = h(
     'div',
     { class: 'sbs-cands', role: 'table', 'aria-label': 'candidates' },
-    ...['k', 'candidate', 'score', 'd_k', ''].map((x) => h('span', { class: 'muted' }, x)),
+    // rows as `display: contents` (media/task.css): the cells stay the grid's items
+    h('div', { role: 'row' }, ...['k', 'candidate', 'score', 'd_k', ''].map((x) => h('span', { class: 'muted', role: 'columnheader' }, x))),
   );
   for (const c of t.candidates)
     grid.append(
-      h('span', {}, String(c.k)),
-      logEl('span', { class: `action${c.k === 0 ? ' exec' : ''}` }, c.text, '—'),
-      h('span', {}, formatScore(c.score)),
-      h('span', { 'data-field': 'd' }, c.k === 0 || t.masked ? '' : formatDk(c.d)),
-      h('span', { class: 'tags' }, ...candidateTags(c)),
+      h(
+        'div',
+        { role: 'row' },
+        h('span', { role: 'cell' }, String(c.k)),
+        logEl('span', { class: `action${c.k === 0 ? ' exec' : ''}`, role: 'cell' }, c.text, '—'),
+        h('span', { role: 'cell' }, formatScore(c.score)),
+        h('span', { role: 'cell', 'data-field': 'd' }, c.k === 0 || t.masked ? '' : formatDk(c.d)),
+        h('span', { class: 'tags', role: 'cell' }, ...candidateTags(c)),
+      ),
     );
   return grid;
 }
@@ -132,7 +138,8 @@ function render(v: SideBySideView): void {
   // scroll to the divergence once per pair (a live update keeps the reader's place)
   if (scrolledTo !== v.divergeAt) {
     scrolledTo = v.divergeAt;
-    if (v.divergeAt !== null) rows.querySelector(`[data-turn="${v.divergeAt}"]`)?.scrollIntoView({ block: 'center' });
+    const at = v.divergeAt === null ? null : rows.querySelector(`[data-turn="${v.divergeAt}"]`);
+    if (at) scrollWithin(at, 'center');
   }
 }
 

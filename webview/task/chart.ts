@@ -21,6 +21,8 @@ function datasets(runs: readonly TaskRunView[]): ChartDataset<'line', Points>[] 
     pointRadius: 3,
     pointHoverRadius: 5,
     spanGaps: false,
+    // a point at 0 % or 100 % (or at the first or last iteration) sits on the chart area's edge: drawn whole, not cut in half
+    clip: 6,
   }));
 }
 
@@ -40,14 +42,18 @@ export function drawSuccess(canvas: HTMLCanvasElement, runs: readonly TaskRunVie
   return new Chart<'line', Points>(canvas, {
     type: 'line',
     data: { datasets: datasets(runs) },
-    options: lineOptions({
-      text: themeColor('--vscode-descriptionForeground', '#999'),
-      grid: themeColor('--vscode-panel-border', '#80808040'),
-      x: xRange(runs),
-      y: { min: 0, max: 1 },
-      xTicks: { maxTicksLimit: 8, precision: 0 },
-      yTicks: { maxTicksLimit: 5, callback: (v) => formatPercent(Number(v), 0) },
-      label: (item) => `${item.dataset.label ?? ''}: ${formatPercent(item.parsed.y ?? null)} success`,
-    }),
+    options: {
+      // room above 100 % and right of the last iteration for a whole point
+      layout: { padding: { top: 6, right: 6 } },
+      ...lineOptions({
+        text: themeColor('--vscode-descriptionForeground', '#999'),
+        grid: themeColor('--vscode-panel-border', '#80808040'),
+        x: xRange(runs),
+        y: { min: 0, max: 1 },
+        xTicks: { maxTicksLimit: 8, precision: 0 },
+        yTicks: { maxTicksLimit: 5, callback: (v) => formatPercent(Number(v), 0) },
+        label: (item) => `${item.dataset.label ?? ''}: ${formatPercent(item.parsed.y ?? null)} success`,
+      }),
+    },
   });
 }

@@ -5,7 +5,7 @@
  */
 import { channel, h, initialState, onThemeChange, saveState } from '../common';
 import { formatCredit, formatPercent, formatPlain, plural } from '../../src/shared/format';
-import type { TaskHostMessage, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../../src/shared/protocol/task';
+import type { TaskHostMessage, TaskPanelState, TaskPick, TaskRunView, TaskView, TaskWebviewMessage } from '../../src/shared/protocol/task';
 import { parseTaskState } from '../../src/shared/protocol/task';
 import { logEl } from '../trajectories/text';
 import { drawSuccess, xRange } from './chart';
@@ -60,13 +60,20 @@ function togglePick(p: TaskPick, on: boolean): void {
       : picked.map((x) => `${names.length > 1 ? `${names[x.run] ?? ''} ` : ''}${x.iteration}/${x.group}/${x.rollout}`).join(' and ');
 }
 
-function rolloutChip(run: number, iteration: number, group: number, r: TaskRunView['groups'][number]['rollouts'][number]): HTMLElement {
+/** A rollout's checkbox and link; `runName` names the run in the checkbox's label (the same key is in every run). */
+function rolloutChip(
+  run: number,
+  runName: string,
+  iteration: number,
+  group: number,
+  r: TaskRunView['groups'][number]['rollouts'][number],
+): HTMLElement {
   const pick: TaskPick = { run, iteration, group, rollout: r.rollout };
   const key = pickKey(pick);
   const box = h('input', {
     type: 'checkbox',
     'data-key': key,
-    'aria-label': `select rollout ${r.rollout} of iteration ${iteration}, group ${group}`,
+    'aria-label': `select rollout ${r.rollout} of iteration ${iteration}, group ${group} of ${runName}`,
   });
   box.checked = picked.some((x) => pickKey(x) === key);
   box.addEventListener('change', () => togglePick(pick, box.checked));
@@ -119,17 +126,23 @@ function runSection(r: TaskRunView, i: number): HTMLElement {
       h(
         'div',
         { class: 'grow', role: 'row', 'data-run': i, 'data-iteration': g.iteration, 'data-group': g.group },
-        h('span', {}, String(g.iteration)),
-        h('span', {}, String(g.group)),
-        h('span', { 'data-field': 'success' }, formatPercent(g.success, 0)),
-        h('span', {}, `${g.labeled}/${g.rollouts.length}`),
-        h('span', { class: 'chips' }, ...g.rollouts.map((ro) => rolloutChip(i, g.iteration, g.group, ro))),
+        h('span', { role: 'cell' }, String(g.iteration)),
+        h('span', { role: 'cell' }, String(g.group)),
+        h('span', { role: 'cell', 'data-field': 'success' }, formatPercent(g.success, 0)),
+        h('span', { role: 'cell' }, `${g.labeled}/${g.rollouts.length}`),
+        h('span', { role: 'cell', class: 'chips' }, ...g.rollouts.map((ro) => rolloutChip(i, r.name, g.iteration, g.group, ro))),
       ),
     );
   return h('section', { class: 'task-run', 'data-run': i }, head, r.groups.length ? table : '');
 }
 
 function render(v: TaskView): void {
+  // the host reused this panel for another task (a jump from the comparison): that task is this page's state now
+  if (view && v.task !== view.task) picked = [];
+  if (state && v.task !== state.task) {
+    const next: TaskPanelState = { ...state, task: v.task };
+    saveState(next);
+  }
   view = v;
   title.replaceChildren('Task ', logEl('span', { class: 'task-key', 'data-field': 'task' }, v.task, ''));
   instruction.replaceChildren(...(v.instruction === null ? [] : [logEl('span', {}, v.instruction, '')]));

@@ -67,7 +67,12 @@ function flagCell(r: RowView): HTMLElement {
     if (n === false || n === 0) return [];
     const words = n === true ? f.meaning : `${n} ${n === 1 ? f.one : f.meaning}`;
     return [
-      h('span', { class: `rflag ${f.cls}`, title: words, 'aria-label': words, 'data-flag': f.id }, icon(f.icon), n === true ? '' : n),
+      h(
+        'span',
+        { class: `rflag ${f.cls}`, role: 'img', title: words, 'aria-label': words, 'data-flag': f.id },
+        icon(f.icon),
+        n === true ? '' : n,
+      ),
     ];
   });
   return h('span', { class: 'flags' }, ...on, ...tagButtons(r.tags, false));
@@ -85,7 +90,8 @@ export interface Column {
 }
 
 /** A column's cell classes: figures right-aligned, the flags sticky. */
-export const colClass = (c: Column): string | undefined => [c.num ? 'num' : '', c.sticky ? 'sticky' : ''].join(' ').trim() || undefined;
+export const colClass = (c: Pick<Column, 'num' | 'sticky'>): string | undefined =>
+  [c.num ? 'num' : '', c.sticky ? 'sticky' : ''].join(' ').trim() || undefined;
 
 export const COLUMNS: readonly Column[] = [
   { key: 'iteration', label: 'iter', tip: 'iteration', num: true, cell: (r) => String(r.iteration) },
@@ -103,7 +109,7 @@ export const COLUMNS: readonly Column[] = [
     key: 'labeled',
     label: 'lab',
     tip: '● labeled: its turns have candidate scores and a credit c',
-    cell: (r) => (r.labeled ? h('span', { class: 'lab', 'aria-label': 'labeled', title: 'labeled' }, '●') : ''),
+    cell: (r) => (r.labeled ? h('span', { class: 'lab', role: 'img', 'aria-label': 'labeled', title: 'labeled' }, '●') : ''),
   },
   { key: 'turns', label: 'turns', tip: 'number of turns', num: true, cell: (r) => formatCount(r.turns) },
   { key: 'meanC', label: 'mean c', tip: 'mean credit c over the credited turns', num: true, cell: (r) => formatSigned(r.meanC, 3) },

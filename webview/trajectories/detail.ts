@@ -47,24 +47,32 @@ function candidates(t: TurnDetailView): HTMLElement {
   const grid = h(
     'div',
     { class: 'cands', role: 'table', 'aria-label': 'candidates' },
-    h('span', { class: 'muted' }, 'k'),
-    h('span', { class: 'muted' }, 'candidate'),
-    h('span', { class: 'muted' }, 'score'),
-    h('span', { class: 'muted' }, ''),
-    h('span', { class: 'muted', title: t.masked ? 'a masked turn uses no d_k' : undefined }, t.masked ? '' : 'd_k'),
-    h('span', { class: 'muted' }, ''),
+    // rows as `display: contents` (media/trajectories.css): the cells stay the grid's items
+    h(
+      'div',
+      { role: 'row' },
+      h('span', { class: 'muted', role: 'columnheader' }, 'k'),
+      h('span', { class: 'muted', role: 'columnheader' }, 'candidate'),
+      h('span', { class: 'muted', role: 'columnheader' }, 'score'),
+      h('span', { class: 'muted', role: 'columnheader' }, ''),
+      h('span', { class: 'muted', role: 'columnheader', title: t.masked ? 'a masked turn uses no d_k' : undefined }, t.masked ? '' : 'd_k'),
+      h('span', { class: 'muted', role: 'columnheader' }, ''),
+    ),
   );
   for (const c of t.candidates) {
     const bar = h('div', { class: `bar${c.k === 0 ? ' exec' : ''}${c.dropped ? ' dropped' : ''}` });
     bar.style.width = c.score === null ? '0' : `${Math.max(2, ((c.score - lo) / span) * 100)}%`;
-    grid.append(
-      h('span', {}, String(c.k)),
-      codeEl('span', { class: 'action', 'data-field': 'candidate' }, c.text, '—'),
-      h('span', { 'data-field': 'score' }, formatScore(c.score)),
-      h('div', {}, bar),
-      h('span', { 'data-field': 'd' }, c.k === 0 || t.masked ? '' : formatDk(c.d)),
-      h('span', { class: 'tags' }, ...candidateTags(c)),
+    const row = h(
+      'div',
+      { role: 'row' },
+      h('span', { role: 'cell' }, String(c.k)),
+      codeEl('span', { class: 'action', role: 'cell', 'data-field': 'candidate' }, c.text, '—'),
+      h('span', { role: 'cell', 'data-field': 'score' }, formatScore(c.score)),
+      h('div', { role: 'cell' }, bar),
+      h('span', { role: 'cell', 'data-field': 'd' }, c.k === 0 || t.masked ? '' : formatDk(c.d)),
+      h('span', { class: 'tags', role: 'cell' }, ...candidateTags(c)),
     );
+    grid.append(row);
   }
   return grid;
 }

@@ -11,6 +11,12 @@ export interface FilterControls {
   fields: HTMLElement[];
   /** the controls showing `q` (a jump's query, a chip removed) */
   sync: (q: QueryView) => void;
+  /**
+   * Shows the fields that filter the rows in view: on eval episodes (`episodes`) those of
+   * training rollouts only (iterations, group, labeled, sign flip, fallback) are hidden,
+   * unless `q` sets them (then they stay, to be cleared: no hidden filter).
+   */
+  fit: (episodes: boolean, q: QueryView) => void;
 }
 
 /** A control with its label above it: the label stays once the field is filled. */
@@ -93,15 +99,19 @@ export function filterControls(query: () => QueryView, changed: () => void): Fil
     text.value = q.filter.text ?? '';
   };
   sync(query());
-  const fields = [
-    field('iteration from', nums.iterationMin),
-    field('iteration to', nums.iterationMax),
-    field('group', nums.group),
-    field('reward', rewardSel),
-    h('label', {}, labeled, 'labeled'),
-    h('label', {}, flip, 'sign flip'),
-    h('label', {}, fallback, 'fallback'),
-    field('search', text),
+  const flagSet = (q: QueryView, bit: number): boolean => ((q.filter.flags ?? 0) & bit) !== 0;
+  const training: [HTMLElement, (q: QueryView) => boolean][] = [
+    [field('iteration from', nums.iterationMin), (q) => q.filter.iterationMin !== undefined],
+    [field('iteration to', nums.iterationMax), (q) => q.filter.iterationMax !== undefined],
+    [field('group', nums.group), (q) => q.filter.group !== undefined],
+    [h('label', {}, labeled, 'labeled'), (q) => q.filter.labeledOnly === true],
+    [h('label', {}, flip, 'sign flip'), (q) => flagSet(q, Flag.SignFlip)],
+    [h('label', {}, fallback, 'fallback'), (q) => flagSet(q, Flag.Fallback)],
   ];
-  return { fields, sync };
+  const [from, to, group, ...checks] = training.map(([el]) => el);
+  const fields = [from!, to!, group!, field('reward', rewardSel), ...checks, field('search', text)];
+  const fit = (episodes: boolean, q: QueryView): void => {
+    for (const [el, set] of training) el.style.display = episodes && !set(q) ? 'none' : '';
+  };
+  return { fields, sync, fit };
 }

@@ -70,11 +70,12 @@ function summary(d: TrajectoryDetailView, open: Open): HTMLElement {
 
 function cell(u: SiblingTurnView | undefined, diverge: boolean, self: boolean, rollout: number): HTMLElement {
   const cls = `cell${diverge ? ' diverge' : ''}${self ? ' self' : ''}`;
-  if (!u) return h('div', { class: cls, 'data-rollout': rollout }, h('span', { class: 'muted' }, '(ended)'));
+  if (!u) return h('div', { class: cls, role: 'cell', 'data-rollout': rollout }, h('span', { class: 'muted' }, '(ended)'));
   return h(
     'div',
     {
       class: cls,
+      role: 'cell',
       'data-rollout': rollout,
       'data-turn': u.index,
       title: diverge ? 'the first turn where the rollouts act differently' : undefined,
@@ -115,13 +116,19 @@ function toggle(rollout: number, on: boolean): void {
   picked.rollouts = on ? [...rest, rollout].slice(-2) : rest;
 }
 
+/** The most rollouts the group view fits in the detail's width; a larger group scrolls sideways, tokens whole. */
+const FIT = 5;
+
 /** Rollouts side by side: one column each, one row per turn index; the first diverging turn highlighted. */
 function columns(d: TrajectoryDetailView, a: GroupActions, onPick: () => void): HTMLElement {
   const sibs = d.siblings;
   const grid = h('div', { class: 'siblings', id: 'siblings', role: 'table', 'aria-label': 'the group’s rollouts side by side' });
-  // each rollout at least as wide as its longest token (never broken inside), up to 26em when there is room
-  grid.style.gridTemplateColumns = `4.5em repeat(${sibs.length}, minmax(min-content, 26em))`;
-  grid.append(h('div', { class: 'rowlabel head' }, 'turn'));
+  // a larger group: each rollout at least as wide as its longest token (an action wraps between
+  // its tokens, never inside one; its numbers and head wrap too), the turn index narrow and in view
+  // up to FIT rollouts (a GRPO group) share the width equally and a token longer than its column breaks
+  grid.classList.toggle('fit', sibs.length <= FIT);
+  grid.style.gridTemplateColumns = `3.5em repeat(${sibs.length}, ${sibs.length <= FIT ? 'minmax(0, 1fr)' : 'minmax(min-content, 1fr)'})`;
+  const head: HTMLElement[] = [h('div', { class: 'rowlabel head', role: 'columnheader' }, 'turn')];
   for (const s of sibs) {
     const b = h('button', { class: 'link' }, `rollout ${s.rollout}`);
     b.addEventListener('click', () => a.open(s.iteration, s.group, s.rollout));
@@ -133,10 +140,10 @@ function columns(d: TrajectoryDetailView, a: GroupActions, onPick: () => void): 
         x.checked = picked.rollouts.includes(Number(x.dataset['compare']));
       onPick();
     });
-    grid.append(
+    head.push(
       h(
         'div',
-        { class: `cell head${s.rollout === d.rollout ? ' self' : ''}`, 'data-rollout': s.rollout },
+        { class: `cell head${s.rollout === d.rollout ? ' self' : ''}`, role: 'columnheader', 'data-rollout': s.rollout },
         h(
           'div',
           { class: 'head-line' },
@@ -147,11 +154,19 @@ function columns(d: TrajectoryDetailView, a: GroupActions, onPick: () => void): 
       ),
     );
   }
+  // a row of the table for assistive technology; its cells are the grid's (the row itself is display: contents)
+  const row = (cells: HTMLElement[]): HTMLElement => h('div', { class: 'sib-row', role: 'row' }, ...cells);
+  grid.append(row(head));
   const n = Math.max(0, ...sibs.map((s) => s.turnList.length));
   for (let i = 0; i < n; i++) {
     const div = i === d.divergeAt;
-    grid.append(h('div', { class: `rowlabel${div ? ' diverge' : ''}` }, String(i), div ? h('div', {}, 'diverge') : null));
-    for (const s of sibs) grid.append(cell(s.turnList[i], div, s.rollout === d.rollout, s.rollout));
+    const label = h(
+      'div',
+      { class: `rowlabel${div ? ' diverge' : ''}`, role: 'rowheader' },
+      String(i),
+      div ? h('div', {}, 'diverge') : null,
+    );
+    grid.append(row([label, ...sibs.map((s) => cell(s.turnList[i], div, s.rollout === d.rollout, s.rollout))]));
   }
   return grid;
 }

@@ -15,7 +15,13 @@ import type {
   TrajectoriesHostMessage,
   TrajectoriesWebviewMessage,
   TrajectoryDetailView,
+  EpisodeRowView,
+  EpisodeDetailView,
 } from '../../src/shared/protocol/trajectories';
+import { EPISODE_COLUMNS, renderEpisode } from './episodes';
+import { nextEpisodeMark } from './turnWalk';
+import type { EpisodeColumn } from './episodes';
+import type { Column } from './columns';
 import { parseNavigate } from '../../src/shared/protocol/trajectories';
 import { queryHeader } from '../../src/shared/queryChips';
 import { filterControls } from './filters';
@@ -27,6 +33,10 @@ import { isTagList } from '../../src/shared/protocol';
 import { renderDetail } from './detail';
 import { nextMarked, wantedMarks } from './marks';
 import { splitter } from './split';
+import { isWorkbenchScrollKey } from './keys';
+import { scrollTopFor } from '../scrollMath';
+import type { Block } from '../scrollMath';
+import { scrollWithin } from '../scroll';
 
 const { post, onMessage } = channel<TrajectoriesWebviewMessage, TrajectoriesHostMessage>();
 
@@ -44,9 +54,16 @@ const state: BrowserState = initialState();
 let query: QueryView = state.query ?? { filter: {}, sort: [] };
 let total = 0;
 const rows = new Map<number, RowView>();
+/** the rows when the source is a checkpoint's eval episodes (`filter.evalIteration`) */
+const episodeRows = new Map<number, EpisodeRowView>();
+const evalSource = (): boolean => query.filter.evalIteration !== undefined;
+/** the table's columns for its source */
+const columns = (): readonly (Column | EpisodeColumn)[] => (evalSource() ? EPISODE_COLUMNS : COLUMNS);
 let selIndex = -1;
 let selRow = state.selectedRow ?? -1;
 let detail: TrajectoryDetailView | undefined;
+/** the eval episode the detail shows (the eval source) */
+let episode: EpisodeDetailView | undefined;
 /** the detail's trajectory is not among the table's rows for the current query */
 let outsideTable = false;
 let size = 0;
@@ -55,6 +72,15 @@ let loaded = false;
 let focusTurn = 0;
 let groupView = false;
 const pendingOffsets = new Set<number>();
+/**
+ * The selection shown after a new query: the host answers a query's first page with the index of
+ * the detail's trajectory in it ('trajectories/select'), which the table then highlights and
+ * scrolls to. 'page': waiting for that page; 'select': the next message may be its selection;
+ * 'none': a page the user scrolled to, whose selection must not move the table.
+ */
+let awaitSelection: 'page' | 'select' | 'none' = 'page';
+/** a row selected to open before its page arrived: opened when it does */
+let openWhenLoaded = -1;
 
 const app = document.getElementById('app')!;
 const header = h('div', { class: 'muted', id: 'jump-label' });
@@ -65,12 +91,16 @@ const filters = filterControls(
 );
 const thead = h('div', { class: 'thead', role: 'row' });
 /** The header scrolls sideways with the rows (the table scrolls rather than clip a column). */
-const theadWrap = h('div', { class: 'thead-wrap' }, thead);
-const tableWrap = h('div', { class: 'table-wrap' }, theadWrap);
+const theadWrap = h('div', { class: 'thead-wrap', role: 'rowgroup' }, thead);
+/** one grid for screen readers: the header's row group and the rows' (the viewport) */
+const tableWrap = h('div', { class: 'table-wrap', role: 'grid', 'aria-label': 'Trajectories' }, theadWrap);
 /** Click: sort by that column (again: the other way). Shift+click: add it as the next key. */
 function renderHead(): void {
+  // on eval episodes: no flags' legend, and no tree row, export or notebook (they are of training rollouts)
+  for (const el of [legends[0]!, reveal, exportBtn, notebookBtn]) el.style.display = evalSource() ? 'none' : '';
+  filters.fit(evalSource(), query);
   thead.replaceChildren(
-    ...COLUMNS.map((c) => {
+    ...columns().map((c) => {
       const at = query.sort.findIndex((x) => x.key === c.key);
       const s = at >= 0 ? query.sort[at] : undefined;
       const arrow = s ? (s.descending ? '▼' : '▲') : '';
@@ -98,7 +128,7 @@ function renderHead(): void {
     }),
   );
 }
-const viewport = h('div', { class: 'viewport', tabindex: 0, role: 'grid', 'aria-label': 'Trajectories', id: 'table' });
+const viewport = h('div', { class: 'viewport', tabindex: 0, role: 'rowgroup', 'aria-label': 'Trajectories, rows', id: 'table' });
 const spacer = h('div', { class: 'spacer' });
 viewport.append(spacer);
 tableWrap.append(viewport);
@@ -130,7 +160,7 @@ const back = h('button', { class: 'link', id: 'back-to-metrics' }, 'metrics');
 back.addEventListener('click', () => post({ type: 'openMetrics' }));
 const reveal = h('button', { class: 'link', id: 'reveal-in-tree' }, 'reveal in tree');
 reveal.addEventListener('click', () => {
-  if (selRow >= 0) post({ type: 'trajectories/reveal', row: selRow });
+  if (selRow >= 0 && !evalSource()) post({ type: 'trajectories/reveal', row: selRow });
 });
 const exportBtn = h(
   'button',
@@ -144,11 +174,12 @@ const notebookBtn = h(
   'notebook',
 );
 notebookBtn.addEventListener('click', () => share('notebook', null));
+/** the flags' legend is of training rollouts (hidden on eval episodes, which have no candidates); the tags' of both */
+const legends = [flagLegend(), tagLegend()];
 app.append(
   h('div', { class: 'toolbar' }, ...filters.fields, count),
   chipBox,
-  flagLegend(),
-  tagLegend(),
+  ...legends,
   h('div', { class: 'toolbar' }, header, back, reveal, exportBtn, notebookBtn),
   browser,
 );
@@ -187,13 +218,24 @@ function setQuery(q: QueryView): void {
   query = q;
   syncControls();
   refetch();
+  keepFocusInTable();
+}
+
+/** A control that took itself away (a chip's ×, Clear all) hands focus to the table, never the page body. */
+function keepFocusInTable(): void {
+  const a = document.activeElement;
+  if (!a || a === document.body || !a.isConnected) viewport.focus({ preventScroll: true });
 }
 
 function refetch(): void {
   renderChips(chipBox, query, setQuery);
+  renderHead();
   rows.clear();
+  episodeRows.clear();
   pendingOffsets.clear();
   selIndex = -1;
+  openWhenLoaded = -1;
+  awaitSelection = 'page';
   viewport.scrollTop = 0;
   label = null;
   state.label = null;
@@ -226,7 +268,12 @@ function renderRows(): void {
     clear.addEventListener('click', () => setQuery({ filter: {}, sort: query.sort }));
     spacer.style.height = '';
     spacer.replaceChildren(
-      h('div', { class: 'zero-matches', id: 'zero-matches', role: 'status' }, `No trajectory of ${size} matches these filters. `, clear),
+      h(
+        'div',
+        { class: 'zero-matches', id: 'zero-matches', role: 'status' },
+        `No ${evalSource() ? 'evaluation episode' : 'trajectory'} of ${size} matches these filters. `,
+        clear,
+      ),
     );
     return;
   }
@@ -235,6 +282,11 @@ function renderRows(): void {
   const last = Math.min(total, first + Math.ceil(viewport.clientHeight / ROW_H) + 10);
   const frag: HTMLElement[] = [];
   for (let i = first; i < last; i++) {
+    if (evalSource()) {
+      const el = episodeRowEl(i);
+      if (el) frag.push(el);
+      continue;
+    }
     const r = rows.get(i);
     if (!r) {
       request(i);
@@ -250,7 +302,7 @@ function renderRows(): void {
         'data-row': r.row,
         'data-key': `${r.iteration}/${r.group}/${r.rollout}`,
       },
-      ...COLUMNS.map((c) => h('span', { class: colClass(c) }, c.cell(r))),
+      ...COLUMNS.map((c) => h('span', { class: colClass(c), role: 'gridcell' }, c.cell(r))),
     );
     el.style.top = `${i * ROW_H}px`;
     frag.push(el);
@@ -258,22 +310,67 @@ function renderRows(): void {
   spacer.replaceChildren(...frag);
 }
 
+/** Row `i` of the eval episodes' table (asked for when it is not here yet). */
+function episodeRowEl(i: number): HTMLElement | undefined {
+  const r = episodeRows.get(i);
+  if (!r) {
+    request(i);
+    return undefined;
+  }
+  const el = h(
+    'div',
+    {
+      class: `trow${i === selIndex ? ' sel' : ''}`,
+      role: 'row',
+      'aria-selected': String(i === selIndex),
+      'data-index': i,
+      'data-episode': r.episode,
+    },
+    ...EPISODE_COLUMNS.map((c) => h('span', { class: colClass(c), role: 'gridcell' }, c.cell(r))),
+  );
+  el.style.top = `${i * ROW_H}px`;
+  return el;
+}
+
+/** Selects eval episode row `i` and, with `open`, asks for its detail. */
+function selectEpisode(i: number, open: boolean): void {
+  const r = episodeRows.get(i);
+  if (r) selRow = r.episode;
+  renderRows();
+  persist();
+  if (open && r) {
+    if (r.episode !== episode?.episode) detailSkeleton();
+    post({ type: 'trajectories/openEpisode', episode: r.episode });
+  }
+}
+
 function select(i: number, open: boolean): void {
   if (i < 0 || i >= total) return;
   selIndex = i;
+  if (evalSource()) {
+    scrollToRow(i);
+    selectEpisode(i, open);
+    return;
+  }
   const r = rows.get(i);
   if (r) selRow = r.row;
-  const top = i * ROW_H;
-  if (top < viewport.scrollTop) viewport.scrollTop = top;
-  else if (top + ROW_H > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + ROW_H - viewport.clientHeight;
+  scrollToRow(i);
   renderRows();
   persist();
+  openWhenLoaded = open && !r ? i : -1;
   if (open && r) {
     // a row of the table: the detail it opens is in the table
     outsideTable = false;
     if (r.row !== detail?.row) detailSkeleton();
     post({ type: 'trajectories/open', row: r.row });
   }
+}
+
+/** Scrolls the table so that row `i` is in view. */
+function scrollToRow(i: number): void {
+  const view = { scrollTop: viewport.scrollTop, height: viewport.clientHeight };
+  const top = scrollTopFor({ top: i * ROW_H, height: ROW_H }, view, 'nearest');
+  if (top !== view.scrollTop) viewport.scrollTop = top;
 }
 
 viewport.addEventListener('scroll', () => {
@@ -308,14 +405,17 @@ viewport.addEventListener('keydown', (e) => {
     toggleGroup();
   }
 });
+/** How many turns the detail shows: a training trajectory's, or an eval episode's. */
+const shownTurns = (): number => detail?.turns.length ?? episode?.turnList.length ?? 0;
 detailPane.addEventListener('keydown', (e) => {
-  if (!detail || e.altKey || e.ctrlKey || e.metaKey) return;
+  const n = shownTurns();
+  if (n === 0 || e.altKey || e.ctrlKey || e.metaKey) return;
   if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-    focusTurn = Math.max(0, Math.min(detail.turns.length - 1, focusTurn + (e.key === 'ArrowDown' ? 1 : -1)));
+    focusTurn = Math.max(0, Math.min(n - 1, focusTurn + (e.key === 'ArrowDown' ? 1 : -1)));
     const el = detailPane.querySelector(`[data-turn="${focusTurn}"]`);
     detailPane.querySelectorAll('.turn.focus').forEach((x) => x.classList.remove('focus'));
     el?.classList.add('focus');
-    el?.scrollIntoView({ block: 'nearest' });
+    if (el) scrollWithin(el, 'nearest', detailPane);
     e.preventDefault();
   } else if (e.key === 'g') toggleGroup();
   else if (e.key === 'n') {
@@ -324,6 +424,8 @@ detailPane.addEventListener('keydown', (e) => {
   }
 });
 document.addEventListener('keydown', (e) => {
+  // the workbench's previous/next trajectory: the host selects and scrolls, the page must not scroll a page too
+  if (isWorkbenchScrollKey(e, e.target instanceof HTMLElement ? e.target : null)) e.preventDefault();
   if (e.key === 'g' && !e.altKey && !e.ctrlKey && !e.metaKey && e.target === document.body) toggleGroup();
 });
 
@@ -360,23 +462,24 @@ function showDetail(d: TrajectoryDetailView, fresh: boolean): void {
 
 /** Next mark: the next turn after the focused one with a mark (a repeat, a cycle, a collapsed turn, an anomaly), round to the first. */
 function nextMark(): void {
-  if (!detail) return;
   // nothing focused yet (a fresh trajectory): the first marked turn, turn 0 included
   const from = detailPane.querySelector('.turn.target') ? focusTurn : -1;
-  const i = nextMarked(detail.turns, from);
+  const i = detail ? nextMarked(detail.turns, from) : episode ? nextEpisodeMark(episode.turnList, from) : undefined;
   if (i !== undefined) focusOn(i, 'start');
 }
 
-function focusOn(i: number, block: ScrollLogicalPosition = 'nearest'): void {
+function focusOn(i: number, block: Block = 'nearest'): void {
   focusTurn = i;
   detailPane.querySelectorAll('.turn.focus, .turn.target').forEach((x) => x.classList.remove('focus', 'target'));
   const el = detailPane.querySelector(`.turn[data-turn="${i}"]`);
   el?.classList.add('focus', 'target');
-  el?.scrollIntoView({ block });
+  if (el) scrollWithin(el, block, detailPane);
 }
 
 /** Asks the host to share: the shown trajectory (and `turn`), and the table's query. */
 function share(action: ShareAction, turn: number | null): void {
+  // links, raw records, exports and notebooks are of training rollouts; an eval episode has none of them yet
+  if (evalSource()) return;
   const key = detail ? { iteration: detail.iteration, group: detail.group, rollout: detail.rollout } : null;
   post({ type: 'trajectories/share', action, key, turn, query });
 }
@@ -422,11 +525,39 @@ function showPage(p: PageMessage): void {
   total = p.total;
   size = p.size;
   p.rows.forEach((r, i) => rows.set(p.offset + i, r));
+  p.episodes?.forEach((r, i) => episodeRows.set(p.offset + i, r));
   label = p.label;
   header.textContent = p.searching ? 'searching…' : visibleText((label ? `${label} — ` : '') + queryHeader(query, p.total, p.size));
-  count.textContent = p.searching ? 'searching…' : `${p.total} of ${p.size} trajectories`;
+  count.textContent = p.searching ? 'searching…' : `${p.total} of ${p.size} ${p.episodes ? 'evaluation episodes' : 'trajectories'}`;
   document.title = `Trajectories: ${visibleText(p.runName)}`;
   renderRows();
+  if (openWhenLoaded >= 0 && openWhenLoaded === selIndex && rows.has(openWhenLoaded)) select(openWhenLoaded, true);
+}
+
+/** The host's selection for a new query: highlighted and scrolled to (a page scrolled to keeps the table where it is). */
+function showHostSelection(row: number, index: number): void {
+  if (awaitSelection !== 'select') return;
+  awaitSelection = 'none';
+  selRow = row;
+  outsideTable = index < 0;
+  // the detail never shows a trajectory the table no longer holds without saying so
+  if (detail && detail.row === row) showDetail(detail, false);
+  if (index >= 0) {
+    selIndex = index;
+    viewport.scrollTop = Math.max(0, index * ROW_H - viewport.clientHeight / 2);
+    renderRows();
+  }
+  persist();
+}
+
+/** A new detail's trajectory, when the table holds it, is the table's highlighted row, in view. */
+function selectDetailRow(row: number): void {
+  if (rows.get(selIndex)?.row === row) return;
+  for (const [i, r] of rows)
+    if (r.row === row) {
+      select(i, false);
+      return;
+    }
 }
 
 onMessage((m) => {
@@ -441,43 +572,49 @@ onMessage((m) => {
       if (n.select) state.selected = n.select;
       syncControls();
       rows.clear();
+      episodeRows.clear();
       pendingOffsets.clear();
+      awaitSelection = 'page';
       persist();
       break;
     }
     case 'trajectories/page': {
       const p = m;
       pendingOffsets.delete(p.offset);
+      if (!p.searching) awaitSelection = awaitSelection === 'page' ? 'select' : 'none';
       showPage(p);
       state.label = p.label;
       if (p.offset === 0 && !p.searching) state.page = p;
       persist();
       break;
     }
-    case 'trajectories/select': {
-      selRow = m.row;
-      outsideTable = m.index < 0;
-      // the detail never shows a trajectory the table no longer holds without saying so
-      if (detail && detail.row === m.row) showDetail(detail, false);
-      if (m.index >= 0) {
-        selIndex = m.index;
-        viewport.scrollTop = Math.max(0, m.index * ROW_H - viewport.clientHeight / 2);
-        renderRows();
-      }
-      persist();
+    case 'trajectories/select':
+      showHostSelection(m.row, m.index);
       break;
-    }
     case 'trajectories/detail':
       {
         const fresh = detail?.row !== m.detail.row;
         detail = m.detail;
+        episode = undefined;
         selRow = m.detail.row;
         state.selected = { iteration: m.detail.iteration, group: m.detail.group, rollout: m.detail.rollout };
         state.detail = m.detail;
         showDetail(m.detail, fresh);
+        if (fresh) selectDetailRow(m.detail.row);
         applyPendingFocus();
         persist();
       }
+      break;
+    case 'trajectories/episode':
+      // an eval episode: its own detail (no candidates, no group); the training detail is gone
+      episode = m.episode;
+      detail = undefined;
+      state.detail = undefined;
+      selRow = m.episode.episode;
+      detailPane.replaceChildren(...renderEpisode(m.episode, nextMark));
+      detailPane.scrollTop = 0;
+      focusTurn = 0;
+      persist();
       break;
     case 'trajectories/focusTurn':
       pendingFocus = { row: m.row, turn: m.turn };

@@ -74,7 +74,7 @@ export const icon = (name: string): HTMLElement => h('span', { class: `codicon c
 export function markEl(m: MarkDef, short = false): HTMLElement {
   return h(
     'span',
-    { class: `mark ${m.cls}`, title: `${m.label}: ${m.tip}`, 'data-mark': m.key, ...(short ? { 'aria-label': m.label } : {}) },
+    { class: `mark ${m.cls}`, title: `${m.label}: ${m.tip}`, 'data-mark': m.key, ...(short ? { role: 'img', 'aria-label': m.label } : {}) },
     icon(m.icon),
     short ? null : m.label,
   );

@@ -14,6 +14,7 @@ import { safeLine } from '../output/safeText';
 import { emit, isPrinted, jsonText } from '../output/printed';
 import type { Printed } from '../output/printed';
 import { table } from '../output/table';
+import { behaviourSection } from './compareBehaviour';
 
 async function run(a: ParsedArgs): Promise<number> {
   const [, pathA, pathB, ...more] = a.positional;
@@ -103,6 +104,8 @@ export function renderComparison(c: RunComparison, a: Run, b: Run, w: CompareWin
       ...c.curveA.map((r, i) => [r.name, fmt(r.first, 3), fmt(r.last, 3), fmt(c.curveB[i]?.first, 3), fmt(c.curveB[i]?.last, 3)]),
     ]),
   );
+  out.push('');
+  out.push(...behaviourSection(c.behaviour, c.evalBehaviour));
   const warnings = [...c.warnings, ...c.reportA.warnings.map((x) => `A: ${x}`), ...c.reportB.warnings.map((x) => `B: ${x}`)];
   if (warnings.length > 0) {
     out.push('');

@@ -2,6 +2,7 @@
 import { reportLines } from '../../core/report/targets';
 import { reportJson } from '../../core/report/reportJson';
 import { explainSections } from './reportSections';
+import { creditSection } from './creditSection';
 import { formatFigure as fmt } from '../../shared/format';
 import { UsageError } from '../args';
 import type { ParsedArgs } from '../args';
@@ -44,6 +45,7 @@ function reportText(opened: Run): string {
   out.push('');
   out.push(`gate: ${r.gate.groups} mixed groups, ${r.gate.iterationsPositive}/${r.gate.iterations} iterations positive`);
   out.push(...explainSections(full, credit.beta, opened.metrics !== undefined));
+  out.push('', ...creditSection(full.creditDiagnostics.diagnostics));
   out.push('');
   out.push('Training curve (first 10 iterations -> last 10):');
   const curve = full.curve.map((c) => [c.name, fmt(c.first, 3), fmt(c.last, 3), c.source]);

@@ -1,6 +1,6 @@
 /**
  * A trajectory's executed actions as the tagger reads them: n actions, which are `done`
- * or `scroll`, and whether a_i ~ a_j by the canonical matcher (`ActionMatcher`, with a_i
+ * or `scroll` (their `key`), and whether a_i ~ a_j by the canonical matcher (`ActionMatcher`, with a_i
  * as the matcher's action). A turn without an action text matches nothing and is
  * neither done nor a scroll.
  */
@@ -9,12 +9,38 @@ import type { MatchOptions, ParsedAction } from '../credit/actions';
 
 export interface ActionSeq {
   readonly length: number;
-  /** the tool name is `done` */
-  isDone(i: number): boolean;
-  /** the tool name is `scroll` */
-  isScroll(i: number): boolean;
   /** a_i ~ a_j */
   same(i: number, j: number): boolean;
+  /**
+   * What the windows need of a_i in one call: `DONE_KEY`, `SCROLL_KEY`, `NO_KEY` (no text, or
+   * a name only `same` can tell), else a number of its tool name: two different numbers are
+   * two different names, so those two actions do not match (equal numbers say nothing).
+   */
+  key(i: number): number;
+}
+
+export const NO_KEY = -1;
+export const DONE_KEY = -2;
+export const SCROLL_KEY = -3;
+
+/** The number of the tool name in b[s, e) for `ActionSeq.key` (0 or more). */
+export function nameNumber(b: Uint8Array, s: number, e: number): number {
+  let h = e - s;
+  for (let p = s; p < e; p++) h = (Math.imul(h, 31) + b[p]!) | 0;
+  return h >>> 1;
+}
+
+/** `ActionSeq.key` of a text's tool name (names are ASCII: a character's code is its byte). */
+function keyOfName(name: string): number {
+  if (name === '') return NO_KEY;
+  if (name === 'done') return DONE_KEY;
+  return name === 'scroll'
+    ? SCROLL_KEY
+    : nameNumber(
+        Uint8Array.from(name, (c) => c.charCodeAt(0)),
+        0,
+        name.length,
+      );
 }
 
 /**
@@ -59,14 +85,14 @@ export class ParsedTexts {
 
 /** Actions given as text (a trajectory read whole, an eval episode). */
 export class StringActions implements ActionSeq {
-  private readonly names: string[];
+  private readonly keys: number[];
   private readonly cells: ParsedTexts;
 
   constructor(
     private readonly texts: readonly (string | null)[],
     match: MatchOptions,
   ) {
-    this.names = texts.map((t) => (t === null ? '' : toolName(t)));
+    this.keys = texts.map((t) => (t === null ? NO_KEY : keyOfName(toolName(t))));
     this.cells = new ParsedTexts(match);
   }
 
@@ -74,12 +100,8 @@ export class StringActions implements ActionSeq {
     return this.texts.length;
   }
 
-  isDone(i: number): boolean {
-    return this.texts[i] !== null && this.names[i] === 'done';
-  }
-
-  isScroll(i: number): boolean {
-    return this.texts[i] !== null && this.names[i] === 'scroll';
+  key(i: number): number {
+    return this.keys[i] ?? NO_KEY;
   }
 
   same(i: number, j: number): boolean {

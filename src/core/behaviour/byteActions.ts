@@ -7,7 +7,10 @@
 import { toolName } from '../credit/actions';
 import type { MatchOptions } from '../credit/actions';
 import { ParsedTexts } from './actionSeq';
+import { ByteArgs, UNDECIDED, YES } from './byteArgs';
+import { doubled } from './doubled';
 import type { ActionSeq } from './actionSeq';
+import { DONE_KEY, NO_KEY, SCROLL_KEY, nameNumber } from './actionSeq';
 
 const BS = 0x5c;
 const DONE = Buffer.from('done', 'latin1');
@@ -33,28 +36,6 @@ function nameEnd(b: Buffer, start: number, end: number): number {
 const KIND_DONE = 1;
 const KIND_SCROLL = 2;
 const KIND_DECODE = 3;
-const NOT_POINT = -2;
-const UNKNOWN = -1;
-
-/** Set by `intAt`: the number read and where it ends. */
-let intValue = 0;
-let intEnd = 0;
-
-/** A whole number of at most 9 digits (an optional minus) at `p` into `intValue`, `intEnd`; false when there is none. */
-function intAt(b: Buffer, p: number, end: number): boolean {
-  let neg = false;
-  if (b[p] === 0x2d) {
-    neg = true;
-    p++;
-  }
-  const start = p;
-  let v = 0;
-  while (p < end && b[p]! >= 0x30 && b[p]! <= 0x39 && p - start < 10) v = v * 10 + (b[p++]! - 0x30);
-  if (p === start || p - start > 9) return false;
-  intValue = neg ? -v : v;
-  intEnd = p;
-  return true;
-}
 
 /** b[s1, e1) and b[s2, e2) hold the same bytes (a loop: the ranges are short, and `Buffer.compare` checks its arguments first). */
 function bytesEqual(b: Buffer, s1: number, e1: number, s2: number, e2: number): boolean {
@@ -63,25 +44,11 @@ function bytesEqual(b: Buffer, s1: number, e1: number, s2: number, e2: number): 
   return true;
 }
 
-function spaces(b: Buffer, p: number, end: number): number {
-  while (p < end && b[p] === 0x20) p++;
-  return p;
-}
-
-const isAlpha = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+const isIdStart = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 
 export class ByteActions implements ActionSeq {
-  /**
-   * Per action, `name(key=[x, y])` read from the bytes (whole numbers, spaces where the
-   * parser allows them): the key's range and x, y; `kEnd` is `NOT_POINT` when the text is
-   * anything else, `UNKNOWN` until asked.
-   */
-  private kStart: Int32Array = new Int32Array(64);
-  private kEnd: Int32Array = new Int32Array(64);
-  private px: Float64Array = new Float64Array(64);
   /** per action: done, scroll, another name, or a name only the decoded text says */
   private kind: Uint8Array = new Uint8Array(64);
-  private py: Float64Array = new Float64Array(64);
   private b: Buffer = Buffer.alloc(0);
   /** per action: the string's content [start, end) in `b` (start -1: no action text) */
   start: Int32Array = new Int32Array(64);
@@ -92,9 +59,12 @@ export class ByteActions implements ActionSeq {
   private n = 0;
   private readonly texts: (string | undefined)[] = [];
   private readonly cells: ParsedTexts;
+  /** the arguments of the common forms, compared without decoding */
+  private readonly args: ByteArgs;
 
-  constructor(private readonly match: MatchOptions) {
+  constructor(match: MatchOptions) {
     this.cells = new ParsedTexts(match);
+    this.args = new ByteArgs(match);
   }
 
   get length(): number {
@@ -106,6 +76,7 @@ export class ByteActions implements ActionSeq {
     this.b = b;
     this.n = 0;
     this.cells.reset();
+    this.args.reset(b);
   }
 
   /** The next turn's action: the content of a JSON string at [start, end), or none (start -1). */
@@ -115,74 +86,24 @@ export class ByteActions implements ActionSeq {
     this.start[i] = start;
     this.end[i] = end;
     this.texts[i] = undefined;
-    this.kEnd[i] = UNKNOWN;
     this.kind[i] = 0;
-    if (start < 0) return;
+    if (start < 0) return this.args.set(i, -1, end);
     const s = nameStart(this.b, start, end);
     const e = nameEnd(this.b, s, end);
     this.ns[i] = s;
     const exact = !(e < end && this.b[e] === BS);
     this.ne[i] = exact ? e : -1;
     this.kind[i] = exact ? (this.isName(s, e, DONE) ? KIND_DONE : this.isName(s, e, SCROLL) ? KIND_SCROLL : 0) : KIND_DECODE;
+    // the parser's names start with a letter or `_`
+    this.args.set(i, exact && e > s && isIdStart(this.b[s]!) ? e : -1, end);
   }
 
   private grow(): void {
-    const g = (a: Int32Array): Int32Array => {
-      const out = new Int32Array(a.length * 2);
-      out.set(a);
-      return out;
-    };
-    this.start = g(this.start);
-    this.end = g(this.end);
-    this.ns = g(this.ns);
-    this.ne = g(this.ne);
-    this.kStart = g(this.kStart);
-    this.kEnd = g(this.kEnd);
-    const f = (a: Float64Array): Float64Array => {
-      const out = new Float64Array(a.length * 2);
-      out.set(a);
-      return out;
-    };
-    this.px = f(this.px);
-    const k = new Uint8Array(this.kind.length * 2);
-    k.set(this.kind);
-    this.kind = k;
-    this.py = f(this.py);
-  }
-
-  /** Reads `name(key=[x, y])` after the name; false when the action is not one. */
-  private point(i: number): boolean {
-    const known = this.kEnd[i]!;
-    if (known !== UNKNOWN) return known !== NOT_POINT;
-    this.kEnd[i] = NOT_POINT;
-    const b = this.b;
-    const end = this.end[i]!;
-    let p = spaces(b, this.ne[i]!, end);
-    if (b[p] !== 0x28) return false;
-    p = spaces(b, p + 1, end);
-    const ks = p;
-    if (p >= end || !isAlpha(b[p]!)) return false;
-    while (p < end && (isAlpha(b[p]!) || (b[p]! >= 0x30 && b[p]! <= 0x39))) p++;
-    const ke = p;
-    p = spaces(b, p, end);
-    if (b[p] !== 0x3d || b[p + 1] === 0x3d) return false;
-    p = spaces(b, p + 1, end);
-    if (b[p] !== 0x5b) return false;
-    if (!intAt(b, spaces(b, p + 1, end), end)) return false;
-    const x = intValue;
-    p = spaces(b, intEnd, end);
-    if (b[p] !== 0x2c) return false;
-    if (!intAt(b, spaces(b, p + 1, end), end)) return false;
-    const y = intValue;
-    p = spaces(b, intEnd, end);
-    if (b[p] !== 0x5d) return false;
-    p = spaces(b, p + 1, end);
-    if (b[p] !== 0x29 || spaces(b, p + 1, end) !== end) return false;
-    this.kStart[i] = ks;
-    this.kEnd[i] = ke;
-    this.px[i] = x;
-    this.py[i] = y;
-    return true;
+    this.start = doubled(this.start);
+    this.end = doubled(this.end);
+    this.ns = doubled(this.ns);
+    this.ne = doubled(this.ne);
+    this.kind = doubled(this.kind);
   }
 
   private text(i: number): string {
@@ -201,17 +122,18 @@ export class ByteActions implements ActionSeq {
     return true;
   }
 
-  private named(i: number, name: Buffer, kind: number): boolean {
+  key(i: number): number {
     const k = this.kind[i]!;
-    return k === KIND_DECODE ? toolName(this.text(i)) === name.toString('latin1') : k === kind;
-  }
-
-  isDone(i: number): boolean {
-    return this.named(i, DONE, KIND_DONE);
-  }
-
-  isScroll(i: number): boolean {
-    return this.named(i, SCROLL, KIND_SCROLL);
+    if (k === KIND_DONE) return DONE_KEY;
+    if (k === KIND_SCROLL) return SCROLL_KEY;
+    if (this.start[i]! < 0) return NO_KEY;
+    if (k === KIND_DECODE) {
+      const name = toolName(this.text(i));
+      return name === 'done' ? DONE_KEY : name === 'scroll' ? SCROLL_KEY : NO_KEY;
+    }
+    const s = this.ns[i]!,
+      e = this.ne[i]!;
+    return e === s ? NO_KEY : nameNumber(this.b, s, e);
   }
 
   same(i: number, j: number): boolean {
@@ -227,13 +149,10 @@ export class ByteActions implements ActionSeq {
     if (ni >= 0 && nj >= 0) {
       const li = ni - this.ns[i]!;
       if (li > 0 && !bytesEqual(b, this.ns[i]!, ni, this.ns[j]!, nj)) return false;
-      // the same name, and both `name(key=[x, y])`: the matcher's answer, from the bytes
-      if (li > 0 && this.point(i) && this.point(j)) {
-        const ks = this.kStart[i]!,
-          ke = this.kEnd[i]!;
-        if (!bytesEqual(b, ks, ke, this.kStart[j]!, this.kEnd[j]!)) return false;
-        const tol = this.match.clickTolerance;
-        return Math.abs(this.px[i]! - this.px[j]!) <= tol && Math.abs(this.py[i]! - this.py[j]!) <= tol;
+      // the same name, both in a common form: the matcher's answer, from the bytes
+      if (li > 0) {
+        const r = this.args.compare(i, j);
+        if (r !== UNDECIDED) return r === YES;
       }
     }
     return this.cells.matches(i, this.text(i), j, this.text(j));

@@ -6,21 +6,25 @@
  * soon as both windows are found.
  */
 import { Tag, LAST_DONE } from './tags';
-import { MARK_CYCLE, MARK_REPEAT } from './actionSeq';
+import { DONE_KEY, MARK_CYCLE, MARK_REPEAT, SCROLL_KEY } from './actionSeq';
 import type { ActionSeq } from './actionSeq';
 
-/** Per-turn scratch, grown as needed: bit 1 done, 2 scroll; match memos (0 unknown, 1 no, 2 yes). */
+/** Per-turn scratch, grown as needed: bit 1 done, 2 scroll; each action's key; match memos (0 unknown, 1 no, 2 yes). */
 let flags = new Uint8Array(64);
+let keys = new Int32Array(64);
 let next1 = new Uint8Array(64);
 let next2 = new Uint8Array(64);
 
 const DONE = 1;
 const SCROLL = 2;
 
+/** a_i ~ a_{i+gap}, asked of `seq` once and only when their keys do not already say no. */
 function same(seq: ActionSeq, memo: Uint8Array, i: number, gap: number): boolean {
   let v = memo[i]!;
   if (v === 0) {
-    v = seq.same(i, i + gap) ? 2 : 1;
+    const a = keys[i]!,
+      b = keys[i + gap]!;
+    v = a >= 0 && b >= 0 && a !== b ? 1 : seq.same(i, i + gap) ? 2 : 1;
     memo[i] = v;
   }
   return v === 2;
@@ -36,11 +40,14 @@ export function actionWindows(seq: ActionSeq, marks?: Uint8Array): number {
   if (flags.length < n) {
     const size = Math.max(n, flags.length * 2);
     flags = new Uint8Array(size);
+    keys = new Int32Array(size);
     next1 = new Uint8Array(size);
     next2 = new Uint8Array(size);
   }
   for (let i = 0; i < n; i++) {
-    flags[i] = (seq.isDone(i) ? DONE : 0) | (seq.isScroll(i) ? SCROLL : 0);
+    const k = seq.key(i);
+    keys[i] = k;
+    flags[i] = k === DONE_KEY ? DONE : k === SCROLL_KEY ? SCROLL : 0;
     next1[i] = 0;
     next2[i] = 0;
   }

@@ -20,6 +20,8 @@ export function isReportWithCurve(v: unknown): v is ReportWithCurve {
     typeof o['report'] === 'object' &&
     o['report'] !== null &&
     typeof o['sameMismatches'] === 'number' &&
+    typeof o['creditDiagnostics'] === 'object' &&
+    o['creditDiagnostics'] !== null &&
     arrays.every((k) => Array.isArray(o[k]))
   );
 }

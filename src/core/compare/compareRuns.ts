@@ -16,6 +16,15 @@ import { evalBehaviourComparison } from './evalBehaviour';
 import type { EvaluationComparison } from '../eval/evalFigures';
 import { reportJson } from '../report/reportJson';
 import type { ReportJson } from '../report/reportJson';
+import type { EvalLog } from '../eval/evalLog';
+import { windowDiagnostics } from '../report/creditDiagnostics';
+import type { CreditDiagnostics } from '../report/creditDiagnostics';
+
+/** Both runs' credit diagnostics over the window (a plain GRPO run's gate and histogram are empty). */
+export interface CreditDiagnosticsPair {
+  A: CreditDiagnostics;
+  B: CreditDiagnostics;
+}
 
 export interface RunComparison extends Comparison {
   warnings: string[];
@@ -32,17 +41,20 @@ export interface RunComparison extends Comparison {
   behaviour: BehaviourComparison;
   /** section 7 on the eval episodes of the checkpoints both runs evaluated; null unless both have evaluations */
   evalBehaviour: BehaviourComparison | null;
+  /** each run's gate per iteration, c histogram and dose, cut to the window */
+  creditDiagnostics: CreditDiagnosticsPair;
 }
 
 /**
  * What `rlrb compare --json` prints: the keys of section 6, `evaluation` (section 8), `behaviour` (section 7) and `evalBehaviour`
- * (section 7 on eval episodes), plus `warnings`, `reportA`, `reportB`.
+ * (section 7 on eval episodes), `creditDiagnostics` (both runs over the window), plus `warnings`, `reportA`, `reportB`.
  */
 export type ComparisonJson = ComparisonFigures & {
   evaluation: EvaluationComparison | null;
   behaviour: BehaviourComparison;
   /** section 7 on eval episodes (null unless both runs have evaluations) */
   evalBehaviour: BehaviourComparison | null;
+  creditDiagnostics: CreditDiagnosticsPair;
   warnings: string[];
   reportA: ReportJson;
   reportB: ReportJson;
@@ -54,6 +66,7 @@ export function comparisonJson(c: RunComparison): ComparisonJson {
     evaluation: c.evaluation,
     behaviour: c.behaviour,
     evalBehaviour: c.evalBehaviour,
+    creditDiagnostics: c.creditDiagnostics,
     warnings: c.warnings,
     reportA: c.reportJsonA,
     reportB: c.reportJsonB,
@@ -94,10 +107,7 @@ export class RunComparer {
     const evaluation = compareEvaluations(this.a.evals?.episodes, this.b.evals?.episodes, window);
     const ea = this.a.evals;
     const eb = this.b.evals;
-    const evalBehaviour =
-      evaluation && ea && eb
-        ? await evalBehaviourComparison(ea, eb, evaluation.iterations, this.a.credit!.options.match, this.a.credit!.behaviourOptions)
-        : null;
+    const evalBehaviour = evaluation && ea && eb ? await this.evalBehaviour(ea, eb, evaluation.iterations) : null;
     return {
       ...cmp,
       warnings: this.warnings(cmp.figures, cmp.counts, fa.report, fb.report, window),
@@ -114,8 +124,29 @@ export class RunComparer {
       reportJsonB: reportJson(fb),
       evaluation,
       evalBehaviour,
+      creditDiagnostics: {
+        A: windowDiagnostics(
+          fa.creditDiagnostics,
+          cmp.figures.perIteration.map((r) => r.iteration),
+        ),
+        B: windowDiagnostics(
+          fb.creditDiagnostics,
+          cmp.figures.perIteration.map((r) => r.iteration),
+        ),
+      },
     };
   }
+
+  /** Section 7 on both runs' eval episodes: read again only when either evaluation log or the checkpoints changed (an append to a credit log reads none). */
+  private async evalBehaviour(ea: EvalLog, eb: EvalLog, iterations: readonly number[]): Promise<BehaviourComparison> {
+    const key = `${ea.version}:${ea.skippedCount}:${eb.version}:${eb.skippedCount}:${iterations.join(',')}`;
+    if (this.evalHeld?.key === key) return this.evalHeld.value;
+    const value = await evalBehaviourComparison(ea, eb, iterations, this.a.credit!.options.match, this.a.credit!.behaviourOptions);
+    this.evalHeld = { key, value };
+    return value;
+  }
+
+  private evalHeld: { key: string; value: BehaviourComparison } | undefined;
 
   private warnings(f: ComparisonFigures, c: CompareCounts, ra: RunReport, rb: RunReport, w: CompareWindow): string[] {
     const out: string[] = [];
@@ -137,6 +168,18 @@ export class RunComparer {
     }
     if (c.onlyA > 0 || c.onlyB > 0)
       out.push(`${c.onlyA} task(s) of the window seen by run A only and ${c.onlyB} by run B only: not paired`);
+    const noEvals = sides.filter((s) => !s.run.evals);
+    if (noEvals.length > 0) out.push(missingEvalsWarning(noEvals.map((s) => ({ name: s.name, root: s.run.location.root }))));
     return out;
   }
+}
+
+/** The file a verdict needs (run-format.md section 8's reference path). */
+export const EVAL_LOG_PATH = 'logs/eval_log.jsonl';
+
+/** The warning when `evaluation` is null: which run (A, B or both) has no evaluation log, and where the file would go. */
+export function missingEvalsWarning(runs: readonly { name: string; root: string }[]): string {
+  const which = runs.map((r) => `run ${r.name} (${r.root})`).join(' and ');
+  const has = runs.length > 1 ? 'have' : 'has';
+  return `${which} ${has} no ${EVAL_LOG_PATH}: \`evaluation\` is null, no checkpoint verdict (run-format section 8)`;
 }

@@ -26,11 +26,9 @@ export async function tallyEpisodes(
   signal?: AbortSignal,
 ): Promise<EpisodeTally> {
   const out: EpisodeTally = { episodes: 0, tagged: TAG_NAMES.map(() => 0) };
-  const list = log.episodes;
-  for (let i = 0; i < list.length; i++) {
-    if (!iterations.has(list[i]!.iteration)) continue;
+  const picked = log.episodes.flatMap((e, i) => (iterations.has(e.iteration) ? [i] : []));
+  for await (const e of log.readMany(picked)) {
     signal?.throwIfAborted();
-    const e = await log.read(i);
     const { bits } = tagTrajectory({ actions: e.turns.map((t) => (t.action === '' ? null : t.action)), reward: e.reward }, m, o);
     out.episodes++;
     TAG_NAMES.forEach((_, k) => {

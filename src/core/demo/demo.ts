@@ -115,11 +115,6 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
       o.onProgress?.(written, total);
     }
   });
-  let hubRepo: string | undefined;
-  if (o.hubRepo !== false) {
-    hubRepo = join(dir, '.hub-repo');
-    writeHubRepo(hubRepo, g, creditLog, metricsLog);
-  }
   const baseline =
     o.baseline === false
       ? undefined
@@ -132,6 +127,11 @@ export function writeDemo(dir: string, o: DemoOptions = {}): DemoResult {
         });
   // the evaluations give the run a larger edge than its training rollouts, so that the demo's verdict is visible
   const evalLog = writeDemoEvals(dir, { seed, iterations, gain: DEMO_GAIN + 0.05, stream: 0x2545f491 });
+  let hubRepo: string | undefined;
+  if (o.hubRepo !== false) {
+    hubRepo = join(dir, '.hub-repo');
+    writeHubRepo(hubRepo, g, creditLog, metricsLog, evalLog);
+  }
   if (baseline) writeDemoEvals(baseline.root, { seed, iterations, gain: BASELINE_GAIN, stream: 0x68e31da4 });
   return { creditLog, metricsLog, evalLog, hubRepo, baseline, trajectories: written, iterations, bytes };
 }
@@ -365,7 +365,7 @@ function bytesOf(g: Gen, n: number): Buffer {
 }
 
 /** The fake Hub repo: resume/ and hf/ iterations with the real file names, a few KB each. */
-function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: string): void {
+function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: string, evalLog: string): void {
   mkdirSync(join(root, 'resume'), { recursive: true });
   for (const n of DEMO_RESUME_ITERATIONS) {
     const d = join(root, 'resume', iterDirName(n));
@@ -405,5 +405,7 @@ function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: strin
   mkdirSync(join(root, 'logs'), { recursive: true });
   copyFileSync(creditLog, join(root, 'logs', 'ws_credit_log.jsonl'));
   copyFileSync(metricsLog, join(root, 'logs', 'ws_metrics.jsonl'));
+  // the checkpoint evaluations beside the training logs, as a run that evaluates its checkpoints uploads them
+  copyFileSync(evalLog, join(root, 'logs', 'eval_log.jsonl'));
   writeFileSync(join(root, 'README.md'), `# ${DEMO_REPO} (demo)\n\nA fake copy of the run's Hub layout, written by \`rlrb demo\`.\n`);
 }

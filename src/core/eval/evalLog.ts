@@ -199,9 +199,45 @@ export class EvalLog implements LineSink {
   async read(i: number): Promise<EvalEpisodeView> {
     const e = this.list[i];
     if (!e) throw new RangeError(`no evaluation episode ${i} in ${this.path}`);
-    const bytes = this.limits.source
-      ? await this.limits.source.readRange(e.offset, e.length)
-      : await readRange(this.path, e.offset, e.length);
+    return this.view(e, await this.bytes(e.offset, e.length));
+  }
+
+  /**
+   * The episodes at `indices` (ascending) read back in runs of nearby bytes: one read of up
+   * to `maxBytes` serves every episode in it (a checkpoint's episodes are one read, not one
+   * open each).
+   */
+  async *readMany(indices: readonly number[], maxBytes = 8 << 20): AsyncGenerator<EvalEpisodeView> {
+    let k = 0;
+    while (k < indices.length) {
+      const first = this.episodeAt(indices[k]!);
+      let end = first.offset + first.length;
+      let j = k + 1;
+      for (; j < indices.length; j++) {
+        const e = this.episodeAt(indices[j]!);
+        if (e.offset < end || e.offset + e.length - first.offset > maxBytes) break;
+        end = e.offset + e.length;
+      }
+      const bytes = await this.bytes(first.offset, end - first.offset);
+      for (let q = k; q < j; q++) {
+        const e = this.episodeAt(indices[q]!);
+        yield this.view(e, bytes.subarray(e.offset - first.offset, e.offset - first.offset + e.length));
+      }
+      k = j;
+    }
+  }
+
+  private episodeAt(i: number): EvalEpisode {
+    const e = this.list[i];
+    if (!e) throw new RangeError(`no evaluation episode ${i} in ${this.path}`);
+    return e;
+  }
+
+  private bytes(offset: number, length: number): Promise<Buffer> {
+    return this.limits.source ? this.limits.source.readRange(offset, length) : readRange(this.path, offset, length);
+  }
+
+  private view(e: EvalEpisode, bytes: Buffer): EvalEpisodeView {
     const p = parseEvalLine(bytes.toString('utf8'), this.names);
     if (!p.ok) throw new Error(`${this.path}: line ${e.line} changed since it was read (${p.message})`);
     return {

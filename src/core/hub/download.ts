@@ -45,6 +45,8 @@ export { defaultStateRoot } from './download/state';
 
 /** Ranges of this size by default: big enough that a request's round trip is noise, small enough that a shard has many. */
 const DEFAULT_RANGE_BYTES = 16 << 20;
+/** Connections a download starts with; the pool doubles them while the rate grows (adaptive.ts). */
+const DEFAULT_INITIAL_CONNECTIONS = 1;
 const MAX_CONNECTIONS = 64;
 
 /** Background flushes at once, over all files: the others' writes need libuv's pool threads too. */
@@ -227,7 +229,7 @@ async function runLocked(
   );
   const todo = await skipComplete(targets, verified, meter);
   const rangeBytes = Math.max(1, Math.floor(o.rangeBytes ?? DEFAULT_RANGE_BYTES));
-  const jobs = todo.map((t) => new FileJob(t.it, t.abs, partialPath(stateDir, t.it), verified, rangeBytes));
+  const jobs = todo.map((t) => new FileJob(t.it, t.abs, partialPath(stateDir, t.it), verified, rangeBytes, o.holdBytes));
   let kept = 0;
   for (const j of jobs) kept += await j.prepare();
   await verified.save();
@@ -237,7 +239,7 @@ async function runLocked(
 
   const max = Math.max(1, Math.min(o.maxConnections ?? 16, MAX_CONNECTIONS));
   const limit = new AdaptiveLimit({
-    initial: Math.min(o.concurrency ?? 4, max),
+    initial: Math.min(o.concurrency ?? DEFAULT_INITIAL_CONNECTIONS, max),
     max,
     windowMs: o.poolWindowMs ?? 500,
     onBackoff: (line) => meter.emit(line),
@@ -295,7 +297,8 @@ async function runLocked(
     latestWritten = true;
   }
   meter.emit('done', true);
-  return { files: plan.items.length, bytesFetched: meter.bytesFetched, skipped: meter.skipped, dest, latestWritten };
+  const bytesReadBack = jobs.reduce((sum, j) => sum + j.readBack, 0);
+  return { files: plan.items.length, bytesFetched: meter.bytesFetched, bytesReadBack, skipped: meter.skipped, dest, latestWritten };
 }
 
 /** The files still to fetch: those already complete and verified (by record or by hashing them) are skipped. */

@@ -13,6 +13,8 @@ import { signFlipGroups } from './signFlips';
 import type { SignFlipGroup } from './signFlips';
 import { twinDisagreements } from './twins';
 import type { TwinDisagreement } from './twins';
+import { creditDiagnostics } from './creditDiagnostics';
+import type { CreditDiagnosticsResult } from './creditDiagnostics';
 
 export type { GateGroup, GateReport };
 
@@ -45,6 +47,8 @@ export interface FullReport {
   /** logged `ws/` figures that differ from their recomputed twin (empty without a metrics log) */
   twinDisagreements: TwinDisagreement[];
   sameMismatches: number;
+  /** the gate per iteration with its interval, c by outcome in the gate's groups, the dose per iteration */
+  creditDiagnostics: CreditDiagnosticsResult;
 }
 
 function iterationFigures(it: number, a: Acc, gate: GateResult): IterationFigures {
@@ -112,6 +116,12 @@ export function computeReport(index: CreditIndex, extraWarnings: string[] = [], 
     signFlipGroups: signFlipGroups(index, groups),
     twinDisagreements: metrics ? twinDisagreements(perIteration, metrics) : [],
     sameMismatches: total.sameMis,
+    creditDiagnostics: creditDiagnostics(
+      index,
+      gate.groups,
+      gate.byIteration,
+      perIteration.map((p) => ({ iteration: p.iteration, dose: p.rmsBetaCOverRmsA })),
+    ),
   };
 }
 

@@ -1,7 +1,11 @@
-/** What `rlrb report --json` prints: the figures of section 4, per iteration, the sign-flip groups and the twin disagreements. */
+/**
+ * What `rlrb report --json` prints: the figures of section 4, per iteration, the sign-flip groups,
+ * the twin disagreements and the credit diagnostics.
+ */
 import type { FullReport, IterationFigures, RunReport } from './report';
 import type { SignFlipGroup } from './signFlips';
 import type { TwinDisagreement } from './twins';
+import type { CreditDiagnostics } from './creditDiagnostics';
 
 /** One entry of `perIteration` (section 4): the figures over one iteration's trajectories alone. */
 export interface ReportIteration {
@@ -19,6 +23,7 @@ export type ReportJson = RunReport & {
   perIteration: ReportIteration[];
   signFlipGroups: SignFlipGroup[];
   twinDisagreements: TwinDisagreement[];
+  creditDiagnostics: CreditDiagnostics;
 };
 
 export function reportIteration(p: IterationFigures): ReportIteration {
@@ -40,5 +45,6 @@ export function reportJson(full: FullReport): ReportJson {
     perIteration: full.perIteration.map(reportIteration),
     signFlipGroups: full.signFlipGroups,
     twinDisagreements: full.twinDisagreements,
+    creditDiagnostics: full.creditDiagnostics.diagnostics,
   };
 }

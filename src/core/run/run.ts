@@ -13,6 +13,7 @@ import type { CurveRow, FullReport } from '../report/report';
 import { fileStates, keptOrCompute } from '../cache/keptFigures';
 import type { FileState, KeptKey } from '../cache/keptFigures';
 import { keepReport, loadKeptReport, steadyStates } from '../cache/keptReport';
+import { keptAt } from '../cache/keptAt';
 import type { IndexStore } from '../log/indexStore';
 
 export class Run {
@@ -116,6 +117,7 @@ export class Run {
     );
     const key = this.store && this.credit && this.keepsReport ? this.reportKeptKey() : undefined;
     const before = key ? await fileStates(key.paths) : undefined;
+    this.updatedStates = undefined;
     await Promise.all([this.credit?.update(signal), metrics, evals]);
     if (key && before) await this.lookUpKeptReport(key, before);
   }
@@ -135,6 +137,7 @@ export class Run {
   private async lookUpKeptReport(key: KeptKey, before: FileState[]): Promise<void> {
     this.steady = undefined;
     const states = this.readCleanly ? await steadyStates(key, before) : undefined;
+    this.updatedStates = states;
     if (!states || !this.store) return;
     const rkey = this.reportKey();
     if (this.cached?.key === rkey) return;
@@ -221,4 +224,78 @@ export class Run {
 
   /** The last report being kept (tests and the CLI wait for it; nothing else needs to). */
   keeping: Promise<void> | undefined;
+
+  /**
+   * The logs' states at the last update when they held still while read and nothing failed to
+   * read (undefined otherwise, or without a store): figures computed from the index now are
+   * figures of logs in exactly these states.
+   */
+  updatedStates: FileState[] | undefined;
+  private readonly memo = new Map<string, { version: string; value: unknown }>();
+  /** How the last `figures` call was answered (tests and benches read it). */
+  figuresSource: 'memory' | 'kept' | 'computed' | undefined;
+
+  /**
+   * Figures of this run computed from its index and logs as of the last update (section 7's
+   * tags, say): the same value again while no log changed (held in memory), else the value
+   * kept with the saved indexes for these very logs and `withKey`, else `compute()`, kept for
+   * next time (when its JSON gives back the same value). The extension's panels ask for them
+   * on every open, so that an open of an unchanged run no longer grows with the run.
+   */
+  async figures<T>(kind: string, withKey: unknown, valid: (v: unknown) => v is T, compute: () => T | Promise<T>): Promise<T> {
+    const name = `${kind}:${JSON.stringify(withKey)}`;
+    const version = this.reportKey();
+    const held = this.memo.get(name);
+    if (held?.version === version && valid(held.value)) {
+      this.figuresSource = 'memory';
+      return held.value;
+    }
+    const key = { kind: `run-${kind}`, paths: this.logPaths, with: { options: this.options, root: this.location.root, with: withKey } };
+    const got = await keptAt(this.store, key, this.updatedStates, valid, compute);
+    // the logs changed while it was computed: not held either
+    if (this.reportKey() === version) this.memo.set(name, { version, value: got.value });
+    this.figuresSource = got.source;
+    return got.value;
+  }
+
+  private static readonly heldPairs = new WeakMap<Run, WeakMap<Run, Map<string, { version: string; value: unknown }>>>();
+
+  /**
+   * Figures of two runs held in memory while neither run's logs change (no kept entry: what a
+   * presenter makes of a kept comparison, say, too large to keep on disk); `compute()` otherwise.
+   */
+  static heldAcross<T>(a: Run, b: Run, kind: string, compute: () => T): T {
+    let byB = Run.heldPairs.get(a);
+    if (!byB) Run.heldPairs.set(a, (byB = new WeakMap()));
+    let held = byB.get(b);
+    if (!held) byB.set(b, (held = new Map<string, { version: string; value: unknown }>()));
+    const version = `${a.reportKey()}|${b.reportKey()}`;
+    const h = held.get(kind);
+    if (h?.version === version) return h.value as T;
+    const value = compute();
+    held.set(kind, { version, value });
+    return value;
+  }
+
+  /**
+   * Like `figures`, for figures of two runs (a comparison, computed by `compute` from both as
+   * of their last updates): keyed by both runs' logs, kept in `a`'s store; no memory (the
+   * caller holds its result).
+   */
+  static async figuresAcross<T>(
+    a: Run,
+    b: Run,
+    kind: string,
+    withKey: unknown,
+    valid: (v: unknown) => v is T,
+    compute: () => Promise<T>,
+  ): Promise<{ value: T; source: 'kept' | 'computed' }> {
+    const key = {
+      kind: `runs-${kind}`,
+      paths: [...a.logPaths, ...b.logPaths],
+      with: { options: [a.options, b.options], roots: [a.location.root, b.location.root], with: withKey },
+    };
+    const states = a.updatedStates && b.updatedStates ? [...a.updatedStates, ...b.updatedStates] : undefined;
+    return keptAt(a.store, key, states, valid, compute);
+  }
 }

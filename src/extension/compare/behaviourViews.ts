@@ -1,21 +1,10 @@
 /** The comparison's behaviour lines (run-format.md section 7): each tag's rate in A and B, the difference, p, and the line in words. */
-import type { BehaviourComparison, TagComparison } from '../../core/compare/behaviour';
-import { formatP, formatPercent } from '../../shared/format';
+import type { BehaviourComparison } from '../../core/compare/behaviour';
 import { TAG_NAMES } from '../../shared/shapes';
-import { TAG_WORDS } from '../../shared/tagWords';
+import type { TagName } from '../../shared/shapes';
+import type { QueryView } from '../../shared/protocol';
+import { TAG_WORDS, behaviourWords } from '../../shared/tagWords';
 import type { BehaviourLineView, CompareBehaviourView } from '../../shared/protocol/compare';
-
-/** "p < 0.001", "p = 0.0123". */
-export function pPhrase(p: number): string {
-  return p < 0.001 ? 'p < 0.001' : `p = ${formatP(p)}`;
-}
-
-/** One tag in words: "A loops on 4.1% of trajectories, B on 7.9%, p < 0.001". */
-export function behaviourWords(verb: string, t: TagComparison, of: string): string {
-  if (t.rateA === null || t.rateB === null) return 'Empty: it needs labeled turns (or trajectories in the window), and a run has none.';
-  const p = t.p === null ? 'no p value (neither run has it, or both always do)' : pPhrase(t.p);
-  return `A ${verb} on ${formatPercent(t.rateA)} of ${of}, B on ${formatPercent(t.rateB)}, ${p}.`;
-}
 
 /** Every tag's line, in `TAG_NAMES` order; `of`: what is counted ("trajectories", "eval episodes"). */
 export function behaviourLines(b: BehaviourComparison, of: string): BehaviourLineView[] {
@@ -35,4 +24,15 @@ export function compareBehaviourView(training: BehaviourComparison, evals: Behav
       ? 'On the eval episodes of the checkpoints both runs evaluated in the window (no labels: collapsed and credit disagrees are empty).'
       : 'No eval-episode lines: a run has no evaluation log.',
   };
+}
+
+/**
+ * A behaviour line's trajectories in one run: the tag over the comparison's window (its first to its last common iteration; the rates
+ * count the common iterations only, so a run with iterations the other lacks inside that span shows more rows than its rate's count).
+ */
+export function tagQuery(tag: TagName, iterations: readonly number[]): QueryView {
+  const first = iterations[0];
+  const last = iterations[iterations.length - 1];
+  const span = first === undefined || last === undefined ? {} : { iterationMin: first, iterationMax: last };
+  return { filter: { ...span, tags: [tag] }, sort: [] };
 }

@@ -6,11 +6,19 @@
  */
 import * as vscode from 'vscode';
 import { RunComparer } from '../../core/compare/compareRuns';
+import { keptComparison } from '../../core/compare/keptComparison';
+import { Run } from '../../core/run/run';
 import type { RunComparison } from '../../core/compare/compareRuns';
 import type { TaskRow } from '../../core/compare/figures';
 import type { EvalOutcome } from '../../core/eval/evalFigures';
 import { runLink, runRefOf } from '../share/runOrigin';
-import type { CompareHostMessage, CompareState, CompareWebviewMessage, QueryTasksMessage } from '../../shared/protocol/compare';
+import type {
+  CompareHostMessage,
+  CompareState,
+  CompareWebviewMessage,
+  QueryTasksMessage,
+  QueryVerdictTasksMessage,
+} from '../../shared/protocol/compare';
 import { parseCompareMessage, parseCompareState } from '../../shared/protocol/compare';
 import type { LiveRun } from '../runs/runService';
 import type { PanelSite } from '../panels/panelHost';
@@ -18,7 +26,11 @@ import type { PanelKindSpec } from '../panels/panelRegistry';
 import { PanelHost } from '../panels/panelHost';
 import { compareView, queryTaskRows, taskRowView } from './compareViews';
 import { errorMessage } from '../../core/errorMessage';
-import { verdictView } from './verdictViews';
+import { heldVerdict, verdictTasks, verdictViewAt } from './verdictViews';
+import type { HeldVerdict } from './verdictViews';
+import { tagQuery } from './behaviourViews';
+import { TAG_WORDS } from '../../shared/tagWords';
+import type { TagName } from '../../shared/shapes';
 
 const COMPARE_VIEW_TYPE = 'rlRunBrowser.compare';
 
@@ -33,6 +45,9 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
   private version = 0;
   private lastQuery: QueryTasksMessage | undefined;
   private sorted: { key: string; rows: TaskRow[] } | undefined;
+  private verdict: HeldVerdict | undefined;
+  /** the checkpoint of the verdict's per-task table the page asked for last (undefined: the last checkpoint) */
+  private verdictAt: number | undefined;
 
   constructor(panel: vscode.WebviewPanel, state: CompareState, site: PanelSite<CompareState>) {
     super(panel, state, site, parseCompareMessage, {
@@ -70,11 +85,20 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
         this.lastQuery = m;
         this.answer(m);
         break;
+      case 'compare/queryVerdictTasks':
+        this.answerVerdictTasks(m);
+        break;
       case 'compare/openTask':
         this.openTask(m.task);
         break;
+      case 'compare/openEvalTask':
+        await this.deps.navigate.openEvalEpisodes([this.state.rootA, this.state.rootB], m.task, m.iteration);
+        break;
       case 'compare/copyLink':
         await this.copyLink();
+        break;
+      case 'compare/openTag':
+        await this.openTag(m.tag);
         break;
       case 'ready': // answered by PanelHost
         break;
@@ -112,11 +136,11 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     await Promise.all([a!.run.update(), b!.run.update()]);
     await this.updateEvals(a!, b!);
     if (this.closed) return;
-    if (this.comparer?.a !== a!.run || this.comparer.b !== b!.run) {
-      this.comparer?.dispose();
-      this.comparer = new RunComparer(a!.run, b!.run);
-    }
-    this.result = await this.comparer.compute();
+    // kept for these very logs (a second open of unchanged runs), else computed; the comparer,
+    // made on the first miss, keeps each run's task column so that an append reads only new rows
+    const got = await keptComparison(a!.run, b!.run, () => this.comparerOf(a!, b!));
+    if (this.closed) return;
+    this.result = got.value;
     this.version++;
     this.sorted = undefined;
     const side = (l: LiveRun): { name: string; root: string } => ({ name: l.run.location.name, root: l.run.location.root });
@@ -124,8 +148,20 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     this.panel.title = `Compare: ${a!.run.location.name} ↔ ${b!.run.location.name}`;
     this.post({ type: 'compare/data', view: compareView(this.result, side(a!), side(b!)) });
     const ev = (l: LiveRun): readonly EvalOutcome[] | undefined => l.run.evals?.episodes;
-    this.post({ type: 'compare/verdict', verdict: verdictView(this.result.evaluation, ev(a!), ev(b!)) });
+    // section 8's view over every eval episode (a second or more at 500,000 trajectories): made again only when either run changed
+    const evaluation = this.result.evaluation;
+    // the page gets one checkpoint's per-task rows (the one it shows); the host keeps the others for `compare/queryVerdictTasks`
+    this.verdict = Run.heldAcross(a!.run, b!.run, 'verdict-view', () => heldVerdict(evaluation, ev(a!), ev(b!)));
+    this.post({ type: 'compare/verdict', verdict: verdictViewAt(this.verdict, this.verdictAt) });
     if (this.lastQuery) this.answer(this.lastQuery);
+  }
+
+  private comparerOf(a: LiveRun, b: LiveRun): RunComparer {
+    if (this.comparer?.a !== a.run || this.comparer.b !== b.run) {
+      this.comparer?.dispose();
+      this.comparer = new RunComparer(a.run, b.run);
+    }
+    return this.comparer;
   }
 
   /** A Hub log read in place is fetched only when asked: the verdict asks; a failure is a notice, not the end of the comparison. */
@@ -155,8 +191,37 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     });
   }
 
+  /** One checkpoint's per-task rows; a checkpoint the runs have not both evaluated gets null (and is not remembered). */
+  private answerVerdictTasks(q: QueryVerdictTasksMessage): void {
+    const got = this.verdict && verdictTasks(this.verdict, q.iteration);
+    if (got) this.verdictAt = q.iteration;
+    this.post({ type: 'compare/verdictTasks', seq: q.seq, iteration: q.iteration, rows: got?.rows ?? null });
+  }
+
   private openTask(task: string): void {
     this.deps.navigate.openTask(task, [this.state.rootA, this.state.rootB]);
+  }
+
+  /** A behaviour line's tag: which run (a quick pick, unless A and B are one run), then its trajectories with the tag in the window. */
+  private async openTag(tag: TagName): Promise<void> {
+    const { rootA, rootB } = this.state;
+    const name = (root: string): string => this.deps.runs.get(root)?.run.location.name ?? baseName(root);
+    let root = rootA;
+    if (rootB !== rootA) {
+      const items = [
+        { label: `A: ${name(rootA)}`, description: rootA, root: rootA },
+        { label: `B: ${name(rootB)}`, description: rootB, root: rootB },
+      ];
+      const picked = await vscode.window.showQuickPick(items, {
+        title: `Open the trajectories tagged ${TAG_WORDS[tag].label}`,
+        placeHolder: 'Of which run?',
+      });
+      if (!picked) return;
+      root = picked.root;
+    }
+    const side = root === rootA ? 'A' : 'B';
+    const its = this.result?.figures.perIteration.map((r) => r.iteration) ?? [];
+    await this.deps.navigate.openTrajectories(root, tagQuery(tag, its), `comparison: run ${side}, tag ${TAG_WORDS[tag].label}`);
   }
 
   /** The link of this comparison (view kind 'compare'). */

@@ -4,6 +4,7 @@ import type { ComparisonFigures, TaskRow } from '../../core/compare/figures';
 import type { CurveRow, RunReport } from '../../core/report/report';
 import { reportLines } from '../../core/report/targets';
 import { compareBehaviourView } from './behaviourViews';
+import { creditDiagnosticsView } from '../report/creditViews';
 import type { Mark } from '../../core/report/targets';
 import { formatCount, formatP, formatPercent, formatPlain, formatRate, plural } from '../../shared/format';
 import type {
@@ -213,6 +214,7 @@ export function compareView(c: RunComparison, a: SideName, b: SideName): Compare
     perIteration: its.map((p) => ({ iteration: p.iteration, successA: p.successA, successB: p.successB, diff: p.successA - p.successB })),
     taskCounts: { both: f.tasks.count, onlyA: c.counts.onlyA, onlyB: c.counts.onlyB },
     behaviour: compareBehaviourView(c.behaviour, c.evalBehaviour),
+    credit: { a: creditDiagnosticsView(c.creditDiagnostics.A), b: creditDiagnosticsView(c.creditDiagnostics.B) },
   };
 }
 

@@ -1,8 +1,8 @@
 /** The comparison's verdict (section 8) from core's EvaluationComparison, in plain words (pure; no vscode). */
 import type { EvalOutcome, EvaluationComparison, PairedFigures } from '../../core/eval/evalFigures';
-import { evalTaskRows } from '../../core/eval/evalTasks';
+import { EvalTaskTables } from '../../core/eval/evalTasks';
 import { formatCount, formatP, formatPoints, plural } from '../../shared/format';
-import type { VerdictFiguresView, VerdictView } from '../../shared/protocol/compareVerdict';
+import type { VerdictFiguresView, VerdictTasksView, VerdictView } from '../../shared/protocol/compareVerdict';
 import { NO_VERDICT } from '../../shared/protocol/compareVerdict';
 
 /** The file that makes the verdict possible (run-format.md section 8). */
@@ -62,14 +62,23 @@ export function missingWords(hasA: boolean, hasB: boolean): string {
   );
 }
 
-/** The verdict view; `a`/`b` the runs' eval episodes (undefined without an eval log). */
-export function verdictView(
+/**
+ * What the host keeps of the verdict: the view without its per-task rows, and the tables that
+ * make any common checkpoint's rows when asked (the page gets one checkpoint's at a time).
+ */
+export interface HeldVerdict {
+  view: VerdictView;
+  tables: EvalTaskTables | undefined;
+}
+
+/** The verdict as the host keeps it; `a`/`b` the runs' eval episodes (undefined without an eval log). */
+export function heldVerdict(
   e: EvaluationComparison | null,
   a: readonly EvalOutcome[] | undefined,
   b: readonly EvalOutcome[] | undefined,
-): VerdictView {
-  if (!e || !a || !b) return { ...NO_VERDICT, missing: missingWords(a !== undefined, b !== undefined) };
-  return {
+): HeldVerdict {
+  if (!e || !a || !b) return { view: { ...NO_VERDICT, missing: missingWords(a !== undefined, b !== undefined) }, tables: undefined };
+  const view: VerdictView = {
     available: true,
     missing: '',
     perIteration: e.perIteration.map((p) => figuresView(p, p.iteration)),
@@ -77,6 +86,30 @@ export function verdictView(
     pooled: e.iterations.length > 0 ? figuresView(e.pooled, null) : null,
     finalWords: finalWords(e),
     pooledWords: pooledWords(e),
-    tasksAt: [...e.iterations].reverse().map((iteration) => ({ iteration, rows: evalTaskRows(a, b, iteration) })),
+    checkpoints: [...e.iterations].reverse(),
+    tasks: null,
   };
+  return { view, tables: new EvalTaskTables(a, b) };
+}
+
+/** The per-task rows at `iteration`; undefined when it is not a common checkpoint (the page asked for one it cannot have). */
+export function verdictTasks(held: HeldVerdict, iteration: number): VerdictTasksView | undefined {
+  if (!held.tables || !held.view.checkpoints.includes(iteration)) return undefined;
+  return { iteration, rows: held.tables.at(iteration) };
+}
+
+/** The verdict message's view: the rows of `chosen` when it is a common checkpoint, else of the last one. */
+export function verdictViewAt(held: HeldVerdict, chosen: number | undefined): VerdictView {
+  const last = held.view.checkpoints[0];
+  const at = chosen !== undefined && held.view.checkpoints.includes(chosen) ? chosen : last;
+  return { ...held.view, tasks: at === undefined ? null : (verdictTasks(held, at) ?? null) };
+}
+
+/** The verdict view with the last checkpoint's rows (`heldVerdict` then `verdictViewAt`). */
+export function verdictView(
+  e: EvaluationComparison | null,
+  a: readonly EvalOutcome[] | undefined,
+  b: readonly EvalOutcome[] | undefined,
+): VerdictView {
+  return verdictViewAt(heldVerdict(e, a, b), undefined);
 }

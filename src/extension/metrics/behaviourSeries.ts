@@ -6,6 +6,7 @@
  */
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { behaviourReport } from '../../core/behaviour/report';
+import type { BehaviourReport } from '../../core/behaviour/report';
 import { tableOf } from '../../core/log/metricsIndex';
 import type { MetricsTable } from '../../core/log/metricsIndex';
 import { isTagName } from '../../core/behaviour/tags';
@@ -30,9 +31,11 @@ export function seriesTag(name: string): TagName | undefined {
   return isTagName(t) ? t : undefined;
 }
 
-/** Per iteration: every tag's rate (the label tags left out for a run without labeled turns) and the collapsed-turn rate. */
-export function behaviourTable(index: CreditIndex): MetricsTable {
-  const b = behaviourReport(index);
+/**
+ * Per iteration: every tag's rate (the label tags left out for a run without labeled turns) and
+ * the collapsed-turn rate; `b`: the run's kept section-7 report (`runBehaviour`), else computed now.
+ */
+export function behaviourTable(index: CreditIndex, b: BehaviourReport = behaviourReport(index)): MetricsTable {
   const its = b.perIteration;
   const column = (f: (i: (typeof its)[number]) => number | null): Float64Array =>
     Float64Array.from(its, (i) => {

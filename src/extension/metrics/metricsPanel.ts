@@ -1,7 +1,9 @@
 /** The metrics dashboard: decimated series for the charts' width, pins, overlaid runs, and jumps to the trajectories behind a point. */
 import { behaviourJump, behaviourTable } from './behaviourSeries';
-import type { CreditIndex } from '../../core/log/creditIndex';
+import type { Run } from '../../core/run/run';
+import { runBehaviour } from '../../core/behaviour/behaviourFigures';
 import type { SeriesView } from '../../shared/protocol/metrics';
+import type { MetricsTable } from '../../core/log/metricsIndex';
 import * as vscode from 'vscode';
 import type { MetricsHostMessage, MetricsPanelState, MetricsWebviewMessage, OverlayEntry } from '../../shared/protocol/metrics';
 import { parseMetricsMessage } from '../../shared/protocol/metrics';
@@ -17,7 +19,17 @@ import { overlayViews } from '../overlay/overlayViews';
 import type { OverlayRun } from '../overlay/overlayViews';
 import { pickOverlayRuns } from '../overlay/pickOverlay';
 import { escapeNotification as esc } from '../text';
-import { runLink } from '../share/runOrigin';
+import { runLink, runRefOf } from '../share/runOrigin';
+import { evalSeries, isEvalSeries } from './evalSeries';
+import type { EvalRun } from './evalSeries';
+import { checkpointOffer } from './checkpointOffer';
+import { errorMessage } from '../../core/errorMessage';
+
+/** The Behaviour group's table of a run, from its kept section-7 figures; undefined without a credit log. */
+async function runBehaviourTable(run: Run): Promise<MetricsTable | undefined> {
+  const f = await runBehaviour(run);
+  return run.credit && f ? behaviourTable(run.credit, f.report) : undefined;
+}
 
 export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMessage, MetricsPanelState> {
   /** the width of one chart, which the series are decimated for */
@@ -31,6 +43,8 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   private readonly linked = new Set<string>();
   /** the metrics the last push charted */
   private charted = new Set<string>();
+  /** runs read in place whose evaluation log this dashboard asked for (it is fetched only when asked) */
+  private readonly evalsAsked = new Set<string>();
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -88,6 +102,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   private async setOverlay(next: OverlayEntry[]): Promise<void> {
     this.overlay = next;
     this.state.overlay = next;
+    this.state.overlayAt = Date.now();
     this.remember();
     await this.push();
   }
@@ -114,6 +129,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       case 'metrics/openPoint': {
         const root = this.known(m.run);
         if (!root) return;
+        if (isEvalSeries(m.metric)) return this.offerCheckpoint(root, m.iteration);
         const j = behaviourJump(m.metric, m.iteration) ?? jumpFor(m.metric, m.iteration);
         await this.deps.navigate.openTrajectories(root, j.spec, j.label);
         break;
@@ -130,6 +146,41 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       case 'ready': // answered by PanelHost
         break;
     }
+  }
+
+  /** A point of the Evaluation chart: offers that iteration's checkpoint from the run's Hub repo (the download commands), or says why not. */
+  private async offerCheckpoint(root: string, iteration: number): Promise<void> {
+    const name = this.deps.runs.get(root)?.run.location.name ?? root;
+    const offer = checkpointOffer(runRefOf(root), name, iteration);
+    if (offer.kind === 'none') {
+      void vscode.window.showInformationMessage(esc(offer.message));
+      return;
+    }
+    const pick = await vscode.window.showInformationMessage(esc(offer.message), ...offer.choices.map((c) => c.label));
+    const choice = offer.choices.find((c) => c.label === pick);
+    if (choice) await vscode.commands.executeCommand(choice.command, choice.node);
+  }
+
+  /**
+   * Each run's eval episodes (the primary first), reading a Hub log read in place when asked
+   * (`updateEvals`: once, then as the run follows the repo); a read that fails is one notice and no line.
+   */
+  private async evalRuns(): Promise<EvalRun[]> {
+    const out: EvalRun[] = [];
+    for (const root of [this.root, ...this.overlay.map((o) => o.root)]) {
+      const run = (await this.deps.runs.ensure(root))?.run;
+      if (run?.location.remote?.evals && !this.evalsAsked.has(root)) {
+        this.evalsAsked.add(root);
+        try {
+          await run.updateEvals();
+        } catch (e) {
+          void vscode.window.showWarningMessage(`${esc(run.location.name)}: its evaluation log could not be read: ${esc(errorMessage(e))}`);
+        }
+      }
+      const evals = run?.evals;
+      out.push({ root, episodes: evals?.episodes, ...(evals ? { version: evals.version } : {}) });
+    }
+    return out;
   }
 
   private async copyLink(run: string, metric: string): Promise<void> {
@@ -167,15 +218,11 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   }
 
   /** The Behaviour group with overlaid runs: each run's tag rates from its own index, overlaid like its metrics. */
-  private async behaviourOverlay(
-    primary: OverlayRun,
-    others: readonly OverlayRun[],
-    credit: CreditIndex | undefined,
-  ): Promise<SeriesView[]> {
-    const runs: OverlayRun[] = [{ ...primary, table: credit ? behaviourTable(credit) : undefined }];
+  private async behaviourOverlay(primary: OverlayRun, others: readonly OverlayRun[], run: Run): Promise<SeriesView[]> {
+    const runs: OverlayRun[] = [{ ...primary, table: await runBehaviourTable(run) }];
     for (const o of others) {
-      const c = (await this.deps.runs.ensure(o.root))?.run.credit;
-      runs.push({ ...o, table: c ? behaviourTable(c) : undefined });
+      const r = (await this.deps.runs.ensure(o.root))?.run;
+      runs.push({ ...o, table: r ? await runBehaviourTable(r) : undefined });
     }
     return overlayViews(runs, this.width, [], Number.MAX_SAFE_INTEGER).series;
   }
@@ -198,17 +245,35 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     if (this.overlay.length === 0) {
       const pick = chartSelection(t.names, keep);
       this.charted = new Set(pick.names);
-      const behaviour = live.run.credit ? seriesViews(behaviourTable(live.run.credit), this.width) : [];
+      const table = await runBehaviourTable(live.run);
+      const behaviour = table ? seriesViews(table, this.width) : [];
       const series = withVerdict(seriesViews(t, this.width, pick.names), live.run.report(), t);
-      this.post({ ...base, series: [...series, ...behaviour], xRange: xRange(t), overlay: [], more: pick.more });
+      const evals = evalSeries(await this.evalRuns(), false);
+      this.post({
+        ...base,
+        series: [...evals, ...series, ...behaviour],
+        xRange: xRange(t),
+        overlay: [],
+        overlayAt: this.state.overlayAt ?? 0,
+        more: pick.more,
+      });
       return;
     }
     const primary: OverlayRun = { root: this.root, name: live.run.location.name, color: 0, table: t };
     const others = await this.overlayRuns();
     const v = overlayViews([primary, ...others], this.width, keep);
-    const behaviour = await this.behaviourOverlay(primary, others, live.run.credit);
+    const behaviour = await this.behaviourOverlay(primary, others, live.run);
     this.charted = new Set(v.series.map((s) => s.name));
     const series = withVerdict(v.series, live.run.report(), t);
-    this.post({ ...base, series: [...series, ...behaviour], xRange: v.xRange, runs: v.runs, overlay: this.overlay, more: v.more });
+    const evals = evalSeries(await this.evalRuns(), true);
+    this.post({
+      ...base,
+      series: [...evals, ...series, ...behaviour],
+      xRange: v.xRange,
+      runs: v.runs,
+      overlay: this.overlay,
+      overlayAt: this.state.overlayAt ?? 0,
+      more: v.more,
+    });
   }
 }

@@ -47,6 +47,8 @@ export interface PanelNavigator {
   revealRow(root: string, row: number): Promise<void>;
   /** the task view of `task` over 1 or 2 runs */
   openTask(task: string, runs: string[]): void;
+  /** a task's eval episodes at a checkpoint, each run's in its trajectory browser (the first in the active column, the next beside it) */
+  openEvalEpisodes(roots: readonly string[], task: string, iteration: number): Promise<void>;
   /** two trajectories side by side */
   openSideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): void;
   /** a share button of the browser (copy link, raw record, export, notebook) */
@@ -130,6 +132,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   /** the page listens (it sent `ready`) */
   protected ready = false;
   private pushTimer: NodeJS.Timeout | undefined;
+  private readyWaiters: (() => void)[] = [];
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -183,9 +186,22 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   private async receive(m: In): Promise<void> {
     if (m.type === 'ready') {
       this.ready = true;
+      for (const w of this.readyWaiters.splice(0)) w();
       await this.push(true);
       this.postProblems();
     } else await this.onMessage(m);
+  }
+
+  /** Resolves once the page listens (or after `ms`, or at once when it does already). */
+  whenReady(ms = 10_000): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.readyWaiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
   }
 
   protected post(m: Out): void {

@@ -37,17 +37,29 @@ class WorkspacePins implements PinStore {
   }
 }
 
-/** The webview's own state, else what the host remembered (the webview may not have saved it before the reload). */
+/**
+ * The webview's own state, else what the host remembered (the webview may not have saved it
+ * before the reload). What the host owns (a browser's selection, a dashboard's overlaid runs)
+ * comes from the fresher of the two: the workbench writes them to storage at different moments.
+ */
 function restoredState<S extends PanelState>(kind: PanelKind, saved: unknown, remembered: unknown): S | undefined {
   const valid = (x: unknown): x is S => !!x && typeof (x as S).root === 'string' && (x as S).kind === kind;
   const known = valid(remembered) ? remembered : undefined;
-  if (valid(saved))
-    return {
-      ...known,
-      ...saved,
-      ...(kind === 'trajectories' && known?.root === saved.root && known.selected ? { selected: known.selected } : {}),
-    };
-  return known;
+  if (!valid(saved)) return known;
+  if (known?.root !== saved.root) return saved;
+  return {
+    ...known,
+    ...saved,
+    ...(kind === 'trajectories' && known.selected ? { selected: known.selected } : {}),
+    ...(kind === 'metrics' ? fresherOverlay(saved, known) : {}),
+  };
+}
+
+/** The overlaid runs of whichever state the host changed them in last. */
+function fresherOverlay(a: MetricsPanelState, b: MetricsPanelState): Pick<MetricsPanelState, 'overlay' | 'overlayAt'> {
+  const at = (s: MetricsPanelState): number => (typeof s.overlayAt === 'number' ? s.overlayAt : 0);
+  const s = at(b) > at(a) ? b : a;
+  return { overlay: s.overlay, overlayAt: at(s) };
 }
 
 /** A run panel's kind: one panel per run, its last state remembered per workspace under `panel:<kind>`. */
@@ -65,6 +77,9 @@ function runKind<S extends PanelState, P extends OpenPanel>(
     create,
   };
 }
+
+/** How long the pair's second browser waits for the first page to listen. */
+const PAIR_READY_MS = 30_000;
 
 export class PanelManager implements PanelNavigator, vscode.Disposable {
   private readonly registry: PanelRegistry;
@@ -122,13 +137,34 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     this.trajectories.create({ kind: 'trajectories', root, ...(query ? { query } : {}), label, ...(select ? { selected: select } : {}) });
   }
 
+  /** The verdict's task: its eval episodes at `iteration` in run A's browser and, beside it, run B's (README: where eval episodes open). */
+  async openEvalEpisodes(roots: readonly string[], task: string, iteration: number): Promise<void> {
+    const names = ['A', 'B'];
+    for (const [i, root] of roots.entries()) {
+      const query: QueryView = { filter: { evalIteration: iteration, evalTask: task }, sort: [] };
+      const label = roots.length > 1 ? `run ${names[i] ?? i + 1} of the comparison` : null;
+      const existing = this.trajectories.find({ kind: 'trajectories', root });
+      if (existing) existing.navigate(query, label, undefined, i > 0);
+      // one webview at a time: two created at once in code-server left one of them blank (e2e evalBrowser E2);
+      // on a loaded machine a page may take more than the default 10 s to listen
+      else await this.trajectories.create({ kind: 'trajectories', root, query, label }, i > 0).whenReady(PAIR_READY_MS);
+    }
+  }
+
   /** The comparison of run A with run B (the ordered pair). */
   openCompare(rootA: string, rootB: string): ComparePanel {
     return this.compare.show({ kind: 'compare', rootA, rootB, root: rootA });
   }
 
+  /** The task view of `task` over `runs`: that one when open, else an open task view of the same runs shows it (no new webview), else a new one. */
   openTask(task: string, runs: string[]): TaskPanel {
-    return this.tasks.show({ kind: 'task', root: runs[0]!, task, runs });
+    const state: TaskPanelState = { kind: 'task', root: runs[0]!, task, runs };
+    const same = this.tasks.find(state);
+    const reused = same ? undefined : this.tasks.all.find((p) => JSON.stringify(p.runs) === JSON.stringify(runs));
+    if (!reused) return this.tasks.show(state);
+    this.tasks.rekey(reused, state);
+    reused.showTask(task);
+    return reused;
   }
 
   openSideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): SideBySidePanel {

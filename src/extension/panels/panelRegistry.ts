@@ -54,11 +54,19 @@ export class PanelSet<S extends HostState, P extends OpenPanel<S['kind']>> imple
     return this.create(state);
   }
 
-  create(state: S): P {
+  /** `p` shows `state` from now on (an open panel reused for another target): found by its new key, remembered. */
+  rekey(p: P, state: S): void {
+    if (!this.open.has(p)) return;
+    this.open.set(p, this.spec.key(state));
+    this.remember(state);
+  }
+
+  /** `beside`: in the column beside the active one (the second run's browser of a comparison's task) */
+  create(state: S, beside = false): P {
     const panel = vscode.window.createWebviewPanel(
       this.spec.viewType,
       this.spec.title,
-      vscode.ViewColumn.Active,
+      beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
       // Kept alive when hidden: in the workbench, creating a webview again cost about 1.5 s
       // (bench/workbench), the retained page no more memory; the data stays in the host either way.
       { ...webviewOptions(this.deps.extensionUri), retainContextWhenHidden: true },

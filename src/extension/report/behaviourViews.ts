@@ -1,15 +1,16 @@
 /** The report's behaviour section (run-format.md section 7): core's `behaviourReport` and `behaviourChange` as rows for the page. */
 import type { CreditIndex } from '../../core/log/creditIndex';
-import { behaviourReport } from '../../core/behaviour/report';
-import { behaviourChange } from '../../core/behaviour/change';
+import { behaviourFigures } from '../../core/behaviour/behaviourFigures';
+import type { BehaviourFigures } from '../../core/behaviour/behaviourFigures';
 import { TAG_NAMES } from '../../shared/shapes';
 import { TAG_WORDS } from '../../shared/tagWords';
 import type { ReportBehaviourView } from '../../shared/protocol/report';
 
-export function reportBehaviourView(index: CreditIndex): ReportBehaviourView {
+/** `figures`: the run's kept section-7 figures (`runBehaviour`), else computed from the index now. */
+export function reportBehaviourView(index: CreditIndex, figures: BehaviourFigures = behaviourFigures(index)): ReportBehaviourView {
   const o = index.behaviourOptions;
-  const b = behaviourReport(index, {}, o);
-  const change = behaviourChange(index, o);
+  const b = figures.report;
+  const change = figures.change;
   return {
     trajectories: b.trajectories,
     horizon: o.horizon,

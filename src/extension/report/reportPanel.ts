@@ -5,12 +5,18 @@ import type { PanelSite } from '../panels/panelHost';
 import type { ReportHostMessage, ReportWebviewMessage } from '../../shared/protocol/report';
 import { parseReportMessage } from '../../shared/protocol/report';
 import { PanelHost } from '../panels/panelHost';
-import { reportView } from './reportViews';
+import { gateGroupPage, reportView } from './reportViews';
+import type { FullReport } from '../../core/report/report';
+import type { CreditIndex } from '../../core/log/creditIndex';
 import { iterationJump } from './jumpTable';
 import type { Jump } from './jumpTable';
 import { figureJump, gateSideJump } from './reportJumps';
+import { runBehaviour } from '../../core/behaviour/behaviourFigures';
 
 export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessage> {
+  /** the report the page shows, for the gate groups' further pages */
+  private shown: { full: FullReport; index: CreditIndex } | undefined;
+
   constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
     super(panel, state, site, parseReportMessage);
   }
@@ -27,6 +33,12 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
         break;
       case 'report/openGateSide':
         await this.open(gateSideJump(m.iteration, m.group, m.side));
+        break;
+      case 'report/queryGateGroups':
+        if (this.shown) {
+          const rows = gateGroupPage(this.shown.full, this.shown.index, m.offset, m.limit);
+          this.post({ type: 'report/gateGroups', seq: m.seq, offset: m.offset, rows });
+        }
         break;
       case 'openTrajectory':
         await this.deps.navigate.openTrajectories(this.root, undefined, null, {
@@ -55,6 +67,9 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
       this.post({ type: 'error', message: `${live.run.location.name} has no credit log.` });
       return;
     }
-    this.post({ type: 'report/data', report: reportView(live.run.location.name, full, live.run.credit.schemaCheck(), live.run.credit) });
+    const behaviour = await runBehaviour(live.run);
+    const view = reportView(live.run.location.name, full, live.run.credit.schemaCheck(), live.run.credit, behaviour);
+    this.shown = { full, index: live.run.credit };
+    this.post({ type: 'report/data', report: view });
   }
 }

@@ -3,10 +3,13 @@ import { reportBehaviourView } from './behaviourViews';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { reportLines } from '../../core/report/targets';
 import { reportVerdictView } from './verdictViews';
+import { creditDiagnosticsView } from './creditViews';
 import type { FullReport, CurveRow, GateGroup, RunReport } from '../../core/report/report';
 import type { ReportFigures } from '../../shared/shapes';
 import type { SchemaCheck } from '../../core/record/schema';
+import type { BehaviourFigures } from '../../core/behaviour/behaviourFigures';
 import type { GateGroupView, ReportView } from '../../shared/protocol/report';
+import { GATE_GROUP_PAGE, MAX_GATE_GROUPS } from '../../shared/protocol/report';
 
 /** The report's figures as the wire sends them: core's shape (src/shared/shapes.ts), copied so the view owns its arrays. */
 export function figuresView(r: RunReport): ReportFigures {
@@ -31,7 +34,20 @@ function gateGroupView(g: GateGroup, index: CreditIndex): GateGroupView {
   };
 }
 
-export function reportView(runName: string, full: FullReport & { curve: CurveRow[] }, check: SchemaCheck, index: CreditIndex): ReportView {
+/** The gate groups' table from `offset` on, at most `limit` of them (none past MAX_GATE_GROUPS). */
+export function gateGroupPage(full: FullReport, index: CreditIndex, offset: number, limit: number): GateGroupView[] {
+  const end = Math.min(offset + limit, full.gateGroups.length, MAX_GATE_GROUPS);
+  return full.gateGroups.slice(Math.min(offset, end), end).map((g) => gateGroupView(g, index));
+}
+
+/** The report's view: every part drawn at first, and the first page of the gate groups (the host answers the rest). */
+export function reportView(
+  runName: string,
+  full: FullReport & { curve: CurveRow[] },
+  check: SchemaCheck,
+  index: CreditIndex,
+  behaviour?: BehaviourFigures,
+): ReportView {
   const c = index.columns;
   const mismatches: ReportView['mismatches'] = [];
   for (let i = 0; i < index.size && mismatches.length < 200; i++) {
@@ -64,11 +80,13 @@ export function reportView(runName: string, full: FullReport & { curve: CurveRow
     skippedCount: index.skippedCount,
     mismatches,
     warnings: full.report.warnings,
-    gateGroups: full.gateGroups.slice(0, 2000).map((g) => gateGroupView(g, index)),
+    gateGroups: gateGroupPage(full, index, 0, GATE_GROUP_PAGE),
+    gateGroupsListed: Math.min(full.gateGroups.length, MAX_GATE_GROUPS),
     gateGroupCount: full.gateGroups.length,
     beta: index.options.credit.beta,
     tau: index.options.credit.tau,
     verdict: reportVerdictView(full, index.options.credit.beta),
-    behaviour: reportBehaviourView(index),
+    behaviour: reportBehaviourView(index, behaviour),
+    credit: creditDiagnosticsView(full.creditDiagnostics.diagnostics),
   };
 }

@@ -40,6 +40,18 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
     return this.state.runs;
   }
 
+  /**
+   * Shows `task` of the same runs in this panel, revealed (a jump from the comparison reuses an
+   * open task view: a new webview costs the workbench about a second, bench/workbench).
+   */
+  showTask(task: string): void {
+    this.state.task = task;
+    this.instruction = undefined;
+    this.panel.title = `Task: ${shortText(task)}`;
+    this.panel.reveal();
+    if (this.ready) void this.push();
+  }
+
   protected override shows(root: string | undefined): boolean {
     return root !== undefined && this.state.runs.includes(root);
   }

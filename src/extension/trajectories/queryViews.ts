@@ -25,6 +25,8 @@ export function copyFilter(f: TrajectoryFilter): TrajectoryFilter {
     gate: f.gate,
     text: f.text,
     tags: f.tags && f.tags.length > 0 ? [...f.tags] : undefined,
+    evalIteration: f.evalIteration,
+    evalTask: f.evalIteration !== undefined ? f.evalTask : undefined,
   });
 }
 

@@ -2,7 +2,7 @@
  * The trajectory browser: the table in pages for the page's query, one trajectory at a
  * time for the detail, and navigation from other panels (a jump sets query and label).
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
 import type { BrowserAction, TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
 import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
@@ -13,24 +13,28 @@ import { rowView, detailView } from './trajectoryViews';
 import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
 import { errorMessage } from '../../core/errorMessage';
+import { EpisodeSource } from './episodeSource';
 
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
   private lastQuery: { q: QueryView; offset: number; limit: number } | undefined;
   /** a link's turn, sent again after the next detail of its row */
   private pendingTurn: { row: number; turn: number } | undefined;
+  /** the eval episodes' source, for the run it was made for */
+  private episodes: EpisodeSource | undefined;
 
   constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
     super(panel, state, site, parseTrajectoriesMessage);
+    this._register({ dispose: () => this.episodes?.dispose() });
   }
 
-  /** Shows the browser at a query and, optionally, a trajectory. */
-  navigate(query: QueryView | undefined, label: string | null, select?: TrajectoryKey): void {
+  /** Shows the browser at a query and, optionally, a trajectory; `beside`: in the column beside the active one. */
+  navigate(query: QueryView | undefined, label: string | null, select?: TrajectoryKey, beside = false): void {
     if (query) this.state.query = query;
     this.state.label = label;
     if (select) this.state.selected = select;
     this.remember();
-    this.panel.reveal(undefined, false);
+    this.panel.reveal(beside ? vscode.ViewColumn.Beside : undefined, false);
     if (!this.ready) return; // the page starts from the state
     this.post({ type: 'trajectories/navigate', query: this.state.query ?? { filter: {}, sort: [] }, label, select: select ?? null });
     void this.push(true);
@@ -63,6 +67,9 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         break;
       case 'trajectories/open':
         await this.sendDetail(m.row);
+        break;
+      case 'trajectories/openEpisode':
+        await this.sendEpisode(m.episode);
         break;
       case 'trajectories/reveal':
         await this.deps.navigate.revealRow(this.root, m.row);
@@ -98,13 +105,45 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     const lq = this.lastQuery;
     await this.sendPage(q, lq && !initial ? lq.offset : 0, lq?.limit ?? 200);
     const sel = this.state.selected;
-    if (initial && sel && live.run.credit) {
+    if (initial && sel && live.run.credit && q.filter.evalIteration === undefined) {
       const row = live.run.credit.find(sel.iteration, sel.group, sel.rollout);
       if (row >= 0) await this.sendDetail(row);
     }
   }
 
+  /** The eval episodes' source of the run shown now. */
+  private episodeSource(): EpisodeSource | undefined {
+    const run = this.live()?.run;
+    if (!run) return undefined;
+    if (this.episodes?.run !== run) {
+      this.episodes?.dispose();
+      this.episodes = new EpisodeSource(run);
+    }
+    return this.episodes;
+  }
+
+  /** A page of the checkpoint's eval episodes (the query's `evalIteration`). */
+  private async sendEpisodePage(q: QueryView, offset: number, limit: number): Promise<void> {
+    const live = this.live();
+    const source = this.episodeSource();
+    if (!live || !source) return;
+    this.lastQuery = { q, offset, limit };
+    const p = await source.page(q, offset, limit);
+    if (!p.ok) this.post({ type: 'error', message: p.message });
+    else this.post({ type: 'trajectories/page', runName: live.run.location.name, label: this.state.label ?? null, ...p.page });
+  }
+
+  private async sendEpisode(episode: number): Promise<void> {
+    try {
+      const detail = await this.episodeSource()?.detail(episode);
+      if (detail) this.post({ type: 'trajectories/episode', episode: detail });
+    } catch (e) {
+      this.post({ type: 'error', message: errorMessage(e) });
+    }
+  }
+
   private async sendPage(q: QueryView, offset: number, limit: number): Promise<void> {
+    if (q.filter.evalIteration !== undefined) return this.sendEpisodePage(q, offset, limit);
     const live = this.live();
     const idx = live?.run.credit;
     if (!live || !idx) {

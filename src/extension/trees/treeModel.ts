@@ -6,8 +6,9 @@ import type { IterationInfo, RunListing, CheckpointKind } from '../../core/hub/m
 import type { HubFile } from '../../core/hub/treeEntry';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import type { IterationSummary } from '../../core/run/iterationSummary';
+import type { EvalIteration, EvalSummary } from '../../core/eval/evalFigures';
 import type { PanelCommandId } from '../commands/ids';
-import { formatBytes, formatPercent, formatCredit, formatFigure, plural } from '../../shared/format';
+import { formatBytes, formatPercent, formatCredit, formatFigure, formatPlain, formatRate, plural } from '../../shared/format';
 import { kindNoun, problemCounts } from '../problems/dataProblems';
 import type { RunProblems } from '../problems/dataProblems';
 
@@ -121,11 +122,23 @@ function listingWarnings(repo: string, warnings: readonly string[]): HubNode[] {
   return shown;
 }
 
+/** "eval 0.533 on 274 tasks": a checkpoint's eval success (run-format section 8) as the tree shows it beside the checkpoint. */
+export function evalWords(e: EvalIteration): string {
+  return `eval ${formatRate(e.success, 3)} on ${plural(e.tasks, 'task')}`;
+}
+
 /**
  * An iteration of a Hub listing. `latestHere`: the latest file of the local destination
- * names this iteration (the one the launcher would resume from there).
+ * names this iteration (the one the launcher would resume from there). `evaluation`: the
+ * repo's eval log's figures at this iteration, when it has them.
  */
-export function hubIterationNode(repo: string, it: IterationInfo, local: LocalState, latestHere = false): HubNode {
+export function hubIterationNode(
+  repo: string,
+  it: IterationInfo,
+  local: LocalState,
+  latestHere = false,
+  evaluation?: EvalIteration,
+): HubNode {
   const state =
     local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${formatPercent(local.percent / 100, 0)}` : '';
   // latest here first: the check icon already says downloaded, and the sidebar cuts the end
@@ -138,10 +151,13 @@ export function hubIterationNode(repo: string, it: IterationInfo, local: LocalSt
     id: `hub:${repo}:${it.kind}:${it.iteration}`,
     label: `${it.dir.slice(it.kind.length + 1)}${it.isLatest ? ' ★' : ''}`,
     // the local state first: at the sidebar's default width the end of a description is cut
-    description: [where, formatBytes(it.bytes), `${it.files.length} files`].filter(Boolean).join(' · '),
+    description: [where, evaluation ? evalWords(evaluation) : '', formatBytes(it.bytes), `${it.files.length} files`]
+      .filter(Boolean)
+      .join(' · '),
     tooltip:
       `${it.dir}\n${it.files.length} files, ` +
       `${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}` +
+      `${evaluation ? `\n${evalWords(evaluation)} (${plural(evaluation.samples, 'episode')}, logs/eval_log.jsonl)` : ''}` +
       `${state ? `\nlocal copy: ${state}` : ''}` +
       `${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}`,
     icon: local.state === 'complete' ? 'pass-filled' : local.state === 'partial' ? 'cloud-download' : it.isLatest ? 'star-full' : 'cloud',
@@ -157,12 +173,15 @@ export function hubFolderChildren(
   local: (it: IterationInfo) => LocalState,
   /** what the local destination's latest file names (resume only), null when nothing readable */
   localLatest: number | null = null,
+  /** the repo's checkpoint evaluations at the listing's commit, when its logs have them */
+  evals?: EvalSummary,
 ): HubNode[] {
   if (folder === 'logs') return listing.logs.map((f) => hubFileNode(repo, f, 'logs/'));
+  const at = new Map((evals?.iterations ?? []).map((e) => [e.iteration, e]));
   return listing[folder]
     .slice()
     .reverse()
-    .map((it) => hubIterationNode(repo, it, local(it), folder === 'resume' && it.iteration === localLatest));
+    .map((it) => hubIterationNode(repo, it, local(it), folder === 'resume' && it.iteration === localLatest, at.get(it.iteration)));
 }
 
 export function hubFileNode(repo: string, f: HubFile, prefix: string): HubNode {
@@ -184,7 +203,8 @@ export function hubFileNode(repo: string, f: HubFile, prefix: string): HubNode {
 
 export type RunNode =
   | (TreeNode & { kind: 'run'; root: string })
-  | (TreeNode & { kind: 'metrics' | 'report' | 'iterations' | 'schema'; root: string })
+  | (TreeNode & { kind: 'metrics' | 'report' | 'iterations' | 'schema' | 'evaluations'; root: string })
+  | (TreeNode & { kind: 'evalCheckpoint'; root: string; iteration: number })
   | (TreeNode & { kind: 'iteration'; root: string; iteration: number })
   | (TreeNode & { kind: 'group'; root: string; iteration: number; group: number })
   | (TreeNode & { kind: 'trajectory'; root: string; iteration: number; group: number; rollout: number; row: number });
@@ -232,7 +252,8 @@ export function runNode(
   };
 }
 
-export function runChildren(root: string, hasCredit: boolean, hasMetrics: boolean): RunNode[] {
+/** `hasEvals`: the run has an evaluation log (run-format.md section 8): an "Evaluations" node after the iterations. */
+export function runChildren(root: string, hasCredit: boolean, hasMetrics: boolean, hasEvals = false): RunNode[] {
   const out: RunNode[] = [];
   if (hasMetrics)
     out.push({
@@ -266,7 +287,38 @@ export function runChildren(root: string, hasCredit: boolean, hasMetrics: boolea
       collapsible: true,
     });
   }
+  if (hasEvals)
+    out.push({
+      kind: 'evaluations',
+      root,
+      id: `run:${root}:evals`,
+      label: 'Evaluations',
+      tooltip: "the checkpoint evaluations (the evaluation log): each checkpoint's eval episodes open in the trajectory browser",
+      icon: 'beaker',
+      contextValue: 'runEvaluations',
+      collapsible: true,
+    });
   return out;
+}
+
+/** One node per evaluated checkpoint, in iteration order: "iter 39", "0.533 on 274 tasks"; a click opens its episodes in the browser. */
+export function evalCheckpointNodes(root: string, summary: EvalSummary): RunNode[] {
+  return summary.iterations.map((e) => ({
+    kind: 'evalCheckpoint',
+    root,
+    iteration: e.iteration,
+    id: `run:${root}:evals:${e.iteration}`,
+    label: `iter ${e.iteration}`,
+    description: `${formatPlain(e.success, 3)} on ${plural(e.tasks, 'task')} · ${plural(e.samples, 'episode')}`,
+    tooltip:
+      `checkpoint evaluation of iteration ${e.iteration}\nsuccess ${formatPlain(e.success, 4)} (the mean over tasks of the share of ` +
+      `their episodes with reward > 0) on ${plural(e.tasks, 'task')}\n${plural(e.samples, 'episode')}, mean reward ` +
+      `${formatPlain(e.reward, 4)}\nClick: its episodes in the trajectory browser`,
+    icon: 'beaker',
+    contextValue: 'runEvalCheckpoint',
+    collapsible: false,
+    command: { id: 'rlRunBrowser.openTrajectories', args: [{ root, filter: { evalIteration: e.iteration } }] },
+  }));
 }
 
 export function iterationNodes(root: string, its: Map<number, IterationSummary>): RunNode[] {

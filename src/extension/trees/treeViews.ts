@@ -5,6 +5,7 @@ import type { HubNode, RunNode } from './treeModel';
 import type { HubService } from '../hub/hubService';
 import type { RunService } from '../runs/runService';
 import { Disposable } from '../dispose';
+import type { HubEvalsOf } from './hubEvals';
 
 export class Trees extends Disposable {
   readonly hub: HubTreeProvider;
@@ -17,9 +18,10 @@ export class Trees extends Disposable {
     private readonly runService: RunService,
     repos: () => string[],
     destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined,
+    evalsOf?: HubEvalsOf,
   ) {
     super();
-    this.hub = this._register(new HubTreeProvider(hub, repos, destFor));
+    this.hub = this._register(new HubTreeProvider(hub, repos, destFor, evalsOf));
     this.runs = this._register(new RunTreeProvider(runService));
     this.hubView = this._register(vscode.window.createTreeView('rlRunBrowser.hub', { treeDataProvider: this.hub, showCollapseAll: true }));
     this.runView = this._register(

@@ -12,6 +12,7 @@ import {
   groupNodes,
   trajectoryNodes,
   problemBadge,
+  evalCheckpointNodes,
 } from './treeModel';
 import { runProblems } from '../problems/dataProblems';
 import type { HubService } from '../hub/hubService';
@@ -19,6 +20,7 @@ import type { LiveRun, RunService } from '../runs/runService';
 import type { IterationInfo } from '../../core/hub/model';
 import { currentLatest, localCompletion, planDownload } from '../../core/hub/download';
 import { Disposable, toDisposable } from '../dispose';
+import type { HubEvalsOf } from './hubEvals';
 
 function toItem(n: TreeNode): vscode.TreeItem {
   const item = new vscode.TreeItem(
@@ -45,6 +47,8 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
     private readonly hub: HubService,
     private readonly repos: () => string[],
     private readonly destFor: (repo: string, kind: 'resume' | 'hf') => string | undefined,
+    /** the repo's checkpoint evaluations at a listing's commit (read once per listing) */
+    private readonly evalsOf: HubEvalsOf = () => Promise.resolve(undefined),
   ) {
     super();
     // one repo at a time; getTreeItem rebuilds its node from the new state
@@ -101,6 +105,7 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
       }
       const dest = n.folder === 'resume' ? this.destFor(n.repo, 'resume') : undefined;
       const localLatest = dest ? await currentLatest(dest) : null;
+      const evals = n.folder === 'logs' ? undefined : await this.evalsOf(s.listing);
       return this.keep(
         hubFolderChildren(
           n.repo,
@@ -108,6 +113,7 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
           n.folder,
           (it) => this.local.get(`${n.repo}:${it.kind}:${it.iteration}`) ?? { state: 'absent' },
           localLatest,
+          evals,
         ),
       );
     }
@@ -204,7 +210,10 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
       case 'report':
       case 'iterations':
       case 'schema':
+      case 'evaluations':
         return this.nodes.get(`run:${n.root}`);
+      case 'evalCheckpoint':
+        return this.nodes.get(`run:${n.root}:evals`);
       case 'iteration':
         return this.nodes.get(`run:${n.root}:iterations`);
       case 'group':
@@ -220,7 +229,7 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
     const idx = live?.run.credit;
     if (!live || !idx) return undefined;
     this.keep([liveRunNode(live)]);
-    this.keep(runChildren(root, true, live.run.metrics !== undefined));
+    this.keep(runChildren(root, true, live.run.metrics !== undefined, live.run.evals !== undefined));
     const s = live.iterations().get(iteration);
     if (!s) return undefined;
     this.keep(iterationNodes(root, live.iterations()));
@@ -234,14 +243,25 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
     return ns;
   }
 
-  getChildren(n?: RunNode): RunNode[] {
+  /** A checkpoint per evaluated iteration (an evaluation log read in place on the Hub is fetched when first opened). */
+  private async evalChildren(root: string, live: LiveRun): Promise<RunNode[]> {
+    const run = live.run;
+    // a failed fetch leaves the node empty; the run's warnings (Problems, the report) say why
+    if (run.location.remote?.evals && run.evals?.version === 0) await run.updateEvals().catch(() => undefined);
+    const summary = run.evalSummary();
+    return summary ? this.keep(evalCheckpointNodes(root, summary)) : [];
+  }
+
+  getChildren(n?: RunNode): RunNode[] | Promise<RunNode[]> {
     if (!n) return this.keep(this.runs.list().map(liveRunNode));
     const live = this.runs.get(n.root);
     if (!live) return [];
     const idx = live.run.credit;
     switch (n.kind) {
       case 'run':
-        return this.keep(runChildren(n.root, idx !== undefined, live.run.metrics !== undefined));
+        return this.keep(runChildren(n.root, idx !== undefined, live.run.metrics !== undefined, live.run.evals !== undefined));
+      case 'evaluations':
+        return this.evalChildren(n.root, live);
       case 'iterations':
         return this.keep(iterationNodes(n.root, live.iterations()));
       case 'iteration': {

@@ -1,8 +1,10 @@
 /** The comparison panel's messages (two runs, run-format.md section 6): one union per direction, checked on arrival. */
 import type { ErrorMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, isObj, rawMessage } from '../protocol';
-import type { VerdictView } from './compareVerdict';
+import type { VerdictTaskView, VerdictView } from './compareVerdict';
+import { TAG_NAMES } from '../shapes';
 import type { TagName } from '../shapes';
+import type { CreditDiagnosticsView } from './credit';
 
 /** What the comparison panel keeps across reloads (`setState` and the serializer). */
 export interface CompareState {
@@ -101,6 +103,8 @@ export interface CompareView {
   /** tasks in the per-task table: in both runs, in A only, in B only */
   taskCounts: { both: number; onlyA: number; onlyB: number };
   behaviour: CompareBehaviourView;
+  /** both runs' credit diagnostics over the window: their gates side by side */
+  credit: { a: CreditDiagnosticsView; b: CreditDiagnosticsView };
 }
 
 export type TaskSortKeyView = 'task' | 'successA' | 'successB' | 'diff' | 'trajectoriesA' | 'trajectoriesB';
@@ -150,7 +154,17 @@ export interface CompareVerdictMessage {
   verdict: VerdictView;
 }
 
-export type CompareHostMessage = CompareDataMessage | CompareTasksMessage | CompareNoticeMessage | CompareVerdictMessage | ErrorMessage;
+/** The answer to `compare/queryVerdictTasks`: that checkpoint's per-task rows, null when it is not a common checkpoint. */
+export interface CompareVerdictTasksMessage {
+  type: 'compare/verdictTasks';
+  /** echoes the request, so the page drops an answer to a checkpoint picked before the last one */
+  seq: number;
+  iteration: number;
+  rows: VerdictTaskView[] | null;
+}
+
+export type CompareHostMessage =
+  CompareDataMessage | CompareTasksMessage | CompareNoticeMessage | CompareVerdictMessage | CompareVerdictTasksMessage | ErrorMessage;
 
 // ---- webview -> host
 
@@ -168,11 +182,32 @@ export interface OpenTaskMessage {
   task: string;
 }
 
+/** The verdict's per-task table: this task's eval episodes at this checkpoint, in both runs. */
+export interface OpenEvalTaskMessage {
+  type: 'compare/openEvalTask';
+  task: string;
+  iteration: number;
+}
+
+/** The verdict's per-task table at another checkpoint: the host answers with `compare/verdictTasks`. */
+export interface QueryVerdictTasksMessage {
+  type: 'compare/queryVerdictTasks';
+  seq: number;
+  iteration: number;
+}
+
 export interface CopyLinkMessage {
   type: 'compare/copyLink';
 }
 
-export type CompareWebviewMessage = ReadyMessage | QueryTasksMessage | OpenTaskMessage | CopyLinkMessage;
+/** A behaviour line's tag clicked: the host asks which run and opens its trajectories with the tag. */
+export interface OpenTagMessage {
+  type: 'compare/openTag';
+  tag: TagName;
+}
+
+export type CompareWebviewMessage =
+  ReadyMessage | QueryTasksMessage | OpenTaskMessage | OpenEvalTaskMessage | QueryVerdictTasksMessage | CopyLinkMessage | OpenTagMessage;
 
 export const MAX_TASK_PAGE = 1000;
 const MAX_TEXT = 500;
@@ -188,6 +223,8 @@ export function isTaskSort(v: unknown): v is TaskSortView {
   );
 }
 
+const isTag = (s: string): s is TagName => (TAG_NAMES as readonly string[]).includes(s);
+
 function parse(m: RawMessage): CompareWebviewMessage | undefined {
   switch (m.type) {
     case 'ready':
@@ -200,8 +237,20 @@ function parse(m: RawMessage): CompareWebviewMessage | undefined {
     }
     case 'compare/openTask':
       return typeof m['task'] === 'string' && m['task'].length <= MAX_TASK ? { type: 'compare/openTask', task: m['task'] } : undefined;
+    case 'compare/openEvalTask':
+      return typeof m['task'] === 'string' && m['task'].length <= MAX_TASK && isInt(m['iteration']) && m['iteration'] >= 0
+        ? { type: 'compare/openEvalTask', task: m['task'], iteration: m['iteration'] }
+        : undefined;
+    case 'compare/queryVerdictTasks': {
+      const { seq, iteration } = m;
+      return isInt(seq) && isInt(iteration) && iteration >= 0 ? { type: 'compare/queryVerdictTasks', seq, iteration } : undefined;
+    }
     case 'compare/copyLink':
       return { type: 'compare/copyLink' };
+    case 'compare/openTag': {
+      const tag = m['tag'];
+      return typeof tag === 'string' && isTag(tag) ? { type: 'compare/openTag', tag } : undefined;
+    }
     default:
       return undefined;
   }

@@ -28,6 +28,12 @@ export interface VerdictTaskView {
   episodesB: number;
 }
 
+/** The per-task table of one common checkpoint. */
+export interface VerdictTasksView {
+  iteration: number;
+  rows: VerdictTaskView[];
+}
+
 export interface VerdictView {
   /** false when either run has no evaluation log: `missing` says which file would make it possible */
   available: boolean;
@@ -38,8 +44,13 @@ export interface VerdictView {
   /** the final checkpoint and the pooled figure in words */
   finalWords: string;
   pooledWords: string;
-  /** the per-task table of each common checkpoint, the last one first shown */
-  tasksAt: { iteration: number; rows: VerdictTaskView[] }[];
+  /** the common checkpoints, the last first: the choices of the per-task table */
+  checkpoints: number[];
+  /**
+   * the per-task table of one checkpoint only (the last, or the one the page asked for last);
+   * the host keeps the others and answers `compare/queryVerdictTasks` with one (null without a common checkpoint)
+   */
+  tasks: VerdictTasksView | null;
 }
 
 export const NO_VERDICT: VerdictView = {
@@ -50,5 +61,6 @@ export const NO_VERDICT: VerdictView = {
   pooled: null,
   finalWords: '',
   pooledWords: '',
-  tasksAt: [],
+  checkpoints: [],
+  tasks: null,
 };

@@ -30,6 +30,16 @@ export interface SeriesView {
   judgement?: JudgementView;
   /** a mechanism figure: its recomputed twin (the primary run's) */
   twin?: TwinSeriesView;
+  /** the Evaluation chart: per point its tasks and 95% interval (a point offers its checkpoint's download) */
+  evalPoints?: EvalPointsView;
+}
+
+/** Per point of an eval-success line (index as x / y): the checkpoint's tasks, episodes, and 95% interval (null: under two tasks). */
+export interface EvalPointsView {
+  tasks: number[];
+  samples: number[];
+  lo: (number | null)[];
+  hi: (number | null)[];
 }
 
 /** One overlaid run's line on a chart: its own metric name (it may be an equivalent one), decimated like the primary's. */
@@ -43,6 +53,7 @@ export interface RunLine {
   last: { x: number; y: number } | null;
   lastMeets?: boolean;
   off?: number[];
+  evalPoints?: EvalPointsView;
 }
 
 /** A run on the dashboard: the primary one first, then the overlaid ones. */
@@ -67,6 +78,8 @@ export interface OverlayEntry {
 /** The dashboard's panel state: the common one plus its overlaid runs and the runs toggled off. */
 export interface MetricsPanelState extends PanelState {
   overlay?: OverlayEntry[];
+  /** when the host last changed `overlay` (ms): a restore takes the fresher of the page's and the host's copy */
+  overlayAt?: number;
   hiddenRuns?: string[];
 }
 
@@ -88,6 +101,7 @@ export interface MetricsDataMessage {
   runs?: RunView[];
   /** the overlaid runs as the host keeps them, for the page's saved state */
   overlay?: OverlayEntry[];
+  overlayAt?: number;
   /** metrics the log has and the host did not chart (its cap, `MAX_CHARTS`): the page says so on one line */
   more: number;
 }

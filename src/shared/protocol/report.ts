@@ -3,6 +3,7 @@ import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage } fr
 import { isInt, parseOpenTrajectory, rawMessage } from '../protocol';
 import type { ReportFigures, TagName } from '../shapes';
 import type { ReportVerdictView } from './reportVerdict';
+import type { CreditDiagnosticsView } from './credit';
 
 export interface ReportLineView {
   key: string;
@@ -32,13 +33,17 @@ export interface ReportView {
   warnings: string[];
   beta: number;
   tau: number;
-  /** the gate's groups (run-format.md section 4), at most 2000 */
+  /** the first page of the gate's groups (run-format.md section 4): the others on request (`report/queryGateGroups`) */
   gateGroups: GateGroupView[];
+  /** how many groups the table lists in all (at most MAX_GATE_GROUPS) */
+  gateGroupsListed: number;
   /** how many groups entered the gate in all */
   gateGroupCount: number;
   /** the sign-flip groups and the twin disagreements */
   verdict: ReportVerdictView;
   behaviour: ReportBehaviourView;
+  /** the gate per iteration with its interval, c by outcome, the dose over training */
+  credit: CreditDiagnosticsView;
 }
 
 /** One behaviour tag in the report (run-format.md section 7, with the change over training). */
@@ -82,7 +87,16 @@ export interface ReportDataMessage {
   report: ReportView;
 }
 
-export type ReportHostMessage = ReportDataMessage | ErrorMessage;
+/** The answer to `report/queryGateGroups`: the gate's groups from `offset` on. */
+export interface ReportGateGroupsMessage {
+  type: 'report/gateGroups';
+  /** echoes the request, so the page drops an answer to a report it no longer shows */
+  seq: number;
+  offset: number;
+  rows: GateGroupView[];
+}
+
+export type ReportHostMessage = ReportDataMessage | ReportGateGroupsMessage | ErrorMessage;
 
 // ---- webview -> host
 
@@ -107,7 +121,21 @@ export interface OpenGateSideMessage {
   side: 'succeeded' | 'failed';
 }
 
-export type ReportWebviewMessage = ReadyMessage | OpenIterationMessage | OpenTrajectoryMessage | OpenFigureMessage | OpenGateSideMessage;
+/** The gate groups' table scrolled to its end: the next page. */
+export interface QueryGateGroupsMessage {
+  type: 'report/queryGateGroups';
+  seq: number;
+  offset: number;
+  limit: number;
+}
+
+export type ReportWebviewMessage =
+  ReadyMessage | OpenIterationMessage | OpenTrajectoryMessage | OpenFigureMessage | OpenGateSideMessage | QueryGateGroupsMessage;
+
+/** The gate groups the table lists at most (the JSON report holds them all). */
+export const MAX_GATE_GROUPS = 2000;
+/** The groups the report's first message holds, and the most one page may ask for. */
+export const GATE_GROUP_PAGE = 100;
 
 function parse(m: RawMessage): ReportWebviewMessage | undefined {
   switch (m.type) {
@@ -123,6 +151,12 @@ function parse(m: RawMessage): ReportWebviewMessage | undefined {
       return isInt(m['iteration']) && isInt(m['group']) && (m['side'] === 'succeeded' || m['side'] === 'failed')
         ? { type: 'report/openGateSide', iteration: m['iteration'], group: m['group'], side: m['side'] }
         : undefined;
+    case 'report/queryGateGroups': {
+      const { seq, offset, limit } = m;
+      return isInt(seq) && isInt(offset) && offset >= 0 && isInt(limit) && limit > 0 && limit <= GATE_GROUP_PAGE
+        ? { type: 'report/queryGateGroups', seq, offset, limit }
+        : undefined;
+    }
     case 'openTrajectory':
       return parseOpenTrajectory(m);
     default:

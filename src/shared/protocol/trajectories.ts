@@ -123,6 +123,36 @@ export interface TrajectoryDetailView {
   gate: GroupGateView | null;
 }
 
+/** One eval episode in the table (the source `evalIteration`: run-format.md section 8). */
+export interface EpisodeRowView {
+  /** its index among the evaluation log's counted episodes */
+  episode: number;
+  iteration: number;
+  task: string;
+  sample: number;
+  reward: number;
+  turns: number;
+  /** its behaviour tags (section 7 from its actions and reward; never `collapsed` or `creditDisagrees`) */
+  tags: TagName[];
+}
+
+/** One turn of an eval episode: its action and section 7's marks; an eval episode has no candidates, c or A_t. */
+export interface EpisodeTurnView {
+  index: number;
+  /** null when the turn logs none */
+  action: string | null;
+  kind: string;
+  repeat: boolean;
+  cycle: boolean;
+}
+
+/** An eval episode read back from its line, for the detail. */
+export interface EpisodeDetailView extends EpisodeRowView {
+  line: number;
+  instruction: string | null;
+  turnList: EpisodeTurnView[];
+}
+
 // ---- host -> webview
 
 /** One page of the table, for the query it answers. */
@@ -135,12 +165,18 @@ export interface PageMessage {
   size: number;
   offset: number;
   rows: RowView[];
+  /** the source is a checkpoint's eval episodes (`filter.evalIteration`): its rows are these, `rows` is empty, `size` counts the source */
+  episodes?: EpisodeRowView[];
   label: string | null;
   searching: boolean;
 }
 export interface DetailMessage {
   type: 'trajectories/detail';
   detail: TrajectoryDetailView;
+}
+export interface EpisodeMessage {
+  type: 'trajectories/episode';
+  episode: EpisodeDetailView;
 }
 /** The remembered trajectory: its row, and its place in the current table (-1: not in it). */
 export interface SelectMessage {
@@ -179,7 +215,7 @@ export interface NavigateMessage {
 }
 
 export type TrajectoriesHostMessage =
-  NavigateMessage | PageMessage | DetailMessage | SelectMessage | ErrorMessage | DoMessage | FocusTurnMessage;
+  NavigateMessage | PageMessage | DetailMessage | EpisodeMessage | SelectMessage | ErrorMessage | DoMessage | FocusTurnMessage;
 
 // ---- webview -> host
 
@@ -194,6 +230,11 @@ export interface QueryMessage {
 export interface OpenRowMessage {
   type: 'trajectories/open';
   row: number;
+}
+/** Open eval episode `episode` (an index of the evaluation log's episodes) in the detail. */
+export interface OpenEpisodeMessage {
+  type: 'trajectories/openEpisode';
+  episode: number;
 }
 export interface RevealMessage {
   type: 'trajectories/reveal';
@@ -220,7 +261,15 @@ export interface ShareMessage {
 }
 
 export type TrajectoriesWebviewMessage =
-  ReadyMessage | QueryMessage | OpenRowMessage | RevealMessage | OpenTrajectoryMessage | OpenMetricsMessage | ShareMessage | CompareMessage;
+  | ReadyMessage
+  | QueryMessage
+  | OpenRowMessage
+  | OpenEpisodeMessage
+  | RevealMessage
+  | OpenTrajectoryMessage
+  | OpenMetricsMessage
+  | ShareMessage
+  | CompareMessage;
 
 function parseKey(v: unknown): TrajectoryKey | null | undefined {
   if (v === null) return null;
@@ -254,6 +303,8 @@ function parse(m: RawMessage): TrajectoriesWebviewMessage | undefined {
         : undefined;
     case 'trajectories/open':
       return isRow(m['row']) ? { type: 'trajectories/open', row: m['row'] } : undefined;
+    case 'trajectories/openEpisode':
+      return isRow(m['episode']) ? { type: 'trajectories/openEpisode', episode: m['episode'] } : undefined;
     case 'trajectories/reveal':
       return isRow(m['row']) ? { type: 'trajectories/reveal', row: m['row'] } : undefined;
     case 'openTrajectory':

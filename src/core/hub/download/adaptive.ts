@@ -1,11 +1,14 @@
 /**
- * The connection pool's bound: a semaphore whose limit adapts. It starts with a few
- * connections and, each window, adds one while ranges wait for a connection and the bytes
- * a window grew with the last one added (one that bought nothing is given back; another
- * is tried after a plateau of a few seconds); a 429, a 5xx or a stall halves it (at most once
- * a window, never below one) and holds it there for a few windows. A throttled server thus
- * gets fewer connections, never none: every range is retried on the connections that
- * remain. The limit never exceeds `max`.
+ * The connection pool's bound: a semaphore whose limit adapts. It starts with `initial`
+ * connections (one by default) and doubles them each half window while ranges wait and the rate grows with them
+ * (a slow start, as TCP's); the first doubling that buys nothing is given back and ends the
+ * slow start. From then on it adds one a window while the bytes a window grew with the last
+ * one added (one that bought nothing is given back; another is tried after a plateau of a
+ * few seconds). A 429, a 5xx or a stall halves it (at most once a window, never below one)
+ * and holds it there for a few windows. A throttled server thus gets fewer connections,
+ * never none: every range is retried on the connections that remain. So a link that one
+ * connection fills (the CPU is the limit) stays at one or two, and a CDN that caps each
+ * connection gets many within a second or two. The limit never exceeds `max`.
  */
 export interface AdaptiveOptions {
   initial: number;
@@ -16,7 +19,7 @@ export interface AdaptiveOptions {
   onBackoff?: (line: string) => void;
 }
 
-/** A rate counts as grown when it beats the last by this share of what one more connection would add. */
+/** A rate counts as grown when it beats the last by this share of what the connections added would add. */
 const GROWTH_SHARE = 0.5;
 /** Windows without growth after a back-off. */
 const COOLDOWN_WINDOWS = 3;
@@ -35,12 +38,41 @@ export class AdaptiveLimit {
   private base = 0;
   private cooldown = 0;
   private plateau = 0;
+  /** doubling (true) or adding one (false) */
+  private slowStart = true;
+  /** connections the last growth added */
+  private added = 0;
+  /** half windows since the rate was last judged */
+  private halves = 0;
+  /** bytes arrived in a half window before this one (the rate is judged from the next) */
+  private flowing = false;
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(private readonly o: AdaptiveOptions) {
     this.current = Math.max(1, Math.min(o.initial, o.max));
-    this.timer = setInterval(() => this.judge(), o.windowMs);
+    this.timer = setInterval(() => this.tick(), Math.max(1, o.windowMs / 2));
     this.timer.unref();
+  }
+
+  /**
+   * Every half window: the slow start judges each half (it reaches 16 connections in two
+   * windows from one, so a download starts on one connection without a slower ramp), later
+   * each whole window. The rate is in bytes a whole window either way.
+   */
+  private tick(): void {
+    // the first bytes' half window holds the request's start (the resolve, the redirect, the
+    // connection): a base measured there would make the first doubling look like growth
+    if (!this.flowing) {
+      this.flowing = this.bytes > 0;
+      this.bytes = 0;
+      return;
+    }
+    this.halves++;
+    if (!this.slowStart && this.halves < 2) return;
+    const rate = (this.bytes * 2) / this.halves;
+    this.halves = 0;
+    this.bytes = 0;
+    this.judge(rate);
   }
 
   get limit(): number {
@@ -91,6 +123,7 @@ export class AdaptiveLimit {
     const next = Math.max(1, Math.floor(this.current / 2));
     if (next < this.current) this.o.onBackoff?.(`the server pushed back: ${this.current} → ${next} connections`);
     this.current = next;
+    this.slowStart = false;
     this.cooldown = COOLDOWN_WINDOWS;
     this.base = 0;
   }
@@ -101,9 +134,7 @@ export class AdaptiveLimit {
     for (const w of this.waiters.splice(0)) w();
   }
 
-  private judge(): void {
-    const rate = this.bytes;
-    this.bytes = 0;
+  private judge(rate: number): void {
     const throttled = this.throttledWindow;
     this.throttledWindow = false;
     const grew = this.grew;
@@ -116,12 +147,14 @@ export class AdaptiveLimit {
       return;
     }
     if (grew) {
-      if (rate > this.base * (1 + GROWTH_SHARE / Math.max(1, this.current - 1))) {
+      const before = Math.max(1, this.current - this.added);
+      if (rate > this.base * (1 + (GROWTH_SHARE * this.added) / before)) {
         this.base = rate;
         if (this.waiters.length > 0) this.grow();
       } else {
-        // one more connection bought nothing: give it back, try again later
-        this.current = Math.max(1, this.current - 1);
+        // what was added bought nothing: give it back, add one at a time from now on
+        this.current = before;
+        this.slowStart = false;
         this.base = Math.max(this.base, rate);
         this.plateau = 0;
       }
@@ -137,7 +170,9 @@ export class AdaptiveLimit {
 
   private grow(): void {
     if (this.current >= this.o.max) return;
-    this.current++;
+    const next = this.slowStart ? Math.min(this.o.max, this.current * 2) : this.current + 1;
+    this.added = next - this.current;
+    this.current = next;
     this.grew = true;
     this.wake();
   }

@@ -1,9 +1,9 @@
 /**
  * One file of a ranged download: its partial (opened once, written in place at each range's
  * offset), the progress of its ranges (kept in the manifest), and its hash, fed in order
- * with each range as the finished prefix grows (from the page cache, right after the bytes
- * were written), checked against the LFS sha256 (git blob sha1 for small files) once the
- * last range is in.
+ * as the finished prefix grows: from memory (the bytes of ranges ahead of it are held, up
+ * to `HOLD_BYTES`), else read back from the page cache; checked against the LFS sha256
+ * (git blob sha1 for small files) once the last range is in.
  */
 import type { Hash } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -14,6 +14,9 @@ import type { DownloadItem } from './types';
 import { contentId, expectedDigest, fileSize, hashFile, newHasher } from './digest';
 import type { Manifest, PartialRecord, RangeState } from './manifest';
 import { freshRecord, rangeDone, rangesOf } from './manifest';
+
+/** Bytes written ahead of the hashed prefix kept in memory per file by default, to hash without reading them back. */
+export const HOLD_BYTES = 64 << 20;
 
 export class FileJob {
   ranges: RangeState[] = [];
@@ -26,6 +29,9 @@ export class FileJob {
   private hashed = 0;
   /** a read-back is under way: bytes written meanwhile wait for the next one */
   private reading = false;
+  /** bytes written ahead of the hashed prefix, by their offset (each a write's buffers), and their total */
+  private held = new Map<number, { bufs: readonly Uint8Array[]; n: number }>();
+  private heldBytes = 0;
   private hashing: Promise<void> = Promise.resolve();
   private fh: FileHandle | undefined;
   private opening: Promise<FileHandle> | undefined;
@@ -40,7 +46,11 @@ export class FileJob {
     readonly part: string,
     private readonly manifest: Manifest,
     private readonly rangeBytes: number,
+    private readonly holdBytes = HOLD_BYTES,
   ) {}
+
+  /** Bytes hashed from what was read back from the partial (not from memory): for the tests and the bench. */
+  readBack = 0;
 
   /**
    * Takes up the partial where the manifest left it (a partial without a matching record,
@@ -87,13 +97,17 @@ export class FileJob {
 
   /**
    * Bytes of a range reached the partial at `at`: when they continue the hashed prefix they
-   * are hashed now, from memory (the frontier range, and every range of a one-range file);
-   * others are read back once the prefix reaches them.
+   * are hashed now, with the held bytes that follow them; others are held while there is
+   * room, else read back once the prefix reaches them.
    */
   wrote(r: RangeState, at: number, bufs: readonly Uint8Array[], n: number, flushEvery: number, slots: SyncSlots): void {
     if (!this.reading && at === this.hashed) {
       for (const b of bufs) this.hasher.update(b);
       this.hashed += n;
+      this.hashHeld();
+    } else if (at >= this.hashed && !this.held.has(at) && this.heldBytes + n <= this.holdBytes) {
+      this.held.set(at, { bufs, n });
+      this.heldBytes += n;
     }
     r.have += n;
     this.record.have[r.index] = r.have;
@@ -113,14 +127,35 @@ export class FileJob {
     }
   }
 
-  /** Hashes the finished prefix as far as it goes now; resolves when that is done. */
+  /** Hashes the held bytes that continue the hashed prefix. */
+  private hashHeld(): void {
+    for (let h = this.held.get(this.hashed); h; h = this.held.get(this.hashed)) {
+      this.held.delete(this.hashed);
+      this.heldBytes -= h.n;
+      for (const b of h.bufs) this.hasher.update(b);
+      this.hashed += h.n;
+    }
+  }
+
+  /** Where the next held bytes after the hashed prefix start (the end of a gap read back), at most `end`. */
+  private nextHeld(end: number): number {
+    let next = end;
+    for (const at of this.held.keys()) if (at > this.hashed && at < next) next = at;
+    return next;
+  }
+
+  /** Hashes the finished prefix as far as it goes now (held bytes from memory, the rest read back); resolves when that is done. */
   advanceHash(): Promise<void> {
     this.hashing = this.hashing.then(async () => {
       this.reading = true;
       try {
         for (let end = this.prefixEnd(); this.hashed < end; end = this.prefixEnd()) {
-          await hashFile(this.part, this.hasher, end, this.hashed);
-          this.hashed = end;
+          this.hashHeld();
+          if (this.hashed >= end) continue;
+          const to = this.nextHeld(end);
+          await hashFile(this.part, this.hasher, to, this.hashed);
+          this.readBack += to - this.hashed;
+          this.hashed = to;
         }
       } finally {
         this.reading = false;
@@ -156,6 +191,8 @@ export class FileJob {
     this.ranges = rangesOf(this.record);
     this.hasher = newHasher(this.it);
     this.hashed = 0;
+    this.held.clear();
+    this.heldBytes = 0;
     this.hashing = Promise.resolve();
   }
 

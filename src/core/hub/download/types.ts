@@ -55,7 +55,7 @@ export interface DownloadProgress {
 }
 
 export interface DownloadOptions extends HubConnection {
-  /** connections to start with (default 4); the pool adds more while the rate grows, up to `maxConnections` */
+  /** connections to start with (default 2); the pool doubles them while the rate grows, then adds one, up to `maxConnections` */
   concurrency?: number;
   /** the most connections at once, over all files (default 16, at most 64) */
   maxConnections?: number;
@@ -90,6 +90,12 @@ export interface DownloadOptions extends HubConnection {
    */
   flushEveryBytes?: number;
   /**
+   * Bytes written ahead of a file's hashed prefix (ranges finished before the ones before
+   * them) kept in memory, per file, to be hashed without reading them back (default 64 MB;
+   * beyond it they are read back from the page cache).
+   */
+  holdBytes?: number;
+  /**
    * A transfer that delivers no byte for this long (ms, default 30000) is dropped and
    * resumed from the bytes on disk, like any dropped link.
    */
@@ -99,6 +105,8 @@ export interface DownloadOptions extends HubConnection {
 export interface DownloadResult {
   files: number;
   bytesFetched: number;
+  /** bytes hashed by reading them back from a partial rather than as they arrived (held ranges are hashed from memory) */
+  bytesReadBack: number;
   skipped: number;
   dest: string;
   latestWritten: boolean;

@@ -1,0 +1,18 @@
+/** The walkthrough (*Get started with RL Run Browser*) opens by itself once, on the extension's first activation. */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { firstRun } from './firstRun';
+
+export const WALKTHROUGH_ID = 'rl-run-browser.rl-run-browser#getStarted';
+
+export function register(ctx: vscode.ExtensionContext, s: Services): void {
+  const settings = {
+    openOnFirstRun: vscode.workspace.getConfiguration('rlRunBrowser.walkthrough').get<boolean>('openOnFirstRun', true),
+    openOnInstall: vscode.workspace.getConfiguration('workbench.welcomePage.walkthroughs').get<boolean>('openOnInstall', true),
+  };
+  void firstRun(ctx.globalState, settings).then(async (open) => {
+    if (!open) return;
+    s.out.info('first activation: opening the walkthrough');
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+  });
+}

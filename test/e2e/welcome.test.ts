@@ -1,0 +1,38 @@
+/**
+ * The walkthrough on a fresh profile with rlRunBrowser.walkthrough.openOnFirstRun on (the harness
+ * turns it off for every other e2e file): it opens by itself on the first activation, and not
+ * on the next one (a window reload starts the extension again).
+ */
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { workbench } from './harness';
+
+let page: Page;
+const wb = workbench({ name: 'welcome', settings: { 'rlRunBrowser.walkthrough.openOnFirstRun': true } }, (w) => {
+  page = w.page;
+});
+
+const WALKTHROUGH = 'Get started with RL Run Browser';
+/** The Welcome editor showing the extension's walkthrough. */
+const walkthrough = (): ReturnType<Page['locator']> => page.locator('.gettingStartedContainer', { hasText: WALKTHROUGH });
+
+wb.continued('W1. a fresh profile: the walkthrough opens by itself on the first activation, its steps in plain words', async () => {
+  await walkthrough().waitFor({ timeout: 60_000 });
+  await wb.shot('walkthrough');
+  const text = (await walkthrough().innerText()).replace(/\s+/g, ' ');
+  assert.doesNotMatch(text, /`/, 'no raw backtick on the Welcome page');
+});
+
+wb.journey('W2. the next activation (a window reload) leaves it closed', async () => {
+  // the flag is in the global state: give the workbench a moment to store it before the reload
+  await page.waitForTimeout(3_000);
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
+  // the extension is active once its command answers: the run's metrics open
+  await wb.command('RL Runs: Open Metrics');
+  await wb.webview().locator('.chart-card canvas').first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(3_000);
+  await wb.shot('after-reload');
+  assert.equal(await walkthrough().count(), 0, 'the walkthrough opened a second time');
+});

@@ -1,0 +1,111 @@
+import { test, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { AdaptiveLimit } from '../../src/core/hub/download/adaptive';
+
+const WINDOW = 100;
+
+/** Sixteen ranges waiting for a slot: the pool always has work for one more connection. */
+function queued(limit: AdaptiveLimit): AbortController {
+  const ac = new AbortController();
+  for (let i = 0; i < 16; i++) void limit.acquire(ac.signal);
+  return ac;
+}
+
+/** Half a window of the clock, with half of `perWindow(limit)` bytes moved in it (at the limit of that half). */
+async function halfOf(limit: AdaptiveLimit, perWindow: (connections: number) => number): Promise<void> {
+  limit.moved(perWindow(limit.limit) / 2);
+  mock.timers.tick(WINDOW / 2);
+  await new Promise<void>((r) => setImmediate(r));
+}
+
+/** The half window of the first bytes (the request's start): it is judged by nothing, so the limit stays. */
+async function started(limit: AdaptiveLimit): Promise<void> {
+  const before = limit.limit;
+  await halfOf(limit, () => 2);
+  assert.equal(limit.limit, before, 'the first bytes half window judged nothing');
+}
+
+/** One window of the clock, in its two halves. */
+async function windowOf(limit: AdaptiveLimit, perWindow: (connections: number) => number): Promise<void> {
+  await halfOf(limit, perWindow);
+  await halfOf(limit, perWindow);
+}
+
+test('a cap per connection: the slow start doubles the connections each half window while the rate doubles', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  const limit = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW });
+  const ac = queued(limit);
+  await started(limit);
+  const seen: number[] = [];
+  // 25 bytes a window a connection: the rate is the limit times 25
+  for (let h = 0; h < 4; h++) {
+    await halfOf(limit, (n) => n * 25);
+    seen.push(limit.limit);
+  }
+  // 1 -> 2 -> 4 -> 8 -> 16 in two windows: each doubling doubled the rate
+  assert.deepEqual(seen, [2, 4, 8, 16]);
+  ac.abort();
+  limit.stop();
+});
+
+test('a link one connection fills: the first doubling that buys nothing is given back within the first window, and no more is added', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  const limit = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW });
+  const ac = queued(limit);
+  await started(limit);
+  const seen: number[] = [];
+  // the same bytes a window whatever the connections (the CPU is the limit)
+  await halfOf(limit, () => 1000);
+  seen.push(limit.limit);
+  for (let w = 0; w < 4; w++) {
+    await halfOf(limit, () => 1000);
+    seen.push(limit.limit);
+  }
+  // the first half sets the base and tries 2; 2 bought nothing in the second half: back to 1, and it stays
+  assert.deepEqual(seen, [2, 1, 1, 1, 1]);
+  ac.abort();
+  limit.stop();
+});
+
+test('after the slow start, growth is judged a whole window at a time, and a 429 halves the limit', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  const limit = new AdaptiveLimit({ initial: 4, max: 16, windowMs: WINDOW });
+  const ac = queued(limit);
+  await started(limit);
+  // a cap of 6 connections' worth: 4 -> 8 buys only 1.5x of 4's rate (not over 1.5x): back to 4
+  const capped = (n: number): number => Math.min(n, 6) * 25;
+  await halfOf(limit, capped);
+  assert.equal(limit.limit, 8);
+  await halfOf(limit, capped);
+  assert.equal(limit.limit, 4);
+  // from now on a half window judges nothing; the plateau waits for whole windows
+  await halfOf(limit, capped);
+  assert.equal(limit.limit, 4);
+  await windowOf(limit, capped);
+  assert.equal(limit.limit, 4);
+  limit.throttled();
+  assert.equal(limit.limit, 2);
+  ac.abort();
+  limit.stop();
+});
+
+test('a slow first answer: the rate is judged from the half window after the first bytes, not from the wait for them', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  const limit = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW });
+  const ac = queued(limit);
+  // two half windows with no byte (the resolve, the redirect), then the first bytes
+  await halfOf(limit, () => 0);
+  await halfOf(limit, () => 0);
+  await started(limit);
+  // one connection fills the link: 2 is tried and given back, as on any link the CPU limits
+  await halfOf(limit, () => 1000);
+  assert.equal(limit.limit, 2);
+  await halfOf(limit, () => 1000);
+  assert.equal(limit.limit, 1);
+  ac.abort();
+  limit.stop();
+});
