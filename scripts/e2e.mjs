@@ -52,12 +52,30 @@ const SUITE = [
 const FILES = process.argv.slice(2);
 // this run's screenshots only (each file writes its own, under its own prefix)
 rmSync('test-results/e2e', { recursive: true, force: true });
-const r = spawnSync(
-  'node',
-  ['--test', '--test-concurrency=1', '--test-timeout=900000', '--enable-source-maps', ...(FILES.length > 0 ? FILES : SUITE)],
-  { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } },
-);
-process.exit(r.status ?? 1);
+const files = FILES.length > 0 ? FILES : SUITE;
+const failed = files.filter((f) => runFile(f) !== 0);
+// A real VS Code on a loaded two-core machine can miss a wait it makes in time alone. A file that fails
+// runs once more, after the others, and is named either way: a failure twice fails the suite, a pass
+// on the second run is reported as flaky (never silently).
+const flaky = [];
+const broken = [];
+for (const f of failed) {
+  console.error(`e2e: ${f} FAILED; running it once more to tell a flake from a failure`);
+  (runFile(f) === 0 ? flaky : broken).push(f);
+}
+console.log(`e2e: ${files.length - failed.length} of ${files.length} files passed on the first run`);
+if (flaky.length > 0) console.log(`e2e: FLAKY (failed, then passed on the second run): ${flaky.join(', ')}`);
+if (broken.length > 0) console.log(`e2e: FAILED twice: ${broken.join(', ')}`);
+process.exit(broken.length > 0 ? 1 : 0);
+
+/** One e2e file in its own test run; its exit status. */
+function runFile(file) {
+  const r = spawnSync('node', ['--test', '--test-timeout=900000', '--enable-source-maps', file], {
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  });
+  return r.status ?? 1;
+}
 
 /** The file names in a zip's central directory (a VSIX is a zip; no zip64, which a VSIX never needs). */
 function zipEntries(path) {
