@@ -2,7 +2,8 @@
  * The log engine on a generated 1 GB credit log, three readers of the same file in one
  * process: a bare newline scan, a naive readline + JSON.parse loop, and the indexer; then
  * the indexer with the behaviour tags of section 7 against the indexer without them
- * (`RLRB_BENCH_ROUNDS` rounds, default 3, in alternating order; target within 10%).
+ * (finely interleaved, `bench/tagCost.ts`, then `RLRB_BENCH_ROUNDS` whole-file rounds, default 3, in
+ * alternating order; target within 10%).
  */
 import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { writeDemo } from '../src/core/demo/demo';
 import { CreditIndex } from '../src/core/log/creditIndex';
 import { queryRows, page } from '../src/core/run/query';
 import { recordResults, mbps, peakRssMb } from './common';
+import { interleavedTagCost } from './tagCost';
 
 const TARGET_BYTES = Number(process.env['RLRB_BENCH_BYTES'] ?? 1e9);
 const dir = join('bench', 'data', `log-${TARGET_BYTES}`);
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
 
   if (naiveCount !== idx.size || lines !== idx.size)
     throw new Error(`readers disagree: ${lines} lines, naive ${naiveCount}, index ${idx.size}`);
+  const fine = await interleavedTagCost(log, join(dir, 'growing.jsonl'));
   const tagCost = await behaviourCost();
   const s = mbps(size, scanMs),
     nv = mbps(size, naiveMs),
@@ -107,7 +110,12 @@ async function main(): Promise<void> {
     `- one trajectory by offset: median ${times[100]!.toFixed(2)} ms, max ${times[199]!.toFixed(2)} ms (target < 20)`,
     `- peak RSS after indexing: ${indexRss.toFixed(0)} MB (process baseline ${baseRss.toFixed(0)} MB; target < 300)`,
     `- index holds ${((idx.size * 110) / 1e6).toFixed(0)} MB of columns (about 110 bytes a trajectory)`,
-    `- behaviour tags (section 7): indexing with them ${tagCost.withMs.map((m) => m.toFixed(0)).join(', ')} ms, without ${tagCost.withoutMs
+    `- behaviour tags (section 7), finely interleaved (${fine.slices} slices of about 16 MB, each read by both indexes in turn): with them ${fine.withMs.toFixed(
+      0,
+    )} ms, without ${fine.withoutMs.toFixed(0)} ms: **${fine.ratio.toFixed(3)}x** (target <= 1.10); CPU ${fine.cpuRatio.toFixed(
+      3,
+    )}x; the slices' median ratio ${fine.sliceMedian.toFixed(3)}x`,
+    `- the same, whole-file rounds in alternating order: indexing with them ${tagCost.withMs.map((m) => m.toFixed(0)).join(', ')} ms, without ${tagCost.withoutMs
       .map((m) => m.toFixed(0))
       .join(
         ', ',

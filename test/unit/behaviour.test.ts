@@ -511,6 +511,22 @@ test('the bytes-level matcher answers as ActionMatcher on every ordered pair: st
     'write(message="cafe\u0301")',
     'write(message="café ")',
     'write(message="a\\"b")',
+    'write(message="a\\"c")',
+    'write(message="A\\"B")',
+    'write(message="café \\"Le Monde\\"")',
+    'write(message="café \\"Le Monde\\" ")',
+    'write(message="a\\u0022b")',
+    'write(message="a\\\\")',
+    'write(message="a\\\\"b")',
+    "write(message='a\\'b')",
+    "write(message='a\\'c')",
+    'write(message="a\'b")',
+    "write(message='a\"b')",
+    "write(message='a\\\"b')",
+    'press_keys(keys=["\\"", "a"])',
+    'press_keys(keys=["\\"", "A"])',
+    'press_keys(key="\\"x")',
+    'press_keys(key="\\"X")',
     'write(message="tab\there")',
     'write(message=True)',
     'write(message=None)',
@@ -577,6 +593,11 @@ test('the bytes-level matcher answers as ActionMatcher on every ordered pair: st
   // one text written with a JSON escape where none is needed, as another writer might
   parts.push(parts[0]!.replace('w', '\\u0077'), parts[1]!.replace('/', '\\/'), '\\u0064one()', 'scro\\u006cl(x=1)');
   texts.push(texts[0]!, texts[1]!, 'done()', 'scroll(x=1)');
+  // an escaped quote inside a string written with a JSON escape for the quote: the same text as the plain `\\\"`
+  const quoted = texts.indexOf('write(message="a\\"b")');
+  parts.push(parts[quoted]!.replace('\\\\\\"b', '\\\\\\u0022b'));
+  assert.match(parts.at(-1)!, /u0022/);
+  texts.push(texts[quoted]!);
   let buf = Buffer.from(parts.join('|'), 'utf8');
   // two texts with broken UTF-8 (different bytes, both read as U+FFFD), and one valid beside them
   const broken = [

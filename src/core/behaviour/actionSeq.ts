@@ -23,9 +23,9 @@ export const NO_KEY = -1;
 export const DONE_KEY = -2;
 export const SCROLL_KEY = -3;
 
-/** The number of the tool name in b[s, e) for `ActionSeq.key` (0 or more). */
+/** The number of the tool name in b[s, e) for `ActionSeq.key` (0 or more; `ByteActions.push` computes the same as it reads the name). */
 export function nameNumber(b: Uint8Array, s: number, e: number): number {
-  let h = e - s;
+  let h = 0;
   for (let p = s; p < e; p++) h = (Math.imul(h, 31) + b[p]!) | 0;
   return h >>> 1;
 }
@@ -55,17 +55,24 @@ export class ParsedTexts {
 
   constructor(private readonly match: MatchOptions) {}
 
+  /** whether a text was read since the last reset (most records need none: setting a length is not free) */
+  private used = false;
+
   /** Forgets the texts (a new trajectory). */
   reset(): void {
+    if (!this.used) return;
+    this.used = false;
     this.parsed.length = 0;
     this.names.length = 0;
   }
 
   private name(i: number, t: string): string {
+    this.used = true;
     return (this.names[i] ??= toolName(t));
   }
 
   private parse(i: number, t: string): ParsedAction | null {
+    this.used = true;
     let p = this.parsed[i];
     if (p === undefined) this.parsed[i] = p = parseAction(t);
     return p;

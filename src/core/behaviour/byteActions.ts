@@ -10,32 +10,17 @@ import { ParsedTexts } from './actionSeq';
 import { ByteArgs, UNDECIDED, YES } from './byteArgs';
 import { doubled } from './doubled';
 import type { ActionSeq } from './actionSeq';
-import { DONE_KEY, NO_KEY, SCROLL_KEY, nameNumber } from './actionSeq';
+import { DONE_KEY, NO_KEY, SCROLL_KEY } from './actionSeq';
 
 const BS = 0x5c;
 const DONE = Buffer.from('done', 'latin1');
 const SCROLL = Buffer.from('scroll', 'latin1');
 
-/** End of the tool name at `start` (spaces skipped before it: ASCII letters, digits, `_` and `.`, as `toolName`). */
-function nameStart(b: Buffer, start: number, end: number): number {
-  let i = start;
-  while (i < end && b[i] === 0x20) i++;
-  return i;
-}
+/** A key that only the decoded text can give (the name holds an escape). */
+const DECODE_KEY = -4;
 
-function nameEnd(b: Buffer, start: number, end: number): number {
-  let i = start;
-  while (i < end) {
-    const c = b[i]!;
-    if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e) i++;
-    else break;
-  }
-  return i;
-}
-
-const KIND_DONE = 1;
-const KIND_SCROLL = 2;
-const KIND_DECODE = 3;
+const isNameByte = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e;
 
 /** b[s1, e1) and b[s2, e2) hold the same bytes (a loop: the ranges are short, and `Buffer.compare` checks its arguments first). */
 function bytesEqual(b: Buffer, s1: number, e1: number, s2: number, e2: number): boolean {
@@ -47,8 +32,6 @@ function bytesEqual(b: Buffer, s1: number, e1: number, s2: number, e2: number): 
 const isIdStart = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 
 export class ByteActions implements ActionSeq {
-  /** per action: done, scroll, another name, or a name only the decoded text says */
-  private kind: Uint8Array = new Uint8Array(64);
   private b: Buffer = Buffer.alloc(0);
   /** per action: the string's content [start, end) in `b` (start -1: no action text) */
   start: Int32Array = new Int32Array(64);
@@ -56,8 +39,12 @@ export class ByteActions implements ActionSeq {
   /** per action: its tool name's [ns, ne); ne -1: not known from the bytes (an escape) */
   private ns: Int32Array = new Int32Array(64);
   private ne: Int32Array = new Int32Array(64);
+  /** per action: `ActionSeq.key`, or DECODE_KEY */
+  private keys: Int32Array = new Int32Array(64);
   private n = 0;
   private readonly texts: (string | undefined)[] = [];
+  /** whether a text was decoded since the last reset */
+  private decoded = false;
   private readonly cells: ParsedTexts;
   /** the arguments of the common forms, compared without decoding */
   private readonly args: ByteArgs;
@@ -75,27 +62,41 @@ export class ByteActions implements ActionSeq {
   reset(b: Buffer): void {
     this.b = b;
     this.n = 0;
+    if (this.decoded) {
+      this.decoded = false;
+      this.texts.length = 0;
+    }
     this.cells.reset();
     this.args.reset(b);
   }
 
-  /** The next turn's action: the content of a JSON string at [start, end), or none (start -1). */
+  /** The next turn's action: the content of a JSON string at [start, end), or none (start -1); its name read and numbered in one pass. */
   push(start: number, end: number): void {
     const i = this.n++;
     if (i === this.start.length) this.grow();
     this.start[i] = start;
     this.end[i] = end;
-    this.texts[i] = undefined;
-    this.kind[i] = 0;
-    if (start < 0) return this.args.set(i, -1, end);
-    const s = nameStart(this.b, start, end);
-    const e = nameEnd(this.b, s, end);
+    if (start < 0) {
+      this.keys[i] = NO_KEY;
+      this.ne[i] = -1;
+      return;
+    }
+    const b = this.b;
+    let s = start;
+    while (s < end && b[s] === 0x20) s++;
+    let e = s;
+    let h = 0;
+    while (e < end && isNameByte(b[e]!)) h = (Math.imul(h, 31) + b[e++]!) | 0;
     this.ns[i] = s;
-    const exact = !(e < end && this.b[e] === BS);
-    this.ne[i] = exact ? e : -1;
-    this.kind[i] = exact ? (this.isName(s, e, DONE) ? KIND_DONE : this.isName(s, e, SCROLL) ? KIND_SCROLL : 0) : KIND_DECODE;
-    // the parser's names start with a letter or `_`
-    this.args.set(i, exact && e > s && isIdStart(this.b[s]!) ? e : -1, end);
+    if (e < end && b[e] === BS) {
+      this.ne[i] = -1;
+      this.keys[i] = DECODE_KEY;
+      return;
+    }
+    this.ne[i] = e;
+    const len = e - s;
+    this.keys[i] =
+      len === 0 ? NO_KEY : len === 4 && this.isName(s, DONE) ? DONE_KEY : len === 6 && this.isName(s, SCROLL) ? SCROLL_KEY : h >>> 1;
   }
 
   private grow(): void {
@@ -103,7 +104,7 @@ export class ByteActions implements ActionSeq {
     this.end = doubled(this.end);
     this.ns = doubled(this.ns);
     this.ne = doubled(this.ne);
-    this.kind = doubled(this.kind);
+    this.keys = doubled(this.keys);
   }
 
   private text(i: number): string {
@@ -112,28 +113,22 @@ export class ByteActions implements ActionSeq {
       const raw = this.b.toString('utf8', this.start[i], this.end[i]);
       t = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
       this.texts[i] = t;
+      this.decoded = true;
     }
     return t;
   }
 
-  private isName(ns: number, ne: number, name: Buffer): boolean {
-    if (ne - ns !== name.length) return false;
+  /** b[ns, ns + name.length) is `name` (the length already checked). */
+  private isName(ns: number, name: Buffer): boolean {
     for (let k = 0; k < name.length; k++) if (this.b[ns + k] !== name[k]) return false;
     return true;
   }
 
   key(i: number): number {
-    const k = this.kind[i]!;
-    if (k === KIND_DONE) return DONE_KEY;
-    if (k === KIND_SCROLL) return SCROLL_KEY;
-    if (this.start[i]! < 0) return NO_KEY;
-    if (k === KIND_DECODE) {
-      const name = toolName(this.text(i));
-      return name === 'done' ? DONE_KEY : name === 'scroll' ? SCROLL_KEY : NO_KEY;
-    }
-    const s = this.ns[i]!,
-      e = this.ne[i]!;
-    return e === s ? NO_KEY : nameNumber(this.b, s, e);
+    const k = this.keys[i]!;
+    if (k !== DECODE_KEY) return k;
+    const name = toolName(this.text(i));
+    return name === 'done' ? DONE_KEY : name === 'scroll' ? SCROLL_KEY : NO_KEY;
   }
 
   same(i: number, j: number): boolean {
@@ -149,9 +144,9 @@ export class ByteActions implements ActionSeq {
     if (ni >= 0 && nj >= 0) {
       const li = ni - this.ns[i]!;
       if (li > 0 && !bytesEqual(b, this.ns[i]!, ni, this.ns[j]!, nj)) return false;
-      // the same name, both in a common form: the matcher's answer, from the bytes
-      if (li > 0) {
-        const r = this.args.compare(i, j);
+      // the same name, both in a common form: the matcher's answer, from the bytes (the parser's names start with a letter or `_`)
+      if (li > 0 && isIdStart(b[this.ns[i]!]!)) {
+        const r = this.args.compare(i, ni, ei, j, nj, ej);
         if (r !== UNDECIDED) return r === YES;
       }
     }

@@ -1,7 +1,8 @@
 /**
  * The arguments of an action read from its bytes (the content of a JSON string, still
  * escaped), for the common forms only: keyword or positional arguments whose values are
- * strings without escapes (`\"...\"` or `'...'`), whole numbers, or flat lists of those.
+ * strings (`\"...\"` or `'...'`) whose one escape is their own quote, whole numbers, or flat lists
+ * of those.
  * Two such actions are compared as `parsedMatch` compares the parsed ones; whatever this
  * reader cannot decide (another form, keys in another order, text that is not ASCII) is
  * `UNDECIDED`, and the caller decodes the texts.
@@ -21,9 +22,12 @@ const SQ = 0x27;
 
 /** Token kinds; a token is four ints (kind, a, b, c) and one number. */
 const ARG = 1; // a: key start (-1: positional), b: key end (positional: its index)
-const STR = 2; // a, b: content [a, b); c: 0 ASCII, 1 valid UTF-8, 2 not valid UTF-8
+const STR = 2; // a, b: content [a, b); c: its width (0 ASCII, 1 valid UTF-8, 2 not valid UTF-8) | DOUBLE_QUOTED | ESCAPED
 const INT = 3; // the number
 const LIST = 4; // a: its element count (the elements follow)
+const WIDTH = 3;
+const DOUBLE_QUOTED = 4;
+const ESCAPED = 8;
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isIdStart = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
@@ -35,13 +39,13 @@ export class ByteArgs {
   private tok: Int32Array = new Int32Array(256);
   private num: Float64Array = new Float64Array(64);
   private nTok = 0;
-  /** per action: its first token, -1 when not read yet, -2 when its form is not one of those read here */
+  /** per action: its first token (-2: its form is not one of those read here), valid where `readIn` is this record's */
   private first: Int32Array = new Int32Array(64);
   /** per action: its argument count, once read */
   private count: Int32Array = new Int32Array(64);
-  /** per action: where its arguments start (just after the name) and where its text ends */
-  private from: Int32Array = new Int32Array(64);
-  private ends: Int32Array = new Int32Array(64);
+  /** per action: the record (`gen`) whose action i was read; an action is read when first compared, not when pushed */
+  private readIn: Int32Array = new Int32Array(64);
+  private gen = 1;
   /** the reading position, the end of the text read, the positional arguments read so far */
   private p = 0;
   private end = 0;
@@ -53,24 +57,15 @@ export class ByteArgs {
   reset(b: Buffer): void {
     this.b = b;
     this.nTok = 0;
+    this.gen = (this.gen + 1) | 0 || 1;
   }
 
-  /** Action `i`'s arguments start at `argsStart` (just after its name; -1: not a form read here) and its text ends at `end`. */
-  set(i: number, argsStart: number, end: number): void {
-    if (i >= this.first.length) {
-      this.first = doubled(this.first);
-      this.count = doubled(this.count);
-      this.from = doubled(this.from);
-      this.ends = doubled(this.ends);
-    }
-    this.first[i] = argsStart < 0 ? -2 : -1;
-    this.from[i] = argsStart;
-    this.ends[i] = end;
-  }
-
-  /** a_i ~ a_j for two actions of the same tool name, or UNDECIDED. */
-  compare(i: number, j: number): Answer {
-    if (!this.read(i) || !this.read(j)) return UNDECIDED;
+  /**
+   * a_i ~ a_j for two actions of the same tool name, or UNDECIDED; each action's arguments start at `from` (just after its name; -1:
+   * not a form read here) and its text ends at `end`.
+   */
+  compare(i: number, fromI: number, endI: number, j: number, fromJ: number, endJ: number): Answer {
+    if (!this.read(i, fromI, endI) || !this.read(j, fromJ, endJ)) return UNDECIDED;
     const n = this.count[i]!;
     if (n !== this.count[j]!) return NO;
     let ti = this.first[i]!;
@@ -121,8 +116,12 @@ export class ByteArgs {
       sb = t[tb + 1]!,
       eb = t[tb + 2]!;
     if (this.bytesEqual(sa, ea, sb, eb)) return YES;
-    const wa = t[ta + 3]!,
-      wb = t[tb + 3]!;
+    const fa = t[ta + 3]!,
+      fb = t[tb + 3]!;
+    // a char is written one way in each quote style, not across them: `'` is `\\'` in one and itself in the other
+    if (((fa | fb) & ESCAPED) !== 0 && ((fa ^ fb) & DOUBLE_QUOTED) !== 0) return UNDECIDED;
+    const wa = fa & WIDTH,
+      wb = fb & WIDTH;
     // different valid UTF-8 is different text; a key's case (Unicode) and broken bytes are the parser's
     if (wa === 0 && wb === 0) return keyArg && this.asciiCaseEqual(sa, ea, sb, eb) ? YES : NO;
     return keyArg || wa === 2 || wb === 2 ? UNDECIDED : NO;
@@ -169,13 +168,15 @@ export class ByteArgs {
   // ---- reading
 
   /** Reads action i's tokens once; false when its form is not one read here. */
-  private read(i: number): boolean {
-    const f = this.first[i]!;
-    if (f !== -1) return f >= 0;
+  private read(i: number, from: number, end: number): boolean {
+    if (i >= this.first.length) this.grow(i);
+    if (this.readIn[i] === this.gen) return this.first[i]! >= 0;
+    this.readIn[i] = this.gen;
     this.first[i] = -2;
+    if (from < 0) return false;
     const start = this.nTok;
-    this.p = this.from[i]!;
-    this.end = this.ends[i]!;
+    this.p = from;
+    this.end = end;
     this.positional = 0;
     const n = this.args();
     if (n < 0 || this.hasDuplicateKey(start, n)) {
@@ -185,6 +186,14 @@ export class ByteArgs {
     this.first[i] = start;
     this.count[i] = n;
     return true;
+  }
+
+  private grow(i: number): void {
+    while (i >= this.first.length) {
+      this.first = doubled(this.first);
+      this.count = doubled(this.count);
+      this.readIn = doubled(this.readIn);
+    }
   }
 
   /** `( arg, ... )` then nothing but spaces: the argument count, or -1. */
@@ -281,16 +290,28 @@ export class ByteArgs {
     this.p += dq ? 2 : 1;
     const s = this.p;
     let wide = false;
+    let escaped = 0;
     while (this.p < this.end) {
       const c = b[this.p]!;
       if (c === BS) {
+        // the one escape read here: the string's own quote, `\\\"` (`\"` in the action) or `\\'`, each char written one way only
+        if (dq && b[this.p + 1] === BS && b[this.p + 2] === BS && b[this.p + 3] === DQ) {
+          this.p += 4;
+          escaped = ESCAPED;
+          continue;
+        }
+        if (!dq && b[this.p + 1] === BS && b[this.p + 2] === SQ) {
+          this.p += 3;
+          escaped = ESCAPED;
+          continue;
+        }
         if (!dq || b[this.p + 1] !== DQ) return false;
-        this.push(STR, s, this.p, this.width(s, this.p, wide));
+        this.push(STR, s, this.p, this.width(s, this.p, wide) | DOUBLE_QUOTED | escaped);
         this.p += 2;
         return true;
       }
       if (!dq && c === SQ) {
-        this.push(STR, s, this.p, this.width(s, this.p, wide));
+        this.push(STR, s, this.p, this.width(s, this.p, wide) | escaped);
         this.p++;
         return true;
       }
