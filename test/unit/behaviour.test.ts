@@ -14,7 +14,7 @@ import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../../src/core/log/creditInd
 import type { IndexEngine, IndexOptions } from '../../src/core/log/creditIndex';
 import { IndexStore } from '../../src/core/log/indexStore';
 import { tagTrajectory } from '../../src/core/behaviour/tagTrajectory';
-import { DEFAULT_BEHAVIOUR, TAG_NAMES, tagNames } from '../../src/core/behaviour/tags';
+import { DEFAULT_BEHAVIOUR, Tag, TAG_NAMES, tagNames } from '../../src/core/behaviour/tags';
 import type { TagName } from '../../src/core/behaviour/tags';
 import { behaviourReport } from '../../src/core/behaviour/report';
 import { behaviourComparison, twoProportions } from '../../src/core/compare/behaviour';
@@ -24,6 +24,7 @@ import { describeFilter } from '../../src/core/notebook/describeFilter';
 import { DEFAULT_MATCH, sameAction, toolName } from '../../src/core/credit/actions';
 import { DONE_KEY, ParsedTexts, SCROLL_KEY, StringActions } from '../../src/core/behaviour/actionSeq';
 import { ByteActions } from '../../src/core/behaviour/byteActions';
+import { actionWindows } from '../../src/core/behaviour/windows';
 
 const WORKER = resolve('dist/indexWorker.js');
 
@@ -640,4 +641,24 @@ test('the bytes-level matcher answers as ActionMatcher on every ordered pair: st
       'the name numbers are tried',
     );
   }
+});
+
+test('the windows ask a match of the actions only when the keys of the other pair of the window may hold', () => {
+  // click write click type click: a_0 ~ a_2 and a_2 ~ a_4 may match by name, but (1, 3) and (3, 5) differ by name
+  const texts = ['click(point_2d=[1, 1])', 'write(message="a")', 'click(point_2d=[500, 500])', 'hover(point_2d=[1, 1])'];
+  const seq = new StringActions([...texts, texts[0]!, 'go_back()'], DEFAULT_MATCH);
+  const asked: string[] = [];
+  const counting = {
+    length: seq.length,
+    key: (i: number): number => seq.key(i),
+    same: (i: number, j: number): boolean => (asked.push(`${i}~${j}`), seq.same(i, j)),
+  };
+  assert.equal(actionWindows(counting), 0);
+  assert.deepEqual(asked, [], 'no pair asked: every window has a pair of two different names');
+  const marks = new Uint8Array(seq.length);
+  actionWindows(counting, marks);
+  assert.deepEqual(asked, []);
+  // a real cycle is still found: click write click write
+  const cyc = new StringActions([texts[0]!, texts[1]!, texts[0]!, texts[1]!], DEFAULT_MATCH);
+  assert.equal(actionWindows(cyc) & Tag.Cycle, Tag.Cycle);
 });

@@ -19,8 +19,10 @@ const SCROLL = Buffer.from('scroll', 'latin1');
 /** A key that only the decoded text can give (the name holds an escape). */
 const DECODE_KEY = -4;
 
-const isNameByte = (c: number): boolean =>
-  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e;
+/** 1 for a byte of a tool name (`[0-9A-Za-z_.]`): a table, since every action's name is read as it is pushed */
+const NAME_BYTE = new Uint8Array(256);
+for (let c = 0; c < 256; c++)
+  NAME_BYTE[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e ? 1 : 0;
 
 /** b[s1, e1) and b[s2, e2) hold the same bytes (a loop: the ranges are short, and `Buffer.compare` checks its arguments first). */
 function bytesEqual(b: Buffer, s1: number, e1: number, s2: number, e2: number): boolean {
@@ -86,7 +88,11 @@ export class ByteActions implements ActionSeq {
     while (s < end && b[s] === 0x20) s++;
     let e = s;
     let h = 0;
-    while (e < end && isNameByte(b[e]!)) h = (Math.imul(h, 31) + b[e++]!) | 0;
+    for (; e < end; e++) {
+      const c = b[e]!;
+      if (NAME_BYTE[c] === 0) break;
+      h = (Math.imul(h, 31) + c) | 0;
+    }
     this.ns[i] = s;
     if (e < end && b[e] === BS) {
       this.ne[i] = -1;

@@ -362,6 +362,7 @@ export class ByteArgs {
 
   /** Two keyword arguments of one action with the same key: the parser keeps the last, a form left to it. */
   private hasDuplicateKey(start: number, n: number): boolean {
+    if (n < 2) return false;
     const keys: number[] = [];
     let t = start;
     for (let a = 0; a < n; a++) {

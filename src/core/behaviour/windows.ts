@@ -2,8 +2,9 @@
  * The action-derived tags of section 7 over a sequence of executed actions: `repeat`
  * (a_i ~ a_{i+1} ~ a_{i+2}, none done or a scroll), `cycle` (a_i ~ a_{i+2}, a_{i+1} ~
  * a_{i+3}, not a_i ~ a_{i+1}, none of the four done), `earlyDone` and whether the last
- * action is done. Each match is asked at most once; without `marks` the scan stops as
- * soon as both windows are found.
+ * action is done. Each match is asked at most once, and only when the keys of the window's
+ * other pair do not already say no; without `marks` the scan stops as soon as both
+ * windows are found.
  */
 import { Tag, LAST_DONE } from './tags';
 import { DONE_KEY, MARK_CYCLE, MARK_REPEAT, SCROLL_KEY } from './actionSeq';
@@ -28,6 +29,13 @@ function same(seq: ActionSeq, memo: Uint8Array, i: number, gap: number): boolean
     memo[i] = v;
   }
   return v === 2;
+}
+
+/** Whether a_i ~ a_{i+gap} may hold: their keys do not already say no (two known, different names). */
+function maybe(i: number, gap: number): boolean {
+  const a = keys[i]!,
+    b = keys[i + gap]!;
+  return a < 0 || b < 0 || a === b;
 }
 
 /**
@@ -61,13 +69,21 @@ export function actionWindows(seq: ActionSeq, marks?: Uint8Array): number {
     const f0 = flags[i]!,
       f1 = flags[i + 1]!,
       f2 = flags[i + 2]!;
-    if ((all || !repeat) && ((f0 | f1 | f2) & (DONE | SCROLL)) === 0 && same(seq, next1, i, 1) && same(seq, next1, i + 1, 1)) {
+    // both pairs of a window asked of their keys first: a match is asked of the actions only when the other pair may hold too
+    if (
+      (all || !repeat) &&
+      ((f0 | f1 | f2) & (DONE | SCROLL)) === 0 &&
+      maybe(i, 1) &&
+      maybe(i + 1, 1) &&
+      same(seq, next1, i, 1) &&
+      same(seq, next1, i + 1, 1)
+    ) {
       repeat = true;
       if (marks) for (let k = i; k < i + 3; k++) marks[k]! |= MARK_REPEAT;
     }
     if (i + 3 >= n || (!all && cycle)) continue;
     if (((f0 | f1 | f2 | flags[i + 3]!) & DONE) !== 0) continue;
-    if (same(seq, next2, i, 2) && same(seq, next2, i + 1, 2) && !same(seq, next1, i, 1)) {
+    if (maybe(i, 2) && maybe(i + 1, 2) && same(seq, next2, i, 2) && same(seq, next2, i + 1, 2) && !same(seq, next1, i, 1)) {
       cycle = true;
       if (marks) for (let k = i; k < i + 4; k++) marks[k]! |= MARK_CYCLE;
     }
