@@ -169,8 +169,11 @@ wb.journey(
     await wb.shot('dashboard-eval-offer');
     await toast.locator('.monaco-button', { hasText: 'Download resume/iter_0000039' }).click();
     // the download service asks where (the first resume download of this repo), as from the tree
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 20_000 });
-    await page.locator('.quick-input-list .monaco-list-row').first().click();
+    // waited on by its placeholder: the widget is reused, and hidden for a moment while one prompt replaces another
+    await page
+      .locator('.quick-input-widget input[placeholder^="Where the launcher resumes from"]')
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'default' }).first().click();
     await page.locator('.notifications-toasts', { hasText: /Downloaded and verified/ }).waitFor({ timeout: 60_000 });
   },
 );
