@@ -644,7 +644,7 @@ test('the bytes-level matcher answers as ActionMatcher on every ordered pair: st
 });
 
 test('the windows ask a match of the actions only when the keys of the other pair of the window may hold', () => {
-  // click write click type click: a_0 ~ a_2 and a_2 ~ a_4 may match by name, but (1, 3) and (3, 5) differ by name
+  // click write click hover click go_back: a_0 ~ a_2 and a_2 ~ a_4 may match by name, but their windows' other pairs (1, 3) and (3, 5) differ by name
   const texts = ['click(point_2d=[1, 1])', 'write(message="a")', 'click(point_2d=[500, 500])', 'hover(point_2d=[1, 1])'];
   const seq = new StringActions([...texts, texts[0]!, 'go_back()'], DEFAULT_MATCH);
   const asked: string[] = [];

@@ -23,9 +23,7 @@ const SCROLL = 2;
 function same(seq: ActionSeq, memo: Uint8Array, i: number, gap: number): boolean {
   let v = memo[i]!;
   if (v === 0) {
-    const a = keys[i]!,
-      b = keys[i + gap]!;
-    v = a >= 0 && b >= 0 && a !== b ? 1 : seq.same(i, i + gap) ? 2 : 1;
+    v = maybe(i, gap) && seq.same(i, i + gap) ? 2 : 1;
     memo[i] = v;
   }
   return v === 2;
