@@ -59,11 +59,15 @@ const cpuMs = (): number => threadCpu()?.cpuMs ?? NaN;
 /**
  * A worker's V8 flags: a 64 MB young generation (16 MB by default), since parsing JSON
  * lines makes many short-lived objects and fewer scavenges cut a worker's CPU; and its
- * garbage collector on its own thread, since helper threads of every worker would
- * compete with the workers for the same cores (bench/results.md, index cache and threads).
- * The one-thread path runs in the host's process, whose flags an extension cannot set.
+ * garbage collector and its optimizing compiler on its own thread, since helper threads
+ * of every worker compete with the workers for the same cores: with the compiler on four
+ * helpers each worker waited about 700 ms of 5 s for a core here and the workers spent
+ * 10.8 s of CPU in all; with it on the worker's thread, 50-90 ms and 9.0 s, against 8.9 s
+ * for one thread (bench/results.md, index cache and threads). The one-thread path runs in
+ * the host's process, whose flags an extension cannot set; a flag the runtime refuses
+ * makes the worker exit, and the file is then read on one thread, which says why.
  */
-const WORKER_FLAGS = ['--max-semi-space-size=64', '--single-threaded-gc'];
+const WORKER_FLAGS = ['--max-semi-space-size=64', '--single-threaded-gc', '--no-concurrent-recompilation'];
 
 /**
  * Indexes one part in a child process. Processes, not worker threads: two workers in one
