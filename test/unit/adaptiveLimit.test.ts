@@ -109,3 +109,41 @@ test('a slow first answer: the rate is judged from the half window after the fir
   ac.abort();
   limit.stop();
 });
+
+test('one connection that keeps the thread busy: no second one is tried; a thread with room still doubles', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  // 90% busy: the most the rate could still grow is 1.11x, a doubling must bring 1.5x
+  const busy = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW, busy: () => 0.9 });
+  const ac = queued(busy);
+  await started(busy);
+  const seen: number[] = [];
+  for (let h = 0; h < 6; h++) {
+    await halfOf(busy, (n) => n * 25);
+    seen.push(busy.limit);
+  }
+  assert.deepEqual(seen, [1, 1, 1, 1, 1, 1]);
+  ac.abort();
+  busy.stop();
+  // 20% busy: room for 5x, so the slow start doubles as without the option
+  const idle = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW, busy: () => 0.2 });
+  const ac2 = queued(idle);
+  await started(idle);
+  await halfOf(idle, (n) => n * 25);
+  await halfOf(idle, (n) => n * 25);
+  assert.equal(idle.limit, 4);
+  ac2.abort();
+  idle.stop();
+});
+
+test('a busy thread stops only the doubling from one connection: with more, the rate alone judges', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  const limit = new AdaptiveLimit({ initial: 4, max: 16, windowMs: WINDOW, busy: () => 0.9 });
+  const ac = queued(limit);
+  await started(limit);
+  await halfOf(limit, (n) => n * 25);
+  assert.equal(limit.limit, 8);
+  ac.abort();
+  limit.stop();
+});

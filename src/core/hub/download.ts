@@ -34,7 +34,7 @@ import { takeLock } from './download/lock';
 import type { FetchContext } from './download/fetchFile';
 import { finishFile, writeLatest } from './download/finish';
 import { FileJob, SyncSlots } from './download/fileJob';
-import { AdaptiveLimit } from './download/adaptive';
+import { AdaptiveLimit, eventLoopBusy } from './download/adaptive';
 import { FirstFailure, fetchAll } from './download/scheduler';
 import { errorMessage } from '../errorMessage';
 
@@ -243,6 +243,7 @@ async function runLocked(
     max,
     windowMs: o.poolWindowMs ?? 500,
     onBackoff: (line) => meter.emit(line),
+    busy: eventLoopBusy(),
   });
   meter.connections = () => limit.inUse;
   const ctx: FetchContext = {

@@ -9,6 +9,13 @@
  * never none: every range is retried on the connections that remain. So a link that one
  * connection fills (the CPU is the limit) stays at one or two, and a CDN that caps each
  * connection gets many within a second or two. The limit never exceeds `max`.
+ *
+ * With `busy` (the share of the last window this thread was busy), one connection is not
+ * doubled when the doubling could not pass the judgement above even if the rate grew until
+ * the thread is busy all the time: one connection that already keeps the thread 70% busy
+ * can at most make it 1.4x, where a doubling must make 1.5x. A client that is its own
+ * limit (Node's fetch, the hash and the writes on one thread) thus stays at one connection
+ * from the first window, and pays no trial of a second one.
  */
 export interface AdaptiveOptions {
   initial: number;
@@ -17,6 +24,19 @@ export interface AdaptiveOptions {
   windowMs: number;
   /** a line for the progress events when the server pushed back */
   onBackoff?: (line: string) => void;
+  /** the share (0-1) of the time since its last call this thread was busy; without it every growth is tried */
+  busy?: () => number;
+}
+
+/** The event loop's utilization since the last call (the first call: since the first call). */
+export function eventLoopBusy(): () => number {
+  let mark = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const u = performance.eventLoopUtilization(now, mark).utilization;
+    mark = now;
+    return u;
+  };
 }
 
 /** A rate counts as grown when it beats the last by this share of what the connections added would add. */
@@ -46,6 +66,8 @@ export class AdaptiveLimit {
   private halves = 0;
   /** bytes arrived in a half window before this one (the rate is judged from the next) */
   private flowing = false;
+  /** the thread's busy share over the span the last rate was judged on */
+  private load = 0;
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(private readonly o: AdaptiveOptions) {
@@ -65,10 +87,12 @@ export class AdaptiveLimit {
     if (!this.flowing) {
       this.flowing = this.bytes > 0;
       this.bytes = 0;
+      this.o.busy?.();
       return;
     }
     this.halves++;
     if (!this.slowStart && this.halves < 2) return;
+    this.load = this.o.busy?.() ?? 0;
     const rate = (this.bytes * 2) / this.halves;
     this.halves = 0;
     this.bytes = 0;
@@ -170,11 +194,30 @@ export class AdaptiveLimit {
 
   private grow(): void {
     if (this.current >= this.o.max) return;
-    const next = this.slowStart ? Math.min(this.o.max, this.current * 2) : this.current + 1;
+    const next = Math.min(this.slowStart ? this.current * 2 : this.current + 1, this.o.max, this.room());
+    if (next <= this.current) {
+      // the thread is the limit: no more connections can pass the judgement; one at a time from now on
+      this.slowStart = false;
+      this.plateau = 0;
+      return;
+    }
     this.added = next - this.current;
     this.current = next;
     this.grew = true;
     this.wake();
+  }
+
+  /**
+   * The most connections whose rate could pass the judgement, if each added one brought its
+   * share until the thread is busy all the time: x times the connections passes while
+   * min(x, 1 / load) >= 1 + GROWTH_SHARE (x - 1).
+   */
+  private room(): number {
+    // from one connection only: with more, each one's own cost (a CDN's pacing, its
+    // requests) makes the thread's load a poor guide to what another one would bring
+    if (this.load <= 0 || this.current > 1) return Infinity;
+    const headroom = 1 / Math.min(1, this.load);
+    return Math.floor(this.current * (1 + (headroom - 1) / GROWTH_SHARE) + 1e-9);
   }
 
   private wake(): void {

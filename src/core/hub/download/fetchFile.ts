@@ -1,5 +1,6 @@
 /**
- * Fetch one range of a file into its partial: an HTTP range request (to the signed URL kept
+ * Fetch one range of a file into its partial, or a span of its consecutive ranges by one
+ * request: an HTTP range request (to the signed URL kept
  * from an earlier range, else through the Hub's resolve route), its bytes written in place
  * at their offset, about 1 MB a write with one write in flight. A 206 must be for exactly
  * the range asked; a 200 to a ranged request is the whole file, of which the range is taken.
@@ -17,6 +18,7 @@ import type { ProgressMeter } from './progress';
 import type { SyncSlots } from './fileJob';
 import type { FileJob } from './fileJob';
 import type { RangeState } from './manifest';
+import { rangeDone } from './manifest';
 import type { FileSource } from './source';
 import { errorMessage } from '../../errorMessage';
 
@@ -57,14 +59,33 @@ export function hubError(c: FetchContext, it: DownloadItem, e: unknown, hf?: Hub
   });
 }
 
-/** One attempt at the rest of a range, under the stall watch; bytes that arrived are written on any exit. */
-export async function fetchRange(c: FetchContext, job: FileJob, src: FileSource, r: RangeState): Promise<void> {
+/**
+ * Consecutive ranges of one file fetched by one request (the first may be begun, the
+ * others are not). Another connection may take its tail (`ranges` is then cut short): the
+ * request ends at the new end, and at any range's end when `yieldNow` says so.
+ */
+export interface Span {
+  ranges: RangeState[];
+  /** the range being written */
+  cur: number;
+}
+
+/** What the scheduler is told of, and asked, as a span's request runs. */
+export interface SpanHooks {
+  /** a range's bytes are all written */
+  rangeDone: (r: RangeState) => void;
+  /** end the request at this range's end (the pool has more connections than its limit) */
+  yieldNow: () => boolean;
+}
+
+/** One attempt at the rest of a span, under the stall watch; bytes that arrived are written on any exit. */
+export async function fetchRange(c: FetchContext, job: FileJob, src: FileSource, span: Span, hooks: SpanHooks): Promise<void> {
   const { o } = c;
   let hf: HubFetch | undefined;
   try {
     await watched(o.stallTimeoutMs ?? DEFAULT_STALL_MS, o.signal, (signal, moved) => {
       hf = makeHubFetch(o.endpoint, signal, o.baseFetch);
-      return fetchBody(c, job, src, r, hf, moved, signal);
+      return fetchBody(c, job, src, span, hf, moved, signal, hooks);
     });
   } catch (e) {
     throw e instanceof DownloadError || e instanceof HubError ? e : hubError(c, job.it, e, hf);
@@ -77,11 +98,10 @@ interface Body {
   skip: number;
 }
 
-async function openBody(c: FetchContext, job: FileJob, src: FileSource, r: RangeState, hf: HubFetch): Promise<Body> {
+async function openBody(c: FetchContext, job: FileJob, src: FileSource, from: number, end: number, hf: HubFetch): Promise<Body> {
   const { o } = c;
   const it = job.it;
-  const from = r.start + r.have;
-  const last = r.end - 1;
+  const last = end - 1;
   const { url, signed } = await src.url(hf);
   const headers: Record<string, string> = {};
   if (o.token) headers['Authorization'] = `Bearer ${o.token}`;
@@ -123,18 +143,31 @@ async function openBody(c: FetchContext, job: FileJob, src: FileSource, r: Range
   return { reader: res.body.getReader(), skip };
 }
 
+/** The first range of the span not yet written to its end (its length when every one is). */
+const firstOpen = (span: Span): number => {
+  let i = 0;
+  while (i < span.ranges.length && rangeDone(span.ranges[i]!)) i++;
+  return i;
+};
+
 async function fetchBody(
   c: FetchContext,
   job: FileJob,
   src: FileSource,
-  r: RangeState,
+  span: Span,
   hf: HubFetch,
   count: (n: number) => void,
   signal: AbortSignal,
+  hooks: SpanHooks,
 ): Promise<void> {
   const { o, meter } = c;
   const it = job.it;
-  const { reader, skip } = await openBody(c, job, src, r, hf);
+  span.cur = firstOpen(span);
+  let r = span.ranges[span.cur];
+  if (!r) return;
+  const from = r.start + r.have;
+  const asked = span.ranges[span.ranges.length - 1]!.end;
+  const { reader, skip } = await openBody(c, job, src, from, asked, hf);
   // a read pending when the attempt is aborted did not always settle (Node 20's fetch,
   // under load): the abort cancels the body, which ends the pending read
   const cancel = (): void => void reader.cancel().catch(() => undefined);
@@ -149,26 +182,26 @@ async function fetchBody(
   let pendingLen = 0;
   let inflight: Promise<void> = Promise.resolve();
   let writeError: unknown;
-  const flush = async (): Promise<void> => {
+  const flush = async (into: RangeState): Promise<void> => {
     await inflight;
     if (pendingLen === 0) return;
     const bufs = pending;
     const n = pendingLen;
     pending = [];
     pendingLen = 0;
-    const at = r.start + r.have;
+    const at = into.start + into.have;
     inflight = fh.writev(bufs, at).then(
-      () => job.wrote(r, at, bufs, n, flushEvery, c.syncs),
+      () => job.wrote(into, at, bufs, n, flushEvery, c.syncs),
       (e: unknown) => {
         writeError ??= e;
       },
     );
   };
   let skipLeft = skip;
-  let received = 0;
-  const want = r.end - r.start - r.have;
+  /** the stream's position: the next byte's offset in the file */
+  let pos = from;
   try {
-    for (;;) {
+    reading: for (;;) {
       const got = await reader.read();
       if (got.done) break;
       let chunk = got.value;
@@ -178,28 +211,43 @@ async function fetchBody(
         skipLeft -= s;
         chunk = chunk.subarray(s);
       }
-      if (received + chunk.length > want) {
-        if (skip === 0) throw new HubError('server', `${it.path}: the server sent more bytes than the range has`);
-        chunk = chunk.subarray(0, want - received);
+      if (skip === 0 && pos + chunk.length > asked)
+        throw new HubError('server', `${it.path}: the server sent more bytes than the range has`);
+      while (chunk.length > 0) {
+        const piece = chunk.subarray(0, r.end - pos);
+        chunk = chunk.subarray(piece.length);
+        pos += piece.length;
+        c.moved(piece.length);
+        pending.push(piece);
+        pendingLen += piece.length;
+        meter.received(piece.length);
+        if (pos < r.end) {
+          if (pendingLen >= WRITE_BATCH) await flush(r);
+          continue;
+        }
+        // a range's end: told once its bytes are written (reading goes on meanwhile)
+        await flush(r);
+        const ended = r;
+        inflight = inflight.then(() => {
+          if (writeError === undefined) hooks.rangeDone(ended);
+        });
+        const next = span.ranges[span.cur + 1];
+        // the span's last range: the body ends here (a whole file sent for a range is not read on)
+        if (!next && skip === 0) continue;
+        if (!next || hooks.yieldNow()) {
+          await reader.cancel().catch(() => undefined);
+          break reading;
+        }
+        span.cur++;
+        r = next;
       }
-      if (chunk.length === 0) continue;
-      received += chunk.length;
-      c.moved(chunk.length);
-      pending.push(chunk);
-      pendingLen += chunk.length;
-      meter.received(chunk.length);
-      if (pendingLen >= WRITE_BATCH) await flush();
       // a write failed: stop reading; the error is thrown below, naming the partial
       if (writeError !== undefined) break;
-      if (received === want && skip > 0) {
-        await reader.cancel().catch(() => undefined);
-        break;
-      }
     }
   } finally {
     signal.removeEventListener('abort', cancel);
     // what arrived intact is kept for the next attempt
-    await flush().catch(() => undefined);
+    await flush(r).catch(() => undefined);
     await inflight;
   }
   if (writeError !== undefined)
@@ -209,5 +257,5 @@ async function fetchBody(
   if (o.signal?.aborted) throw cancelled();
   // the watchdog's abort (a stall) ended the read early
   if (signal.aborted) throw new HubError('offline', `the transfer of ${it.path} was dropped`);
-  if (r.start + r.have < r.end) throw new HubError('offline', `the connection closed after ${r.start + r.have} of ${it.size} bytes`);
+  if (!rangeDone(r)) throw new HubError('offline', `the connection closed after ${r.start + r.have} of ${it.size} bytes`);
 }

@@ -1,6 +1,10 @@
 /**
  * The ranges of every file still to fetch, in file order, over one adaptive pool of
- * connections. Each range is retried on its own (dropped links, stalls, 5xx, 429 with the
+ * connections. While the pool is at one connection, a request takes the file's next
+ * ranges with it (a span of up to `SPAN_RANGES`), so that a link one connection fills pays
+ * one request, not one a range; should the pool grow meanwhile, the span ends at its
+ * range's end and gives the rest back, so a CDN that caps each connection still gets the
+ * ranges spread over all the connections it is given. Each span is retried on its own (dropped links, stalls, 5xx, 429 with the
  * wait the Hub asks for, expired signed URLs resolved again); a file whose last range is
  * in is hashed to its end and verified, and handed to `verified` (which puts it in place);
  * a wrong byte somewhere starts that file again once. After the first failure no new range
@@ -11,16 +15,32 @@ import { DEFAULT_RETRIES, DEFAULT_STALL_MS, cancelled, retryWaitMs, shouldRetry,
 import { DownloadError } from './types';
 import { expectedDigest } from './digest';
 import type { FileJob } from './fileJob';
-import type { RangeState } from './manifest';
+import { rangeDone } from './manifest';
 import { FileSource } from './source';
 import type { AdaptiveLimit } from './adaptive';
 import { SignedUrlExpired, fetchRange, hubError } from './fetchFile';
-import type { FetchContext } from './fetchFile';
+import type { FetchContext, Span, SpanHooks } from './fetchFile';
+
+/** Ranges one request may take while the pool is at one connection (16 MB ranges: 1 GB). */
+export const SPAN_RANGES = 64;
 
 interface Task {
   job: FileJob;
   src: FileSource;
-  r: RangeState;
+  span: Span;
+}
+
+/** `t`, joined by the unstarted ranges of its file that follow it at the head of `queue` (taken from it), up to `most` ranges. */
+function joinNext(t: Task, queue: Task[], most: number): Task {
+  for (;;) {
+    const last = t.span.ranges[t.span.ranges.length - 1];
+    const next = queue[0];
+    const r = next?.span.ranges[0];
+    if (t.span.ranges.length >= most || !last || !next || !r || next.job !== t.job || next.span.ranges.length !== 1) return t;
+    if (r.index !== last.index + 1 || r.have !== 0) return t;
+    t.span.ranges.push(r);
+    queue.shift();
+  }
 }
 
 /** Wakes the workers waiting for work. */
@@ -66,7 +86,7 @@ export async function fetchAll(s: Schedule): Promise<void> {
     return src;
   };
   const enqueue = (job: FileJob): void => {
-    for (const r of job.pending()) queue.push({ job, src: source(job), r });
+    for (const r of job.pending()) queue.push({ job, src: source(job), span: { ranges: [r], cur: 0 } });
     bell.ring();
   };
   const closeFile = (): void => {
@@ -105,9 +125,17 @@ export async function fetchAll(s: Schedule): Promise<void> {
     }
   };
   const completing = new Set<FileJob>();
-  const rangeFinished = (t: Task): void => {
+  const rangeFinished = (job: FileJob): void => {
     void s.save(false);
-    void t.job.advanceHash().catch(() => undefined);
+    void job.advanceHash().catch(() => undefined);
+  };
+  const spanEnded = (t: Task): void => {
+    // ended early (the pool grew): the rest goes back, first in line
+    const rest = t.span.ranges.filter((r) => !rangeDone(r));
+    if (rest.length > 0) {
+      queue.unshift(...rest.map((r) => ({ job: t.job, src: t.src, span: { ranges: [r], cur: 0 } })));
+      bell.ring();
+    }
     // two ranges may end before either's worker looks: the file is completed once
     if (t.job.complete && !completing.has(t.job)) {
       completing.add(t.job);
@@ -122,20 +150,32 @@ export async function fetchAll(s: Schedule): Promise<void> {
     }
   }
   const running = new Map<FileJob, number>();
+  const hooks = (t: Task): SpanHooks => ({
+    rangeDone: () => rangeFinished(t.job),
+    // the pool grew: the span's rest is for its other connections
+    yieldNow: () => limit.limit > 1,
+  });
   const worker = async (): Promise<void> => {
     for (;;) {
       if (failure.failed || ctx.o.signal?.aborted) return;
-      const t = queue.shift();
-      if (!t) {
+      if (queue.length === 0) {
         if (open === 0) return;
         await bell.wait();
         continue;
       }
+      // a connection first, then the ranges: what a span may take is known only then
+      if (!(await limit.acquire(ctx.o.signal))) return;
+      const head = queue.shift();
+      if (!head) {
+        limit.release();
+        continue;
+      }
+      const t = limit.limit === 1 ? joinNext(head, queue, SPAN_RANGES) : head;
       ctx.meter.start(t.job.it.target);
       running.set(t.job, (running.get(t.job) ?? 0) + 1);
       try {
-        await runRange(ctx, limit, t);
-        rangeFinished(t);
+        await runRange(ctx, limit, t, hooks(t));
+        spanEnded(t);
       } catch (e) {
         failure.set(e);
         bell.ring();
@@ -160,20 +200,24 @@ export async function fetchAll(s: Schedule): Promise<void> {
 
 const workers = (s: Schedule): number => Math.max(1, s.maxWorkers);
 
-/** A range until it is in: each attempt takes a connection slot, the waits between them do not. */
-async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task): Promise<void> {
+/** A span until it is in (or given back): the first attempt has the worker's connection slot, each retry takes one again, the waits between them do not. */
+async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task, hooks: SpanHooks): Promise<void> {
   const { o, meter } = c;
   const it = t.job.it;
   const retries = o.retries ?? DEFAULT_RETRIES;
   const stall = stallError(o.stallTimeoutMs ?? DEFAULT_STALL_MS).message;
   let failures = 0;
   let renewals = 0;
-  for (;;) {
-    if (o.signal?.aborted) throw cancelled();
-    if (!(await limit.acquire(o.signal))) throw cancelled();
+  for (let held = true; ; held = false) {
+    if (o.signal?.aborted) {
+      if (held) limit.release();
+      throw cancelled();
+    }
+    if (!held && !(await limit.acquire(o.signal))) throw cancelled();
     let err: unknown;
+    const done = t.span.ranges.filter(rangeDone).length;
     try {
-      await fetchRange(c, t.job, t.src, t.r);
+      await fetchRange(c, t.job, t.src, t.span, hooks);
       return;
     } catch (e) {
       err = e;
@@ -188,6 +232,8 @@ async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task): Promise
       meter.emit(`${it.target}: ${he.message}`);
       continue;
     }
+    // a span that got a range further since the last failure starts its count again
+    if (t.span.ranges.filter(rangeDone).length > done) failures = 0;
     if (shouldRetry(he, ++failures, o)) {
       if (he.kind === 'rate-limited' || (he.status !== undefined && he.status >= 500) || he.message === stall) limit.throttled();
       const wait = retryWaitMs(he, failures, o);
