@@ -61,8 +61,8 @@ export function hubError(c: FetchContext, it: DownloadItem, e: unknown, hf?: Hub
 
 /**
  * Consecutive ranges of one file fetched by one request (the first may be begun, the
- * others are not). Another connection may take its tail (`ranges` is then cut short): the
- * request ends at the new end, and at any range's end when `yieldNow` says so.
+ * others are not). Another connection may take its unstarted rest (`ranges` is then cut
+ * short): the request then ends at the end of the range it is in.
  */
 export interface Span {
   ranges: RangeState[];
@@ -70,12 +70,10 @@ export interface Span {
   cur: number;
 }
 
-/** What the scheduler is told of, and asked, as a span's request runs. */
+/** What the scheduler is told of as a span's request runs. */
 export interface SpanHooks {
   /** a range's bytes are all written */
   rangeDone: (r: RangeState) => void;
-  /** end the request at this range's end (the pool has more connections than its limit) */
-  yieldNow: () => boolean;
 }
 
 /** One attempt at the rest of a span, under the stall watch; bytes that arrived are written on any exit. */
@@ -232,14 +230,16 @@ async function fetchBody(
           if (writeError === undefined) hooks.rangeDone(ended);
         });
         const next = span.ranges[span.cur + 1];
-        // the span's last range: the body ends here (a whole file sent for a range is not read on)
-        if (!next && skip === 0) continue;
-        if (!next || hooks.yieldNow()) {
-          await reader.cancel().catch(() => undefined);
-          break reading;
+        if (next) {
+          span.cur++;
+          r = next;
+          continue;
         }
-        span.cur++;
-        r = next;
+        // the span's end: the body ends here, unless its rest went to other connections
+        // meanwhile, or the server sent the whole file: then it is not read on
+        if (skip === 0 && pos === asked) continue;
+        await reader.cancel().catch(() => undefined);
+        break reading;
       }
       // a write failed: stop reading; the error is thrown below, naming the partial
       if (writeError !== undefined) break;

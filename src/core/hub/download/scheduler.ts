@@ -2,9 +2,10 @@
  * The ranges of every file still to fetch, in file order, over one adaptive pool of
  * connections. While the pool is at one connection, a request takes the file's next
  * ranges with it (a span of up to `SPAN_RANGES`), so that a link one connection fills pays
- * one request, not one a range; should the pool grow meanwhile, the span ends at its
- * range's end and gives the rest back, so a CDN that caps each connection still gets the
- * ranges spread over all the connections it is given. Each span is retried on its own (dropped links, stalls, 5xx, 429 with the
+ * one request, not one a range. A connection the pool adds meanwhile that finds no range
+ * waiting takes the span's unstarted rest (the span ends at the end of the range it is
+ * in), so a CDN that caps each connection still gets the ranges spread over all the
+ * connections it is given from the first doubling on. Each span is retried on its own (dropped links, stalls, 5xx, 429 with the
  * wait the Hub asks for, expired signed URLs resolved again); a file whose last range is
  * in is hashed to its end and verified, and handed to `verified` (which puts it in place);
  * a wrong byte somewhere starts that file again once. After the first failure no new range
@@ -130,7 +131,7 @@ export async function fetchAll(s: Schedule): Promise<void> {
     void job.advanceHash().catch(() => undefined);
   };
   const spanEnded = (t: Task): void => {
-    // ended early (the pool grew): the rest goes back, first in line
+    // ranges a span did not reach (none, unless it ended early): back, first in line
     const rest = t.span.ranges.filter((r) => !rangeDone(r));
     if (rest.length > 0) {
       queue.unshift(...rest.map((r) => ({ job: t.job, src: t.src, span: { ranges: [r], cur: 0 } })));
@@ -150,21 +151,32 @@ export async function fetchAll(s: Schedule): Promise<void> {
     }
   }
   const running = new Map<FileJob, number>();
-  const hooks = (t: Task): SpanHooks => ({
-    rangeDone: () => rangeFinished(t.job),
-    // the pool grew: the span's rest is for its other connections
-    yieldNow: () => limit.limit > 1,
-  });
+  const hooks = (t: Task): SpanHooks => ({ rangeDone: () => rangeFinished(t.job) });
+  /** the running spans, whose unstarted rest a connection with nothing to do may take */
+  const spans = new Set<Task>();
+  const cuttable = (): boolean => [...spans].some((t) => t.span.cur + 1 < t.span.ranges.length);
+  /** the unstarted rest of a running span, back in the queue as ranges; false when no span has one */
+  const cut = (): boolean => {
+    for (const t of spans) {
+      const rest = t.span.ranges.splice(t.span.cur + 1);
+      if (rest.length === 0) continue;
+      queue.unshift(...rest.map((r) => ({ job: t.job, src: t.src, span: { ranges: [r], cur: 0 } })));
+      bell.ring();
+      return true;
+    }
+    return false;
+  };
   const worker = async (): Promise<void> => {
     for (;;) {
       if (failure.failed || ctx.o.signal?.aborted) return;
-      if (queue.length === 0) {
+      if (queue.length === 0 && !cuttable()) {
         if (open === 0) return;
         await bell.wait();
         continue;
       }
       // a connection first, then the ranges: what a span may take is known only then
       if (!(await limit.acquire(ctx.o.signal))) return;
+      if (queue.length === 0) cut();
       const head = queue.shift();
       if (!head) {
         limit.release();
@@ -173,6 +185,7 @@ export async function fetchAll(s: Schedule): Promise<void> {
       const t = limit.limit === 1 ? joinNext(head, queue, SPAN_RANGES) : head;
       ctx.meter.start(t.job.it.target);
       running.set(t.job, (running.get(t.job) ?? 0) + 1);
+      spans.add(t);
       try {
         await runRange(ctx, limit, t, hooks(t));
         spanEnded(t);
@@ -180,6 +193,7 @@ export async function fetchAll(s: Schedule): Promise<void> {
         failure.set(e);
         bell.ring();
       } finally {
+        spans.delete(t);
         const n = (running.get(t.job) ?? 1) - 1;
         running.set(t.job, n);
         if (n === 0 && !t.job.complete) ctx.meter.stop(t.job.it.target);
