@@ -16,6 +16,7 @@ import { DEFAULT_RETRIES, DEFAULT_STALL_MS, cancelled, retryWaitMs, shouldRetry,
 import { DownloadError } from './types';
 import { expectedDigest } from './digest';
 import type { FileJob } from './fileJob';
+import type { RangeState } from './manifest';
 import { rangeDone } from './manifest';
 import { FileSource } from './source';
 import type { AdaptiveLimit } from './adaptive';
@@ -30,6 +31,9 @@ interface Task {
   src: FileSource;
   span: Span;
 }
+
+/** A task of one range. */
+const rangeTask = (job: FileJob, src: FileSource, r: RangeState): Task => ({ job, src, span: { ranges: [r], cur: 0 } });
 
 /** `t`, joined by the unstarted ranges of its file that follow it at the head of `queue` (taken from it), up to `most` ranges. */
 function joinNext(t: Task, queue: Task[], most: number): Task {
@@ -87,7 +91,7 @@ export async function fetchAll(s: Schedule): Promise<void> {
     return src;
   };
   const enqueue = (job: FileJob): void => {
-    for (const r of job.pending()) queue.push({ job, src: source(job), span: { ranges: [r], cur: 0 } });
+    for (const r of job.pending()) queue.push(rangeTask(job, source(job), r));
     bell.ring();
   };
   const closeFile = (): void => {
@@ -130,13 +134,8 @@ export async function fetchAll(s: Schedule): Promise<void> {
     void s.save(false);
     void job.advanceHash().catch(() => undefined);
   };
+  /** a span's request ended with every range of it in (one cut short by `cut` ends at its range's end) */
   const spanEnded = (t: Task): void => {
-    // ranges a span did not reach (none, unless it ended early): back, first in line
-    const rest = t.span.ranges.filter((r) => !rangeDone(r));
-    if (rest.length > 0) {
-      queue.unshift(...rest.map((r) => ({ job: t.job, src: t.src, span: { ranges: [r], cur: 0 } })));
-      bell.ring();
-    }
     // two ranges may end before either's worker looks: the file is completed once
     if (t.job.complete && !completing.has(t.job)) {
       completing.add(t.job);
@@ -155,16 +154,15 @@ export async function fetchAll(s: Schedule): Promise<void> {
   /** the running spans, whose unstarted rest a connection with nothing to do may take */
   const spans = new Set<Task>();
   const cuttable = (): boolean => [...spans].some((t) => t.span.cur + 1 < t.span.ranges.length);
-  /** the unstarted rest of a running span, back in the queue as ranges; false when no span has one */
-  const cut = (): boolean => {
+  /** the unstarted rest of a running span, back in the queue first in line as ranges */
+  const cut = (): void => {
     for (const t of spans) {
       const rest = t.span.ranges.splice(t.span.cur + 1);
       if (rest.length === 0) continue;
-      queue.unshift(...rest.map((r) => ({ job: t.job, src: t.src, span: { ranges: [r], cur: 0 } })));
+      queue.unshift(...rest.map((r) => rangeTask(t.job, t.src, r)));
       bell.ring();
-      return true;
+      return;
     }
-    return false;
   };
   const worker = async (): Promise<void> => {
     for (;;) {
