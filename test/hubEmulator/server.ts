@@ -450,7 +450,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
         sent += c.length;
         sentBytes.set(res, sent);
         if (o.cap && res.socket) await connectionTurn(res.socket, c.length, o.cap);
-        if (!res.write(c)) await new Promise((r) => res.once('drain', r));
+        // a client that goes away while the socket is full never drains it: the wait ends with it
+        if (!res.write(c) && !res.destroyed) await drainedOrClosed(res);
         // no wait after the last byte: the response ends when the client has it all
         if (o.trickle && pos <= end) await new Promise((r) => setTimeout(r, (c.length / o.trickle!) * 1000));
       }
@@ -461,6 +462,16 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       await fh.close();
     }
   };
+
+  /** Waits for the response's socket to drain, or to close. */
+  const drainedOrClosed = (res: ServerResponse): Promise<void> =>
+    new Promise((r) => {
+      const done = (): void => {
+        res.off('drain', done).off('close', done);
+        r();
+      };
+      res.on('drain', done).on('close', done);
+    });
 
   /** Waits until a connection under a bytes/s cap may send `n` more bytes (shared by every response on it). */
   const connectionTurn = async (socket: object, n: number, cap: number): Promise<void> => {
