@@ -243,7 +243,7 @@ async function runLocked(
     max,
     windowMs: o.poolWindowMs ?? 500,
     onBackoff: (line) => meter.emit(line),
-    busy: eventLoopBusy(),
+    busy: o.threadBusy ?? eventLoopBusy(),
   });
   meter.connections = () => limit.inUse;
   const ctx: FetchContext = {
