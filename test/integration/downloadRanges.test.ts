@@ -334,8 +334,6 @@ test('the pool grows while the rate grows, and never past its bound (the emulato
         concurrency: 1,
         maxConnections: 3,
         poolWindowMs: 100,
-        // the emulator's pacing runs on this thread: it is not the download's load
-        threadBusy: () => 0,
         onProgress: (p) => (reported = Math.max(reported, p.connections)),
       }),
     );

@@ -136,6 +136,33 @@ test('one connection that keeps the thread busy: no second one is tried; a threa
   idle.stop();
 });
 
+test('a thread busy with other work: one connection whose reads waited for their bytes nearly all the time still doubles', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  /** half a window at 25 bytes a connection, the reads waiting `share` of it */
+  const half = async (limit: AdaptiveLimit, share: number): Promise<void> => {
+    limit.waited((share * WINDOW) / 2);
+    await halfOf(limit, (n) => n * 25);
+  };
+  // 90% busy (a profiler, an extension host's other work), but a cap holds the link back
+  const capped = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW, busy: () => 0.9 });
+  const ac = queued(capped);
+  await started(capped);
+  await half(capped, 0.99);
+  assert.equal(capped.limit, 2);
+  ac.abort();
+  capped.stop();
+  // the reads waited 70%: the fetch's own parsing is in the wait; the thread's load still judges
+  const full = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW, busy: () => 0.9 });
+  const ac2 = queued(full);
+  await started(full);
+  await half(full, 0.7);
+  await half(full, 0.7);
+  assert.equal(full.limit, 1);
+  ac2.abort();
+  full.stop();
+});
+
 test('a busy thread stops only the doubling from one connection: with more, the rate alone judges', async (t) => {
   mock.timers.enable({ apis: ['setInterval'] });
   t.after(() => mock.timers.reset());

@@ -243,7 +243,7 @@ async function runLocked(
     max,
     windowMs: o.poolWindowMs ?? 500,
     onBackoff: (line) => meter.emit(line),
-    busy: o.threadBusy ?? eventLoopBusy(),
+    busy: eventLoopBusy(),
   });
   meter.connections = () => limit.inUse;
   const ctx: FetchContext = {
@@ -253,6 +253,7 @@ async function runLocked(
     meter,
     syncs: new SyncSlots(MAX_BACKGROUND_SYNCS),
     moved: (n) => limit.moved(n),
+    waited: (ms) => limit.waited(ms),
   };
   const failure = new FirstFailure();
   // A verified file is made durable (fsync) and renamed into place in the background

@@ -42,6 +42,8 @@ export interface FetchContext {
   syncs: SyncSlots;
   /** every byte that arrives, for the pool's rate */
   moved: (n: number) => void;
+  /** how long a read waited for bytes (ms), for the pool's judgement of the link */
+  waited: (ms: number) => void;
 }
 
 /** A signed URL kept from an earlier range expired: resolved again at once, not a failure of the link. */
@@ -207,7 +209,9 @@ async function fetchBody(
   let pos = from;
   try {
     reading: for (;;) {
+      const readAt = performance.now();
       const got = await reader.read();
+      c.waited(performance.now() - readAt);
       if (got.done) break;
       let chunk = got.value;
       count(chunk.length);

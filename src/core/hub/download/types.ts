@@ -64,11 +64,6 @@ export interface DownloadOptions extends HubConnection {
   /** how often the pool judges its rate to add or give back a connection (ms, default 500) */
   poolWindowMs?: number;
   /**
-   * The share (0-1) of the time since its last call this thread was busy, by which the pool
-   * judges whether one more connection has room (default: the event loop's utilization).
-   */
-  threadBusy?: () => number;
-  /**
    * The folder the download's manifest lives in (which ranges are written, which files were
    * verified), one subfolder per destination: the extension's global storage, the CLI's
    * `$XDG_STATE_HOME/rlrb`. Without it, the manifest stays in the destination's
