@@ -220,7 +220,7 @@ async function shardBench(url: string, work: string): Promise<string[]> {
       par.push(await timed(() => runCurl(parallelArgs())));
       for (let i = 0; i < SHARD_RANGES; i++) rmSync(join(work, `curl-range-${i}`), { force: true });
       // the two downloaders take turns going first: neither always follows curl's writes
-      const pair: [number[], string][] = [
+      const pair: [number[], 'ranged' | 'single'][] = [
         [ranged, 'ranged'],
         [single, 'single'],
       ];
