@@ -66,6 +66,8 @@ async function timedOpen(log: string, engine: IndexEngine): Promise<Open> {
   const c1 = threadCpu();
   const p1 = process.cpuUsage(p0);
   const mainMs = c0 && c1 ? c1.cpuMs - c0.cpuMs : NaN;
+  // the workers exit once their channel closes, just after the open: their CPU counts when they have ended
+  await new Promise((r) => setTimeout(r, 300));
   return {
     ms,
     idx,
@@ -123,9 +125,9 @@ const median = (xs: readonly number[]): number => {
  * The thread figure: the median of the one-thread opens against the median of the threaded
  * ones (target 1.5x), each round's own ratio (its two opens ran one after the other), and per
  * threaded round what may vary: the workers' wall time against the slowest worker's CPU (the
- * rest is the fork and the wait for a core), the two parts' CPU (the cut points: even bytes,
- * so unequal CPU means unequal work per byte or unequal cores), their waits for a core (the
- * machine's load) and the merge.
+ * rest is the fork and the wait for a core), each worker's CPU and the parts it took (each
+ * takes the next part as it finishes one, so unequal CPU is the last part's length, or a
+ * core's speed), their waits for a core (the machine's load) and the merge.
  */
 function roundLines(one: Open[], many: Open[]): string[] {
   const f = (x: number): string => x.toFixed(0);
@@ -134,14 +136,14 @@ function roundLines(one: Open[], many: Open[]): string[] {
   const lines = [
     `median of ${one.length}: one thread ${f(median(one.map((o) => o.ms)))} ms, ${THREADS} worker processes ${f(median(many.map((m) => m.ms)))} ms: ` +
       `${ratio.toFixed(2)}x one thread (target >= 1.5x at the median: ${ratio >= 1.5 ? 'PASS' : 'FAIL'}); each round's own ratio ${paired.map((r) => `${r.toFixed(2)}x`).join(', ')} (median ${median(paired).toFixed(2)}x)`,
-    `what varies, per threaded round (workers' wall; each part's CPU and its wait for a core; the slowest part's CPU over the fastest's; merge on the main thread):`,
+    `what varies, per threaded round (workers' wall; each worker's CPU, its wait for a core and the parts it took, of ${many[0]?.idx.threadedParts ?? 0}; the slowest worker's CPU over the fastest's; merge on the main thread):`,
   ];
   many.forEach((m, i) => {
     const t = m.idx.threadTiming;
     if (!t) return;
     const cpus = t.workers.map((w) => w.cpuMs);
     lines.push(
-      `  round ${i + 1}: ${f(m.ms)} ms in all, workers ${f(t.workersWallMs)} ms wall; parts ${t.workers.map((w) => `${f(w.cpuMs)} ms CPU (waited ${f(w.waitMs)})`).join(', ')}; ` +
+      `  round ${i + 1}: ${f(m.ms)} ms in all, workers ${f(t.workersWallMs)} ms wall; workers ${t.workers.map((w, k) => `${f(w.cpuMs)} ms CPU (waited ${f(w.waitMs)}, ${t.partsPerThread[k] ?? 0} parts)`).join(', ')}; ` +
         `imbalance ${(Math.max(...cpus) / Math.min(...cpus)).toFixed(2)}; merge ${t.mergeMs.toFixed(1)} ms; one thread that round ${f(one[i]!.ms)} ms (waited ${f(one[i]!.mainWaitMs)})`,
     );
   });
@@ -241,8 +243,8 @@ async function main(): Promise<void> {
       if (r % 2 === 0) many.push(await timedOpen(log, threaded));
     }
     const best = (r: { ms: number }[]): number => Math.min(...r.map((x) => x.ms));
-    if (many.some((m) => m.idx.threadedParts !== THREADS))
-      throw new Error(`the threaded open did not use ${THREADS} parts (${many[0]!.idx.threadError})`);
+    if (many.some((m) => m.idx.threadsUsed !== THREADS))
+      throw new Error(`the threaded open did not use ${THREADS} worker processes (${many[0]!.idx.threadError})`);
     const same = many.every((m) => sameFigures(m.idx, one[0]!.idx));
     if (!same) throw new Error('the threaded index differs from the one-thread index');
     const loadThreads = load();

@@ -72,8 +72,8 @@ export async function run(): Promise<void> {
   const two = new CreditIndex(log, undefined, undefined, { threads: { threads: 2, minBytes: 0, workerPath } });
   await two.update();
   check(
-    two.threadedParts === 2 && two.threadError === undefined && two.size === one.size,
-    `the demo log indexed in 2 worker processes from the extension host (${two.threadError ?? `${two.threadedParts} parts`})`,
+    two.threadsUsed === 2 && two.threadError === undefined && two.size === one.size,
+    `the demo log indexed in 2 worker processes from the extension host (${two.threadError ?? `${two.threadsUsed} threads, ${two.threadedParts} parts`})`,
   );
   check(
     JSON.stringify(computeReport(two).report) === JSON.stringify(computeReport(one).report),

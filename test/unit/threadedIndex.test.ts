@@ -7,6 +7,7 @@ import { tempDir } from '../helpers';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import type { Columns } from '../../src/core/log/creditIndex';
 import type { ThreadOptions } from '../../src/core/log/threads/pool';
+import { guidedTargets, MIN_PART_BYTES } from '../../src/core/log/threads/split';
 import { observerToJson } from '../../src/core/log/observerCodec';
 import { computeReport } from '../../src/core/report/report';
 import { writeDemo } from '../../src/core/demo/demo';
@@ -83,7 +84,8 @@ test('the demo log: 1, 2 and 3 threads give the same index, skipped lines, schem
   for (const threads of [2, 3]) {
     const idx = await open(creditLog, { threads, minBytes: 0, workerPath: WORKER });
     assert.equal(idx.threadError, undefined);
-    assert.equal(idx.threadedParts, threads, `${threads} parts`);
+    assert.equal(idx.threadsUsed, threads, `${threads} threads`);
+    assert.ok(idx.threadedParts >= threads, `${threads} threads, ${idx.threadedParts} parts`);
     assert.deepStrictEqual(state(idx), state(one), `${threads} threads`);
   }
 });
@@ -94,7 +96,11 @@ test('a threaded read says where its CPU time went: each worker, and the main th
   const t = idx.threadTiming;
   if (process.platform !== 'linux') return assert.equal(t, undefined);
   assert.ok(t, 'timing measured');
-  assert.equal(t.workers.length, idx.threadedParts);
+  assert.equal(t.workers.length, idx.threadsUsed);
+  assert.equal(
+    t.partsPerThread.reduce((a, b) => a + b, 0),
+    idx.threadedParts,
+  );
   for (const w of t.workers) assert.ok(w.cpuMs > 0 && w.waitMs >= 0, JSON.stringify(w));
   assert.ok(t.beforeMs >= 0 && t.mergeMs >= 0 && t.workersWallMs > 0, JSON.stringify(t));
 });
@@ -142,6 +148,44 @@ test('a cancelled threaded read rejects, and the next update indexes with thread
   await assert.rejects(first);
   assert.equal(idx.size, 0);
   await idx.update();
-  assert.equal(idx.threadedParts, 2);
+  assert.equal(idx.threadsUsed, 2);
+  assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
+});
+
+test('the guided cut: long parts first, short ones last, none under the floor but the last, covering the file', () => {
+  const end = 401_000_000;
+  const targets = guidedTargets(end, 2);
+  const sizes = [...targets, end].map((t, i) => t - (targets[i - 1] ?? 0));
+  assert.ok(sizes.length > 2 * 2, `${sizes.length} parts for 2 threads`);
+  assert.equal(sizes[0], Math.ceil(end / 4), 'the first part is half of an even share');
+  for (let i = 1; i < sizes.length - 1; i++) {
+    assert.ok(sizes[i]! <= sizes[i - 1]!, `part ${i} no longer than the one before`);
+    assert.ok(sizes[i]! >= MIN_PART_BYTES, `part ${i} not under the floor`);
+  }
+  assert.ok(sizes.at(-1)! <= MIN_PART_BYTES, 'the last part is short');
+  // a small file: parts of at least a quarter of an even share
+  const small = guidedTargets(1000, 2);
+  assert.ok(small.length >= 3 && small.every((t, i) => t - (small[i - 1] ?? 0) >= 125), small.join(','));
+});
+
+test('more parts than threads: each thread takes the next part as it finishes one, to the same index as one thread', async () => {
+  const { path, text } = hostileLog();
+  const cutNear = Array.from({ length: 11 }, (_, i) => Math.floor(((i + 1) * text.length) / 12));
+  const idx = await open(path, { threads: 2, minBytes: 0, workerPath: WORKER, cutNear }, 600);
+  assert.equal(idx.threadError, undefined);
+  assert.equal(idx.threadsUsed, 2);
+  assert.equal(idx.threadedParts, 12);
+  const t = idx.threadTiming;
+  if (t) {
+    assert.equal(t.partsPerThread.length, 2);
+    assert.equal(
+      t.partsPerThread.reduce((a, b) => a + b, 0),
+      12,
+    );
+    assert.ok(
+      t.partsPerThread.every((n) => n >= 1),
+      t.partsPerThread.join(','),
+    );
+  }
   assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
 });

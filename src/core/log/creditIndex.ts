@@ -215,8 +215,10 @@ export class CreditIndex implements LineSink {
   private lastSave = 0;
   private threading: Promise<void> | undefined;
   private readonly limits: ReadLimits | undefined;
-  /** parts the first read was indexed in by worker processes (0: one thread) */
+  /** parts the first read was indexed in by several threads (0: one thread) */
   threadedParts = 0;
+  /** worker processes that indexed them */
+  threadsUsed = 0;
   /** where the threaded first read spent its CPU time (for the benchmark) */
   threadTiming: ThreadTiming | undefined;
   /** why the first read fell back to one thread, when it tried threads and could not */
@@ -305,6 +307,7 @@ export class CreditIndex implements LineSink {
       if (!merged) return;
       this.adopt(merged);
       this.threadedParts = merged.parts;
+      this.threadsUsed = merged.threads;
       this.threadTiming = merged.timing;
     } catch (e) {
       if (signal?.aborted) throw e;

@@ -1,6 +1,7 @@
 /**
- * The process that indexes one part of a log (`dist/indexWorker.js`, forked with the
- * advanced serialization): it is sent a byte range, sends back the part's index, and exits.
+ * The process that indexes parts of a log (`dist/indexWorker.js`, forked with the advanced
+ * serialization): it is sent byte ranges one at a time, answers each with that part's index,
+ * and ends when its parent closes the channel.
  */
 import { errorMessage } from '../../errorMessage';
 import { CreditIndex } from '../creditIndex';
@@ -15,14 +16,11 @@ async function indexPart(task: PartTask): Promise<PartResult> {
   return { ...idx.partResult(), overflow: observer.overflow, cpu: threadCpu() };
 }
 
-/** Sends `message` to the parent, then lets this process end (its event loop is then empty). */
-function reply(message: { result: PartResult } | { error: string }): void {
-  process.send?.(message, undefined, {}, () => process.disconnect());
-}
-
-process.once('message', (task: PartTask) => {
+process.on('message', (task: PartTask) => {
   indexPart(task).then(
-    (result) => reply({ result }),
-    (e: unknown) => reply({ error: errorMessage(e) }),
+    (result) => process.send?.({ result }),
+    (e: unknown) => process.send?.({ error: errorMessage(e) }),
   );
 });
+// the parent closed the channel: the event loop is then empty and the process ends
+process.once('disconnect', () => process.removeAllListeners('message'));

@@ -47,3 +47,23 @@ export async function cutAt(fh: FileHandle, end: number, targets: number[]): Pro
 export function evenTargets(end: number, n: number): number[] {
   return Array.from({ length: n - 1 }, (_, i) => Math.floor(((i + 1) * end) / n));
 }
+
+/** A part is at least this long, where the file allows (smaller parts cost their overhead for little balance). */
+export const MIN_PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The cuts of [0, end) for `n` threads that each take the next part when they finish one:
+ * each part is half of what is left over `n` (guided self-scheduling), so the first parts are
+ * long (few overheads) and the last ones short, and the threads finish within a short part of
+ * each other whatever a core's speed or a byte's cost. Parts are at least `MIN_PART_BYTES`
+ * (a quarter of an even share, in a smaller file).
+ */
+export function guidedTargets(end: number, n: number): number[] {
+  const floor = Math.max(1, Math.min(MIN_PART_BYTES, Math.ceil(end / (4 * n))));
+  const out: number[] = [];
+  for (let at = 0; ;) {
+    at += Math.max(floor, Math.ceil((end - at) / (2 * n)));
+    if (at >= end) return out;
+    out.push(at);
+  }
+}
