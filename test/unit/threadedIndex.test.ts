@@ -189,3 +189,30 @@ test('more parts than threads: each thread takes the next part as it finishes on
   }
   assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
 });
+
+test('a worker on a slow core takes fewer parts: the others take the rest, and the index is the same', async () => {
+  const { path, text } = hostileLog();
+  const dir = tempDir();
+  // the first of the two workers to start answers each part 300 ms late (a core three times busier than the other)
+  const slowWorker = join(dir, 'slowWorker.js');
+  writeFileSync(
+    slowWorker,
+    `const fs = require('node:fs');
+let slow = false;
+try { fs.writeFileSync(${JSON.stringify(join(dir, 'slow'))}, String(process.pid), { flag: 'wx' }); slow = true; } catch {}
+const send = process.send.bind(process);
+process.send = (m, ...rest) => (slow ? setTimeout(() => send(m, ...rest), 300) : send(m, ...rest));
+require(${JSON.stringify(WORKER)});`,
+  );
+  const cutNear = Array.from({ length: 11 }, (_, i) => Math.floor(((i + 1) * text.length) / 12));
+  const idx = await open(path, { threads: 2, minBytes: 0, workerPath: slowWorker, cutNear }, 600);
+  assert.equal(idx.threadError, undefined);
+  assert.equal(idx.threadedParts, 12);
+  const t = idx.threadTiming;
+  if (t) {
+    const [a = 0, b = 0] = t.partsPerThread;
+    assert.equal(a + b, 12);
+    assert.ok(Math.min(a, b) <= 2 && Math.max(a, b) >= 10, `parts per worker ${a} and ${b}`);
+  }
+  assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
+});
