@@ -3,7 +3,7 @@
  * with its data, accepts only its own messages, jumps between panels, and the manager
  * restores a panel from its saved state. (The real VS Code runs them in the e2e suite.)
  */
-import { test } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import Module from 'node:module';
 import { join } from 'node:path';
@@ -45,6 +45,8 @@ function fakePanel(viewType: string): FakePanel & Record<string, unknown> {
       postMessage: async (m: FakePanel['posted'][number]) => (p.posted.push(m), true),
     },
     onDidDispose: (fn: () => void) => (onDispose.push(fn), { dispose: () => undefined }),
+    visible: true,
+    onDidChangeViewState: () => ({ dispose: () => undefined }),
     reveal: () => void p.revealed++,
     dispose: () => {
       p.disposed = true;
@@ -291,4 +293,38 @@ test('a restored dashboard takes its overlaid runs from the fresher of the pageâ
   memento.set('panel:metrics', { kind: 'metrics', root: other, overlay: [{ root, color: 1 }], overlayAt: 9 });
   assert.deepEqual(await overlaid({ kind: 'metrics', root, overlayAt: 1 }), []);
   mgr.dispose();
+});
+
+test('a visible panel whose page never says ready gets its html again after 10 s (a fresh frame), twice; one that says ready does not', async () => {
+  const { mgr, root } = await setup();
+  created.length = 0;
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    await mgr.open('report', root);
+    const blank = created[0]!;
+    const first = blank.webview.html;
+    mock.timers.tick(9_999);
+    assert.equal(blank.webview.html, first);
+    mock.timers.tick(1);
+    const second = blank.webview.html;
+    assert.notEqual(second, first, 'the html given again (its nonce is new, so the webview loads it)');
+    assert.match(second, /report\.js/);
+    mock.timers.tick(10_000);
+    assert.notEqual(blank.webview.html, second);
+  } finally {
+    mock.timers.reset();
+  }
+  const shown = created.length;
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    await mgr.open('metrics', root);
+    const ok = created[shown]!;
+    const html = ok.webview.html;
+    // the page says ready (the host answers after its own async reads; the watch stops at once)
+    void ok.send({ type: 'ready' });
+    mock.timers.tick(30_000);
+    assert.equal(ok.webview.html, html);
+  } finally {
+    mock.timers.reset();
+  }
 });

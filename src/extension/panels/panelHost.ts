@@ -11,6 +11,7 @@ import type { ShareArgs } from '../share/shareArgs';
 import type { LiveRun, RunService } from '../runs/runService';
 import { Disposable, toDisposable } from '../dispose';
 import { buildHtml } from './html';
+import { LoadWatchdog } from './loadWatchdog';
 import { parseShowProblems, rawMessage } from '../../shared/protocol';
 import { problemsMessage, runProblems } from '../problems/dataProblems';
 
@@ -105,6 +106,20 @@ function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: Pane
   });
 }
 
+/** How long a visible page may take to say `ready` before it is loaded again (a page here says it in 0.1-1.5 s), and how often. */
+const LOAD_TIMEOUT_MS = 10_000;
+const LOAD_TRIES = 2;
+
+/** Every reload of a panel's page failed too: the user is told, with the way out that works. */
+async function notLoaded(title: string): Promise<void> {
+  const reload = 'Reload Window';
+  const pick = await vscode.window.showWarningMessage(
+    `RL Runs: the panel "${title}" did not load (the webview stayed blank after ${LOAD_TRIES} reloads). Reloading the window usually mends it.`,
+    reload,
+  );
+  if (pick === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');
+}
+
 /** What a panel is given by its set: the shared services, where it remembers its state, how it leaves the set. */
 export interface PanelSite<S extends HostState> {
   readonly deps: PanelDeps;
@@ -133,6 +148,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   protected ready = false;
   private pushTimer: NodeJS.Timeout | undefined;
   private readyWaiters: (() => void)[] = [];
+  private readonly watchdog: LoadWatchdog;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -149,6 +165,16 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.svg');
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, state);
+    // a fresh nonce makes each html new to the webview, which loads it again
+    this.watchdog = new LoadWatchdog({
+      afterMs: LOAD_TIMEOUT_MS,
+      tries: LOAD_TRIES,
+      visible: () => panel.visible,
+      reload: () => void (panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, this.state)),
+      giveUp: () => void notLoaded(panel.title),
+    });
+    this._register(this.watchdog);
+    this._register(panel.onDidChangeViewState(() => this.watchdog.visibilityChanged()));
     this._register(
       panel.webview.onDidReceiveMessage((m: unknown) => {
         const raw = rawMessage(m);
@@ -186,6 +212,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   private async receive(m: In): Promise<void> {
     if (m.type === 'ready') {
       this.ready = true;
+      this.watchdog.ready();
       for (const w of this.readyWaiters.splice(0)) w();
       await this.push(true);
       this.postProblems();
