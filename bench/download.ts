@@ -128,6 +128,8 @@ const SHARD_BYTES = Number(process.env['RLRB_BENCH_SHARD_BYTES'] ?? 300e6);
 const SHARD_CAP = 25e6;
 const SHARD_RANGES = 16;
 const SHARD_REPO = 'bench/one-shard';
+/** an even number: the two downloaders take turns going first, so each goes first as often (5 rounds gave one of them 3) */
+const SHARD_ROUNDS = ROUNDS + (ROUNDS % 2);
 const shardDir = resolve('bench', 'data', `hub-shard-${SHARD_BYTES}`);
 const SHARD_PATH = 'resume/iter_0000001/__0_0.distcp';
 
@@ -166,6 +168,14 @@ async function shardWorker(endpoint: string, dest: string, mode: string): Promis
   process.stderr.write(`peak connections ${peak}\n`);
   report(performance.now() - t, res.bytesFetched);
 }
+
+/**
+ * Writes every dirty page back (`sync`), outside any timing. The downloader fsyncs its file
+ * every 32 MB, so it waits for whatever the client before it left in the page cache: whichever
+ * of the two downloaders ran right after curl (600 MB written, no fsync) paid for curl's
+ * writeback, and with an odd number of rounds one of them did so once more than the other.
+ */
+const settleDisk = (): void => void spawnSync('sync');
 
 const runCurl = (args: string[]): Promise<void> =>
   new Promise<void>((res, rej) => {
@@ -214,11 +224,13 @@ async function shardBench(url: string, work: string): Promise<string[]> {
     const ranged: number[] = [];
     const single: number[] = [];
     peaks.length = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < SHARD_ROUNDS; round++) {
       one.push(await timed(() => runCurl(['-sfL', '-o', join(work, 'curl-one'), fileUrl])));
       rmSync(join(work, 'curl-one'), { force: true });
       par.push(await timed(() => runCurl(parallelArgs())));
       for (let i = 0; i < SHARD_RANGES; i++) rmSync(join(work, `curl-range-${i}`), { force: true });
+      // curl's dirty pages written back outside the timing: else the writeback fell in the next download's time
+      settleDisk();
       // the two downloaders take turns going first: neither always follows curl's writes
       const pair: [number[], 'ranged' | 'single'][] = [
         [ranged, 'ranged'],
@@ -228,6 +240,7 @@ async function shardBench(url: string, work: string): Promise<string[]> {
         into.push(await timed(() => ours(mode)));
         // removed outside the timing, as curl's files are (unlinking 300 MB takes about 0.2 s here)
         rmSync(join(work, `shard-${mode}`), { recursive: true, force: true });
+        settleDisk();
       }
     }
     const ratio = (a: number[], b: number[]): string => {
@@ -240,7 +253,7 @@ async function shardBench(url: string, work: string): Promise<string[]> {
   }
   await setCap(undefined);
   return [
-    `one shard of ${(SHARD_BYTES / 1e6).toFixed(0)} MB (Xet: 302 to the bridge origin), ${ROUNDS} interleaved rounds; ratios in the same round; curl --parallel: ${SHARD_RANGES} ranges, to ${SHARD_RANGES} files (no join, no hash)`,
+    `one shard of ${(SHARD_BYTES / 1e6).toFixed(0)} MB (Xet: 302 to the bridge origin), ${SHARD_ROUNDS} interleaved rounds (each downloader first in half of them); ratios in the same round; curl --parallel: ${SHARD_RANGES} ranges, to ${SHARD_RANGES} files (no join, no hash)`,
     '',
     '| cap | curl, 1 connection, MB/s | curl --parallel, MB/s | rlrb, 1 connection (as before), MB/s | **rlrb, ranges**, MB/s | rlrb / 1 curl (target >= 4 capped) | rlrb / curl --parallel | rlrb / rlrb 1 connection (target >= 1 uncapped) | rlrb peak connections |',
     '|---|---|---|---|---|---|---|---|---|',
