@@ -81,7 +81,12 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
       (line) => out.warn(line),
     ),
   );
-  const panels = new PanelManager(ctx, runs, (root, row) => trees.revealRow(root, row));
+  const panels = new PanelManager(
+    ctx,
+    runs,
+    (root, row) => trees.revealRow(root, row),
+    (line) => out.warn(line),
+  );
   const autoRefresh = new HubAutoRefresh(hub, () => settings().repos);
   const services: Services = { runs, hub, downloads, trees, panels, settings, out, destinations, indexStore };
   ctx.subscriptions.push(

@@ -101,8 +101,14 @@ async function setup() {
     ensure: async (r: string) => (r === root ? live : undefined),
   };
   const revealed: number[] = [];
-  const mgr = new PanelManager(ctx as never, runs as never, async (_r, row) => void revealed.push(row));
-  return { mgr, root, memento, revealed, PanelManager, runs };
+  const logged: string[] = [];
+  const mgr = new PanelManager(
+    ctx as never,
+    runs as never,
+    async (_r, row) => void revealed.push(row),
+    (line) => void logged.push(line),
+  );
+  return { mgr, root, memento, revealed, PanelManager, runs, logged };
 }
 
 const last = (p: FakePanel, type: string) => [...p.posted].reverse().find((m) => m.type === type);
@@ -296,7 +302,7 @@ test('a restored dashboard takes its overlaid runs from the fresher of the pageâ
 });
 
 test('a visible panel whose page never says ready gets its html again after 10 s (a fresh frame), twice; one that says ready does not', async () => {
-  const { mgr, root } = await setup();
+  const { mgr, root, logged } = await setup();
   created.length = 0;
   mock.timers.enable({ apis: ['setTimeout'] });
   try {
@@ -305,12 +311,15 @@ test('a visible panel whose page never says ready gets its html again after 10 s
     const first = blank.webview.html;
     mock.timers.tick(9_999);
     assert.equal(blank.webview.html, first);
+    assert.deepEqual(logged, []);
     mock.timers.tick(1);
     const second = blank.webview.html;
     assert.notEqual(second, first, 'the html given again (its nonce is new, so the webview loads it)');
     assert.match(second, /report\.js/);
+    assert.match(logged[0] ?? '', /^Run report: .*did not say it was ready in 10 s; loading it again \(1 of 2\)$/);
     mock.timers.tick(10_000);
     assert.notEqual(blank.webview.html, second);
+    assert.equal(logged.length, 2);
   } finally {
     mock.timers.reset();
   }

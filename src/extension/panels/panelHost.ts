@@ -64,6 +64,8 @@ export interface PanelDeps {
   readonly extensionUri: vscode.Uri;
   readonly runs: RunService;
   readonly navigate: PanelNavigator;
+  /** a line for the RL Runs output channel (what the panels do on their own, such as loading a blank page again) */
+  readonly log?: (line: string) => void;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -165,14 +167,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.svg');
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, state);
-    // a fresh nonce makes each html new to the webview, which loads it again
-    this.watchdog = new LoadWatchdog({
-      afterMs: LOAD_TIMEOUT_MS,
-      tries: LOAD_TRIES,
-      visible: () => panel.visible,
-      reload: () => void (panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, this.state)),
-      giveUp: () => void notLoaded(panel.title),
-    });
+    this.watchdog = this.watchLoad(page);
     this._register(this.watchdog);
     this._register(panel.onDidChangeViewState(() => this.watchdog.visibilityChanged()));
     this._register(
@@ -228,6 +223,27 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
         clearTimeout(t);
         resolve();
       });
+    });
+  }
+
+  /** Loads the page again while it is visible and has not said `ready` (a blank webview), then tells the user. */
+  private watchLoad(page: PanelPage): LoadWatchdog {
+    const { panel, deps } = this;
+    return new LoadWatchdog({
+      afterMs: LOAD_TIMEOUT_MS,
+      tries: LOAD_TRIES,
+      visible: () => panel.visible,
+      reload: (n) => {
+        deps.log?.(
+          `${panel.title}: the page did not say it was ready in ${LOAD_TIMEOUT_MS / 1000} s; loading it again (${n} of ${LOAD_TRIES})`,
+        );
+        // a fresh nonce makes the html new to the webview, which loads it in a new frame
+        panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, this.state);
+      },
+      giveUp: () => {
+        deps.log?.(`${panel.title}: the page stayed blank after ${LOAD_TRIES} reloads`);
+        void notLoaded(panel.title);
+      },
     });
   }
 

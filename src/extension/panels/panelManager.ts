@@ -95,9 +95,13 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     ctx: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>,
     runs: RunService,
     readonly revealRow: (root: string, row: number) => Promise<void>,
+    log?: (line: string) => void,
   ) {
     const pins = new WorkspacePins(ctx.workspaceState);
-    this.registry = new PanelRegistry({ extensionUri: ctx.extensionUri, runs, navigate: this }, ctx.workspaceState);
+    this.registry = new PanelRegistry(
+      { extensionUri: ctx.extensionUri, runs, navigate: this, ...(log ? { log } : {}) },
+      ctx.workspaceState,
+    );
     this.metrics = this.registry.kind(runKind('metrics', (panel, state, site) => new MetricsPanel(panel, state, site, pins)));
     this.trajectories = this.registry.kind(runKind('trajectories', (panel, state, site) => new TrajectoriesPanel(panel, state, site)));
     this.report = this.registry.kind(runKind('report', (panel, state, site) => new ReportPanel(panel, state, site)));
