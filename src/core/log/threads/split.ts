@@ -43,11 +43,6 @@ export async function cutAt(fh: FileHandle, end: number, targets: number[]): Pro
   return cuts.slice(1).map((c, i) => [cuts[i]!, c]);
 }
 
-/** `n` targets spread evenly over [0, end): the cuts of `n` parts. */
-export function evenTargets(end: number, n: number): number[] {
-  return Array.from({ length: n - 1 }, (_, i) => Math.floor(((i + 1) * end) / n));
-}
-
 /** A part is at least this long, where the file allows (smaller parts cost their overhead for little balance). */
 export const MIN_PART_BYTES = 8 * 1024 * 1024;
 
