@@ -93,6 +93,10 @@ wb.journey('P3. one click downloads to the remembered folder; the Hub tree marks
   assert.equal(readFileSync(join(dest, 'latest_checkpointed_iteration.txt'), 'utf8'), '39');
   await page.locator('.monaco-list-row', { hasText: /iter_0000039 ★\s*latest here, downloaded/ }).waitFor({ timeout: 20_000 });
   await wb.shot('latest-here');
+  // the first download's toasts dismissed: with its progress toast still closing, the second download's
+  // "Downloaded and verified" toast was once not shown within 90 s (CI, 2026-12-06; the file was in place)
+  await wb.command('Notifications: Clear All Notifications');
+  await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 });
 
   // an older checkpoint to evaluate: no question, the latest file left as it was
   await wb.faults({ trickleBytesPerSecond: 60_000 });
