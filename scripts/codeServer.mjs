@@ -1,12 +1,16 @@
-// code-server from npm, pinned, in a folder of its own under .cache/ (never a
-// dependency of the extension). `node scripts/codeServer.mjs install` installs it with
+// code-server from npm, pinned, in a folder of its own outside the checkout, keyed by its
+// version (never a dependency of the extension): one install per machine, shared by every
+// clone, CI's fresh one included. RLRB_CODE_SERVER_HOME moves it. `node scripts/codeServer.mjs install` installs it with
 // the workarounds of the e2e notes; the other scripts import `codeServerBin` and `startCodeServer`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, copyFileSync, chmodSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const CODE_SERVER_VERSION = '4.100.3';
-const ROOT = resolve('.cache', `code-server-${CODE_SERVER_VERSION}`);
+const HOME = process.env.RLRB_CODE_SERVER_HOME || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'rl-run-browser');
+export const CODE_SERVER_ROOT = join(HOME, `code-server-${CODE_SERVER_VERSION}`);
+const ROOT = CODE_SERVER_ROOT;
 export const codeServerBin = join(ROOT, 'node_modules', '.bin', 'code-server');
 const RG_VERSIONS = ['1.15.9', '1.15.10', '1.15.11', '1.15.13', '1.15.14', '1.17.0', '1.17.1', '1.18.0'];
 
@@ -15,7 +19,7 @@ export function installCodeServer() {
   const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
   if (!rg) fail('ripgrep (rg) is missing: apt-get install ripgrep (npm run setup does it)');
   // @vscode/ripgrep downloads rg from GitHub; a tarball of Debian's rg in its cache satisfies it
-  const tmp = resolve('.cache', 'tmp');
+  const tmp = join(HOME, 'tmp');
   mkdirSync(tmp, { recursive: true });
   const stage = join(tmp, 'rg-stage');
   rmSync(stage, { recursive: true, force: true });

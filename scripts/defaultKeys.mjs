@@ -3,11 +3,9 @@
 // The bundle has the keybindings as numbers (KeyMod | KeyCode, a chord as KeyChord(a, b)).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CODE_SERVER_ROOT } from './codeServer.mjs';
 
-const bundle = join(
-  import.meta.dirname,
-  '../.cache/code-server-4.100.3/node_modules/code-server/lib/vscode/out/vs/code/browser/workbench/workbench.js',
-);
+const bundle = join(CODE_SERVER_ROOT, 'node_modules/code-server/lib/vscode/out/vs/code/browser/workbench/workbench.js');
 const text = readFileSync(process.argv[2] ?? bundle, 'utf8');
 
 /** VS Code's KeyCode numbers, as in its keyCodes.ts. */

@@ -1,6 +1,6 @@
 // `npm start`: the product on its embedded demo run, offline. Builds and packages the
 // extension, writes the demo run into .demo/, serves its fake Hub repo with the
-// emulator, installs code-server into .cache/ on first use, and opens it with the demo
+// emulator, installs code-server (once per machine) on first use, and opens it with the demo
 // run as the workspace. Ctrl-C stops everything.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';

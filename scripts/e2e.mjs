@@ -13,7 +13,7 @@ if (!existsSync('/usr/bin/chromium')) {
 }
 if (!existsSync(codeServerBin)) {
   console.error(
-    'e2e: code-server is missing. Run `npm run setup` (it installs code-server into .cache/), ' +
+    'e2e: code-server is missing. Run `npm run setup` (it installs code-server once per machine into ~/.cache/rl-run-browser/), ' +
       'or run only the unit and integration tests with `npm run test:unit`.',
   );
   process.exit(1);

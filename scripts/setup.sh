@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks: Debian packages for the end-to-end tests
 # (Chromium, fonts, and what code-server needs to build), the npm packages, and
-# code-server itself into .cache/ (see scripts/codeServer.mjs).
+# code-server itself, once per machine, into ~/.cache/rl-run-browser/ (see scripts/codeServer.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +20,9 @@ import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-cor
 
 export const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 export const SHOTS = resolve('test-results', 'e2e');
-const CODE_SERVER = resolve('.cache', 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
+const CODE_SERVER_HOME =
+  process.env.RLRB_CODE_SERVER_HOME ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'rl-run-browser');
+const CODE_SERVER = join(CODE_SERVER_HOME, 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
 const CHROMIUM = '/usr/bin/chromium';
 
 /** A free TCP port on 127.0.0.1 (closed again before it is returned). */
