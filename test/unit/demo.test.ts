@@ -83,7 +83,7 @@ test('fast and slow readers agree on the whole demo', async () => {
     assert.equal(row.labeledTurns, s.labeledTurns);
     assert.equal(row.signFlips, s.signFlips);
     assert.equal(row.flags, s.flags);
-    // the fast reader reads per-turn decimals to within 1e-15 relative (see README)
+    // the fast reader reads per-turn decimals to within 1e-15 relative (see docs/format.md, where the format is silent)
     const expected = s.cCount > 0 ? s.sumC / s.cCount : null;
     assert.ok(expected === null ? row.meanC === null : Math.abs(row.meanC! - expected) < 1e-12, `${row.meanC} vs ${expected}`);
   }
