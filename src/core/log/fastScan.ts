@@ -11,6 +11,7 @@ import type { TrajectoryCore, TurnCore } from '../record/trajectory';
 import { ActionMatcher } from '../credit/actions';
 import type { MatchOptions } from '../credit/actions';
 import { ByteActions } from '../behaviour/byteActions';
+import { ByteArgs, UNDECIDED, YES } from '../behaviour/byteArgs';
 
 class ScanError extends Error {}
 
@@ -136,6 +137,8 @@ export class FastScanner {
   /** the action of the turn being read: its string's content range (-1: none) */
   private actStart = -1;
   private actEnd = -1;
+  /** a turn's candidate actions, compared on their bytes where the form is a common one */
+  private readonly candidateArgs: ByteArgs;
 
   constructor(
     tables: SchemaTables,
@@ -143,6 +146,7 @@ export class FastScanner {
     withActions = true,
   ) {
     this.actions = withActions ? new ByteActions(match) : undefined;
+    this.candidateArgs = new ByteArgs(match);
     this.top = entries(tables.trajectory);
     this.turn = entries(tables.turn);
     this.topSlot = new Map(TOP_SLOTS.map((f, i) => [f, i]));
@@ -479,6 +483,7 @@ export class FastScanner {
       e0 = 0,
       n0 = 0;
     let matcher: ActionMatcher | undefined;
+    let argsReset = false;
     this.ws();
     if (this.peek() === RS) {
       this.p++;
@@ -509,6 +514,22 @@ export class FastScanner {
             (n - open - 1 !== n0 - s0 || b.compare(b, s0, n0, open + 1, n) !== 0)
           )
             same = false;
+          if (
+            same === undefined &&
+            k < 64 &&
+            n0 > s0 &&
+            isIdStart(b[s0]!) &&
+            n - open - 1 === n0 - s0 &&
+            b.compare(b, s0, n0, open + 1, n) === 0
+          ) {
+            // the same tool name: the common argument forms are compared on the bytes, as the tags compare actions
+            if (!argsReset) {
+              this.candidateArgs.reset(b);
+              argsReset = true;
+            }
+            const r = this.candidateArgs.compare(0, n0, e0, k, n, close);
+            if (r !== UNDECIDED) same = r === YES;
+          }
         }
         if (same === undefined) {
           matcher ??= new ActionMatcher(this.decode(s0 - 1, e0), this.match);
@@ -851,6 +872,11 @@ function wordsOf(b: Buffer): Int32Array {
 }
 
 /** End of the tool name at the start of an action's bytes (ASCII identifier characters and dots). */
+/** A parsed tool name starts with a letter or `_`. */
+function isIdStart(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+}
+
 function nameEnd(b: Buffer, start: number, end: number): number {
   let i = start;
   while (i < end && (b[i] === 0x20 || b[i] === 0x09)) i++;
