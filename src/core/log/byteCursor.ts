@@ -42,8 +42,9 @@ export class ByteCursor {
     this.p = p;
   }
 
+  /** The byte at the position, -1 at the end. */
   protected peek(): number {
-    return this.b[this.p] ?? -1;
+    return this.p < this.end ? this.b[this.p]! : -1;
   }
 
   protected next(): number {
