@@ -10,6 +10,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { MatchOptions } from '../credit/actions';
 import { doubled } from './doubled';
+import { ByteCursor } from '../log/byteCursor';
 
 export const NO = 0;
 export const YES = 1;
@@ -34,8 +35,7 @@ const isIdStart = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61
 const isId = (c: number): boolean => isIdStart(c) || isDigit(c);
 
 /** The tokens of one record's actions, each action's read at most once (`reset` per record). */
-export class ByteArgs {
-  private b: Buffer = Buffer.alloc(0);
+export class ByteArgs extends ByteCursor {
   private tok: Int32Array = new Int32Array(256);
   private num: Float64Array = new Float64Array(64);
   private nTok = 0;
@@ -46,12 +46,12 @@ export class ByteArgs {
   /** per action: the record (`gen`) whose action i was read; an action is read when first compared, not when pushed */
   private readIn: Int32Array = new Int32Array(64);
   private gen = 1;
-  /** the reading position, the end of the text read, the positional arguments read so far */
-  private p = 0;
-  private end = 0;
+  /** the positional arguments read so far */
   private positional = 0;
 
-  constructor(private readonly match: MatchOptions) {}
+  constructor(private readonly match: MatchOptions) {
+    super();
+  }
 
   /** A new record in `b`. */
   reset(b: Buffer): void {
@@ -77,14 +77,14 @@ export class ByteArgs {
       const v = this.valuesMatch(ti + 4, tj + 4, keyArg);
       if (v === UNDECIDED) return UNDECIDED;
       if (v === NO) answer = NO;
-      ti = this.next(ti + 4);
-      tj = this.next(tj + 4);
+      ti = this.nextToken(ti + 4);
+      tj = this.nextToken(tj + 4);
     }
     return answer;
   }
 
   /** The token after the value at `t`. */
-  private next(t: number): number {
+  private nextToken(t: number): number {
     return this.tok[t] === LIST ? t + 4 * (this.tok[t + 1]! + 1) : t + 4;
   }
 
@@ -234,10 +234,6 @@ export class ByteArgs {
     }
   }
 
-  private peek(): number {
-    return this.p < this.end ? this.b[this.p]! : -1;
-  }
-
   private spaces(): void {
     while (this.p < this.end && this.b[this.p] === 0x20) this.p++;
   }
@@ -370,7 +366,7 @@ export class ByteArgs {
         for (const k of keys) if (this.sameKey(k, t)) return true;
         keys.push(t);
       }
-      t = this.next(t + 4);
+      t = this.nextToken(t + 4);
     }
     return false;
   }

@@ -8,6 +8,7 @@
  */
 import type { SchemaTables } from '../record/schema';
 import { parseTolerant } from '../log/tolerantJson';
+import { BS, ByteCursor, COLON, COMMA, LB, LS, Q, RB, RS, ScanError } from '../log/byteCursor';
 
 /** What the comparison reads of one record. */
 export interface TopFields {
@@ -25,17 +26,6 @@ interface Name {
   rank: number;
   bytes: Buffer;
 }
-
-class ScanError extends Error {}
-
-const Q = 0x22,
-  BS = 0x5c,
-  LB = 0x7b,
-  RB = 0x7d,
-  LS = 0x5b,
-  RS = 0x5d,
-  COMMA = 0x2c,
-  COLON = 0x3a;
 
 const isWs = (c: number | undefined): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
@@ -61,12 +51,9 @@ export const enum TaskKind {
   Text = 2,
 }
 
-export class TopFieldReader {
+export class TopFieldReader extends ByteCursor {
   /** names of the wanted fields, by their length in bytes */
   private readonly byLength: (Name[] | undefined)[] = [];
-  private b: Buffer = Buffer.alloc(0);
-  private p = 0;
-  private end = 0;
   private readonly rank = new Float64Array(3);
   private readonly vs = new Int32Array(3);
   private readonly ve = new Int32Array(3);
@@ -78,6 +65,7 @@ export class TopFieldReader {
   taskText: string | null = null;
 
   constructor(private readonly tables: SchemaTables) {
+    super();
     const t = tables.trajectory;
     for (const [name, field] of t.byName) {
       const slot = WANTED.indexOf(field as Wanted);
@@ -128,9 +116,7 @@ export class TopFieldReader {
   }
 
   private scan(buf: Buffer, start: number, end: number): void {
-    this.b = buf;
-    this.p = start;
-    this.end = end;
+    this.at(buf, start, end);
     const rank = this.rank;
     rank.fill(Infinity);
     this.ws();
@@ -236,22 +222,6 @@ export class TopFieldReader {
       return parseTolerant(this.b.toString('utf8', s, e));
     } catch {
       return undefined;
-    }
-  }
-
-  private ws(): void {
-    while (this.p < this.end && isWs(this.b[this.p])) this.p++;
-  }
-
-  /** Index of the quote that closes the string opening at `open`. */
-  private stringEnd(open: number): number {
-    let q = open;
-    for (;;) {
-      q = this.b.indexOf(Q, q + 1);
-      if (q < 0 || q >= this.end) throw new ScanError('unterminated string');
-      let bs = 0;
-      while (this.b[q - 1 - bs] === BS) bs++;
-      if (bs % 2 === 0) return q;
     }
   }
 

@@ -20,14 +20,15 @@ import { DEFAULT_MATCH } from '../credit/actions';
 import { Emitter } from './events';
 import { columnOf } from './indexCodec';
 import type { DecodedFrame, Section } from './indexCodec';
-import { loadSaved, saveLocal, stableJson } from './indexStore';
+import { stableJson } from './indexStore';
+import { SavedLifecycle } from './savedLifecycle';
+import type { CacheUse } from './savedLifecycle';
 import type { IndexStore } from './indexStore';
 import { observerFromJson, observerToJson } from './observerCodec';
 import { indexInParts } from './threads/pool';
 import type { ThreadOptions, ThreadTiming } from './threads/pool';
 import type { MergedParts } from './threads/merge';
 import type { PartResult } from './threads/parts';
-import { stat } from 'node:fs/promises';
 import { StringActions } from '../behaviour/actionSeq';
 import type { ActionSeq } from '../behaviour/actionSeq';
 import { storedBehaviour } from '../behaviour/tagTrajectory';
@@ -68,10 +69,7 @@ export interface IndexEngine {
 }
 
 /** How the last update started: from nothing, from a saved index of the unchanged file, or of the file before it grew. */
-export type CacheUse = 'none' | 'unchanged' | 'grown';
-
-/** A running index is saved at most this often while its file grows (and after its first read). */
-const SAVE_INTERVAL_MS = 30_000;
+export type { CacheUse } from './savedLifecycle';
 const KIND = 'credit';
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = { credit: DEFAULT_CREDIT, match: DEFAULT_MATCH, mapping: {} };
@@ -207,12 +205,7 @@ export class CreditIndex implements LineSink {
    */
   generation = 0;
 
-  /** what the first update started from */
-  cacheUse: CacheUse = 'none';
-  /** why the saved index could not be written, when it could not (saving is best effort) */
-  cacheError: string | undefined;
-  private loading: Promise<void> | undefined;
-  private lastSave = 0;
+  private readonly saved: SavedLifecycle;
   private threading: Promise<void> | undefined;
   private readonly limits: ReadLimits | undefined;
   /** parts the first read was indexed in by several threads (0: one thread) */
@@ -236,6 +229,17 @@ export class CreditIndex implements LineSink {
     this.tables = buildSchemaTables(options.mapping);
     this.scanner = new FastScanner(this.tables, options.match, engine.noBehaviour !== true);
     this.file = new JsonlFile(path, this, engine.source ? { ...limits, source: engine.source } : limits);
+    this.saved = new SavedLifecycle(engine.store, {
+      path,
+      kind: KIND,
+      optionsKey: this.optionsKey,
+      storeName: (store) => store.nameOf(KIND, path, keyedOptions(options)),
+      restore: (frame, committed) => this.restore(frame, committed),
+      frameToSave: () => {
+        const state = this.file.state();
+        return state && { committed: state.committed, frame: () => this.snapshotOf(state) };
+      },
+    });
   }
 
   get size(): number {
@@ -264,8 +268,7 @@ export class CreditIndex implements LineSink {
 
   /** Reads whatever is new in the file (all of it the first time). */
   async update(signal?: AbortSignal): Promise<UpdateResult> {
-    const store = this.engine.store;
-    if (store) await (this.loading ??= this.loadSaved(store));
+    await this.saved.load();
     // a cancelled threaded read is tried again by the next update
     if (this.engine.threads)
       await (this.threading ??= this.indexThreaded(this.engine.threads, signal).catch((e: unknown) => {
@@ -274,8 +277,18 @@ export class CreditIndex implements LineSink {
       }));
     const r = await this.file.update((p) => this.progressEmitter.fire(p), signal);
     this.chunkDone();
-    if (store && (r.kind !== 'none' || this.lastSave === 0) && Date.now() - this.lastSave >= SAVE_INTERVAL_MS) await this.save(store);
+    await this.saved.afterUpdate(r.kind !== 'none');
     return r;
+  }
+
+  /** what the first update started from */
+  get cacheUse(): CacheUse {
+    return this.saved.cacheUse;
+  }
+
+  /** why the saved index could not be written, when it could not (saving is best effort) */
+  get cacheError(): string | undefined {
+    return this.saved.cacheError;
   }
 
   private get optionsKey(): string {
@@ -285,18 +298,6 @@ export class CreditIndex implements LineSink {
   /** The horizon and theta the tags are read with by default. */
   get behaviourOptions(): BehaviourOptions {
     return this.options.behaviour ?? DEFAULT_BEHAVIOUR;
-  }
-
-  private async loadSaved(store: IndexStore): Promise<void> {
-    const saved = await loadSaved(store, store.nameOf(KIND, this.path, keyedOptions(this.options)), KIND, this.path, this.optionsKey).catch(
-      () => undefined,
-    );
-    if (!saved || !this.restore(saved.frame, saved.identity.committed)) return;
-    const st = await stat(this.path).catch(() => undefined);
-    const unchanged = st?.size === saved.identity.size && st.mtimeMs === saved.identity.mtimeMs;
-    this.cacheUse = unchanged ? 'unchanged' : 'grown';
-    // the saved index is current: it need not be written again until the file grows
-    if (unchanged) this.lastSave = Date.now();
   }
 
   /** A first read with worker processes, when nothing was restored and the file is large enough; else nothing (one thread reads it). */
@@ -354,15 +355,6 @@ export class CreditIndex implements LineSink {
   }
 
   /** Writes the index as it is now (skipped while a provisional last line is held). */
-  private async save(store: IndexStore): Promise<void> {
-    const state = this.file.state();
-    if (!state) return;
-    this.cacheError = await saveLocal(store, store.nameOf(KIND, this.path, keyedOptions(this.options)), this.path, state.committed, () =>
-      this.snapshotOf(state),
-    );
-    if (this.cacheError === undefined) this.lastSave = Date.now();
-  }
-
   /** The index as it is now, to be kept by a caller that saves it elsewhere; undefined while a provisional last line is held. */
   snapshot(): { header: Record<string, unknown>; sections: Section[]; committed: number } | undefined {
     const state = this.file.state();

@@ -11,8 +11,8 @@ import type { TrajectoryCore, TurnCore } from '../record/trajectory';
 import { ActionMatcher } from '../credit/actions';
 import type { MatchOptions } from '../credit/actions';
 import { ByteActions } from '../behaviour/byteActions';
-
-class ScanError extends Error {}
+import { ByteArgs, UNDECIDED, YES } from '../behaviour/byteArgs';
+import { BS, ByteCursor, COLON, COMMA, LB, LS, Q, RB, RS, ScanError } from './byteCursor';
 
 /** Deepest nesting of arrays and objects a record may have (deeper lines are refused, in both readers). */
 export const MAX_DEPTH = 512;
@@ -88,16 +88,7 @@ function entries<F extends string>(table: KeyTable<F>): KeyMap<F> {
   return new KeyMap(out);
 }
 
-const Q = 0x22,
-  BS = 0x5c,
-  LB = 0x7b,
-  RB = 0x7d,
-  LS = 0x5b,
-  RS = 0x5d,
-  COMMA = 0x2c,
-  COLON = 0x3a;
-
-export class FastScanner {
+export class FastScanner extends ByteCursor {
   private readonly top: KeyMap<TrajectoryField>;
   private readonly turn: KeyMap<TurnField>;
   /** set by `key()`: the key's byte range and hash */
@@ -123,11 +114,8 @@ export class FastScanner {
    * observer in the order of their first line however the file was cut into chunks or parts.
    */
   readonly slowObserver: SchemaObserver = new SlowObserver(this);
-  private b: Buffer = Buffer.alloc(0);
   /** open brackets of a skipped structure; its length bounds the depth the fast path reads */
   private readonly stack = new Uint8Array(MAX_DEPTH - 8);
-  private p = 0;
-  private end = 0;
   /**
    * the executed actions of the last record scanned, as byte ranges of its line (valid until the next scan); undefined when not asked
    * for
@@ -136,13 +124,17 @@ export class FastScanner {
   /** the action of the turn being read: its string's content range (-1: none) */
   private actStart = -1;
   private actEnd = -1;
+  /** a turn's candidate actions, compared on their bytes where the form is a common one */
+  private readonly candidateArgs: ByteArgs;
 
   constructor(
     tables: SchemaTables,
     private readonly match: MatchOptions,
     withActions = true,
   ) {
+    super();
     this.actions = withActions ? new ByteActions(match) : undefined;
+    this.candidateArgs = new ByteArgs(match);
     this.top = entries(tables.trajectory);
     this.turn = entries(tables.turn);
     this.topSlot = new Map(TOP_SLOTS.map((f, i) => [f, i]));
@@ -153,9 +145,7 @@ export class FastScanner {
   scan(buf: Buffer, start: number, end: number): TrajectoryCore {
     checkText(buf, start, end);
     this.actions?.reset(buf);
-    this.b = buf;
-    this.p = start;
-    this.end = end;
+    this.at(buf, start, end);
     const chosen = new Array<KeyEntry<TrajectoryField> | undefined>(TOP_SLOTS.length);
     const t: TrajectoryCore = {
       iteration: MISSING_ITERATION,
@@ -479,6 +469,7 @@ export class FastScanner {
       e0 = 0,
       n0 = 0;
     let matcher: ActionMatcher | undefined;
+    let argsReset = false;
     this.ws();
     if (this.peek() === RS) {
       this.p++;
@@ -509,6 +500,22 @@ export class FastScanner {
             (n - open - 1 !== n0 - s0 || b.compare(b, s0, n0, open + 1, n) !== 0)
           )
             same = false;
+          if (
+            same === undefined &&
+            k < 64 &&
+            n0 > s0 &&
+            isIdStart(b[s0]!) &&
+            n - open - 1 === n0 - s0 &&
+            b.compare(b, s0, n0, open + 1, n) === 0
+          ) {
+            // the same tool name: the common argument forms are compared on the bytes, as the tags compare actions
+            if (!argsReset) {
+              this.candidateArgs.reset(b);
+              argsReset = true;
+            }
+            const r = this.candidateArgs.compare(0, n0, e0, k, n, close);
+            if (r !== UNDECIDED) same = r === YES;
+          }
         }
         if (same === undefined) {
           matcher ??= new ActionMatcher(this.decode(s0 - 1, e0), this.match);
@@ -686,23 +693,6 @@ export class FastScanner {
       : this.b.toString('utf8', this.ks, this.ke);
   }
 
-  /** Index of the closing quote of the string whose opening quote is at `open`. */
-  private stringEnd(open: number): number {
-    const b = this.b;
-    let q = open;
-    for (;;) {
-      q = b.indexOf(Q, q + 1);
-      if (q < 0 || q >= this.end) throw new ScanError('unterminated string');
-      let n = 0;
-      let k = q - 1;
-      while (b[k] === BS) {
-        n++;
-        k--;
-      }
-      if ((n & 1) === 0) return q;
-    }
-  }
-
   /** Skips one value, checking it as `JSON.parse` would (strings aside, see `checkText`). */
   private skipValue(): void {
     const ch = this.b[this.p];
@@ -760,32 +750,6 @@ export class FastScanner {
     this.ws();
     this.expect(COLON);
     this.ws();
-  }
-
-  private ws(): void {
-    const b = this.b;
-    const end = this.end;
-    let p = this.p;
-    while (p < end) {
-      const c = b[p];
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) p++;
-      else break;
-    }
-    this.p = p;
-  }
-
-  private peek(): number {
-    return this.b[this.p] ?? -1;
-  }
-
-  private next(): number {
-    if (this.p >= this.end) throw new ScanError('unexpected end of line');
-    return this.b[this.p++]!;
-  }
-
-  private expect(ch: number): void {
-    if (this.b[this.p] !== ch || this.p >= this.end) throw new ScanError(`expected ${String.fromCharCode(ch)}`);
-    this.p++;
   }
 }
 
@@ -851,6 +815,11 @@ function wordsOf(b: Buffer): Int32Array {
 }
 
 /** End of the tool name at the start of an action's bytes (ASCII identifier characters and dots). */
+/** A parsed tool name starts with a letter or `_`. */
+function isIdStart(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+}
+
 function nameEnd(b: Buffer, start: number, end: number): number {
   let i = start;
   while (i < end && (b[i] === 0x20 || b[i] === 0x09)) i++;

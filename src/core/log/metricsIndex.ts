@@ -3,12 +3,13 @@
  * iteration appears twice (a requeued run logs again after its resume point) the
  * later row wins and the duplication is reported.
  */
-import { stat } from 'node:fs/promises';
 import { JsonlFile } from './jsonlFile';
 import type { FileState, LineSink, ReadLimits, SkippedLine, UpdateResult } from './jsonlFile';
 import { columnOf } from './indexCodec';
 import type { DecodedFrame, Section } from './indexCodec';
-import { loadSaved, saveLocal, stableJson } from './indexStore';
+import { stableJson } from './indexStore';
+import { SavedLifecycle } from './savedLifecycle';
+import type { CacheUse } from './savedLifecycle';
 import type { IndexStore } from './indexStore';
 import { METRICS_ITERATION_ALIASES } from '../record/schema';
 import type { FieldMapping } from '../record/schema';
@@ -57,11 +58,9 @@ export interface NonFiniteMetric {
 }
 
 /** How the last update started: from nothing, from a saved index of the unchanged file, or of the file before it grew. */
-export type MetricsCacheUse = 'none' | 'unchanged' | 'grown';
+export type { CacheUse as MetricsCacheUse } from './savedLifecycle';
 
 const KIND = 'metrics';
-/** A running index is saved at most this often while its file grows (and after its first read). */
-const SAVE_INTERVAL_MS = 30_000;
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 export class MetricsIndex implements LineSink {
@@ -85,32 +84,44 @@ export class MetricsIndex implements LineSink {
   /** rows that had no iteration field */
   rowsWithoutIteration = 0;
 
-  /** what the first update started from */
-  cacheUse: MetricsCacheUse = 'none';
-  /** why the saved index could not be written, when it could not (saving is best effort) */
-  cacheError: string | undefined;
-  private loading: Promise<void> | undefined;
-  private lastSave = 0;
+  private readonly saved: SavedLifecycle;
 
   /** `engine.store`: a folder of saved indexes to start from and save to (none: always from byte 0). */
   constructor(
     readonly path: string,
     mapping: FieldMapping = {},
-    private readonly engine: { store?: IndexStore } = {},
+    engine: { store?: IndexStore } = {},
     /** `source`: the bytes of a log that is not a local file (a Hub log read in place) */
     limits: ReadLimits = {},
   ) {
     this.iterationKeys = [...(mapping['iteration'] ? [mapping['iteration']] : []), ...METRICS_ITERATION_ALIASES];
     this.file = new JsonlFile(path, this, limits);
+    this.saved = new SavedLifecycle(engine.store, {
+      path,
+      kind: KIND,
+      optionsKey: this.optionsKey,
+      storeName: (store) => store.nameOf(KIND, path, { iterationKeys: this.iterationKeys }),
+      restore: (frame, committed) => this.restore(frame, committed),
+      frameToSave: () => {
+        const state = this.file.state();
+        return state && { committed: state.committed, frame: () => this.frameOf(state) };
+      },
+    });
+  }
+
+  /** what the first update started from */
+  get cacheUse(): CacheUse {
+    return this.saved.cacheUse;
+  }
+
+  /** why the saved index could not be written, when it could not (saving is best effort) */
+  get cacheError(): string | undefined {
+    return this.saved.cacheError;
   }
 
   /** The options a saved index must have been built with: the iteration keys looked for, in order. */
   private get optionsKey(): string {
     return stableJson({ iterationKeys: this.iterationKeys });
-  }
-
-  private get storeName(): string {
-    return this.engine.store!.nameOf(KIND, this.path, { iterationKeys: this.iterationKeys });
   }
 
   get skippedLines(): { line: number; message: string }[] {
@@ -131,31 +142,14 @@ export class MetricsIndex implements LineSink {
   }
 
   async update(signal?: AbortSignal): Promise<UpdateResult> {
-    const store = this.engine.store;
-    if (store) await (this.loading ??= this.loadSaved(store));
+    await this.saved.load();
     const r = await this.file.update(undefined, signal);
     this.chunkDone();
-    if (store && (r.kind !== 'none' || this.lastSave === 0) && Date.now() - this.lastSave >= SAVE_INTERVAL_MS) await this.save(store);
+    await this.saved.afterUpdate(r.kind !== 'none');
     return r;
   }
 
-  private async loadSaved(store: IndexStore): Promise<void> {
-    const saved = await loadSaved(store, this.storeName, KIND, this.path, this.optionsKey).catch(() => undefined);
-    if (!saved || !this.restore(saved.frame, saved.identity.committed)) return;
-    const st = await stat(this.path).catch(() => undefined);
-    const unchanged = st?.size === saved.identity.size && st.mtimeMs === saved.identity.mtimeMs;
-    this.cacheUse = unchanged ? 'unchanged' : 'grown';
-    if (unchanged) this.lastSave = Date.now();
-  }
-
   /** Writes the rows as they are now (skipped while a provisional last line is held). */
-  private async save(store: IndexStore): Promise<void> {
-    const state = this.file.state();
-    if (!state) return;
-    this.cacheError = await saveLocal(store, this.storeName, this.path, state.committed, () => this.frameOf(state));
-    if (this.cacheError === undefined) this.lastSave = Date.now();
-  }
-
   /**
    * The rows as they are now, to be kept by a caller that saves them elsewhere (a Hub log); undefined while a provisional last line is
    * held.
