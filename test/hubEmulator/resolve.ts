@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authorized } from './gates';
 import { hubError, repoNotFound } from './http';
 import { sendFile } from './sendFile';
+import { commitAt } from './state';
 import type { EmulatorState, RepoState } from './state';
 import type { EmulatorFile } from './types';
 
@@ -22,17 +23,20 @@ export function resolveRoute(st: EmulatorState, req: IncomingMessage, res: Serve
     return true;
   }
   const rev = m[3]!;
-  if (rev !== 'main' && rev !== repo.commit) {
+  const at = commitAt(repo, rev);
+  if (!at) {
     hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${rev}`);
     return true;
   }
-  const f = repo.files.find((x) => x.path === m[4]);
+  // only the head's bytes are on disk: an older commit's file is served while it is unchanged since
+  const f = repo.files.find((x) => x.path === m[4] && at.files.some((y) => y.path === x.path && y.oid === x.oid));
   if (!f) {
-    hubError(res, 404, 'EntryNotFound', `${m[4]} does not exist on "${rev}"`);
+    // the repo and the revision exist: the Hub names the commit it looked in
+    hubError(res, 404, 'EntryNotFound', `${m[4]} does not exist on "${rev}"`, { 'X-Repo-Commit': at.id });
     return true;
   }
   if (echoedAuthorization(st, req, res)) return true;
-  const common = { 'X-Repo-Commit': repo.commit, ETag: `"${f.lfs ?? f.oid}"` };
+  const common = { 'X-Repo-Commit': at.id, ETag: `"${f.lfs ?? f.oid}"` };
   if (f.lfs && m[2] === 'resolve' && st.settings.xet) xetResolve(st, req, res, repo, f, common);
   else if (f.lfs && m[2] === 'resolve') cdnRedirect(st, res, repo, f, common);
   else sendFile(st, req, res, f, common);
@@ -52,9 +56,16 @@ export function sign(st: EmulatorState, key: string, expires: string): string {
   return createHmac('sha256', st.secret).update(`${key}:${expires}`).digest('hex');
 }
 
-/** Plain mode: a 302 to a signed, content-addressed CDN URL. */
+/** When a signed URL made now expires (seconds): after `bridgeTtlSeconds`, or already with `expiredRedirects`. */
+function expiry(st: EmulatorState): string {
+  const expired = (st.faults.expiredRedirects ?? 0) > 0;
+  if (expired) st.faults.expiredRedirects!--;
+  return String(Math.floor(Date.now() / 1000) + (expired ? -60 : st.settings.bridgeTtlSeconds));
+}
+
+/** Plain mode: a 302 to a signed, content-addressed CDN URL that expires as the bridge's do. */
 function cdnRedirect(st: EmulatorState, res: ServerResponse, repo: RepoState, f: EmulatorFile, common: Record<string, string>): void {
-  const expires = String(Math.floor(Date.now() / 1000) + 3600);
+  const expires = expiry(st);
   const location = `${st.cdnUrl}/repos/${repo.id.replace('/', '--')}/${f.lfs}?Expires=${expires}&Signature=${sign(st, f.lfs!, expires)}`;
   res.writeHead(302, {
     ...common,
@@ -91,11 +102,10 @@ function xetResolve(
     res.end(body);
     return;
   }
-  const expired = (st.faults.expiredRedirects ?? 0) > 0;
-  if (expired) st.faults.expiredRedirects!--;
-  const expires = String(Math.floor(Date.now() / 1000) + (expired ? -60 : st.settings.bridgeTtlSeconds));
+  const expires = expiry(st);
   const range = encodeURIComponent(`bytes=0-${Math.max(0, f.size - 1)}`);
-  const location = `${st.cdnUrl}/xet-bridge-us/${xetHash}?X-Xet-Signed-Range=${range}&Expires=${expires}&Signature=${sign(st, xetHash, expires)}`;
+  const signed = `Expires=${expires}&Signature=${sign(st, xetHash, expires)}`;
+  const location = `${st.cdnUrl}/xet-bridge-us/${xetHash}?X-Xet-Signed-Range=${range}&${signed}`;
   res.writeHead(302, { ...common, ...linked, Location: location, 'Content-Length': '0' });
   res.end();
 }

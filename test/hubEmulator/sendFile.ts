@@ -136,14 +136,19 @@ function refusedOrSilent(faults: Faults, res: ServerResponse, span: Span, ranged
   return false;
 }
 
-/** The faults that act on a body being sent; each counts only bodies it can act on (not one-byte probes). */
+/**
+ * The faults that act on a body being sent. `drop` and `corrupt` hit the next body whatever its size, a
+ * file's first request included (a one-byte probe, or the one GET of a client that makes one): a drop
+ * then cuts the body short of its end (`minBodyBytes` skips short bodies). `stall` counts only bodies longer than where it stalls.
+ */
 function bodyFaults(faults: Faults, bodyLength: number): Omit<BodyFaults, 'cap'> {
+  const long = bodyLength >= (faults.minBodyBytes ?? 1);
   const drop =
-    faults.dropAfterBytes !== undefined && faults.dropAfterBytes < bodyLength && (faults.dropCount ?? 1) > 0
-      ? faults.dropAfterBytes
+    long && faults.dropAfterBytes !== undefined && (faults.dropCount ?? 1) > 0
+      ? Math.min(faults.dropAfterBytes, bodyLength - 1)
       : undefined;
   if (drop !== undefined) faults.dropCount = (faults.dropCount ?? 1) - 1;
-  const corrupt = bodyLength > 1 && (faults.corrupt ?? 0) > 0;
+  const corrupt = long && (faults.corrupt ?? 0) > 0;
   if (corrupt) faults.corrupt!--;
   const s = faults.stall;
   const stall = s && s.count > 0 && s.afterBytes < bodyLength ? s.afterBytes : undefined;

@@ -34,7 +34,9 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   const hubPort = await listen(hub, o.port ?? 0);
   const cdnPort = await listen(cdn, o.cdnPort ?? 0);
   st.hubUrl = `http://127.0.0.1:${hubPort}`;
-  st.cdnUrl = `http://127.0.0.1:${cdnPort}`;
+  // the second origin under another host name, as the CDN and the Xet bridge are: a client that compares
+  // host names (the official Python one does) then treats it as foreign and sends it no token
+  st.cdnUrl = `http://${o.cdnHost ?? 'localhost'}:${cdnPort}`;
   return {
     url: st.hubUrl,
     cdnUrl: st.cdnUrl,
@@ -44,6 +46,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     inFlight: st.inFlight,
     files: (repo) => st.repos.get(repo)?.files ?? [],
     commit: (repo) => st.repos.get(repo)?.commit ?? '',
+    commits: (repo) => st.repos.get(repo)?.commits ?? [],
     rescan: (repo) => {
       const r = st.repos.get(repo);
       if (r) loadRepo(st, r.id, r.root);
@@ -86,6 +89,7 @@ function record(st: EmulatorState, origin: 'hub' | 'cdn', req: IncomingMessage, 
   const seen = (): void =>
     void st.requests.push({
       origin,
+      host: req.headers.host,
       method: req.method ?? '',
       url: req.url ?? '',
       authorization: req.headers.authorization,

@@ -2,13 +2,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { scan } from './scan';
-import type { EmulatorFile, EmulatorOptions, EmulatorSettings, Faults, InFlight, SeenRequest } from './types';
+import type { EmulatorCommit, EmulatorFile, EmulatorOptions, EmulatorSettings, Faults, InFlight, SeenRequest } from './types';
 
 export interface RepoState {
   id: string;
   root: string;
+  /** the files at the head of main */
   files: EmulatorFile[];
+  /** the head of main */
   commit: string;
+  /** main's history, newest first */
+  commits: EmulatorCommit[];
 }
 
 export interface EmulatorState {
@@ -53,11 +57,45 @@ export function newState(o: EmulatorOptions): EmulatorState {
   return state;
 }
 
-/** (Re-)reads a repo's folder. */
+/** (Re-)reads a repo's folder; when what it holds changed, main gets a new commit on top of the last. */
 export function loadRepo(state: EmulatorState, id: string, root: string): void {
   const files = scan(root, state.options.lfsPaths);
-  const commit = createHash('sha1')
+  const before = state.repos.get(id);
+  const head = before?.commits[0];
+  if (head && treeId(head.files) === treeId(files)) {
+    before.files = files;
+    return;
+  }
+  const commit = newCommit(files, head);
+  state.repos.set(id, { id, root, files, commit: commit.id, commits: [commit, ...(before?.commits ?? [])] });
+}
+
+/** What a commit's files hold: their paths and git blob ids. */
+function treeId(files: EmulatorFile[]): string {
+  return createHash('sha1')
     .update(files.map((f) => `${f.path}:${f.oid}`).join('\n'))
     .digest('hex');
-  state.repos.set(id, { id, root, files, commit });
+}
+
+/** A commit id that depends on the tree and the parent, as git's does, so a history replays to the same ids. */
+function newCommit(files: EmulatorFile[], parent: EmulatorCommit | undefined): EmulatorCommit {
+  const tree = treeId(files);
+  const id = createHash('sha1')
+    .update(`tree ${tree}\n${parent ? `parent ${parent.id}\n` : ''}`)
+    .digest('hex');
+  const changed = parent ? changedPaths(parent.files, files) : files.length;
+  const title = parent ? `Upload ${changed} file${changed === 1 ? '' : 's'}` : 'initial commit';
+  return { id, parent: parent?.id, title, date: new Date().toISOString(), files };
+}
+
+function changedPaths(before: EmulatorFile[], after: EmulatorFile[]): number {
+  const old = new Map(before.map((f) => [f.path, f.oid]));
+  const now = new Set(after.map((f) => f.path));
+  return after.filter((f) => old.get(f.path) !== f.oid).length + before.filter((f) => !now.has(f.path)).length;
+}
+
+/** The commit a revision names: main (or HEAD) is the head; a full commit id names that commit. */
+export function commitAt(repo: RepoState, rev: string): EmulatorCommit | undefined {
+  if (rev === 'main' || rev === 'HEAD' || rev === 'refs/heads/main') return repo.commits[0];
+  return repo.commits.find((c) => c.id === rev);
 }

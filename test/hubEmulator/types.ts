@@ -12,7 +12,7 @@ export interface EmulatorFile {
 }
 
 export interface Faults {
-  /** cut the connection after this many body bytes, for the next `dropCount` file responses */
+  /** cut the connection after this many body bytes (or one short of the body's end), for the next `dropCount` file bodies */
   dropAfterBytes?: number;
   dropCount?: number;
   /** answer the next N file requests with 500/502/503 */
@@ -28,8 +28,13 @@ export interface Faults {
    * the IETF `RateLimit: "resolvers";r=0;t=N` header when `reset` is
    */
   rateLimit?: { count: number; retryAfter?: number; reset?: number };
-  /** flip one byte in the next N file bodies */
+  /** flip the first byte of the next N file bodies (a one-byte probe counts) */
   corrupt?: number;
+  /**
+   * `dropAfterBytes` and `corrupt` skip bodies shorter than this (default 1: none skipped), for a test
+   * that means a cut in the middle of a long body rather than the first request of a file
+   */
+  minBodyBytes?: number;
   /** throttle file bodies to this many bytes a second */
   trickleBytesPerSecond?: number;
   /**
@@ -59,7 +64,7 @@ export interface Faults {
   gzipRange?: number;
   /** by repo path: serve the bytes of this local file instead (the tree still names the real file's size and hashes) */
   substitute?: Record<string, string>;
-  /** the next N redirects to the bridge carry a URL that has already expired */
+  /** the next N redirects to the second origin (bridge or CDN) carry a URL that has already expired */
   expiredRedirects?: number;
   /** the next N resolve requests answer 400 with the Authorization header they carried in the message */
   echoAuthorization?: number;
@@ -76,12 +81,14 @@ export interface Faults {
 export interface EmulatorSettings {
   /** the Hub is Xet-backed (see above) */
   xet: boolean;
-  /** how long a signed bridge URL stays valid */
+  /** how long a signed URL to the second origin (bridge or CDN) stays valid */
   bridgeTtlSeconds: number;
 }
 
 export interface SeenRequest {
   origin: 'hub' | 'cdn';
+  /** the Host header: the Hub's host name differs from the CDN's, as huggingface.co's does */
+  host: string | undefined;
   method: string;
   url: string;
   authorization: string | undefined;
@@ -111,6 +118,11 @@ export interface EmulatorOptions {
   pageSize?: number;
   port?: number;
   cdnPort?: number;
+  /**
+   * the host name the CDN is reached by (default `localhost`: another name than the Hub's 127.0.0.1, as
+   * on huggingface.co); a test that times new connections can name 127.0.0.1 to leave name lookups out
+   */
+  cdnHost?: string;
   /** repos that are private: without a valid token they answer 401 */
   privateRepos?: string[];
   /** default: Xet mode on, bridge URLs valid for an hour */
@@ -129,8 +141,23 @@ export interface HubEmulator {
   /** file responses (either origin) open at once; `peak` may be reset to 0 by a test */
   inFlight: InFlight;
   files(repo: string): EmulatorFile[];
+  /** the head commit of main: what model info's `sha`, `revision/main` and `X-Repo-Commit` name */
   commit(repo: string): string;
-  /** Re-reads a repo's folder (after files changed on disk). */
+  /** main's history, newest first: each rescan that finds a change adds a commit whose parent is the previous head */
+  commits(repo: string): EmulatorCommit[];
+  /** Re-reads a repo's folder (after files changed on disk); a change makes a new commit. */
   rescan(repo: string): void;
   close(): Promise<void>;
+}
+
+/** One commit of a repo's main branch. */
+export interface EmulatorCommit {
+  id: string;
+  /** undefined for the first */
+  parent: string | undefined;
+  title: string;
+  /** ISO 8601 */
+  date: string;
+  /** the files as they were at this commit */
+  files: EmulatorFile[];
 }
