@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks: Debian packages for the end-to-end tests
 # (Chromium, fonts, and what code-server needs to build), the npm packages, and
-# code-server itself, once per machine, into ~/.cache/rl-run-browser/ (see scripts/codeServer.mjs).
+# code-server itself, once per machine, into ~/.cache/rl-run-browser/ (see scripts/codeServer.mjs), and
+# the official Python Hub client in a virtual environment there (for the emulator's conformance test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,9 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 dpkg -s fonts-liberation >/dev/null 2>&1 || need+=(fonts-liberation)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+# venv needs ensurepip, which Debian ships apart
+{ command -v python3 >/dev/null 2>&1 && python3 -c 'import ensurepip, venv' >/dev/null 2>&1; } || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
   SUDO=""
@@ -24,4 +28,24 @@ npm ci --no-audit --no-fund --loglevel=error
 if [ -f scripts/codeServer.mjs ]; then
   node scripts/codeServer.mjs install
 fi
+# huggingface_hub from the machine's package index only: its configured extra indexes become the index
+# (no fall-back to the default one), the version in scripts/hf-hub-version.txt, one environment per version
+hf_version="$(tr -d '[:space:]' < scripts/hf-hub-version.txt)"
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/rl-run-browser/venv-hf-$hf_version"
+if [ ! -f "$venv/.complete" ]; then
+  echo "setup: huggingface_hub $hf_version into $venv"
+  rm -rf "$venv"
+  mkdir -p "$(dirname "$venv")"
+  python3 -m venv "$venv"
+  read -r -a indexes <<< "$(python3 -m pip config get global.extra-index-url 2>/dev/null || true)"
+  pip_args=(--quiet --disable-pip-version-check --retries 0 --timeout 30)
+  if [ ${#indexes[@]} -gt 0 ]; then
+    pip_args+=(--index-url "${indexes[0]}")
+    for i in "${indexes[@]:1}"; do pip_args+=(--extra-index-url "$i"); done
+  fi
+  "$venv/bin/python" -m pip install "${pip_args[@]}" "huggingface_hub==$hf_version" 2>&1 | grep -v "is ignored: it is neither a file nor a directory" || true
+  "$venv/bin/python" -c "import huggingface_hub as h; assert h.__version__ == '$hf_version', h.__version__"
+  touch "$venv/.complete"
+fi
+
 echo "setup: done"

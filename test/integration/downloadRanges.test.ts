@@ -31,7 +31,8 @@ before(async () => {
   writeFileSync(join(d, '__0_1.distcp'), noise(5 * RANGE, 5));
   writeFileSync(join(d, 'common.pt'), noise(5000, 7));
   writeFileSync(join(repoDir, 'resume', 'latest_checkpointed_iteration.txt'), '1\n');
-  emu = await startHubEmulator({ repos: { [REPO]: repoDir } });
+  // the CDN by address: these tests time new connections, and a name lookup queues behind file I/O in a busy process
+  emu = await startHubEmulator({ repos: { [REPO]: repoDir }, cdnHost: '127.0.0.1' });
 });
 after(async () => {
   await emu.close();

@@ -336,7 +336,9 @@ const creditSize = (): number => readFileSync(creditPath).length;
 test('in place: a connection cut in the middle of the indexing pass resumes from the byte reached, with the same index', async () => {
   const size = creditSize();
   const mark = emu.requests.length;
-  const hr = await withFaults({ dropAfterBytes: Math.floor(size / 2), dropCount: 1 }, () =>
+  // a cut in the middle of the pass's body, not in the probes and header reads before it
+  const cut = Math.floor(size / 2);
+  const hr = await withFaults({ dropAfterBytes: cut, dropCount: 1, minBodyBytes: cut + 1 }, () =>
     HubRun.open({ repo: REPO, revision: 'main' }, { ...fresh(), retry: FAST_RETRY }),
   );
   const resumed = fileRequests(mark).filter((r) => r.url.includes('ws_credit') || r.origin === 'cdn');
@@ -549,7 +551,7 @@ test('in place: a corrupted byte in a later range read is refused in one line, n
   const i = Math.floor(idx.size / 2);
   const mark = emu.requests.length;
   await assert.rejects(
-    withFaults({ corrupt: 1 }, () => idx.read(i)),
+    withFaults({ corrupt: 1, minBodyBytes: 2 }, () => idx.read(i)),
     (e: unknown) =>
       e instanceof ContentError &&
       new RegExp(
@@ -603,7 +605,7 @@ test('rlrb report|show hub:…: other bytes under the real oid exit 1 with one l
   assert.deepStrictEqual(strip(good.stdout, `hub:${REPO}/logs/ws_credit_log.jsonl`), want);
 
   const args = ['show', `hub:${REPO}`, '--endpoint', emu.url, '--iteration', '3', '--group', '10', '--rollout', '2'];
-  const shown = await withFaults({ corrupt: 1 }, () => runCli(args, env));
+  const shown = await withFaults({ corrupt: 1, minBodyBytes: 2 }, () => runCli(args, env));
   assert.equal(shown.status, 1, shown.stdout);
   assert.equal(shown.stdout, '');
   assert.match(
