@@ -580,7 +580,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       const rev = m[3] ?? 'main';
       if (rev !== 'main' && rev !== 'HEAD' && rev !== repo.commit) return hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${rev}`);
       if (kind === undefined || kind === 'revision') {
-        return json(res, 200, {
+        const info: Record<string, unknown> = {
           _id: '66a0000000000000000000bb',
           id: repo.id,
           modelId: repo.id,
@@ -598,7 +598,11 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
           siblings: repo.files.map((f) => ({ rfilename: f.path })),
           createdAt: '2026-09-01T00:00:00.000Z',
           usedStorage: repo.files.reduce((s, f) => s + f.size, 0),
-        });
+        };
+        // as on the Hub: `expand` asks for those fields alone (and the ids), so a poll for the commit stays small
+        const expand = url.searchParams.getAll('expand').concat(url.searchParams.getAll('expand[]'));
+        if (expand.length === 0) return json(res, 200, info);
+        return json(res, 200, Object.fromEntries(Object.entries(info).filter(([k]) => k === '_id' || k === 'id' || expand.includes(k))));
       }
       if (kind === 'paths-info') {
         let body = '';
