@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { jsonl, tempDir } from '../helpers';
 import { HAND_LOG } from '../fixtures';
 import { rlrb } from '../cliRun';
-import { commandWords } from '../../src/cli/commands/eventHook';
+import { commandWords } from '../../src/cli/live/eventHook';
 
 function handRun(): string {
   const root = join(tempDir(), 'run');

@@ -24,7 +24,7 @@ import type { Command } from '../command';
 import { INDEX_FLAGS, INDEX_USAGE } from '../open/indexOptions';
 import { openHubRun, openSettings } from '../open/openRun';
 import { safeJsonLine, safeLine, writeErr } from '../output/safeText';
-import { commandWords, runHook } from './eventHook';
+import { commandWords, runHook } from '../live/eventHook';
 
 export const DEFAULT_INTERVAL_S = 60;
 /** below this a warning: every poll is a request to the Hub */
