@@ -94,3 +94,26 @@ export function localLiveSource(run: Run, probe?: (folders: () => Promise<Checkp
     checkpoints: (probe ?? presenceProbe)(folders),
   };
 }
+
+/**
+ * A run whose logs someone else keeps up to date (the editor's run list follows the files, and a
+ * run read in place the repo's commits): the head is the indexes' versions and the checkpoint
+ * folders' sizes, and a refresh reads nothing.
+ */
+export function observedLiveSource(
+  run: Run,
+  folders: () => Promise<CheckpointFolder[]>,
+  probe?: (folders: () => Promise<CheckpointFolder[]>) => CheckpointProbe,
+): LiveSource {
+  return {
+    key: `observed:${run.location.root}`,
+    run,
+    head: async () => {
+      const versions = [run.credit?.version, run.credit?.size, run.metrics?.version, run.evals?.version];
+      const cps = (await folders()).map((f) => `${f.kind}${f.iteration}:${f.files.map((x) => `${x.path}=${x.size}`).join(',')}`);
+      return JSON.stringify([versions, cps]);
+    },
+    refresh: () => Promise.resolve(),
+    checkpoints: (probe ?? presenceProbe)(folders),
+  };
+}
