@@ -245,4 +245,10 @@ test('rlrb watch --once on a local run: what is new since the last watch, exit 1
   const text = rlrb('watch', g.dir, '--once');
   assert.equal(text.code, 0);
   assert.equal(text.out, '');
+  // an evaluation log that appears while the run trains is taken in
+  g.show({ credit: 3, metrics: 3, override: { iteration: 2, field: 'ws/c_mean', value: 0.5 }, evals: [[1, 4]] });
+  const evals = rlrb('watch', g.dir, '--once', '--json');
+  assert.equal(evals.code, 0, evals.err);
+  // episodes 0..3 on tasks 0, 1, 2, 0 with rewards 0, 1, 0, 1: task successes 1/2, 1, 0
+  assert.deepEqual(JSON.parse(evals.out), { type: 'evaluation', iteration: 1, tasks: 3, success: 0.5 });
 });

@@ -46,7 +46,7 @@ async function openSource(ref: string, a: ParsedArgs): Promise<{ source: LiveSou
   }
   const run = await Run.open(resolve(ref), s.options, s.engine);
   if (!run) throw new UsageError(`${ref}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
-  return { source: localLiveSource(run), store: s.engine.store };
+  return { source: localLiveSource(run, s.engine), store: s.engine.store };
 }
 
 async function run(a: ParsedArgs): Promise<number> {

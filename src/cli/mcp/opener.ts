@@ -91,6 +91,6 @@ export class RunOpener {
     }
     const run = await LocalRun.open(resolve(where), s.options, s.engine);
     if (!run) throw new ToolError(`${where}: no run here`);
-    return localLiveSource(run);
+    return localLiveSource(run, s.engine);
   }
 }

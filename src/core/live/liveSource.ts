@@ -12,7 +12,10 @@ import { apiStall, listRun } from '../hub/model';
 import type { HubConnection } from '../hub/model';
 import { isSha1, shown } from '../hub/treeEntry';
 import type { HubRun } from '../hub/inPlace/hubRun';
-import type { Run } from '../run/run';
+import { Run } from '../run/run';
+import { locateRun } from '../run/runLocator';
+import type { RunLocation } from '../run/runLocator';
+import type { IndexEngine } from '../log/creditIndex';
 import { localCheckpointFolders, presenceProbe } from './checkpoints';
 import type { CheckpointFolder, CheckpointProbe } from './checkpoints';
 
@@ -73,24 +76,49 @@ export function hubLiveSource(
   };
 }
 
-/** A local run: the head is the size and time of each log and of each checkpoint file (stat only). */
-export function localLiveSource(run: Run, probe?: (folders: () => Promise<CheckpointFolder[]>) => CheckpointProbe): LiveSource {
-  const root = run.location.root;
+/**
+ * A local run: the head is where its logs are (a log that appears later, the evaluations say, is
+ * taken in: the run is opened again over the same saved indexes) and the size and time of each,
+ * and of each checkpoint file (stat only).
+ */
+export function localLiveSource(
+  initial: Run,
+  engine: IndexEngine = {},
+  probe?: (folders: () => Promise<CheckpointFolder[]>) => CheckpointProbe,
+): LiveSource {
+  const root = initial.location.root;
+  let run = initial;
   const folders = (): Promise<CheckpointFolder[]> => localCheckpointFolders(root);
+  // the run's folder located again, when it keeps the logs the run has (a run opened as one odd-named file is not)
+  const where = async (): Promise<RunLocation | undefined> => {
+    const loc = await locateRun(root);
+    const keeps = (k: 'creditLog' | 'metricsLog' | 'evalLog'): boolean => run.location[k] === undefined || loc?.[k] === run.location[k];
+    return loc && keeps('creditLog') && keeps('metricsLog') && keeps('evalLog') ? loc : undefined;
+  };
   return {
     key: `local:${root}`,
-    run,
+    get run(): Run {
+      return run;
+    },
     head: async () => {
+      const loc = await where();
+      const paths = loc ? [loc.creditLog, loc.metricsLog, loc.evalLog] : run.logPaths;
       const logs = await Promise.all(
-        run.logPaths.map(async (p) => {
+        paths.map(async (p) => {
           const s = p === undefined ? undefined : await stat(p).catch(() => undefined);
-          return s ? `${s.size}:${s.mtimeMs}` : '-';
+          return s ? `${p}:${s.size}:${s.mtimeMs}` : '-';
         }),
       );
       const cps = (await folders()).map((f) => `${f.kind}${f.iteration}:${f.files.map((x) => `${x.path}=${x.size}`).join(',')}`);
       return JSON.stringify([logs, cps]);
     },
-    refresh: () => run.update(),
+    refresh: async () => {
+      const loc = await where();
+      const same = (a: RunLocation): boolean =>
+        a.creditLog === run.location.creditLog && a.metricsLog === run.location.metricsLog && a.evalLog === run.location.evalLog;
+      if (loc && !same(loc)) run = new Run(loc, run.options, engine);
+      await run.update();
+    },
     checkpoints: (probe ?? presenceProbe)(folders),
   };
 }
