@@ -24,8 +24,10 @@ interface Followed {
   state: FollowState;
   item: vscode.StatusBarItem;
   timer: NodeJS.Timeout | undefined;
-  /** the first poll sets the state and tells nothing: the run's past is not news */
+  /** polls until the run's first read is done set the state and tell nothing: the run's past is not news */
   first: boolean;
+  /** whether the run list has read the run once */
+  read: () => boolean;
 }
 
 const STORED = 'rlRunBrowser.followedRuns';
@@ -86,6 +88,7 @@ export class FollowedRuns implements vscode.Disposable {
       item,
       timer: undefined,
       first: true,
+      read: () => (live.progress ?? 0) >= 1,
     };
     this.followed.set(root, f);
     this.show(f);
@@ -130,7 +133,7 @@ export class FollowedRuns implements vscode.Disposable {
       const { events } = await f.follower.poll();
       f.state = applyEvents(f.state, events, muted);
       if (!f.first) for (const e of events) this.notify(root, notificationOf(e, f.state.name, muted));
-      f.first = false;
+      f.first &&= !f.read();
     } catch (e) {
       f.state = { ...f.state, error: errorMessage(e) };
     }
