@@ -16,6 +16,7 @@ import { REPORT } from './commands/report';
 import { SHOW } from './commands/show';
 import { TAGS } from './commands/tags';
 import { MCP } from './commands/mcp';
+import { WATCH } from './commands/watch';
 import { safeLine, writeErr } from './output/safeText';
 
 /** Every command; a new command is one file exporting a `Command` and one line here. */
@@ -31,6 +32,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   download: DOWNLOAD,
   cache: CACHE,
   mcp: MCP,
+  watch: WATCH,
 };
 
 /** The version in package.json, put in by the build (esbuild `define`); `dev` when run from source. */

@@ -23,6 +23,7 @@ import * as compare from './compare/register';
 import * as problems from './problems/register';
 import * as welcome from './welcome/register';
 import * as agentTools from './mcp/register';
+import * as live from './live/register';
 import type { AgentToolsFacts } from './mcp/register';
 import { TrajectoriesPanel } from './trajectories/trajectoriesPanel';
 import type { TrajectoryKey } from '../shared/protocol';
@@ -116,6 +117,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     problems,
     welcome,
     agentTools,
+    live,
   ])
     feature.register(ctx, services);
 

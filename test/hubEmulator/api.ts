@@ -34,7 +34,7 @@ export function apiRoute(st: EmulatorState, req: IncomingMessage, res: ServerRes
     return true;
   }
   const view = { repo, at };
-  if (kind === undefined || kind === 'revision') modelInfo(st, res, view, url.searchParams.get('blobs') === 'true');
+  if (kind === undefined || kind === 'revision') modelInfo(st, res, view, url);
   else if (kind === 'paths-info') void pathsInfo(st, req, res, view);
   else if (kind === 'commits') commits(res, url, view);
   else tree(st, res, url, view, rev, (m[4] ?? '').replace(/^\//, ''));
@@ -68,8 +68,9 @@ function whoami(st: EmulatorState, req: IncomingMessage, res: ServerResponse): v
 }
 
 /** Model info; with `blobs=true` each sibling carries its size, blob id and LFS data, as the Hub's do. */
-function modelInfo(st: EmulatorState, res: ServerResponse, { repo, at }: RepoView, blobs: boolean): void {
-  json(res, 200, {
+function modelInfo(st: EmulatorState, res: ServerResponse, { repo, at }: RepoView, url: URL): void {
+  const blobs = url.searchParams.get('blobs') === 'true';
+  const info: Record<string, unknown> = {
     _id: '66a0000000000000000000bb',
     id: repo.id,
     modelId: repo.id,
@@ -87,7 +88,11 @@ function modelInfo(st: EmulatorState, res: ServerResponse, { repo, at }: RepoVie
     siblings: at.files.map((f) => (blobs ? sibling(f) : { rfilename: f.path })),
     createdAt: repo.commits[repo.commits.length - 1]!.date,
     usedStorage: at.files.reduce((s, f) => s + f.size, 0),
-  });
+  };
+  // as on the Hub: `expand` asks for those fields alone (and the ids), so a poll for the commit stays small
+  const expand = url.searchParams.getAll('expand').concat(url.searchParams.getAll('expand[]'));
+  if (expand.length === 0) return json(res, 200, info);
+  json(res, 200, Object.fromEntries(Object.entries(info).filter(([k]) => k === '_id' || k === 'id' || expand.includes(k))));
 }
 
 function sibling(f: EmulatorFile): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, rlrbJson } from '../cliRun';
+import { CLI, rlrb, rlrbJson } from '../cliRun';
 import { tempDir } from '../helpers';
 import { HOSTILE_ACTION, HUGE, mcpFixture } from '../mcpFixtures';
 
@@ -50,6 +50,7 @@ test('rlrb mcp over stdio: the tools, each answer equal to the CLI --json, error
       'behaviour_tags',
       'compare_runs',
       'evaluations',
+      'events_since',
       'get_trajectory',
       'list_runs',
       'query_trajectories',
@@ -104,6 +105,26 @@ test('rlrb mcp over stdio: the tools, each answer equal to the CLI --json, error
         [40, 2, 2, 0.5],
       ],
     );
+  });
+
+  await t.test('events_since = rlrb watch --once --json on a run not watched before; its cursor gives only what is new', async () => {
+    const r = await call(c, 'events_since', { run: 'hand' });
+    assert.equal(r.isError, undefined, textOf(r));
+    const s = r.structuredContent as { events: { type: string }[]; cursor: string };
+    const cli = rlrb('watch', hand, '--once', '--json');
+    assert.deepEqual(
+      s.events,
+      cli.out
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as unknown),
+    );
+    assert.deepEqual(s.events.map((e) => e.type).slice(0, 1), ['iteration']);
+    const again = await call(c, 'events_since', { run: 'hand', cursor: s.cursor });
+    assert.deepEqual((again.structuredContent as { events: unknown[] }).events, []);
+    const bad = await call(c, 'events_since', { run: 'hand', cursor: 'nonsense' });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /cursor is not one this tool gave/);
   });
 
   await t.test('get_trajectory = rlrb show --json for a record without long strings', async () => {

@@ -22,6 +22,8 @@ import { checkRun } from './roots';
 import { flagsOf } from './opener';
 import { CUT_CHARS, FULL_CUT_CHARS, ToolError, cutStrings } from './limits';
 import type { RunOpener, RunOptions } from './opener';
+import { Follower } from '../../core/live/follower';
+import { cursorFromText, cursorText, emptyCursor } from '../../core/live/liveCursor';
 
 /** The value as its JSON text reads back: what the CLI's `--json` prints, parsed (no `undefined`, NaN as null). */
 export const asJson = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
@@ -266,4 +268,13 @@ export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: R
     runs.push(entry);
   }
   return { roots: o.config.roots, runs, more: found.length >= MAX_RUNS, repos: (o.config.repos ?? []).map((r) => `hub:${r}`) };
+}
+
+/** The events of run-format.md section 10 since `cursor` (none: since the run began), and the cursor to pass next time. */
+export async function eventsSince(o: RunOpener, ref: string, cursor: string | undefined): Promise<unknown> {
+  const from = cursor === undefined ? emptyCursor() : cursorFromText(cursor);
+  if (!from) throw new ToolError('cursor is not one this tool gave; leave it out to start from the beginning of the run');
+  const follower = new Follower(await o.liveSource(ref), from);
+  const { events } = await follower.poll();
+  return asJson({ events, cursor: cursorText(follower.cursor) });
 }

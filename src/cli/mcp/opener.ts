@@ -9,6 +9,12 @@ import type { OpenSettings } from '../open/openRun';
 import type { Run } from '../../core/run/run';
 import { isHubRef } from '../../core/hub/inPlace/hubRef';
 import { checkRun } from './roots';
+import { Run as LocalRun } from '../../core/run/run';
+import { hubLiveSource, localLiveSource } from '../../core/live/liveSource';
+import type { LiveSource } from '../../core/live/liveSource';
+import { openHubRun } from '../open/openRun';
+import { resolve } from 'node:path';
+import { ToolError } from './limits';
 
 /** What the server was started with. */
 export interface ServerConfig {
@@ -37,6 +43,7 @@ export function flagsOf(values: Readonly<Record<string, string | number | true |
 
 export class RunOpener {
   private readonly open = new Map<string, Promise<Run>>();
+  private readonly followed = new Map<string, Promise<LiveSource>>();
 
   constructor(readonly config: ServerConfig) {}
 
@@ -62,5 +69,28 @@ export class RunOpener {
     const opening = openRunWith(where, this.settings(o, needCredit));
     this.open.set(key, opening);
     return await opening;
+  }
+
+  /** The run `ref` names as a followed run (section 10): opened once per session, its changes read at each poll. */
+  liveSource(ref: string): Promise<LiveSource> {
+    const where = checkRun(ref, this.config.roots);
+    let got = this.followed.get(where);
+    if (!got) {
+      got = this.openLive(where);
+      got.catch(() => this.followed.delete(where));
+      this.followed.set(where, got);
+    }
+    return got;
+  }
+
+  private async openLive(where: string): Promise<LiveSource> {
+    const s = this.settings();
+    if (isHubRef(where)) {
+      const { hr, conn } = await openHubRun(where, s);
+      return hubLiveSource(hr, conn);
+    }
+    const run = await LocalRun.open(resolve(where), s.options, s.engine);
+    if (!run) throw new ToolError(`${where}: no run here`);
+    return localLiveSource(run, s.engine);
   }
 }

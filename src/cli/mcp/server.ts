@@ -18,6 +18,7 @@ import {
   behaviourTags,
   compareRuns,
   evaluations,
+  eventsSince,
   getTrajectory,
   listRuns,
   queryTrajectories,
@@ -160,6 +161,28 @@ export function createServer(config: ServerConfig): McpServer {
       annotations: { readOnlyHint: true },
     },
     guarded(async (a) => ok(await evaluations(opener, a.run))),
+  );
+
+  server.registerTool(
+    'events_since',
+    {
+      title: 'What is new in a run',
+      description:
+        'What is new in a run that is still training since the cursor (run-format.md section 10), the same events as ' +
+        '`rlrb watch --json`: iteration {iteration, trajectories, reward}, checkpoint {iteration, kind}, evaluation ' +
+        "{iteration, tasks, success}, alert {iteration, check, value, limit, field?} (the card's checks: signFlip, fallback, " +
+        'argmax, meanC, loggedDisagrees) and stale. Leave the cursor out the first time (every event so far); pass the ' +
+        `returned cursor back to get only what came after. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
+      inputSchema: z.strictObject({
+        run,
+        cursor: z.string().max(4_000_000).optional().describe('the cursor of the previous answer; none: from the beginning'),
+      }),
+      outputSchema: loose({ events: z.array(z.looseObject({ type: z.string() })), cursor: z.string() }),
+      annotations: { readOnlyHint: true },
+    },
+    guarded(async (a) =>
+      ok(await eventsSince(opener, a.run, a.cursor), MAX_RESULT_CHARS, 'too many events at once; run rlrb watch --once --json'),
+    ),
   );
 
   server.registerTool(

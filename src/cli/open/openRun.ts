@@ -18,6 +18,7 @@ import { RangeCache } from '../../core/hub/inPlace/rangeCache';
 import { errorDetail } from '../../core/errorMessage';
 import { UsageError } from '../args';
 import type { ParsedArgs } from '../args';
+import type { HubConnection } from '../../core/hub/model';
 import { cliCacheDir, indexEngine, indexOptions, rangesDir } from './indexOptions';
 import { connection } from './hubConnection';
 import { repoProblem } from './repoId';
@@ -96,11 +97,18 @@ async function readRun(run: Run, ref: string): Promise<void> {
   }
 }
 
+/** A Hub run read in place, with what it was opened with (the watch follows it). */
+export interface OpenedHubRun {
+  hr: HubRun;
+  conn: HubConnection;
+  store: IndexStore;
+}
+
 /**
  * `hub:owner/name[@revision]`: the repo's logs read in place, the index saved in the cache folder
  * (`--no-cache`: a temporary one) with the ranges fetched under `ranges/`.
  */
-async function openInPlace(spec: string, s: OpenSettings): Promise<Run> {
+export async function openHubRun(spec: string, s: OpenSettings): Promise<OpenedHubRun> {
   const ref = parseHubRef(spec);
   if (typeof ref === 'string') throw new UsageError(ref);
   const bad = repoProblem(ref.repo);
@@ -108,11 +116,16 @@ async function openInPlace(spec: string, s: OpenSettings): Promise<Run> {
   const dir = s.args.flags.has('no-cache') ? mkdtempSync(join(tmpdir(), 'rlrb-in-place-')) : cliCacheDir();
   const conn = await connection(s.args);
   const options = s.options;
-  const hr = await HubRun.open(ref, { conn, store: new IndexStore(dir), cache: new RangeCache(rangesDir(dir)), options });
+  const store = new IndexStore(dir);
+  const hr = await HubRun.open(ref, { conn, store, cache: new RangeCache(rangesDir(dir)), options });
   if (hr.savedIndexLine !== undefined) {
     writeErr(`rlrb: warning: ${safeLine(hr.savedIndexLine)}\n`);
     const note = await hr.offlineNote();
     if (note !== undefined) writeErr(`rlrb: warning: ${safeLine(note)}\n`);
   }
-  return hr.run;
+  return { hr, conn, store };
+}
+
+async function openInPlace(spec: string, s: OpenSettings): Promise<Run> {
+  return (await openHubRun(spec, s)).hr.run;
 }

@@ -50,3 +50,8 @@ export function redactUrls(text: string): string {
 export function writeErr(text: string): void {
   process.stderr.write(safeText(redactUrls(text)));
 }
+
+/** One value as JSON on one line, with the same escapes as `safeJson`. */
+export function safeJsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

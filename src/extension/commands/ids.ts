@@ -54,6 +54,8 @@ export const TASK_COMMANDS = ['rlRunBrowser.openTask', 'rlRunBrowser.openSideByS
 
 export const COMPARE_COMMANDS = ['rlRunBrowser.compareRuns', 'rlRunBrowser.compareSelected', 'rlRunBrowser.compareWith'] as const;
 
+export const LIVE_COMMANDS = ['rlRunBrowser.followRun', 'rlRunBrowser.unfollowRun'] as const;
+
 /** A command a tree item runs when clicked (VS Code's API for a click; code calls the services instead). */
 export type PanelCommandId = (typeof PANEL_COMMANDS)[number];
 
@@ -68,4 +70,5 @@ export const ALL_COMMANDS: readonly string[] = [
   ...IN_PLACE_COMMANDS,
   ...TASK_COMMANDS,
   ...COMPARE_COMMANDS,
+  ...LIVE_COMMANDS,
 ];

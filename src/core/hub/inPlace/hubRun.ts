@@ -71,6 +71,8 @@ export class HubRun {
   use: InPlaceUse = 'none';
   offline: string | undefined;
   private identity: HubIdentity | undefined;
+  /** the hash of the first 64 KB of the content `key`, known unchanged from the commit before (a grown log) */
+  private keptHead: { key: string; head: string; first?: string } | undefined;
   private metricsIdentity: HubMetricsIdentity | undefined;
   private readonly where: string;
 
@@ -254,12 +256,14 @@ export class HubRun {
     const id = this.identity;
     if (src && snap && v && !(id?.key === src.target.key && id.committed === snap.committed)) {
       const c = snap.committed;
+      const kept = this.keptHead?.key === src.target.key ? this.keptHead : undefined;
       const [head, tail] = await Promise.all([
-        src.readRange(0, Math.min(EDGE_BYTES, c)),
+        kept ? undefined : src.readRange(0, Math.min(EDGE_BYTES, c)),
         src.readRange(Math.max(0, c - EDGE_BYTES), Math.min(EDGE_BYTES, c)),
       ]);
-      const first = c > 0 ? head.subarray(0, FIRST_BYTES).toString('base64') : undefined;
-      this.identity = { ...src.target, committed: c, head: sha256(head), tail: sha256(tail), ...(first ? { first } : {}), verified: v.key };
+      const first = kept ? kept.first : c > 0 ? head!.subarray(0, FIRST_BYTES).toString('base64') : undefined;
+      const headHash = kept ? kept.head : sha256(head!);
+      this.identity = { ...src.target, committed: c, head: headHash, tail: sha256(tail), ...(first ? { first } : {}), verified: v.key };
       await saveHubIndex(this.o.store, this.options, snap, this.identity, v).catch(() => undefined);
     }
     await this.saveMetrics();
@@ -327,8 +331,11 @@ export class HubRun {
     if (this.credit && t && t.key !== this.credit.target.key) {
       const id = this.identity;
       this.credit.target = { ...t };
-      if (id && t.size > id.committed && (await this.samePrefix(this.credit, id))) kind = 'grown';
-      else {
+      if (id && t.size > id.committed && (await this.samePrefix(this.credit, id))) {
+        kind = 'grown';
+        // its first 64 KB were just found unchanged: the identity saved after the update keeps their hash instead of fetching them again
+        if (id.committed >= EDGE_BYTES) this.keptHead = { key: t.key, head: id.head, ...(id.first ? { first: id.first } : {}) };
+      } else {
         this.credit.generation++;
         kind = 'rebuilt';
       }
