@@ -108,9 +108,15 @@ function record(st: EmulatorState, origin: 'hub' | 'cdn', req: IncomingMessage, 
 /** /__emulator/: faults, the request log and rescans, for a test or the e2e harness in another process. */
 async function control(st: EmulatorState, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   if (path === '/__emulator/faults' && req.method === 'POST') {
-    const body = await readBody(req);
+    let next: Faults;
+    try {
+      next = JSON.parse((await readBody(req)) || '{}') as Faults;
+    } catch (e) {
+      // a bad request from a test must not take the emulator down for every other test
+      return json(res, 400, { error: `faults: ${errorMessage(e)}` });
+    }
     for (const k of Object.keys(st.faults) as (keyof Faults)[]) delete st.faults[k];
-    Object.assign(st.faults, JSON.parse(body || '{}') as Faults);
+    Object.assign(st.faults, next);
     return json(res, 200, st.faults);
   }
   if (path === '/__emulator/requests') return json(res, 200, st.requests);

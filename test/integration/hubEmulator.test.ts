@@ -238,3 +238,13 @@ test('drop and corrupt fire on a file’s first request, a one-byte probe or a o
   assert.equal(emu.faults.dropCount, 0);
   assert.equal(await (await hub(path)).text(), '{"sharded_backend":"torch_dist"}');
 });
+
+test('faults set by another process: bad JSON is refused with 400 and the emulator keeps serving', async () => {
+  fresh();
+  const bad = await hub('/__emulator/faults', { method: 'POST', body: '{"corrupt":' });
+  assert.equal(bad.status, 400);
+  const ok = await hub('/__emulator/faults', { method: 'POST', body: '{"apiErrors":{"count":1,"status":502}}' });
+  assert.deepEqual(await ok.json(), { apiErrors: { count: 1, status: 502 } });
+  assert.equal((await hub(`/api/models/${REPO}`)).status, 502);
+  assert.equal((await hub(`/api/models/${REPO}`)).status, 200);
+});
