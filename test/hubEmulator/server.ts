@@ -17,6 +17,8 @@ import { open } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
+import { datasetRoute } from './datasetCommit';
+import type { DatasetStore } from './datasetCommit';
 import { errorMessage } from '../../src/core/errorMessage';
 
 export interface EmulatorFile {
@@ -150,6 +152,8 @@ export interface HubEmulator {
   inFlight: InFlight;
   files(repo: string): EmulatorFile[];
   commit(repo: string): string;
+  /** dataset repos created and committed to through the write routes (datasetCommit.ts) */
+  datasets: DatasetStore;
   /** Re-reads a repo's folder (after files changed on disk). */
   rescan(repo: string): void;
   close(): Promise<void>;
@@ -264,6 +268,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
   const connectionFree = new WeakMap<object, number>();
   const pageSize = o.pageSize ?? 1000;
   const secret = randomBytes(16);
+  const datasets: DatasetStore = new Map();
   const valid = new Set([...(o.validTokens ?? []), ...(o.requiredToken ? [o.requiredToken] : [])]);
   const privateRepos = new Set(o.privateRepos ?? []);
   let hubUrl = '';
@@ -543,6 +548,8 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
       res.end("Internal Error - We're working hard to fix this as soon as possible!");
       return;
     }
+    const bearer = (r: IncomingMessage): boolean => valid.has(r.headers.authorization?.replace(/^Bearer /, '') ?? '');
+    if (datasetRoute(req, res, path, { store: datasets, hubUrl, tokenOk: bearer })) return;
     if (path === '/api/whoami-v2') {
       const h = req.headers.authorization;
       const token = h?.startsWith('Bearer ') ? h.slice(7) : undefined;
@@ -824,6 +831,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     inFlight,
     files: (repo) => repos.get(repo)?.files ?? [],
     commit: (repo) => repos.get(repo)?.commit ?? '',
+    datasets,
     rescan: (repo) => {
       const r = repos.get(repo);
       if (r) load(r.id, r.root);
