@@ -70,7 +70,9 @@ export function datasetRoute(
     if (m![2] === 'preupload') {
       const b: unknown = JSON.parse(await body(req));
       const list = isRecord(b) && Array.isArray(b['files']) ? b['files'] : [];
-      return send(res, 200, { files: list.map((f: unknown) => ({ path: isRecord(f) ? f['path'] : '', uploadMode: 'regular', shouldIgnore: false })) });
+      return send(res, 200, {
+        files: list.map((f: unknown) => ({ path: isRecord(f) ? f['path'] : '', uploadMode: 'regular', shouldIgnore: false })),
+      });
     }
     return commit(req, res, files, ctx.hubUrl, m![1]!);
   })().catch((e: unknown) => send(res, 500, { error: String(e) }));

@@ -43,7 +43,11 @@ function near(actual: unknown, expected: unknown, what: string): void {
 
 async function open(): Promise<DuckDBConnection> {
   const c = await (await DuckDBInstance.create(':memory:')).connect();
-  for (const stmt of recipe().get('setup')!.replaceAll('DIR', ds).split(/;\s*\n/)) if (stmt.trim()) await c.run(stmt);
+  for (const stmt of recipe()
+    .get('setup')!
+    .replaceAll('DIR', ds)
+    .split(/;\s*\n/))
+    if (stmt.trim()) await c.run(stmt);
   return c;
 }
 
@@ -66,13 +70,25 @@ test('DuckDB: the recipe gives rlrb report --json, figure for figure', async () 
   for (const [id, path] of Object.entries(RUNS)) {
     const cli = rlrbJson('report', path);
     const row = report.find((r) => r['run'] === id)!;
-    for (const k of ['trajectories', 'iterations', 'labeledTurns', 'creditedTurns', 'signFlipRate', 'fallbackRate']) near(row[k], cli[k], `${id} ${k}`);
-    for (const k of ['executedIsArgmaxRate', 'meanC', 'rmsBetaCOverRmsA', 'cMismatches', 'aTMismatches']) near(row[k], cli[k], `${id} ${k}`);
+    for (const k of ['trajectories', 'iterations', 'labeledTurns', 'creditedTurns', 'signFlipRate', 'fallbackRate'])
+      near(row[k], cli[k], `${id} ${k}`);
+    for (const k of ['executedIsArgmaxRate', 'meanC', 'rmsBetaCOverRmsA', 'cMismatches', 'aTMismatches'])
+      near(row[k], cli[k], `${id} ${k}`);
     const g = cli['gate'] as Row;
     const sg = gate.find((r) => r['run'] === id);
     if ((g['groups'] as number) === 0) assert.equal(sg, undefined, `${id}: no gate group`);
     else
-      for (const k of ['groups', 'meanDiff', 't', 'p', 'iterations', 'iterationsPositive', 'signTestP', 'firstHalfMeanDiff', 'secondHalfMeanDiff'])
+      for (const k of [
+        'groups',
+        'meanDiff',
+        't',
+        'p',
+        'iterations',
+        'iterationsPositive',
+        'signTestP',
+        'firstHalfMeanDiff',
+        'secondHalfMeanDiff',
+      ])
         near(sg![k], g[k], `${id} gate ${k}`);
     near(auroc.find((r) => r['run'] === id)?.['auroc'] ?? null, cli['auroc'], `${id} auroc`);
   }
@@ -90,7 +106,7 @@ test('DuckDB: the recipe gives rlrb tags --json, tag for tag', async () => {
     for (const name of TAG_NAMES) {
       const row = tags.find((r) => r['run'] === id && r['tag'] === name)!;
       near(row['trajectories'], cli.trajectories, `${id} trajectories`);
-      const f = cli.tags[name];
+      const f = cli.tags[name] ?? null;
       assert.equal(row['known'], f !== null, `${id} ${name} known`);
       if (f === null) continue;
       for (const k of ['count', 'rate', 'successTagged', 'successUntagged']) near(row[k], f[k], `${id} ${name} ${k}`);

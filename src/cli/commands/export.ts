@@ -140,7 +140,8 @@ export const EXPORT: Command = {
     '[--group N] [--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--tag T]... ' +
     '[--text S] [--out FILE] ' +
     `${INDEX_USAGE} [--endpoint URL]`,
-  about: 'Or: export <run>... --dataset DIR [--push owner/name]: every run into one Parquet dataset (trajectories, turns) by run and iteration.',
+  about:
+    'Or: export <run>... --dataset DIR [--push owner/name]: every run into one Parquet dataset (trajectories, turns) by run and iteration.',
   flags: {
     dataset: 'string',
     push: 'string',

@@ -135,7 +135,7 @@ export function createServer(config: ServerConfig): McpServer {
       title: 'Runs table',
       description:
         'One row a run (a sweep at a glance): iterations, trajectories, reward of the first and last 10 iterations, the gate, ' +
-        'sign-flip, fallback and argmax rates, the behaviour tags\' rates, the last evaluation and its verdict against the baseline ' +
+        "sign-flip, fallback and argmax rates, the behaviour tags' rates, the last evaluation and its verdict against the baseline " +
         `(run-format.md section 8), beta and tau where the run states them; equal to \`rlrb runs --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({
         runs: z.array(run).min(1).max(MAX_RUNS).describe(`the runs, one row each. ${RUN}`),

@@ -42,8 +42,14 @@ export interface DatasetResult {
   turns: number;
 }
 
+interface ParquetFile<R> {
+  table: ParquetTable<R>;
+  close(): Promise<void>;
+  destroy(): void;
+}
+
 /** A file written through a sink, its stream closed (or destroyed on failure). */
-async function parquetFile<R>(path: string, cols: readonly DatasetColumn<R>[], rowGroup: number | undefined) {
+function parquetFile<R>(path: string, cols: readonly DatasetColumn<R>[], rowGroup: number | undefined): ParquetFile<R> {
   const stream = createWriteStream(path, { flags: 'wx' });
   const table = new ParquetTable(cols, writableSink(stream), rowGroup);
   return {
@@ -88,13 +94,16 @@ async function writeIteration(
   const part = `iteration=${iteration}`;
   await mkdir(join(dirs.trajectories, part), { recursive: true });
   await mkdir(join(dirs.turns, part), { recursive: true });
-  const tf = await parquetFile(join(dirs.trajectories, part, 'part-0.parquet'), TRAJECTORY_COLUMNS, o.rowGroup);
-  const uf = await parquetFile(join(dirs.turns, part, 'part-0.parquet'), TURN_COLUMNS, o.rowGroup);
+  const tf = parquetFile(join(dirs.trajectories, part, 'part-0.parquet'), TRAJECTORY_COLUMNS, o.rowGroup);
+  const uf = parquetFile(join(dirs.turns, part, 'part-0.parquet'), TURN_COLUMNS, o.rowGroup);
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
   const seen = new Set<string>();
   try {
-    const reader = readRanges(index.path, inFileOrder(rows, src), src, { ...(o.signal ? { signal: o.signal } : {}), ...(o.origin ? { origin: o.origin } : {}) });
+    const reader = readRanges(index.path, inFileOrder(rows, src), src, {
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.origin ? { origin: o.origin } : {}),
+    });
     for await (const { id: row, bytes } of reader) {
       o.signal?.throwIfAborted();
       const v = view(index, tables, row, bytes);
@@ -106,7 +115,14 @@ async function writeIteration(
       const A = c.A[row]!;
       const marks = trajectoryTurnMarks(v.turns, A, credit, match);
       for (const [k, turn] of v.turns.entries()) {
-        const t: TurnEntry = { trajectoryId: id, group: c.group[row]!, rollout: c.rollout[row]!, turn, cls: classifyTurn(turn, A, credit, match), marks: marks[k]! };
+        const t: TurnEntry = {
+          trajectoryId: id,
+          group: c.group[row]!,
+          rollout: c.rollout[row]!,
+          turn,
+          cls: classifyTurn(turn, A, credit, match),
+          marks: marks[k]!,
+        };
         await uf.table.add(t);
       }
     }
