@@ -8,7 +8,8 @@ import type { ColumnSource, SchemaElement } from 'hyparquet-writer';
 import { SinkWriter } from '../parquet';
 import type { ExportSink } from '../sink';
 
-export type ScalarType = 'int' | 'float' | 'string' | 'bool';
+/** `int`: INT64 (held exactly to 2^53); `int32`: counts that fit, no BigInt per cell */
+export type ScalarType = 'int' | 'int32' | 'float' | 'string' | 'bool';
 export type ColumnType = ScalarType | { list: ScalarType };
 export type Scalar = number | string | boolean | null;
 export type CellValue = Scalar | readonly Scalar[];
@@ -23,6 +24,7 @@ export interface DatasetColumn<R> {
 
 const PHYSICAL: Record<ScalarType, Omit<SchemaElement, 'name'>> = {
   int: { type: 'INT64' },
+  int32: { type: 'INT32' },
   float: { type: 'DOUBLE' },
   string: { type: 'BYTE_ARRAY', converted_type: 'UTF8' },
   bool: { type: 'BOOLEAN' },
@@ -39,6 +41,7 @@ function elements<R>(c: DatasetColumn<R>): SchemaElement[] {
 
 function scalar(type: ScalarType, v: Scalar): Scalar | bigint {
   if (type === 'int') return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null;
+  if (type === 'int32') return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 31 ? v : null;
   if (type === 'float') return typeof v === 'number' && Number.isFinite(v) ? v : null;
   return v;
 }

@@ -19,6 +19,8 @@ export interface TrajectoryEntry {
   view: TrajectoryView;
   /** the run has labeled turns (else the label tags are unknown: null) */
   labels: boolean;
+  /** its behaviour tags (`index.tags`), computed once for the dozen columns that read them */
+  tags: number;
 }
 
 export interface TurnEntry {
@@ -35,7 +37,12 @@ const snake = (s: string): string => s.replace(/[A-Z]/g, (ch) => `_${ch.toLowerC
 
 type T = DatasetColumn<TrajectoryEntry>;
 const col = (e: TrajectoryEntry): CreditIndex['columns'] => e.index.columns;
-const num = (name: string, about: string, get: (c: CreditIndex['columns'], i: number) => number, type: 'int' | 'float' = 'int'): T => ({
+const num = (
+  name: string,
+  about: string,
+  get: (c: CreditIndex['columns'], i: number) => number,
+  type: 'int' | 'int32' | 'float' = 'int32',
+): T => ({
   name,
   type,
   about,
@@ -48,15 +55,15 @@ function tagColumn(name: TagName, bit: number): T {
     name: `tag_${snake(name)}`,
     type: 'bool',
     about: `section 7's \`${name}\`${label ? ' (null in a run without labeled turns)' : ''}`,
-    get: (e) => (label && !e.labels ? null : (e.index.tags(e.row) & bit) !== 0),
+    get: (e) => (label && !e.labels ? null : (e.tags & bit) !== 0),
   };
 }
 
 export const TRAJECTORY_COLUMNS: readonly T[] = [
   { name: 'trajectory_id', type: 'string', about: 'run/iteration/group/rollout (#line when that key repeats)', get: (e) => e.id },
-  num('line', 'the line of the credit log', (c, i) => c.line[i]!),
-  num('group', 'GRPO group', (c, i) => c.group[i]!),
-  num('rollout', 'rollout in the group', (c, i) => c.rollout[i]!),
+  num('line', 'the line of the credit log', (c, i) => c.line[i]!, 'int'),
+  num('group', 'GRPO group', (c, i) => c.group[i]!, 'int'),
+  num('rollout', 'rollout in the group', (c, i) => c.rollout[i]!, 'int'),
   {
     name: 'task',
     type: 'string',
@@ -100,7 +107,7 @@ export const TRAJECTORY_COLUMNS: readonly T[] = [
     name: 'tags',
     type: { list: 'string' },
     about: 'the behaviour tags it has',
-    get: (e) => TAG_NAMES.filter((_, k) => (e.index.tags(e.row) & (1 << k)) !== 0),
+    get: (e) => TAG_NAMES.filter((_, k) => (e.tags & (1 << k)) !== 0),
   },
   ...TAG_NAMES.map((name, k) => tagColumn(name, 1 << k)),
 ];
@@ -126,7 +133,7 @@ export const TURN_COLUMNS: readonly U[] = [
   { name: 'trajectory_id', type: 'string', about: 'the trajectory it belongs to', get: (e) => e.trajectoryId },
   { name: 'group', type: 'int', about: 'GRPO group', get: (e) => e.group },
   { name: 'rollout', type: 'int', about: 'rollout in the group', get: (e) => e.rollout },
-  { name: 'turn', type: 'int', about: 'its place in the trajectory, from 0', get: (e) => e.turn.index },
+  { name: 'turn', type: 'int32', about: 'its place in the trajectory, from 0', get: (e) => e.turn.index },
   { name: 'action', type: 'string', about: 'the executed action', get: (e) => e.turn.action },
   { name: 'scores', type: { list: 'float' }, about: 'candidate scores, [0] executed', get: (e) => e.turn.scores },
   { name: 'same', type: { list: 'bool' }, about: 'candidate k is the executed action', get: (e) => e.turn.same },

@@ -14,14 +14,16 @@ import { buildSchemaTables } from '../../record/schema';
 import type { SchemaTables } from '../../record/schema';
 import { normaliseRecord } from '../../record/trajectory';
 import type { TrajectoryView } from '../../record/trajectory';
-import { classifyTurn, trajectoryTurnMarks } from '../../credit/turnMarks';
+import { Collapse, classifyTurn, collapseOf } from '../../credit/turnMarks';
+import { MARK_CYCLE, MARK_REPEAT, StringActions } from '../../behaviour/actionSeq';
+import { actionWindows } from '../../behaviour/windows';
 import { inFileOrder, readRanges } from '../recordReader';
 import type { RangeOrigin, RangeSource } from '../recordReader';
 import { writableSink } from '../sink';
 import { ParquetTable } from './parquetTable';
 import type { DatasetColumn } from './parquetTable';
 import { TRAJECTORY_COLUMNS, TURN_COLUMNS } from './tables';
-import type { TrajectoryEntry, TurnEntry } from './tables';
+import type { TrajectoryEntry } from './tables';
 
 export const DATASET_TABLES = ['trajectories', 'turns'] as const;
 
@@ -110,20 +112,27 @@ async function writeIteration(
       const key = `${runId}/${iteration}/${c.group[row]}/${c.rollout[row]}`;
       const id = seen.has(key) ? `${key}#${c.line[row]}` : key;
       seen.add(key);
-      const entry: TrajectoryEntry = { id, index, row, view: v, labels };
+      const entry: TrajectoryEntry = { id, index, row, view: v, labels, tags: index.tags(row) };
       await tf.table.add(entry);
       const A = c.A[row]!;
-      const marks = trajectoryTurnMarks(v.turns, A, credit, match);
+      // one classification a turn (the marks are its fields), the windows of section 7 over the trajectory
+      const windows = new Uint8Array(v.turns.length);
+      actionWindows(
+        new StringActions(
+          v.turns.map((t) => t.action),
+          match,
+        ),
+        windows,
+      );
       for (const [k, turn] of v.turns.entries()) {
-        const t: TurnEntry = {
-          trajectoryId: id,
-          group: c.group[row]!,
-          rollout: c.rollout[row]!,
-          turn,
-          cls: classifyTurn(turn, A, credit, match),
-          marks: marks[k]!,
+        const cls = classifyTurn(turn, A, credit, match);
+        const marks = {
+          ...cls,
+          repeat: (windows[k]! & MARK_REPEAT) !== 0,
+          cycle: (windows[k]! & MARK_CYCLE) !== 0,
+          collapsed: collapseOf(turn, match) === Collapse.Collapsed,
         };
-        await uf.table.add(t);
+        await uf.table.add({ trajectoryId: id, group: c.group[row]!, rollout: c.rollout[row]!, turn, cls, marks });
       }
     }
     await tf.close();
