@@ -25,7 +25,7 @@ import { openRun } from '../open/openRun';
 import { writeErr } from '../output/safeText';
 import { terminalSink } from '../output/terminalSink';
 import { exportToFile } from '../output/exportFile';
-import { exportDataset } from './exportDataset';
+import { exportDataset } from '../dataset/exportDataset';
 
 const FLAG_BITS: Record<string, number> = { 'sign-flip': Flag.SignFlip, argmax: Flag.Argmax, fallback: Flag.Fallback };
 
