@@ -96,7 +96,8 @@ const targets = {
         outbase: 'test',
         platform: 'node',
         format: 'cjs',
-        external: ['vscode', 'playwright-core'],
+        // a native addon: loaded from node_modules at run time
+        external: ['vscode', 'playwright-core', '@duckdb/node-api'],
       }),
     ]);
   },

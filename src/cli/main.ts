@@ -13,6 +13,7 @@ import { EVALS } from './commands/evals';
 import { EXPORT } from './commands/export';
 import { DOWNLOAD, HUB } from './commands/hub';
 import { REPORT } from './commands/report';
+import { RUNS } from './commands/runs';
 import { SHOW } from './commands/show';
 import { TAGS } from './commands/tags';
 import { MCP } from './commands/mcp';
@@ -25,6 +26,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   report: REPORT,
   show: SHOW,
   compare: COMPARE,
+  runs: RUNS,
   export: EXPORT,
   tags: TAGS,
   evals: EVALS,

@@ -21,6 +21,8 @@ import { cdnRoute } from './cdn';
 import { apiFailed, rateLimited } from './gates';
 import { hubError, json, readBody } from './http';
 import { resolveRoute } from './resolve';
+import { datasetRoute } from './datasetCommit';
+import type { DatasetStore } from './datasetCommit';
 import { loadRepo, newState } from './state';
 import type { EmulatorState } from './state';
 import type { EmulatorOptions, Faults, HubEmulator } from './types';
@@ -29,7 +31,8 @@ export type { EmulatorFile, EmulatorOptions, EmulatorSettings, Faults, HubEmulat
 
 export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator> {
   const st = newState(o);
-  const hub = createServer((req, res) => guarded(res, () => hubRoute(st, req, res)));
+  const datasets: DatasetStore = new Map();
+  const hub = createServer((req, res) => guarded(res, () => hubRoute(st, datasets, req, res)));
   const cdn = createServer((req, res) => guarded(res, () => cdnRequest(st, req, res)));
   const hubPort = await listen(hub, o.port ?? 0);
   const cdnPort = await listen(cdn, o.cdnPort ?? 0);
@@ -47,6 +50,7 @@ export async function startHubEmulator(o: EmulatorOptions): Promise<HubEmulator>
     files: (repo) => st.repos.get(repo)?.files ?? [],
     commit: (repo) => st.repos.get(repo)?.commit ?? '',
     commits: (repo) => st.repos.get(repo)?.commits ?? [],
+    datasets,
     rescan: (repo) => {
       const r = st.repos.get(repo);
       if (r) loadRepo(st, r.id, r.root);
@@ -67,13 +71,15 @@ function guarded(res: ServerResponse, route: () => void): void {
   }
 }
 
-function hubRoute(st: EmulatorState, req: IncomingMessage, res: ServerResponse): void {
+function hubRoute(st: EmulatorState, datasets: DatasetStore, req: IncomingMessage, res: ServerResponse): void {
   record(st, 'hub', req, res);
   const url = new URL(req.url ?? '/', st.hubUrl);
   const path = decodeURIComponent(url.pathname);
   if (path === '/healthz') return json(res, 200, { ok: true });
   if (path.startsWith('/__emulator/')) return void control(st, req, res, path);
   if (rateLimited(st, res) || apiFailed(st, res, path)) return;
+  const tokenOk = (r: IncomingMessage): boolean => st.validTokens.has(r.headers.authorization?.replace(/^Bearer /, '') ?? '');
+  if (datasetRoute(req, res, path, { store: datasets, hubUrl: st.hubUrl, tokenOk })) return;
   if (apiRoute(st, req, res, url, path) || resolveRoute(st, req, res, path)) return;
   hubError(res, 404, undefined, "Sorry, we can't find the page you are looking for.");
 }

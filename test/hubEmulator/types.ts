@@ -1,3 +1,4 @@
+import type { DatasetStore } from './datasetCommit';
 /** The emulator's public shapes: what a test sets (options, faults, settings) and reads (files, requests). */
 export interface EmulatorFile {
   path: string;
@@ -146,6 +147,8 @@ export interface HubEmulator {
   /** main's history, newest first: each rescan that finds a change adds a commit whose parent is the previous head */
   commits(repo: string): EmulatorCommit[];
   /** Re-reads a repo's folder (after files changed on disk); a change makes a new commit. */
+  /** dataset repos created and committed to through the write routes (datasetCommit.ts) */
+  datasets: DatasetStore;
   rescan(repo: string): void;
   close(): Promise<void>;
 }

@@ -55,6 +55,7 @@ test('rlrb mcp over stdio: the tools, each answer equal to the CLI --json, error
       'list_runs',
       'query_trajectories',
       'run_report',
+      'runs_table',
     ]);
     for (const tool of tools) {
       assert.match(tool.description ?? '', /at most \d+ characters of JSON/, tool.name);

@@ -16,6 +16,7 @@ import { filterOf } from '../../src/cli/mcp/answers';
 import { Flag } from '../../src/shared/shapes';
 import { UsageError } from '../../src/cli/args';
 import { mcpFixture } from '../mcpFixtures';
+import { rlrbJson } from '../cliRun';
 
 const fx = mcpFixture();
 const root = realpathSync(fx.root);
@@ -119,4 +120,26 @@ test('tool errors are sent on one line; other messages untouched', () => {
   });
   const fine: JSONRPCMessage = { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'a\nb' }] } };
   assert.equal(oneLineErrors(fine), fine);
+});
+
+test('runs_table: the same table as rlrb runs --json, a run outside the roots refused', async () => {
+  const c = await client();
+  const r = await call(c, 'runs_table', { runs: ['runs/a', 'hand'], baseline: 'runs/b' });
+  assert.equal(r.isError, undefined, JSON.stringify(r.content));
+  const t = r.structuredContent as { baseline: string; runs: { run: string; trajectories: number; baseline: boolean }[] };
+  assert.equal(t.baseline, join(root, 'runs', 'b'));
+  assert.deepEqual(
+    t.runs.map((x) => [x.run, x.baseline]),
+    [
+      [join(root, 'runs', 'b'), true],
+      [join(root, 'runs', 'a'), false],
+      [join(root, 'hand'), false],
+    ],
+  );
+  assert.equal(t.runs[2]!.trajectories, 5);
+  const cli = rlrbJson('runs', join(root, 'runs', 'a'), join(root, 'hand'), '--baseline', join(root, 'runs', 'b'));
+  assert.deepEqual(r.structuredContent, cli);
+  const out = await call(c, 'runs_table', { runs: [fx.outside] });
+  assert.equal(out.isError, true);
+  await c.close();
 });

@@ -25,6 +25,7 @@ import { openRun } from '../open/openRun';
 import { writeErr } from '../output/safeText';
 import { terminalSink } from '../output/terminalSink';
 import { exportToFile } from '../output/exportFile';
+import { exportDataset } from '../dataset/exportDataset';
 
 const FLAG_BITS: Record<string, number> = { 'sign-flip': Flag.SignFlip, argmax: Flag.Argmax, fallback: Flag.Fallback };
 
@@ -117,7 +118,8 @@ async function run(a: ParsedArgs): Promise<number> {
   const onStdoutError = (): void => undefined;
   process.stdout.on('error', onStdoutError);
   try {
-    await exportRun(a, ac.signal);
+    if (a.flags.has('dataset')) await exportDataset(a, ac.signal);
+    else await exportRun(a, ac.signal);
     return 0;
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -138,7 +140,11 @@ export const EXPORT: Command = {
     '[--group N] [--reward success|failure|format] [--labeled] [--flag sign-flip|argmax|fallback]... [--tag T]... ' +
     '[--text S] [--out FILE] ' +
     `${INDEX_USAGE} [--endpoint URL]`,
+  about:
+    'Or: export <run>... --dataset DIR [--push owner/name]: every run into one Parquet dataset (trajectories, turns) by run and iteration.',
   flags: {
+    dataset: 'string',
+    push: 'string',
     format: 'string',
     'iteration-min': 'string',
     'iteration-max': 'string',

@@ -18,6 +18,8 @@ import { errorMessage } from '../../core/errorMessage';
 import { trajectoryJson } from '../commands/show';
 import { openEvals } from '../commands/evals';
 import { reportJson } from '../../core/report/reportJson';
+import { runsTable } from '../../core/runs/runsTable';
+import { openTable } from '../commands/runs';
 import { checkRun } from './roots';
 import { flagsOf } from './opener';
 import { CUT_CHARS, FULL_CUT_CHARS, ToolError, cutStrings } from './limits';
@@ -54,6 +56,14 @@ export async function compareRuns(o: RunOpener, a: string, b: string, from?: num
   const [runA, runB] = await Promise.all([o.run(a), o.run(b)]);
   await Promise.all([runA, runB].map((r) => r.updateEvals()));
   return asJson(comparisonJson(await new RunComparer(runA, runB).compute(w)));
+}
+
+/** `rlrb runs --json`: the runs table, each run checked against the roots and opened as the CLI opens it. */
+export async function runsTableAnswer(o: RunOpener, refs: readonly string[], baseline?: string): Promise<unknown> {
+  const where = refs.map((r) => checkRun(r, o.config.roots));
+  const base = baseline === undefined ? undefined : checkRun(baseline, o.config.roots);
+  const { runs, base: b } = await openTable(where, base, o.settings());
+  return asJson(await runsTable(runs, b));
 }
 
 /** `rlrb tags --json`. */

@@ -23,6 +23,7 @@ import {
   listRuns,
   queryTrajectories,
   runReport,
+  runsTableAnswer,
 } from './answers';
 import { CUT_CHARS, CUT_MARKER, FULL_CUT_CHARS, MAX_FULL_RESULT_CHARS, MAX_RESULT_CHARS, boundedJson } from './limits';
 import { RunOpener } from './opener';
@@ -127,6 +128,24 @@ export function createServer(config: ServerConfig): McpServer {
       annotations: { readOnlyHint: true },
     },
     guarded(async (a) => ok(await compareRuns(opener, a.a, a.b, a.from, a.to), MAX_RESULT_CHARS, 'give a shorter window (from, to)')),
+  );
+
+  server.registerTool(
+    'runs_table',
+    {
+      title: 'Runs table',
+      description:
+        'One row a run (a sweep at a glance): iterations, trajectories, reward of the first and last 10 iterations, the gate, ' +
+        "sign-flip, fallback and argmax rates, the behaviour tags' rates, the last evaluation and its verdict against the baseline " +
+        `(run-format.md section 8), beta and tau where the run states them; equal to \`rlrb runs --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
+      inputSchema: z.strictObject({
+        runs: z.array(run).min(1).max(MAX_RUNS).describe(`the runs, one row each. ${RUN}`),
+        baseline: run.optional().describe(`the run each verdict is against (added as a row when not among runs). ${RUN}`),
+      }),
+      outputSchema: loose({ baseline: z.string().nullable(), runs: z.array(z.looseObject({ run: z.string() })) }),
+      annotations: { readOnlyHint: true },
+    },
+    guarded(async (a) => ok(await runsTableAnswer(opener, a.runs, a.baseline), MAX_RESULT_CHARS, 'ask for fewer runs')),
   );
 
   server.registerTool(

@@ -38,7 +38,7 @@ function cell(type: SummaryType, v: SummaryValue): Cell {
 }
 
 /** hyparquet-writer's writer, whose bytes go to a sink at each row group's end instead of growing one buffer. */
-class SinkWriter extends ByteWriter {
+export class SinkWriter extends ByteWriter {
   /** bytes handed to the sink so far */
   written = 0;
 

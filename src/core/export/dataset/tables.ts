@@ -1,0 +1,155 @@
+/**
+ * The two tables of the dataset (docs/dataset.md): `trajectories`, one row a trajectory, its
+ * figures the index's own columns (so that section 4's and section 7's figures are sums over
+ * them); and `turns`, one row a turn, classified and marked by the functions the report and the
+ * trajectory view use. `run` and `iteration` are not columns: they are the Hive partitions.
+ */
+import type { CreditIndex } from '../../log/creditIndex';
+import type { TrajectoryView, TurnView } from '../../record/trajectory';
+import type { BehaviourTurnMarks, TurnClass } from '../../credit/turnMarks';
+import { LABEL_TAGS } from '../../behaviour/tags';
+import { Flag, TAG_NAMES } from '../../../shared/shapes';
+import type { TagName } from '../../../shared/shapes';
+import type { DatasetColumn } from './parquetTable';
+
+export interface TrajectoryEntry {
+  id: string;
+  index: CreditIndex;
+  row: number;
+  view: TrajectoryView;
+  /** the run has labeled turns (else the label tags are unknown: null) */
+  labels: boolean;
+  /** its behaviour tags (`index.tags`), computed once for the dozen columns that read them */
+  tags: number;
+}
+
+export interface TurnEntry {
+  trajectoryId: string;
+  group: number;
+  rollout: number;
+  turn: TurnView;
+  cls: TurnClass;
+  marks: BehaviourTurnMarks;
+}
+
+const FLAG_NAMES = Object.entries(Flag).map(([k, bit]) => [k.charAt(0).toLowerCase() + k.slice(1), bit] as const);
+const snake = (s: string): string => s.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+
+type T = DatasetColumn<TrajectoryEntry>;
+const col = (e: TrajectoryEntry): CreditIndex['columns'] => e.index.columns;
+const num = (
+  name: string,
+  about: string,
+  get: (c: CreditIndex['columns'], i: number) => number,
+  type: 'int' | 'int32' | 'float' = 'int32',
+): T => ({
+  name,
+  type,
+  about,
+  get: (e) => get(col(e), e.row),
+});
+
+function tagColumn(name: TagName, bit: number): T {
+  const label = (LABEL_TAGS as readonly string[]).includes(name);
+  return {
+    name: `tag_${snake(name)}`,
+    type: 'bool',
+    about: `section 7's \`${name}\`${label ? ' (null in a run without labeled turns)' : ''}`,
+    get: (e) => (label && !e.labels ? null : (e.tags & bit) !== 0),
+  };
+}
+
+export const TRAJECTORY_COLUMNS: readonly T[] = [
+  { name: 'trajectory_id', type: 'string', about: 'run/iteration/group/rollout (#line when that key repeats)', get: (e) => e.id },
+  num('line', 'the line of the credit log', (c, i) => c.line[i]!, 'int'),
+  num('group', 'GRPO group', (c, i) => c.group[i]!, 'int'),
+  num('rollout', 'rollout in the group', (c, i) => c.rollout[i]!, 'int'),
+  {
+    name: 'task',
+    type: 'string',
+    about: 'task_id, else instruction (the task key of section 6)',
+    get: (e) => e.view.taskId ?? e.view.instruction,
+  },
+  { name: 'task_id', type: 'string', about: 'as logged', get: (e) => e.view.taskId },
+  { name: 'instruction', type: 'string', about: 'as logged', get: (e) => e.view.instruction },
+  num('reward', 'outcome; succeeded when > 0', (c, i) => c.reward[i]!, 'float'),
+  num('A', 'group-normalised advantage', (c, i) => c.A[i]!, 'float'),
+  {
+    name: 'counted',
+    type: 'bool',
+    about: 'whole-number iteration and finite reward (counted by sections 6 and 7)',
+    get: (e) => e.index.counted(e.row),
+  },
+  { name: 'labeled', type: 'bool', about: 'has a labeled turn', get: (e) => (col(e).flags[e.row]! & Flag.Labeled) !== 0 },
+  num('turns', 'turns logged', (c, i) => c.turns[i]!),
+  num('labeled_turns', 'turns with at least 2 scores', (c, i) => c.labeledTurns[i]!),
+  num('masked_turns', 'labeled turns logged masked', (c, i) => c.maskedTurns[i]!),
+  num('fallback_turns', 'fallback turns that are not masked', (c, i) => c.fallbackTurns[i]!),
+  num('credited_turns', 'labeled, neither masked nor fallback', (c, i) => c.creditedTurns[i]!),
+  num('flip_base', 'credited turns counted by the sign-flip rate', (c, i) => c.flipBase[i]!),
+  num('sign_flips', 'sign-flipped turns', (c, i) => c.signFlips[i]!),
+  num('argmax_turns', 'credited turns whose executed candidate scored highest', (c, i) => c.argmaxTurns[i]!),
+  num('c_count', 'credited turns with a numeric logged c', (c, i) => c.cCount[i]!),
+  num('sum_c', 'sum of c over those turns', (c, i) => c.sumC[i]!, 'float'),
+  num('sum_c2', 'sum of c squared over those turns', (c, i) => c.sumC2[i]!, 'float'),
+  num('mean_c', 'sum_c / c_count (null without)', (c, i) => (c.cCount[i]! > 0 ? c.sumC[i]! / c.cCount[i]! : NaN), 'float'),
+  num('c_mismatches', 'credited turns whose logged c differs from the recomputed c', (c, i) => c.cMismatches[i]!),
+  num('a_t_mismatches', 'turns whose A_t differs from A + beta*c', (c, i) => c.aTMismatches[i]!),
+  num('collapsed_turns', 'collapsed turns (section 7)', (c, i) => c.collapsedTurns[i]!),
+  num('compared_turns', 'credited turns with a non-empty comparison set', (c, i) => c.comparedTurns[i]!),
+  {
+    name: 'flags',
+    type: { list: 'string' },
+    about: 'the row flags set (signFlip, argmax, fallback, masked, ...)',
+    get: (e) => FLAG_NAMES.filter(([, bit]) => (col(e).flags[e.row]! & bit) !== 0).map(([n]) => n),
+  },
+  {
+    name: 'tags',
+    type: { list: 'string' },
+    about: 'the behaviour tags it has',
+    get: (e) => TAG_NAMES.filter((_, k) => (e.tags & (1 << k)) !== 0),
+  },
+  ...TAG_NAMES.map((name, k) => tagColumn(name, 1 << k)),
+];
+
+type U = DatasetColumn<TurnEntry>;
+const mark = (name: string, about: string, get: (e: TurnEntry) => boolean): U => ({ name, type: 'bool', about, get });
+
+const MARK_NAMES: readonly (keyof BehaviourTurnMarks)[] = [
+  'signFlip',
+  'fallback',
+  'clipped',
+  'cMismatch',
+  'aTMismatch',
+  'executedIsArgmax',
+  'masked',
+  'repeat',
+  'cycle',
+  'collapsed',
+];
+
+export const TURN_COLUMNS: readonly U[] = [
+  { name: 'turn_id', type: 'string', about: 'trajectory_id/turn', get: (e) => `${e.trajectoryId}/${e.turn.index}` },
+  { name: 'trajectory_id', type: 'string', about: 'the trajectory it belongs to', get: (e) => e.trajectoryId },
+  { name: 'group', type: 'int', about: 'GRPO group', get: (e) => e.group },
+  { name: 'rollout', type: 'int', about: 'rollout in the group', get: (e) => e.rollout },
+  { name: 'turn', type: 'int32', about: 'its place in the trajectory, from 0', get: (e) => e.turn.index },
+  { name: 'action', type: 'string', about: 'the executed action', get: (e) => e.turn.action },
+  { name: 'scores', type: { list: 'float' }, about: 'candidate scores, [0] executed', get: (e) => e.turn.scores },
+  { name: 'same', type: { list: 'bool' }, about: 'candidate k is the executed action', get: (e) => e.turn.same },
+  { name: 'done', type: { list: 'bool' }, about: 'candidate k is a done action', get: (e) => e.turn.done },
+  { name: 'c', type: 'float', about: 'logged credit (null: absent or null)', get: (e) => e.turn.c ?? null },
+  { name: 'A_t', type: 'float', about: 'logged turn advantage', get: (e) => e.turn.At ?? null },
+  { name: 'recomputed_c', type: 'float', about: 'c recomputed from the scores (section 3)', get: (e) => e.marks.recomputedC },
+  mark('labeled', 'at least 2 scores', (e) => e.cls.labeled),
+  mark('credited', 'labeled, neither masked nor fallback', (e) => e.cls.credited),
+  mark('flip_counted', 'counted by the sign-flip rate', (e) => e.cls.flipCounted),
+  mark('c_counted', 'credited with a numeric logged c', (e) => e.cls.cCounted),
+  ...MARK_NAMES.map((m) => mark(snake(m), `the turn mark \`${m}\``, (e) => e.marks[m] === true)),
+  {
+    name: 'marks',
+    type: { list: 'string' },
+    about: 'the marks that hold',
+    get: (e) => MARK_NAMES.filter((m) => e.marks[m] === true),
+  },
+];

@@ -1,0 +1,176 @@
+/**
+ * One run into a Hive-partitioned Parquet dataset (docs/dataset.md):
+ * `DIR/trajectories/run=<id>/iteration=<n>/part-0.parquet` and `DIR/turns/…`, one iteration at
+ * a time (its records read in file order through a bounded window), so memory is one
+ * iteration's row group, not the log. The run's partitions are written beside the dataset and
+ * moved in at the end: a failed export leaves the run's previous partitions as they were.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CreditIndex } from '../../log/creditIndex';
+import { parseTolerant } from '../../log/tolerantJson';
+import { buildSchemaTables } from '../../record/schema';
+import type { SchemaTables } from '../../record/schema';
+import { normaliseRecord } from '../../record/trajectory';
+import type { TrajectoryView } from '../../record/trajectory';
+import { Collapse, classifyTurn, collapseOf } from '../../credit/turnMarks';
+import { MARK_CYCLE, MARK_REPEAT, StringActions } from '../../behaviour/actionSeq';
+import { actionWindows } from '../../behaviour/windows';
+import { inFileOrder, readRanges } from '../recordReader';
+import type { RangeOrigin, RangeSource } from '../recordReader';
+import { writableSink } from '../sink';
+import { ParquetTable } from './parquetTable';
+import type { DatasetColumn } from './parquetTable';
+import { TRAJECTORY_COLUMNS, TURN_COLUMNS } from './tables';
+import type { TrajectoryEntry } from './tables';
+
+export const DATASET_TABLES = ['trajectories', 'turns'] as const;
+
+/** A partition value: letters, digits, `.`, `_`, `-` (a Hive path segment every engine reads back as written). */
+export const RUN_ID = /^[A-Za-z0-9._-]{1,200}$/;
+
+export interface DatasetOptions {
+  signal?: AbortSignal;
+  rowGroup?: number;
+  /** the log's bytes when it is not a local file (a Hub log read in place) */
+  origin?: RangeOrigin;
+  onIteration?: (iteration: number, done: number, total: number) => void;
+}
+
+export interface DatasetResult {
+  iterations: number;
+  trajectories: number;
+  turns: number;
+}
+
+interface ParquetFile<R> {
+  table: ParquetTable<R>;
+  close(): Promise<void>;
+  destroy(): void;
+}
+
+/** A file written through a sink, its stream closed (or destroyed on failure). */
+function parquetFile<R>(path: string, cols: readonly DatasetColumn<R>[], rowGroup: number | undefined): ParquetFile<R> {
+  const stream = createWriteStream(path, { flags: 'wx' });
+  const table = new ParquetTable(cols, writableSink(stream), rowGroup);
+  return {
+    table,
+    close: async (): Promise<void> => {
+      await table.finish();
+      await new Promise<void>((resolve, reject) => stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    },
+    destroy: (): void => void stream.destroy(),
+  };
+}
+
+function rowsByIteration(index: CreditIndex): Map<number, number[]> {
+  const by = new Map<number, number[]>();
+  const it = index.columns.iteration;
+  for (let i = 0; i < index.size; i++) {
+    const l = by.get(it[i]!);
+    if (l) l.push(i);
+    else by.set(it[i]!, [i]);
+  }
+  return new Map([...by].sort((a, b) => a[0] - b[0]));
+}
+
+function view(index: CreditIndex, tables: SchemaTables, row: number, bytes: Buffer): TrajectoryView {
+  const obj = parseTolerant(bytes.toString('utf8'));
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+    throw new Error(`${index.path}:${index.columns.line[row]}: the record changed on disk; index it again`);
+  return normaliseRecord(obj as Record<string, unknown>, tables).view;
+}
+
+async function writeIteration(
+  index: CreditIndex,
+  runId: string,
+  iteration: number,
+  rows: number[],
+  dirs: { trajectories: string; turns: string },
+  o: DatasetOptions,
+): Promise<{ trajectories: number; turns: number }> {
+  const tables = buildSchemaTables(index.options.mapping);
+  const c = index.columns;
+  const src: RangeSource = { offset: (i) => c.offset[i]!, length: (i) => c.length[i]! };
+  const part = `iteration=${iteration}`;
+  await mkdir(join(dirs.trajectories, part), { recursive: true });
+  await mkdir(join(dirs.turns, part), { recursive: true });
+  const tf = parquetFile(join(dirs.trajectories, part, 'part-0.parquet'), TRAJECTORY_COLUMNS, o.rowGroup);
+  const uf = parquetFile(join(dirs.turns, part, 'part-0.parquet'), TURN_COLUMNS, o.rowGroup);
+  const labels = index.hasLabeledTurns();
+  const { credit, match } = index.options;
+  const seen = new Set<string>();
+  try {
+    const reader = readRanges(index.path, inFileOrder(rows, src), src, {
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.origin ? { origin: o.origin } : {}),
+    });
+    for await (const { id: row, bytes } of reader) {
+      o.signal?.throwIfAborted();
+      const v = view(index, tables, row, bytes);
+      const key = `${runId}/${iteration}/${c.group[row]}/${c.rollout[row]}`;
+      const id = seen.has(key) ? `${key}#${c.line[row]}` : key;
+      seen.add(key);
+      const entry: TrajectoryEntry = { id, index, row, view: v, labels, tags: index.tags(row) };
+      await tf.table.add(entry);
+      const A = c.A[row]!;
+      // one classification a turn (the marks are its fields), the windows of section 7 over the trajectory
+      const windows = new Uint8Array(v.turns.length);
+      actionWindows(
+        new StringActions(
+          v.turns.map((t) => t.action),
+          match,
+        ),
+        windows,
+      );
+      for (const [k, turn] of v.turns.entries()) {
+        const cls = classifyTurn(turn, A, credit, match);
+        const marks = {
+          ...cls,
+          repeat: (windows[k]! & MARK_REPEAT) !== 0,
+          cycle: (windows[k]! & MARK_CYCLE) !== 0,
+          collapsed: collapseOf(turn, match) === Collapse.Collapsed,
+        };
+        await uf.table.add({ trajectoryId: id, group: c.group[row]!, rollout: c.rollout[row]!, turn, cls, marks });
+      }
+    }
+    await tf.close();
+    await uf.close();
+  } catch (e) {
+    tf.destroy();
+    uf.destroy();
+    throw e;
+  }
+  return { trajectories: tf.table.count, turns: uf.table.count };
+}
+
+/** Writes run `runId` (its index read) into the dataset at `dir`, replacing what it held of that run. */
+export async function writeRunDataset(dir: string, runId: string, index: CreditIndex, o: DatasetOptions = {}): Promise<DatasetResult> {
+  if (!RUN_ID.test(runId)) throw new Error(`run id "${runId}" is not letters, digits, ".", "_" and "-"`);
+  const staging = join(dir, `.staging-run=${runId}-${process.pid}`);
+  const dirs = { trajectories: join(staging, 'trajectories'), turns: join(staging, 'turns') };
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  try {
+    const by = rowsByIteration(index);
+    const out = { iterations: by.size, trajectories: 0, turns: 0 };
+    let done = 0;
+    for (const [iteration, rows] of by) {
+      const r = await writeIteration(index, runId, iteration, rows, dirs, o);
+      out.trajectories += r.trajectories;
+      out.turns += r.turns;
+      o.onIteration?.(iteration, ++done, by.size);
+    }
+    for (const t of DATASET_TABLES) {
+      const target = join(dir, t, `run=${runId}`);
+      await mkdir(join(dir, t), { recursive: true });
+      await rm(target, { recursive: true, force: true });
+      await mkdir(dirs[t], { recursive: true });
+      await rename(dirs[t], target);
+    }
+    return out;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
