@@ -55,6 +55,11 @@ export async function checkFolder(root: string): Promise<IntegrityCheck> {
   return out;
 }
 
+/** One resume iteration folder on disk (a download's, before its latest file is written). */
+export async function checkResumeFolder(dir: string): Promise<ResumeCheck> {
+  return resumeOf(dir, await filesOf(dir));
+}
+
 async function resumeOf(dir: string, files: FileEntry[]): Promise<ResumeCheck> {
   const md = files.find((f) => f.name === '.metadata');
   let read: DistcpMetadata | undefined;
