@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkFolder } from '../../src/core/integrity/checkFolder';
+import { hfIntegrityView, latestWarning, resumeIntegrityView } from '../../src/extension/trees/integrityPresenter';
+import { CHECKPOINT_TREE } from '../checkpointFixtures';
+
+test('each state of the fixtures: icon, description and a tooltip listing the shards with their sizes', async () => {
+  const r = await checkFolder(CHECKPOINT_TREE);
+  const ok = resumeIntegrityView(r.report.resume['iter_0000010']!, r.files.resume['iter_0000010']!);
+  assert.equal(ok.icon, 'pass');
+  assert.equal(ok.description, 'complete');
+  assert.match(ok.tooltip, /__3_0\.distcp {2}21\.[0-9] KB/);
+  const bad = resumeIntegrityView(r.report.resume['iter_0000030']!, r.files.resume['iter_0000030']!);
+  assert.equal(bad.icon, 'error');
+  assert.equal(bad.description, 'incomplete (3 files)');
+  assert.match(bad.tooltip, /__3_0\.distcp {2}missing/);
+  assert.match(bad.tooltip, /__1_0\.distcp {2}10\.[0-9] KB \(short: needs 21\.[0-9] KB\)/);
+  const unknown = resumeIntegrityView({ complete: null, reason: '.metadata refers to posix.system' }, []);
+  assert.equal(unknown.icon, 'question');
+  assert.match(unknown.tooltip, /cannot tell: \.metadata refers to posix\.system/);
+  const hf = hfIntegrityView(r.report.hf['iter_0000010']!, r.files.hf['iter_0000010']!);
+  assert.equal(hf.description, '3.6K params BF16');
+  const hfBad = hfIntegrityView(r.report.hf['iter_0000030']!, r.files.hf['iter_0000030']!);
+  assert.equal(hfBad.icon, 'error');
+  assert.match(hfBad.tooltip, /model-00002-of-00002\.safetensors {2}missing/);
+});
+
+test('latest naming an incomplete checkpoint is a warning naming and offering the last complete one', async () => {
+  const r = await checkFolder(CHECKPOINT_TREE);
+  const w = latestWarning(r.report)!;
+  assert.equal(w.offer, 20);
+  assert.match(w.label, /latest names iteration 30, which is not complete: the last complete one is 20/);
+  assert.match(w.tooltip, /missing __3_0\.distcp, metadata\.json; short __1_0\.distcp/);
+  assert.equal(latestWarning({ ...r.report, latest: { names: 20, namesComplete: true, lastComplete: 20 } }), undefined);
+});
