@@ -97,7 +97,7 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
       );
     }
     const s = this.hub.state(n.repo);
-    if (n.kind === 'repo') return this.keep(hubRepoChildren(n.repo, s.listing, s.error));
+    if (n.kind === 'repo') return this.keep(hubRepoChildren(n.repo, s.listing, s.error, s.integrity));
     if (!s.listing) return [];
     if (n.kind === 'folder') {
       if (n.folder !== 'logs') {
@@ -114,6 +114,7 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
           (it) => this.local.get(`${n.repo}:${it.kind}:${it.iteration}`) ?? { state: 'absent' },
           localLatest,
           evals,
+          s.integrity,
         ),
       );
     }
