@@ -6,7 +6,7 @@ import { CHECKPOINT_TREE } from '../checkpointFixtures';
 import { shapeListing } from '../../src/core/hub/model';
 import type { RunListing } from '../../src/core/hub/model';
 import type { HubFile } from '../../src/core/hub/treeEntry';
-import { hubFolderChildren, hubRepoChildren } from '../../src/extension/trees/treeModel';
+import { hubFolderChildren, hubIterationNode, hubRepoChildren } from '../../src/extension/trees/treeModel';
 import type { LocalState } from '../../src/extension/trees/treeModel';
 
 test('each state of the fixtures: icon, description and a tooltip listing the shards with their sizes', async () => {
@@ -74,4 +74,18 @@ test('the Hub tree: each iteration shows its state, and the repo a warning whose
     false,
     'no warning before the check has come back',
   );
+});
+
+test('a local destination: a downloaded resume checkpoint that is not whole on disk says so', async () => {
+  const { listing, integrity } = await fixtureListing();
+  const it = listing.resume.find((i) => i.iteration === 30)!;
+  const check = resumeIntegrityView(integrity.report.resume['iter_0000030']!, integrity.files.resume['iter_0000030']!);
+  const n = hubIterationNode('acme/run', it, { state: 'complete', check });
+  assert.equal(n.icon, 'error');
+  assert.match(n.description!, /^downloaded but incomplete \(3 files\)/);
+  assert.match(n.tooltip!, /local copy: incomplete: missing __3_0\.distcp/);
+  const whole = resumeIntegrityView(integrity.report.resume['iter_0000010']!, integrity.files.resume['iter_0000010']!);
+  const ok = hubIterationNode('acme/run', listing.resume[0]!, { state: 'complete', check: whole });
+  assert.equal(ok.icon, 'pass-filled');
+  assert.match(ok.description!, /^downloaded ·/);
 });

@@ -104,8 +104,8 @@ async function iterDirs(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** Regular files only: a symlink or a folder inside an iteration is not one of its files. */
-async function filesOf(dir: string): Promise<FileEntry[]> {
+/** An iteration folder's files: regular files only (a symlink or a folder inside it is not one of its files). */
+export async function filesOf(dir: string): Promise<FileEntry[]> {
   const out: FileEntry[] = [];
   for (const d of await dirents(dir)) {
     if (!d.file) continue;

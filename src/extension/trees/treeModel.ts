@@ -30,7 +30,8 @@ export interface TreeNode {
 
 // ---- Hub
 
-export type LocalState = { state: 'complete' } | { state: 'partial'; percent: number } | { state: 'absent' };
+/** `check`: the local copy's own section 9 state (a downloaded resume checkpoint), when it was checked. */
+export type LocalState = { state: 'complete'; check?: IntegrityView } | { state: 'partial'; percent: number } | { state: 'absent' };
 
 export type HubNode =
   | (TreeNode & { kind: 'repo'; repo: string })
@@ -187,8 +188,13 @@ export function hubIterationNode(
   evaluation?: EvalIteration,
   integrity?: IntegrityView,
 ): HubNode {
+  const localCheck = local.state === 'complete' ? local.check : undefined;
   const state =
-    local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${formatPercent(local.percent / 100, 0)}` : '';
+    local.state === 'complete'
+      ? `downloaded${localCheck && localCheck.state !== 'complete' ? ` but ${localCheck.description}` : ''}`
+      : local.state === 'partial'
+        ? `partial ${formatPercent(local.percent / 100, 0)}`
+        : '';
   // latest here first: the check icon already says downloaded, and the sidebar cuts the end
   const where = [latestHere ? 'latest here' : '', state].filter(Boolean).join(', ');
   return {
@@ -214,18 +220,21 @@ export function hubIterationNode(
       `${evaluation ? `\n${evalWords(evaluation)} (${plural(evaluation.samples, 'episode')}, logs/eval_log.jsonl)` : ''}` +
       `${state ? `\nlocal copy: ${state}` : ''}` +
       `${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}` +
-      `${integrity ? `\n\n${integrity.tooltip}` : ''}`,
+      `${integrity ? `\n\n${integrity.tooltip}` : ''}` +
+      `${localCheck ? `\n\nlocal copy: ${localCheck.tooltip}` : ''}`,
     // a checkpoint that is not whole on the Hub says so before anything else
     icon:
       integrity && integrity.state !== 'complete'
         ? integrity.icon
-        : local.state === 'complete'
-          ? 'pass-filled'
-          : local.state === 'partial'
-            ? 'cloud-download'
-            : it.isLatest
-              ? 'star-full'
-              : 'cloud',
+        : localCheck && localCheck.state !== 'complete'
+          ? localCheck.icon
+          : local.state === 'complete'
+            ? 'pass-filled'
+            : local.state === 'partial'
+              ? 'cloud-download'
+              : it.isLatest
+                ? 'star-full'
+                : 'cloud',
     contextValue: `hubIteration+${it.kind}${it.isLatest ? '+latest' : ''}+${local.state}${latestHere ? '+latestHere' : ''}`,
     collapsible: true,
   };
