@@ -57,8 +57,10 @@ export class HubService extends Disposable {
     this.changed.fire(repo);
     try {
       const listing = await listRun(repo, 'main', await this.connection());
-      this.states.set(repo, { listing, error: undefined, loading: false, ...(prev.integrity ? { integrity: prev.integrity } : {}) });
-      void this.checkIntegrity(repo, listing);
+      // the same commit holds the same checkpoints: its check (a .metadata of a few MB per resume iteration) is kept
+      const same = prev.integrity !== undefined && prev.listing?.commit === listing.commit;
+      this.states.set(repo, { listing, error: undefined, loading: false, ...(same ? { integrity: prev.integrity } : {}) });
+      if (!same) void this.checkIntegrity(repo, listing);
     } catch (e) {
       this.states.set(repo, { listing: prev.listing, error: errorMessage(e), loading: false });
     }
