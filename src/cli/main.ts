@@ -7,6 +7,7 @@ import { errorMessage } from '../core/errorMessage';
 import { UsageError, commandName, parseArgs } from './args';
 import type { Command } from './command';
 import { CACHE } from './commands/cache';
+import { CHECK } from './commands/check';
 import { COMPARE } from './commands/compare';
 import { DEMO } from './commands/demo';
 import { EVALS } from './commands/evals';
@@ -32,6 +33,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   evals: EVALS,
   hub: HUB,
   download: DOWNLOAD,
+  check: CHECK,
   cache: CACHE,
   mcp: MCP,
   watch: WATCH,

@@ -10,6 +10,7 @@ import { listRun } from '../../core/hub/model';
 import { defaultStateRoot, planDownload, runDownload, DownloadError } from '../../core/hub/download';
 import type { DownloadProgress } from '../../core/hub/download';
 import { HubError } from '../../core/hub/errors';
+import { checkBeforeLatest, gateResumeDownload } from '../../core/integrity/downloadGate';
 import { formatBytes, formatDuration } from '../../shared/format';
 import { redactUrls, safeLine, safeText, writeErr, writeJson, writeOut } from '../output/safeText';
 
@@ -22,6 +23,7 @@ const DOWNLOAD_FLAGS: FlagSpec = {
   concurrency: 'string',
   'stall-timeout': 'string',
   'set-latest': 'boolean',
+  'allow-incomplete': 'boolean',
 };
 
 /** `hub ls <repo>` and `download <repo>`: the repo id, checked as a link's is (no `.` or `..` part). */
@@ -90,7 +92,7 @@ export const MAX_STALL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 const DOWNLOAD_USAGE =
   'download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] ' +
-  `[--stall-timeout SECONDS (1 to ${MAX_STALL_SECONDS})] [--set-latest]`;
+  `[--stall-timeout SECONDS (1 to ${MAX_STALL_SECONDS})] [--set-latest] [--allow-incomplete]`;
 
 async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   const repo = repoArg(a, DOWNLOAD_USAGE);
@@ -118,7 +120,15 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   const tty = process.stderr.isTTY === true;
   try {
     const listing = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
-    const plan = planDownload(listing, kind, iteration, resolve(dest));
+    // section 9: an incomplete checkpoint is refused before its first byte
+    const gate = await gateResumeDownload(
+      listing,
+      planDownload(listing, kind, iteration, resolve(dest)),
+      c,
+      a.flags.has('allow-incomplete'),
+    );
+    for (const w of gate.warnings) writeErr(`warning: ${safeLine(w)}\n`);
+    const plan = gate.plan;
     writeErr(
       `downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}` +
         `${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`,
@@ -128,6 +138,10 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}),
       latestConflict: a.flags.has('set-latest') ? 'overwrite' : 'fail',
+      beforeLatest: async (d: string, n: number) => {
+        const w = await checkBeforeLatest(d, n);
+        if (w !== undefined) writeErr(`warning: ${safeLine(w)}\n`);
+      },
       // the manifest (ranges written, files verified) lives here, not in the checkpoint folder
       stateDir: defaultStateRoot(process.env, homedir()),
       onProgress: (p: DownloadProgress) => {

@@ -17,6 +17,8 @@ import { advantages, doneAction, Gen, nearDuplicate, randomAction, recordHead, r
 import type { DemoTask } from './gen';
 import { BASELINE_GAIN, writeBaseline } from './baseline';
 import { writeDemoEvals } from './evals';
+import { safetensorsBytes, writeDemoResume } from './checkpoints';
+import type { DemoTensor } from './checkpoints';
 import type { BaselineResult } from './baseline';
 
 export const DEMO_REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
@@ -27,6 +29,8 @@ export const DEMO_K = 5;
 export const DEMO_RESUME_ITERATIONS = [9, 19, 29, 39] as const;
 export const DEMO_HF_ITERATIONS = [19, 29, 39, 44] as const;
 export const DEMO_LATEST = 39;
+/** the resume iteration whose upload was cut: a shard missing, another short (docs/format.md section 9) */
+export const DEMO_BROKEN_ITERATION = 9;
 export const DEMO_SEED = 20260923;
 /** the baseline run's folder inside the demo folder */
 export const DEMO_BASELINE_DIR = 'baseline';
@@ -370,8 +374,7 @@ function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: strin
   for (const n of DEMO_RESUME_ITERATIONS) {
     const d = join(root, 'resume', iterDirName(n));
     mkdirSync(d, { recursive: true });
-    for (let a = 0; a < 8; a++) for (let b = 0; b < 2; b++) writeFileSync(join(d, `__${a}_${b}.distcp`), bytesOf(g, 4096 + g.int(0, 4096)));
-    writeFileSync(join(d, '.metadata'), bytesOf(g, 2048));
+    writeDemoResume(d, (k) => bytesOf(g, k), n === DEMO_BROKEN_ITERATION);
     writeFileSync(join(d, 'common.pt'), bytesOf(g, 700));
     writeFileSync(
       join(d, 'metadata.json'),
@@ -389,18 +392,22 @@ function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: strin
     writeFileSync(join(d, 'generation_config.json'), JSON.stringify({ temperature: 0.8, do_sample: true }, null, 2));
     writeFileSync(join(d, 'tokenizer.json'), JSON.stringify({ version: '1.0', model: { type: 'BPE' } }));
     writeFileSync(join(d, 'tokenizer_config.json'), JSON.stringify({ model_max_length: 32768 }));
-    writeFileSync(
-      join(d, 'model.safetensors.index.json'),
-      JSON.stringify({
-        metadata: { total_size: 16384 },
-        weight_map: {
-          'lm_head.weight': 'model-00002-of-00002.safetensors',
-          'model.embed_tokens.weight': 'model-00001-of-00002.safetensors',
-        },
-      }),
-    );
-    writeFileSync(join(d, 'model-00001-of-00002.safetensors'), bytesOf(g, 8192));
-    writeFileSync(join(d, 'model-00002-of-00002.safetensors'), bytesOf(g, 6144));
+    const shards: Record<string, DemoTensor[]> = {
+      'model-00001-of-00002.safetensors': [
+        { name: 'model.embed_tokens.weight', shape: [96, 32] },
+        { name: 'model.layers.0.mlp.up_proj.weight', shape: [32, 32] },
+      ],
+      'model-00002-of-00002.safetensors': [{ name: 'lm_head.weight', shape: [96, 32] }],
+    };
+    const weightMap: Record<string, string> = {};
+    for (const [file, tensors] of Object.entries(shards)) {
+      writeFileSync(
+        join(d, file),
+        safetensorsBytes(tensors, (k) => bytesOf(g, k)),
+      );
+      for (const t of tensors) weightMap[t.name] = file;
+    }
+    writeFileSync(join(d, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: 14336 }, weight_map: weightMap }));
   }
   mkdirSync(join(root, 'logs'), { recursive: true });
   copyFileSync(creditLog, join(root, 'logs', 'ws_credit_log.jsonl'));

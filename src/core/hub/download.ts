@@ -292,6 +292,7 @@ async function runLocked(
   }
   let latestWritten = false;
   if (plan.latestFile && !o.keepLatest) {
+    await o.beforeLatest?.(dest, plan.latestFile.value);
     const latest = safeTarget(dest, plan.latestFile.target);
     await refuseSymlinks(dest, latest + '.tmp');
     await refuseSymlinks(dest, latest);

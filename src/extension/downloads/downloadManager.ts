@@ -4,7 +4,9 @@
  */
 import * as vscode from 'vscode';
 import { planDownload, runDownload, currentLatest, DownloadError } from '../../core/hub/download';
-import type { DownloadKind, DownloadOptions } from '../../core/hub/download';
+import type { DownloadKind, DownloadOptions, DownloadPlan } from '../../core/hub/download';
+import type { HubConnection, RunListing } from '../../core/hub/model';
+import { checkBeforeLatest, gateResumeDownload } from '../../core/integrity/downloadGate';
 import { HubError } from '../../core/hub/errors';
 import type { HubService } from '../hub/hubService';
 import { formatBytes, formatDuration, formatPercent, plural } from '../../shared/format';
@@ -109,6 +111,19 @@ export class DownloadManager extends Disposable {
     await this.memento.update(PENDING_KEY, add ? [...list, r] : list);
   }
 
+  /** docs/format.md section 9: an incomplete checkpoint is fetched only when the user says so, and then never named latest. */
+  private async gate(listing: RunListing, plan: DownloadPlan, conn: HubConnection): Promise<DownloadPlan | undefined> {
+    try {
+      const g = await gateResumeDownload(listing, plan, conn, false);
+      for (const w of g.warnings) void vscode.window.showWarningMessage(esc(w));
+      return g.plan;
+    } catch (e) {
+      if (!(e instanceof DownloadError)) throw e;
+      const c = await vscode.window.showWarningMessage(esc(e.message), { modal: true }, 'Download What Is There');
+      return c === 'Download What Is There' ? (await gateResumeDownload(listing, plan, conn, true)).plan : undefined;
+    }
+  }
+
   private async run(r: DownloadRequest, key: string): Promise<boolean> {
     const ac = new AbortController();
     this.active.set(key, ac);
@@ -122,7 +137,12 @@ export class DownloadManager extends Disposable {
           return this.hub.state(r.repo).listing;
         })());
       if (!listing) throw new DownloadError(this.hub.state(r.repo).error ?? `cannot list ${r.repo}`);
-      const plan = planDownload(listing, r.kind, r.iteration, r.dest);
+      const gated = await this.gate(listing, planDownload(listing, r.kind, r.iteration, r.dest), conn);
+      if (!gated) {
+        await this.remember(r, false);
+        return false;
+      }
+      const plan = gated;
       let setLatest = r.setLatest === true;
       if (plan.latestFile && !setLatest && !r.keepLatest) {
         const cur = await currentLatest(r.dest);
@@ -159,6 +179,10 @@ export class DownloadManager extends Disposable {
               ...tuningOptions(this.tuning()),
               latestConflict: setLatest ? 'overwrite' : 'fail',
               ...(r.keepLatest ? { keepLatest: true } : {}),
+              beforeLatest: async (d, n) => {
+                const w = await checkBeforeLatest(d, n);
+                if (w !== undefined) void vscode.window.showWarningMessage(esc(w));
+              },
               onProgress: (p) => {
                 const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
                 const files = p.current

@@ -5,6 +5,8 @@ import type { HubConnection, RunListing } from '../../core/hub/model';
 import { resolveEndpoint, resolveToken } from '../../core/hub/config';
 import { Disposable } from '../dispose';
 import { errorMessage } from '../../core/errorMessage';
+import { checkListing } from '../../core/integrity/checkHub';
+import type { IntegrityCheck } from '../../core/integrity/types';
 
 const TOKEN_KEY = 'rlRunBrowser.hfToken';
 
@@ -12,6 +14,8 @@ export interface RepoState {
   listing: RunListing | undefined;
   error: string | undefined;
   loading: boolean;
+  /** docs/format.md section 9 for the listing's iterations, once checked (in the background, after the listing) */
+  integrity?: IntegrityCheck;
 }
 
 export class HubService extends Disposable {
@@ -53,9 +57,26 @@ export class HubService extends Disposable {
     this.changed.fire(repo);
     try {
       const listing = await listRun(repo, 'main', await this.connection());
-      this.states.set(repo, { listing, error: undefined, loading: false });
+      // the same commit holds the same checkpoints: its check (a .metadata of a few MB per resume iteration) is kept
+      const same = prev.integrity !== undefined && prev.listing?.commit === listing.commit;
+      this.states.set(repo, { listing, error: undefined, loading: false, ...(same ? { integrity: prev.integrity } : {}) });
+      if (!same) void this.checkIntegrity(repo, listing);
     } catch (e) {
       this.states.set(repo, { listing: prev.listing, error: errorMessage(e), loading: false });
+    }
+    this.changed.fire(repo);
+  }
+
+  /** Reads each iteration's .metadata and safetensors headers (never a shard body); the tree shows the result when it comes. */
+  private async checkIntegrity(repo: string, listing: RunListing): Promise<void> {
+    try {
+      const integrity = await checkListing(listing, await this.connection());
+      const now = this.state(repo);
+      if (now.listing !== listing) return;
+      this.states.set(repo, { ...now, integrity });
+    } catch {
+      // a check that cannot run leaves the tree as it was: each iteration simply shows no state
+      return;
     }
     this.changed.fire(repo);
   }

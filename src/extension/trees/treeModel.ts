@@ -10,6 +10,9 @@ import type { EvalIteration, EvalSummary } from '../../core/eval/evalFigures';
 import type { PanelCommandId } from '../commands/ids';
 import { formatBytes, formatPercent, formatCredit, formatFigure, formatPlain, formatRate, plural } from '../../shared/format';
 import { kindNoun, problemCounts } from '../problems/dataProblems';
+import type { IntegrityCheck } from '../../core/integrity/types';
+import { hfIntegrityView, latestWarning, resumeIntegrityView } from './integrityPresenter';
+import type { IntegrityView } from './integrityPresenter';
 import type { RunProblems } from '../problems/dataProblems';
 
 export interface TreeNode {
@@ -22,12 +25,13 @@ export interface TreeNode {
   contextValue: string;
   collapsible: boolean;
   /** command id and arguments run on selection */
-  command?: { id: PanelCommandId; args: unknown[] };
+  command?: { id: PanelCommandId | 'rlRunBrowser.downloadResume'; args: unknown[] };
 }
 
 // ---- Hub
 
-export type LocalState = { state: 'complete' } | { state: 'partial'; percent: number } | { state: 'absent' };
+/** `check`: the local copy's own section 9 state (a downloaded resume checkpoint), when it was checked. */
+export type LocalState = { state: 'complete'; check?: IntegrityView } | { state: 'partial'; percent: number } | { state: 'absent' };
 
 export type HubNode =
   | (TreeNode & { kind: 'repo'; repo: string })
@@ -61,7 +65,12 @@ export function hubRepoNode(repo: string, listing: RunListing | undefined, error
   };
 }
 
-export function hubRepoChildren(repo: string, listing: RunListing | undefined, error: string | undefined): HubNode[] {
+export function hubRepoChildren(
+  repo: string,
+  listing: RunListing | undefined,
+  error: string | undefined,
+  integrity?: IntegrityCheck,
+): HubNode[] {
   if (error)
     return [
       { kind: 'message', repo, id: `hub:${repo}:error`, label: error, icon: 'error', contextValue: 'hubMessage', collapsible: false },
@@ -94,8 +103,47 @@ export function hubRepoChildren(repo: string, listing: RunListing | undefined, e
       listing.logs.length,
       listing.logs.reduce((s, f) => s + f.size, 0),
     ),
+    ...latestWarningNodes(repo, integrity),
     ...listingWarnings(repo, listing.warnings),
   ];
+}
+
+/** Latest naming an incomplete checkpoint: a warning naming the last complete one, which a click downloads. */
+function latestWarningNodes(repo: string, integrity: IntegrityCheck | undefined): HubNode[] {
+  const w = integrity ? latestWarning(integrity.report) : undefined;
+  if (!w) return [];
+  return [
+    {
+      kind: 'message',
+      repo,
+      id: `hub:${repo}:latest-incomplete`,
+      label: w.label,
+      tooltip:
+        w.offer === null
+          ? w.tooltip
+          : `${w.tooltip}
+Click to download iteration ${w.offer}.`,
+      icon: w.icon,
+      contextValue: 'hubMessage+latestIncomplete',
+      collapsible: false,
+      ...(w.offer === null
+        ? {}
+        : { command: { id: 'rlRunBrowser.downloadResume', args: [{ kind: 'iteration', repo, folder: 'resume', iteration: w.offer }] } }),
+    },
+  ];
+}
+
+/** An iteration's section 9 state, when the repo's check has come back. */
+export function iterationIntegrity(integrity: IntegrityCheck | undefined, it: IterationInfo): IntegrityView | undefined {
+  const key = it.dir.slice(it.kind.length + 1);
+  if (!integrity) return undefined;
+  const files = integrity.files[it.kind][key] ?? [];
+  if (it.kind === 'resume') {
+    const c = integrity.report.resume[key];
+    return c ? resumeIntegrityView(c, files) : undefined;
+  }
+  const c = integrity.report.hf[key];
+  return c ? hfIntegrityView(c, files) : undefined;
 }
 
 /** At most this many warning rows under a repo; the rest are counted in the last one. */
@@ -138,9 +186,15 @@ export function hubIterationNode(
   local: LocalState,
   latestHere = false,
   evaluation?: EvalIteration,
+  integrity?: IntegrityView,
 ): HubNode {
+  const localCheck = local.state === 'complete' ? local.check : undefined;
   const state =
-    local.state === 'complete' ? 'downloaded' : local.state === 'partial' ? `partial ${formatPercent(local.percent / 100, 0)}` : '';
+    local.state === 'complete'
+      ? `downloaded${localCheck && localCheck.state !== 'complete' ? ` but ${localCheck.description}` : ''}`
+      : local.state === 'partial'
+        ? `partial ${formatPercent(local.percent / 100, 0)}`
+        : '';
   // latest here first: the check icon already says downloaded, and the sidebar cuts the end
   const where = [latestHere ? 'latest here' : '', state].filter(Boolean).join(', ');
   return {
@@ -151,7 +205,13 @@ export function hubIterationNode(
     id: `hub:${repo}:${it.kind}:${it.iteration}`,
     label: `${it.dir.slice(it.kind.length + 1)}${it.isLatest ? ' ★' : ''}`,
     // the local state first: at the sidebar's default width the end of a description is cut
-    description: [where, evaluation ? evalWords(evaluation) : '', formatBytes(it.bytes), `${it.files.length} files`]
+    description: [
+      integrity?.description ?? '',
+      where,
+      evaluation ? evalWords(evaluation) : '',
+      formatBytes(it.bytes),
+      `${it.files.length} files`,
+    ]
       .filter(Boolean)
       .join(' · '),
     tooltip:
@@ -159,8 +219,22 @@ export function hubIterationNode(
       `${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}` +
       `${evaluation ? `\n${evalWords(evaluation)} (${plural(evaluation.samples, 'episode')}, logs/eval_log.jsonl)` : ''}` +
       `${state ? `\nlocal copy: ${state}` : ''}` +
-      `${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}`,
-    icon: local.state === 'complete' ? 'pass-filled' : local.state === 'partial' ? 'cloud-download' : it.isLatest ? 'star-full' : 'cloud',
+      `${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}` +
+      `${integrity ? `\n\n${integrity.tooltip}` : ''}` +
+      `${localCheck ? `\n\nlocal copy: ${localCheck.tooltip}` : ''}`,
+    // a checkpoint that is not whole on the Hub says so before anything else
+    icon:
+      integrity && integrity.state !== 'complete'
+        ? integrity.icon
+        : localCheck && localCheck.state !== 'complete'
+          ? localCheck.icon
+          : local.state === 'complete'
+            ? 'pass-filled'
+            : local.state === 'partial'
+              ? 'cloud-download'
+              : it.isLatest
+                ? 'star-full'
+                : 'cloud',
     contextValue: `hubIteration+${it.kind}${it.isLatest ? '+latest' : ''}+${local.state}${latestHere ? '+latestHere' : ''}`,
     collapsible: true,
   };
@@ -175,13 +249,23 @@ export function hubFolderChildren(
   localLatest: number | null = null,
   /** the repo's checkpoint evaluations at the listing's commit, when its logs have them */
   evals?: EvalSummary,
+  integrity?: IntegrityCheck,
 ): HubNode[] {
   if (folder === 'logs') return listing.logs.map((f) => hubFileNode(repo, f, 'logs/'));
   const at = new Map((evals?.iterations ?? []).map((e) => [e.iteration, e]));
   return listing[folder]
     .slice()
     .reverse()
-    .map((it) => hubIterationNode(repo, it, local(it), folder === 'resume' && it.iteration === localLatest, at.get(it.iteration)));
+    .map((it) =>
+      hubIterationNode(
+        repo,
+        it,
+        local(it),
+        folder === 'resume' && it.iteration === localLatest,
+        at.get(it.iteration),
+        iterationIntegrity(integrity, it),
+      ),
+    );
 }
 
 export function hubFileNode(repo: string, f: HubFile, prefix: string): HubNode {

@@ -1,5 +1,6 @@
 /** Tree providers: thin adapters over the pure models of treeModel.ts. */
 import * as vscode from 'vscode';
+import { join } from 'node:path';
 import type { HubNode, LocalState, RunNode, TreeNode } from './treeModel';
 import {
   hubRepoNode,
@@ -19,6 +20,10 @@ import type { HubService } from '../hub/hubService';
 import type { LiveRun, RunService } from '../runs/runService';
 import type { IterationInfo } from '../../core/hub/model';
 import { currentLatest, localCompletion, planDownload } from '../../core/hub/download';
+import { iterDirName } from '../../core/hub/model';
+import { checkResumeFolder, filesOf } from '../../core/integrity/checkFolder';
+import { resumeIntegrityView } from './integrityPresenter';
+import type { IntegrityView } from './integrityPresenter';
 import { Disposable, toDisposable } from '../dispose';
 import type { HubEvalsOf } from './hubEvals';
 
@@ -97,7 +102,7 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
       );
     }
     const s = this.hub.state(n.repo);
-    if (n.kind === 'repo') return this.keep(hubRepoChildren(n.repo, s.listing, s.error));
+    if (n.kind === 'repo') return this.keep(hubRepoChildren(n.repo, s.listing, s.error, s.integrity));
     if (!s.listing) return [];
     if (n.kind === 'folder') {
       if (n.folder !== 'logs') {
@@ -114,6 +119,7 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
           (it) => this.local.get(`${n.repo}:${it.kind}:${it.iteration}`) ?? { state: 'absent' },
           localLatest,
           evals,
+          s.integrity,
         ),
       );
     }
@@ -131,17 +137,25 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
     if (!listing) return;
     try {
       const c = await localCompletion(dest, planDownload(listing, it.kind, it.iteration, dest));
-      this.local.set(
-        `${repo}:${it.kind}:${it.iteration}`,
-        c.complete
-          ? { state: 'complete' }
-          : c.bytes > 0
-            ? { state: 'partial', percent: (100 * c.bytes) / Math.max(1, c.total) }
-            : { state: 'absent' },
-      );
+      const state: LocalState = c.complete
+        ? { state: 'complete' }
+        : c.bytes > 0
+          ? { state: 'partial', percent: (100 * c.bytes) / Math.max(1, c.total) }
+          : { state: 'absent' };
+      // the local copy of a resume checkpoint, checked as `rlrb check` checks a destination (section 9)
+      if (it.kind === 'resume' && state.state === 'complete') state.check = await localResumeView(join(dest, iterDirName(it.iteration)));
+      this.local.set(`${repo}:${it.kind}:${it.iteration}`, state);
     } catch {
       this.local.set(`${repo}:${it.kind}:${it.iteration}`, { state: 'absent' });
     }
+  }
+}
+
+async function localResumeView(dir: string): Promise<IntegrityView | undefined> {
+  try {
+    return resumeIntegrityView(await checkResumeFolder(dir), await filesOf(dir));
+  } catch {
+    return undefined;
   }
 }
 

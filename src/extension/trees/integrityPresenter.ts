@@ -1,0 +1,86 @@
+/**
+ * docs/format.md section 9 in the trees: what an iteration's state adds to its node (icon,
+ * description, tooltip with its shards and their sizes), and the warning node when latest names
+ * an incomplete checkpoint. Pure data; the providers only adapt it.
+ */
+import type { CheckReport, FileEntry, HfCheck, ResumeCheck } from '../../core/integrity/types';
+import { describeHf, describeResume, formatParameters, mainDtype } from '../../core/integrity/describe';
+import type { IntegrityState } from '../../core/integrity/describe';
+import { formatBytes } from '../../shared/format';
+
+export interface IntegrityView {
+  state: IntegrityState;
+  /** codicon */
+  icon: string;
+  /** the short words for the node's description */
+  description: string;
+  tooltip: string;
+}
+
+const ICONS: Record<IntegrityState, string> = { complete: 'pass', incomplete: 'error', unknown: 'question' };
+const WORDS: Record<IntegrityState, string> = { complete: 'complete', incomplete: 'incomplete', unknown: 'cannot tell' };
+
+/** A shard list for a tooltip: each file with its size, a missing one marked, a short one with what it needs. */
+function shardLines(files: FileEntry[], missing: string[], need: Record<string, number> = {}): string[] {
+  const lines = files.map((f) => {
+    const n = need[f.name];
+    return `  ${f.name}  ${formatBytes(f.size)}${n !== undefined && f.size < n ? ` (short: needs ${formatBytes(n)})` : ''}`;
+  });
+  return [...lines, ...missing.map((m) => `  ${m}  missing`)];
+}
+
+export function resumeIntegrityView(c: ResumeCheck, files: FileEntry[]): IntegrityView {
+  const d = describeResume(c);
+  const head = d.state === 'incomplete' ? `incomplete: ${d.text.slice('incomplete: '.length)}` : d.text;
+  return {
+    state: d.state,
+    icon: ICONS[d.state],
+    description: d.state === 'incomplete' ? `incomplete (${(c.missing?.length ?? 0) + (c.short?.length ?? 0)} files)` : WORDS[d.state],
+    tooltip: [
+      head,
+      ...(c.tensors !== undefined ? [`${c.tensors} tensors in .metadata`] : []),
+      'files:',
+      ...shardLines(files, c.missing ?? [], c.needBytes),
+    ].join('\n'),
+  };
+}
+
+export function hfIntegrityView(c: HfCheck, files: FileEntry[]): IntegrityView {
+  const d = describeHf(c);
+  const dtype = mainDtype(c);
+  const description =
+    d.state === 'complete'
+      ? `${formatParameters(c.parameters ?? 0)} params${dtype ? ` ${dtype}` : ''}`
+      : d.state === 'incomplete'
+        ? 'incomplete'
+        : WORDS[d.state];
+  return {
+    state: d.state,
+    icon: ICONS[d.state],
+    description,
+    tooltip: [d.text, 'files:', ...shardLines(files, c.missing)].join('\n'),
+  };
+}
+
+export interface LatestWarning {
+  icon: 'warning';
+  label: string;
+  tooltip: string;
+  /** the iteration to offer instead (download it, or name it latest), when there is one */
+  offer: number | null;
+}
+
+/** A warning when latest names a checkpoint that is incomplete (or cannot be told): names the last complete one and offers it. */
+export function latestWarning(r: CheckReport): LatestWarning | undefined {
+  const l = r.latest;
+  if (l.names === null || l.namesComplete) return undefined;
+  const named = r.resume[`iter_${String(l.names).padStart(7, '0')}`];
+  const why = named === undefined ? 'has no folder under resume/' : describeResume(named).text;
+  const instead = l.lastComplete === null ? 'no resume iteration is complete' : `the last complete one is ${l.lastComplete}`;
+  return {
+    icon: 'warning',
+    label: `latest names iteration ${l.names}, which is not complete: ${instead}`,
+    tooltip: `latest_checkpointed_iteration.txt names ${l.names}: ${why}.\nThe launcher would resume from it. ${instead[0]!.toUpperCase()}${instead.slice(1)}.`,
+    offer: l.lastComplete,
+  };
+}

@@ -1,0 +1,24 @@
+/** (Bundled into each test, so __dirname is build/test/<kind>.) The checkpoints test/fixtures/checkpoints/make.py wrote with torch, and the reference its reference.py computed. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CheckReport } from '../src/core/integrity/types';
+
+export const CHECKPOINTS = resolve(__dirname, '../../../test/fixtures/checkpoints');
+export const CHECKPOINT_TREE = resolve(CHECKPOINTS, 'tree');
+export const EXPLOIT_METADATA = resolve(CHECKPOINTS, 'exploit/.metadata');
+
+export function reference(name: 'tree' | 'destination'): CheckReport {
+  return JSON.parse(readFileSync(resolve(CHECKPOINTS, `expected-${name}.json`), 'utf8')) as CheckReport;
+}
+
+/** The report with only the keys the reference has (no `reason`, no `dtypes`): what is compared with it. */
+export function comparable(r: CheckReport): CheckReport {
+  const strip = <T extends object>(o: Record<string, T>): Record<string, T> =>
+    Object.fromEntries(
+      Object.entries(o).map(([k, v]) => {
+        const { reason: _r, dtypes: _d, ...rest } = v as T & { reason?: string; dtypes?: unknown };
+        return [k, rest as T];
+      }),
+    );
+  return { resume: strip(r.resume), hf: strip(r.hf), latest: r.latest };
+}
