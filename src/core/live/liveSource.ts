@@ -18,6 +18,7 @@ import type { RunLocation } from '../run/runLocator';
 import type { IndexEngine } from '../log/creditIndex';
 import { localCheckpointFolders, presenceProbe } from './checkpoints';
 import type { CheckpointFolder, CheckpointProbe } from './checkpoints';
+import { folderIntegrityProbe, hubIntegrityProbe } from './integrityProbe';
 
 export interface LiveSource {
   /** stable name of the run (the cursor is kept under it) */
@@ -72,7 +73,7 @@ export function hubLiveSource(
       await hr.refresh();
       await hr.run.updateEvals();
     },
-    checkpoints: (probe ?? presenceProbe)(folders),
+    checkpoints: probe ? probe(folders) : hubIntegrityProbe(hr.ref.repo, () => hr.commit || hr.ref.revision, conn),
   };
 }
 
@@ -119,7 +120,7 @@ export function localLiveSource(
       if (loc && !same(loc)) run = new Run(loc, run.options, engine);
       await run.update();
     },
-    checkpoints: (probe ?? presenceProbe)(folders),
+    checkpoints: probe ? probe(folders) : folderIntegrityProbe(root),
   };
 }
 

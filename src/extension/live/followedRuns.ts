@@ -10,8 +10,9 @@ import type { Services } from '../services';
 import { Follower } from '../../core/live/follower';
 import { emptyCursor } from '../../core/live/liveCursor';
 import { observedLiveSource } from '../../core/live/liveSource';
+import { folderIntegrityProbe } from '../../core/live/integrityProbe';
 import { localCheckpointFolders } from '../../core/live/checkpoints';
-import type { CheckpointFolder } from '../../core/live/checkpoints';
+import type { CheckpointFolder, CheckpointProbe } from '../../core/live/checkpoints';
 import type { AlertCheck } from '../../core/live/liveEvent';
 import type { Run } from '../../core/run/run';
 import { errorMessage } from '../../core/errorMessage';
@@ -63,6 +64,11 @@ export class FollowedRuns implements vscode.Disposable {
   }
 
   /** The checkpoint folders of a run: a local folder's, or the Hub tree's listing of a run read in place. */
+  /** Section 9 on disk for a local run; a run read in place keeps the stand-in until the tree's checks are shared with it. */
+  private probe(run: Run): ((folders: () => Promise<CheckpointFolder[]>) => CheckpointProbe) | undefined {
+    return run.location.remote ? undefined : () => folderIntegrityProbe(run.location.root);
+  }
+
   private folders(run: Run): () => Promise<CheckpointFolder[]> {
     if (!run.location.remote) return () => localCheckpointFolders(run.location.root);
     return () => {
@@ -83,7 +89,7 @@ export class FollowedRuns implements vscode.Disposable {
     item.name = `RL run ${run.location.name}`;
     item.command = { title: 'Open Run Report', command: 'rlRunBrowser.openReport', arguments: [root] };
     const f: Followed = {
-      follower: new Follower(observedLiveSource(run, this.folders(run)), emptyCursor()),
+      follower: new Follower(observedLiveSource(run, this.folders(run), this.probe(run)), emptyCursor()),
       state: initialFollowState(run.location.name),
       item,
       timer: undefined,
