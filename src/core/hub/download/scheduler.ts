@@ -99,8 +99,16 @@ export async function fetchAll(s: Schedule): Promise<void> {
     bell.ring();
   };
   const finishing: Promise<void>[] = [];
+  /**
+   * Files completed (or being completed): a file is completed once. A span may end well after
+   * the file was verified (it waits for its cancelled body's connection to close), and its
+   * file is still complete then: a second completion would hash a finished digest again.
+   * A file started again after a wrong byte leaves the set.
+   */
+  const completing = new Set<FileJob>();
   /** every range of the file is in: hash the rest, verify, hand it on or start it again */
   const complete = async (job: FileJob): Promise<void> => {
+    completing.add(job);
     try {
       await job.close();
       if (await job.verify()) {
@@ -114,6 +122,7 @@ export async function fetchAll(s: Schedule): Promise<void> {
       if (++job.mismatches <= 1) {
         ctx.meter.emit(`${job.it.target}: checksum mismatch, fetching it again from the start`);
         await s.save(true);
+        completing.delete(job);
         enqueue(job);
         return;
       }
@@ -129,18 +138,14 @@ export async function fetchAll(s: Schedule): Promise<void> {
       closeFile();
     }
   };
-  const completing = new Set<FileJob>();
   const rangeFinished = (job: FileJob): void => {
     void s.save(false);
     void job.advanceHash().catch(() => undefined);
   };
   /** a span's request ended with every range of it in (one cut short by `cut` ends at its range's end) */
   const spanEnded = (t: Task): void => {
-    // two ranges may end before either's worker looks: the file is completed once
-    if (t.job.complete && !completing.has(t.job)) {
-      completing.add(t.job);
-      finishing.push(complete(t.job).finally(() => completing.delete(t.job)));
-    }
+    // two ranges may end before either's worker looks, or one long after: the file is completed once
+    if (t.job.complete && !completing.has(t.job)) finishing.push(complete(t.job));
   };
   for (const job of jobs) {
     if (job.complete) finishing.push(complete(job));
