@@ -94,20 +94,11 @@ after(async () => {
   await emu.close();
 });
 
-const download = (dest: string): string[] => [
-  'download',
-  REPO,
-  '--kind',
-  'hf',
-  '--iteration',
-  '2',
-  '--dest',
-  dest,
-  '--endpoint',
-  emu.url,
-];
+const download = (dest: string): string[] => ['download', REPO, '--kind', 'hf', '--iteration', '2', '--dest', dest, '--endpoint', emu.url];
 const same = (dest: string): boolean =>
-  readFileSync(join(dest, 'iter_0000002', 'model.safetensors')).equals(readFileSync(join(repoDir, 'hf', 'iter_0000002', 'model.safetensors')));
+  readFileSync(join(dest, 'iter_0000002', 'model.safetensors')).equals(
+    readFileSync(join(repoDir, 'hf', 'iter_0000002', 'model.safetensors')),
+  );
 
 test('HTTP_PROXY: every connection goes through the proxy as a CONNECT tunnel; the token never reaches the proxy or the CDN', async () => {
   const proxy = await startProxy();
@@ -149,7 +140,12 @@ test('NO_PROXY: the hosts it names are reached directly', async () => {
   const proxy = await startProxy();
   try {
     const dest = tempDir();
-    const r = await cli(download(dest), { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1,localhost', HF_TOKEN: TOKEN });
+    const r = await cli(download(dest), {
+      HTTPS_PROXY: proxy.url,
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1,localhost',
+      HF_TOKEN: TOKEN,
+    });
     assert.equal(r.code, 0, r.err);
     assert.ok(same(dest));
     assert.deepEqual(proxy.seen, []);

@@ -15,7 +15,12 @@ test('the environment: lowercase names first, NO_PROXY read, none set is no prox
 
 test("the editor's http.proxy serves both schemes, with http.noProxy; without it the environment's proxy", () => {
   const s = proxyFromSetting('http://editor:8080', ['a.local', ' b.local '], { NO_PROXY: 'env.local' });
-  assert.deepEqual(s, { http: 'http://editor:8080/', https: 'http://editor:8080/', noProxy: 'a.local,b.local', source: 'the http.proxy setting' });
+  assert.deepEqual(s, {
+    http: 'http://editor:8080/',
+    https: 'http://editor:8080/',
+    noProxy: 'a.local,b.local',
+    source: 'the http.proxy setting',
+  });
   assert.equal(proxyFromSetting('http://editor:8080', [], { NO_PROXY: 'env.local' })?.noProxy, 'env.local');
   assert.equal(proxyFromSetting('', undefined, { HTTPS_PROXY: 'http://env:1' })?.https, 'http://env:1/');
   assert.equal(proxyFromSetting(undefined, undefined, {}), undefined);
@@ -28,7 +33,10 @@ test("a proxy's credentials never reach a message", () => {
     cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:3128'), { code: 'ECONNREFUSED', address: '10.0.0.1', port: 3128 }),
   });
   const f = proxyFailure(e, ['http://user:secret@10.0.0.1:3128/'], 'HTTPS_PROXY');
-  assert.equal(f?.message, 'cannot reach the proxy http://10.0.0.1:3128 (from HTTPS_PROXY): ECONNREFUSED; check it, or list the Hub\'s host in NO_PROXY');
+  assert.equal(
+    f?.message,
+    "cannot reach the proxy http://10.0.0.1:3128 (from HTTPS_PROXY): ECONNREFUSED; check it, or list the Hub's host in NO_PROXY",
+  );
   assert.ok(!f?.message.includes('secret'));
 });
 
@@ -38,5 +46,8 @@ test('a host behind the proxy that refuses is not the proxy failing', () => {
   });
   assert.equal(proxyFailure(e, ['http://10.0.0.1:3128/'], 'HTTPS_PROXY'), undefined);
   const tunnel = Object.assign(new TypeError('fetch failed'), { cause: new Error('Proxy response (407) !== 200 when HTTP Tunneling') });
-  assert.match(proxyFailure(tunnel, ['http://10.0.0.1:3128/'], 'HTTPS_PROXY')?.message ?? '', /proxy http:\/\/10\.0\.0\.1:3128 .* refused to open a tunnel: HTTP 407/);
+  assert.match(
+    proxyFailure(tunnel, ['http://10.0.0.1:3128/'], 'HTTPS_PROXY')?.message ?? '',
+    /proxy http:\/\/10\.0\.0\.1:3128 .* refused to open a tunnel: HTTP 407/,
+  );
 });

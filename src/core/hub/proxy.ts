@@ -76,7 +76,10 @@ function checked(s: ProxySettings): ProxySettings {
       throw new HubError('other', `the proxy "${shownProxy(v)}" from ${s.source} is not a URL`);
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:')
-      throw new HubError('other', `the proxy ${shownProxy(v)} from ${s.source} is ${u.protocol.slice(0, -1)}; only http and https proxies are supported`);
+      throw new HubError(
+        'other',
+        `the proxy ${shownProxy(v)} from ${s.source} is ${u.protocol.slice(0, -1)}; only http and https proxies are supported`,
+      );
     return u.toString();
   };
   return { ...s, http: norm(s.http), https: norm(s.https) };
@@ -101,7 +104,15 @@ interface ErrLike {
   hostname?: unknown;
 }
 
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** The proxy's failure in `e`, as one line naming the proxy, when it is the proxy that failed (not the host behind it). */
 export function proxyFailure(e: unknown, proxies: readonly string[], source: string): HubError | undefined {
@@ -125,7 +136,10 @@ export function proxyFailure(e: unknown, proxies: readonly string[], source: str
     const host = typeof cur.hostname === 'string' ? cur.hostname : typeof cur.address === 'string' ? cur.address : undefined;
     const p = hosts.find((u) => (host === undefined || sameHost(u.hostname, host)) && (port === undefined || port === portOf(u)));
     if (p && (host !== undefined || port !== undefined))
-      return new HubError('other', `cannot reach the proxy ${p.protocol}//${p.host} (from ${source}): ${code}; check it, or list the Hub's host in NO_PROXY`);
+      return new HubError(
+        'other',
+        `cannot reach the proxy ${p.protocol}//${p.host} (from ${source}): ${code}; check it, or list the Hub's host in NO_PROXY`,
+      );
   }
   return undefined;
 }
@@ -148,14 +162,14 @@ export function proxiedFetch(s: ProxySettings): typeof fetch {
   const f = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     try {
       // undici's Response is the web Response Node's own fetch returns (another copy of the same classes)
-      return (await undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      return await undiciFetch(input as Parameters<typeof undiciFetch>[0], {
         ...(init as Parameters<typeof undiciFetch>[1]),
         dispatcher: agent,
-      })) as unknown as Response;
+      });
     } catch (e) {
       throw proxyFailure(e, [s.https, s.http], s.source) ?? e;
     }
   };
-  made.set(key, f as typeof fetch);
-  return f as typeof fetch;
+  made.set(key, f);
+  return f;
 }
