@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { noise, tempDir } from '../helpers';
@@ -117,6 +117,10 @@ test('--dry-run prints the plan, what is here and verified, what would be fetche
   assert.match(r.out, /4 files, 355 KB: 1 here and verified, 350 KB to fetch/);
   assert.match(r.out, /latest_checkpointed_iteration\.txt would name 4 once all is verified/);
   assert.ok(!existsSync(join(dest, 'iter_0000004', '__0_0.distcp')));
+  writeFileSync(join(dest, LATEST), '3\n');
+  const conflict = await cli(download(dest, '--dry-run'), state);
+  assert.match(conflict.out, /would name 4 once all is verified; it names iteration 3 now: the download would stop before fetching/);
+  rmSync(join(dest, LATEST));
 
   const j = await cli(download(dest, '--dry-run', '--json', '--exclude', 'meta.json'), state);
   assert.equal(j.code, 0, j.err);

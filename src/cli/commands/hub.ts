@@ -7,7 +7,7 @@ import type { Command } from '../command';
 import { connection } from '../open/hubConnection';
 import { repoProblem } from '../open/repoId';
 import { listRun } from '../../core/hub/model';
-import { DEST_LATEST, defaultStateRoot, planDownload, runDownload, DownloadError } from '../../core/hub/download';
+import { DEST_LATEST, currentLatest, defaultStateRoot, planDownload, runDownload, DownloadError } from '../../core/hub/download';
 import type { DownloadPlan, DownloadProgress } from '../../core/hub/download';
 import { filterItems } from '../../core/hub/download/filter';
 import { localStates } from '../../core/hub/download/localState';
@@ -133,7 +133,8 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
     const whole = planDownload(listing, kind, iteration, resolve(dest));
     const { plan, latestNote } = await filtered(whole, listFlag(a, 'include'), listFlag(a, 'exclude'), stateRoot);
     if (a.flags.has('dry-run')) {
-      printPlan(plan, await localStates(plan.dest, plan.items, stateRoot), latestNote, json);
+      const conflict = await latestConflict(plan, a.flags.has('set-latest'));
+      printPlan(plan, await localStates(plan.dest, plan.items, stateRoot), conflict ?? latestNote, json);
       return 0;
     }
     writeErr(
@@ -217,7 +218,7 @@ async function filtered(
   if (missing.length === 0)
     return {
       plan: { ...plan, items: [...kept, ...excluded] },
-      latestNote: `the ${excluded.length} files left out are already here and verified`,
+      latestNote: `${excluded.length === 1 ? 'the file left out is' : `the ${excluded.length} files left out are`} already here and verified`,
     };
   const { latestFile: _left, ...rest } = plan;
   return {
@@ -226,6 +227,14 @@ async function filtered(
       `${DEST_LATEST} is left as it is: ${missing.length} of the iteration's ${plan.items.length} files are left out ` +
       `and not here (${safeLine(missing[0]!.it.path)}${missing.length > 1 ? ', …' : ''})`,
   };
+}
+
+/** What a dry run says when the destination's latest file names another iteration: the download would stop there. */
+async function latestConflict(plan: DownloadPlan, overwrite: boolean): Promise<string | undefined> {
+  if (!plan.latestFile || overwrite) return undefined;
+  const cur = await currentLatest(plan.dest);
+  if (cur === null || cur === plan.latestFile.value) return undefined;
+  return `it names iteration ${cur} now: the download would stop before fetching (allow it to overwrite: --set-latest)`;
 }
 
 /** `--dry-run`: each file, its size, and whether it is here and verified, partly here, or to fetch; nothing is fetched. */
@@ -268,7 +277,11 @@ function printPlan(plan: DownloadPlan, states: ItemState[], latestNote: string |
       `${formatBytes(toFetch)} to fetch`,
   );
   if (plan.kind === 'resume')
-    out.push(plan.latestFile ? `${DEST_LATEST} would name ${plan.latestFile.value} once all is verified` : (latestNote ?? ''));
+    out.push(
+      plan.latestFile
+        ? `${DEST_LATEST} would name ${plan.latestFile.value} once all is verified${latestNote ? `; ${latestNote}` : ''}`
+        : (latestNote ?? ''),
+    );
   writeOut(out.join('\n') + '\n');
 }
 
