@@ -93,7 +93,7 @@ test('a span that ends after its file was verified does not complete it again', 
     concurrency: 3,
     backoffMs: 10,
     retries: 0,
-    baseFetch: baseFetch as typeof fetch,
+    baseFetch: baseFetch,
   });
   assert.equal(res.files, 1);
   assert.ok(thirdClosedAt > 0 && secondOpenedAt > thirdClosedAt, 'the second range came in after the third closed');
