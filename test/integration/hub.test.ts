@@ -208,7 +208,7 @@ test('a file that keeps failing fails the download with its name and reason; not
   const dest2 = tempDir();
   await assert.rejects(
     runDownload(planDownload(l, 'resume', 20, dest2), { ...conn(), backoffMs: 1, retries: 2 }),
-    /common\.pt: the Hub failed with HTTP 5\d\d.*after 2 retries/,
+    /common\.pt: the (Hub|CDN) \([^)]+\) answered HTTP 5\d\d for .*after 2 retries/,
   );
   resetFaults();
   assert.ok(!existsSync(join(dest2, 'latest_checkpointed_iteration.txt')));
@@ -467,7 +467,7 @@ test(
       emu.faults.apiSilent = { count: 1, afterHeaders };
       try {
         await assert.rejects(listRun(REPO, 'main', { endpoint: emu.url, stallTimeoutMs: 300 }), (e: Error) => {
-          assert.equal(e.message, `${emu.url} sent nothing for 0.3 s; check the network`);
+          assert.equal(e.message, `the Hub (${new URL(emu.url).host}) sent nothing for 0.3 s; check the network`);
           return true;
         });
         assert.equal(emu.faults.apiSilent.count, 0);
@@ -499,7 +499,10 @@ test(
         p.on('close', (code) => res({ code, err }));
       });
       assert.notEqual(r.code, 0);
-      assert.match(r.err, new RegExp(`${emu.url.replace(/[.:/]/g, '\\$&')} sent nothing for 1\\.0 s; check the network`));
+      assert.match(
+        r.err,
+        new RegExp(`the Hub \\(${new URL(emu.url).host.replace(/[.:]/g, '\\$&')}\\) sent nothing for 1\\.0 s; check the network`),
+      );
       assert.ok(Date.now() - started < 20_000, 'well before the default 30 s');
     } finally {
       resetFaults();

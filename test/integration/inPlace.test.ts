@@ -474,7 +474,7 @@ test(
         assert.equal(hr.use, 'offline');
         assert.equal(
           hr.savedIndexLine,
-          `${emu.url} sent nothing for 0.4 s; check the network; hub:${REPO} opened from the saved index of commit ${online.commit.slice(0, 12)}`,
+          `the Hub (${new URL(emu.url).host}) sent nothing for 0.4 s; check the network; hub:${REPO} opened from the saved index of commit ${online.commit.slice(0, 12)}`,
         );
         emu.faults.apiSilent = { count: 1, afterHeaders };
         await assert.rejects(

@@ -2,13 +2,16 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { FlagSpec, ParsedArgs } from '../args';
-import { UsageError, numberFlag, stringFlag } from '../args';
+import { UsageError, listFlag, numberFlag, stringFlag } from '../args';
 import type { Command } from '../command';
 import { connection } from '../open/hubConnection';
 import { repoProblem } from '../open/repoId';
 import { listRun } from '../../core/hub/model';
-import { defaultStateRoot, planDownload, runDownload, DownloadError } from '../../core/hub/download';
-import type { DownloadProgress } from '../../core/hub/download';
+import { DEST_LATEST, currentLatest, defaultStateRoot, planDownload, runDownload, DownloadError } from '../../core/hub/download';
+import type { DownloadPlan, DownloadProgress } from '../../core/hub/download';
+import { filterItems } from '../../core/hub/download/filter';
+import { localStates } from '../../core/hub/download/localState';
+import type { ItemState } from '../../core/hub/download/localState';
 import { HubError } from '../../core/hub/errors';
 import { checkBeforeLatest, gateResumeDownload } from '../../core/integrity/downloadGate';
 import { formatBytes, formatDuration } from '../../shared/format';
@@ -24,6 +27,12 @@ const DOWNLOAD_FLAGS: FlagSpec = {
   'stall-timeout': 'string',
   'set-latest': 'boolean',
   'allow-incomplete': 'boolean',
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'dry-run': 'boolean',
+  token: 'string',
+  'token-file': 'string',
+  json: 'boolean',
 };
 
 /** `hub ls <repo>` and `download <repo>`: the repo id, checked as a link's is (no `.` or `..` part). */
@@ -92,7 +101,8 @@ export const MAX_STALL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 const DOWNLOAD_USAGE =
   'download <repo> --kind resume|hf|logs [--iteration N|latest] --dest DIR [--endpoint URL] [--revision R] [--concurrency N] ' +
-  `[--stall-timeout SECONDS (1 to ${MAX_STALL_SECONDS})] [--set-latest] [--allow-incomplete]`;
+  `[--stall-timeout SECONDS (1 to ${MAX_STALL_SECONDS})] [--set-latest] [--allow-incomplete] [--include GLOB]... [--exclude GLOB]... ` +
+  '[--dry-run] [--token T | --token-file PATH] [--json]';
 
 async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   const repo = repoArg(a, DOWNLOAD_USAGE);
@@ -117,7 +127,9 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   process.once('SIGINT', onSigint);
   // the listing's API calls are watched with the same timeout as the download's bytes
   const c = { ...(await connection(a, ac.signal)), ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}) };
-  const tty = process.stderr.isTTY === true;
+  const json = a.flags.has('json');
+  const tty = process.stderr.isTTY === true && !json;
+  const stateRoot = defaultStateRoot(process.env, homedir());
   try {
     const listing = await listRun(repo, stringFlag(a, 'revision') ?? 'main', c);
     // section 9: an incomplete checkpoint is refused before its first byte
@@ -128,11 +140,17 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       a.flags.has('allow-incomplete'),
     );
     for (const w of gate.warnings) writeErr(`warning: ${safeLine(w)}\n`);
-    const plan = gate.plan;
+    const { plan, latestNote } = await filtered(gate.plan, listFlag(a, 'include'), listFlag(a, 'exclude'), stateRoot);
+    if (a.flags.has('dry-run')) {
+      const conflict = await latestConflict(plan, a.flags.has('set-latest'));
+      printPlan(plan, await localStates(plan.dest, plan.items, stateRoot), conflict ?? latestNote, json);
+      return 0;
+    }
     writeErr(
       `downloading ${plan.items.length} files (${formatBytes(plan.items.reduce((s, i) => s + i.size, 0))}) of ${repo}` +
         `${plan.iteration !== null ? ` ${kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}\n`,
     );
+    if (latestNote) writeErr(`${latestNote}\n`);
     const res = await runDownload(plan, {
       ...c,
       ...(concurrency !== undefined ? { concurrency } : {}),
@@ -143,7 +161,7 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
         if (w !== undefined) writeErr(`warning: ${safeLine(w)}\n`);
       },
       // the manifest (ranges written, files verified) lives here, not in the checkpoint folder
-      stateDir: defaultStateRoot(process.env, homedir()),
+      stateDir: stateRoot,
       onProgress: (p: DownloadProgress) => {
         if (tty) {
           const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
@@ -159,10 +177,23 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       },
     });
     if (tty) process.stderr.write('\n');
-    writeOut(
-      `done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)` +
-        `${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`,
-    );
+    if (json)
+      writeJson({
+        repo: plan.repo,
+        commit: plan.commit,
+        kind: plan.kind,
+        iteration: plan.iteration,
+        dest: res.dest,
+        files: res.files,
+        bytesFetched: res.bytesFetched,
+        alreadyComplete: res.skipped,
+        latestWritten: res.latestWritten,
+      });
+    else
+      writeOut(
+        `done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)` +
+          `${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`,
+      );
     return 0;
   } catch (e) {
     if (tty) process.stderr.write('\n');
@@ -178,6 +209,93 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/**
+ * The plan with only the files `--include`/`--exclude` keep. The latest file names an
+ * iteration only when all of it is here and verified: it stays in the plan when every file
+ * left out is already verified in the destination (those are then checked, not fetched);
+ * otherwise it is left as it is, and the note says why.
+ */
+async function filtered(
+  plan: DownloadPlan,
+  include: string[],
+  exclude: string[],
+  stateRoot: string,
+): Promise<{ plan: DownloadPlan; latestNote: string | undefined }> {
+  const { kept, excluded } = filterItems(plan, { include, exclude });
+  if (excluded.length === 0) return { plan, latestNote: undefined };
+  const here = await localStates(plan.dest, excluded, stateRoot);
+  const missing = here.filter((s) => s.state !== 'verified');
+  if (!plan.latestFile) return { plan: { ...plan, items: kept }, latestNote: undefined };
+  if (missing.length === 0)
+    return {
+      plan: { ...plan, items: [...kept, ...excluded] },
+      latestNote: `${excluded.length === 1 ? 'the file left out is' : `the ${excluded.length} files left out are`} already here and verified`,
+    };
+  const { latestFile: _left, ...rest } = plan;
+  return {
+    plan: { ...rest, items: kept },
+    latestNote:
+      `${DEST_LATEST} is left as it is: ${missing.length} of the iteration's ${plan.items.length} files are left out ` +
+      `and not here (${safeLine(missing[0]!.it.path)}${missing.length > 1 ? ', …' : ''})`,
+  };
+}
+
+/** What a dry run says when the destination's latest file names another iteration: the download would stop there. */
+async function latestConflict(plan: DownloadPlan, overwrite: boolean): Promise<string | undefined> {
+  if (!plan.latestFile || overwrite) return undefined;
+  const cur = await currentLatest(plan.dest);
+  if (cur === null || cur === plan.latestFile.value) return undefined;
+  return `it names iteration ${cur} now: the download would stop before fetching (allow it to overwrite: --set-latest)`;
+}
+
+/** `--dry-run`: each file, its size, and whether it is here and verified, partly here, or to fetch; nothing is fetched. */
+function printPlan(plan: DownloadPlan, states: ItemState[], latestNote: string | undefined, json: boolean): void {
+  const toFetch = states.reduce((s, x) => s + (x.state === 'verified' ? 0 : x.it.size - x.have), 0);
+  const verified = states.filter((x) => x.state === 'verified').length;
+  const latest = plan.latestFile
+    ? { file: DEST_LATEST, value: plan.latestFile.value, written: true }
+    : { file: DEST_LATEST, written: false };
+  if (json) {
+    writeJson({
+      repo: plan.repo,
+      commit: plan.commit,
+      kind: plan.kind,
+      iteration: plan.iteration,
+      dest: plan.dest,
+      files: states.map((x) => ({ path: x.it.path, target: x.it.target, bytes: x.it.size, state: x.state, bytesHere: x.have })),
+      bytesTotal: states.reduce((s, x) => s + x.it.size, 0),
+      bytesToFetch: toFetch,
+      verifiedHere: verified,
+      latest: plan.kind === 'resume' ? { ...latest, ...(latestNote ? { note: latestNote } : {}) } : null,
+    });
+    return;
+  }
+  const label = (x: ItemState): string =>
+    x.state === 'verified'
+      ? 'here, verified'
+      : x.state === 'partial'
+        ? `partial: ${formatBytes(x.have)} here, fetch the rest`
+        : x.state === 'differs'
+          ? 'here but different: fetch'
+          : 'fetch';
+  const out = [
+    `plan (dry run, nothing fetched): ${plan.repo} @ ${plan.commit.slice(0, 12)}` +
+      `${plan.iteration !== null ? ` ${plan.kind} iteration ${plan.iteration}` : ' logs'} into ${plan.dest}`,
+  ];
+  for (const x of states) out.push(`  ${formatBytes(x.it.size).padStart(9)}  ${safeLine(x.it.target)}  ${label(x)}`);
+  out.push(
+    `${states.length} files, ${formatBytes(states.reduce((s, x) => s + x.it.size, 0))}: ${verified} here and verified, ` +
+      `${formatBytes(toFetch)} to fetch`,
+  );
+  if (plan.kind === 'resume')
+    out.push(
+      plan.latestFile
+        ? `${DEST_LATEST} would name ${plan.latestFile.value} once all is verified${latestNote ? `; ${latestNote}` : ''}`
+        : (latestNote ?? ''),
+    );
+  writeOut(out.join('\n') + '\n');
 }
 
 export const HUB: Command = {

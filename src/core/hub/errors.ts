@@ -57,6 +57,24 @@ function networkCode(e: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Who answered at `url`, for messages: the Hub (the endpoint's origin) or the CDN a file
+ * request was redirected to, with its host, so that a CDN's failure is not blamed on the Hub.
+ */
+export function whoAt(url: URL | string | undefined, endpoint: string): string {
+  if (url === undefined) return `the Hub (${hostOf(endpoint)})`;
+  const u = typeof url === 'string' ? new URL(url) : url;
+  return u.origin === new URL(endpoint).origin ? `the Hub (${u.host})` : `the CDN (${u.host})`;
+}
+
+const hostOf = (endpoint: string): string => {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
+};
+
 export interface HubErrorContext {
   endpoint: string;
   repo: string;
@@ -81,11 +99,11 @@ function classify(e: unknown, ctx: HubErrorContext): HubError {
   if (e instanceof HubError) return e;
   const err = e as ApiErrorLike;
   const stall = ctx.hubFetch?.lastStall();
+  const who = whoAt(ctx.hubFetch?.lastUrl(), ctx.endpoint);
   if (stall !== undefined)
     return new HubError(
       'offline',
-      `${ctx.endpoint} sent nothing for ${(stall / 1000).toFixed(1)} s` +
-        `${ctx.path ? ` while answering for ${ctx.path}` : ''}; check the network`,
+      `${who} sent nothing for ${(stall / 1000).toFixed(1)} s${ctx.path ? ` while answering for ${ctx.path}` : ''}; check the network`,
     );
   if (err?.name === 'AbortError') return new HubError('cancelled', 'cancelled');
   const status = err?.statusCode;
@@ -93,16 +111,16 @@ function classify(e: unknown, ctx: HubErrorContext): HubError {
   const what = ctx.path ? `${ctx.repo}/${ctx.path}` : ctx.repo;
   if (status === undefined) {
     const net = networkCode(e);
-    if (net === 'connection lost')
-      return new HubError('offline', `the connection to ${ctx.endpoint} dropped${ctx.path ? ` while fetching ${ctx.path}` : ''}`);
-    if (net) return new HubError('offline', `cannot reach ${ctx.endpoint} (${net}); check the network or the endpoint setting`);
+    if (net === 'connection lost' || net === 'ECONNRESET' || net === 'EPIPE' || net === 'UND_ERR_SOCKET')
+      return new HubError('offline', `the connection to ${who} dropped${ctx.path ? ` while fetching ${ctx.path}` : ''}`);
+    if (net) return new HubError('offline', `cannot reach ${who} (${net}); check the network or the endpoint setting`);
     return new HubError('other', redact(`${what}: ${err?.message ?? String(e)}`, ctx.token));
   }
   if (status === 429) {
     const wait = ctx.hubFetch?.lastRetryAfter();
     return new HubError(
       'rate-limited',
-      `the Hub rate-limited this client${wait !== undefined ? `; it asks to wait ${Math.ceil(wait)} s` : ''}`,
+      `${who} rate-limited this client${wait !== undefined ? `; it asks to wait ${Math.ceil(wait)} s` : ''}`,
       wait,
       status,
     );
@@ -131,6 +149,6 @@ function classify(e: unknown, ctx: HubErrorContext): HubError {
     return new HubError('revision-not-found', `revision "${ctx.revision ?? 'main'}" not found in ${ctx.repo}`, undefined, status);
   if (code === 'EntryNotFound' || status === 404)
     return new HubError('entry-not-found', `${what} not found at revision ${ctx.revision ?? 'main'}`, undefined, status);
-  if (status >= 500) return new HubError('server', `the Hub failed with HTTP ${status} on ${what}`, undefined, status);
+  if (status >= 500) return new HubError('server', `${who} answered HTTP ${status} for ${what}`, undefined, status);
   return new HubError('other', redact(`${what}: HTTP ${status}: ${err.message ?? ''}`.trim(), ctx.token), undefined, status);
 }

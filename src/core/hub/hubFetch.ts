@@ -18,6 +18,8 @@ export interface HubFetch {
   lastStatus(): number | undefined;
   /** the stall timeout (ms) of the watch that dropped the last request, if one did */
   lastStall(): number | undefined;
+  /** the URL of the last request sent (after redirects: the CDN's, for a file) */
+  lastUrl(): URL | undefined;
 }
 
 export interface HubFetchOptions {
@@ -37,6 +39,7 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
   let errorCode: string | undefined;
   let status: number | undefined;
   let stall: number | undefined;
+  let last: URL | undefined;
   const follow = async (input: string | URL | Request, init: RequestInit | undefined, signal: AbortSignal | null): Promise<Response> => {
     let url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
@@ -45,6 +48,7 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
     for (let hop = 0; ; hop++) {
       if (url.origin !== origin) headers.delete('authorization');
       opts.onRequest?.(url);
+      last = url;
       const res = await base(url, { ...init, method, body, headers, redirect: 'manual', signal });
       if (res.status === 429) retryAfter = waitSeconds(res.headers);
       status = res.status;
@@ -98,6 +102,7 @@ export function makeHubFetch(endpoint: string, signal?: AbortSignal, base: typeo
     lastErrorCode: () => errorCode,
     lastStatus: () => status,
     lastStall: () => stall,
+    lastUrl: () => last,
   };
 }
 

@@ -49,27 +49,50 @@ export function retryWaitMs(e: HubError, failures: number, p: RetryPolicy): numb
 export const shouldRetry = (e: HubError, failures: number, p: RetryPolicy): boolean =>
   e.retriable && failures <= (p.retries ?? DEFAULT_RETRIES);
 
+/**
+ * A transfer's watch after the server answered (headers or bytes): a connection that went
+ * silent then is dropped after this long (or the stall timeout, if shorter), and its span
+ * resumed at once on a new one. Ten seconds is the official client's read timeout too.
+ */
+export const DEFAULT_ANSWERED_STALL_MS = 10_000;
+
+/** A transfer dropped by its stall watch: retried at once on a new connection, without shrinking the pool. */
+export class StallError extends HubError {
+  constructor(
+    readonly ms: number,
+    from = 'the server',
+  ) {
+    super('offline', `no byte for ${(ms / 1000).toFixed(1)} s from ${from}; dropping that connection and resuming on a new one`);
+  }
+}
+
 /** The one line a stall ends a transfer with. */
-export const stallError = (ms: number): HubError =>
-  new HubError('offline', `no byte for ${(ms / 1000).toFixed(1)} s from the server; dropping that connection and resuming`);
+export const stallError = (ms: number, from?: string): StallError => new StallError(ms, from);
 
 /**
  * Runs one attempt under a stall watch from its start, the request and its response headers
  * included: `attempt` gets a signal that the watch (or `parent`) aborts, and reports each
- * byte it receives with `moved`. A stalled attempt fails with the stall's one line.
+ * byte it receives with `moved` (`moved(0)`: the headers came). Once something came, the
+ * watch is `answeredMs`. A stalled attempt fails with the stall's one line (naming `from()`).
  */
 export async function watched<T>(
   ms: number,
   parent: AbortSignal | undefined,
   attempt: (signal: AbortSignal, moved: (n: number) => void) => Promise<T>,
+  answeredMs = ms,
+  from?: () => string | undefined,
 ): Promise<T> {
   const { signal, abort } = linkedAbort(parent);
   let received = 0;
-  const watch = new StallWatch(ms, () => received, abort);
+  let answered = false;
+  const watch = new StallWatch(ms, () => received + (answered ? 1 : 0), abort, answeredMs);
   try {
-    return await attempt(signal, (n) => (received += n));
+    return await attempt(signal, (n) => {
+      received += n;
+      answered = true;
+    });
   } catch (e) {
-    if (watch.stalled && !parent?.aborted) throw stallError(ms);
+    if (watch.stalled && !parent?.aborted) throw stallError(watch.firedAfter, from?.());
     throw e;
   } finally {
     watch.stop();

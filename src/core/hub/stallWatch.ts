@@ -2,33 +2,41 @@
 
 /**
  * Drops a transfer that delivers nothing for `ms`: it samples a byte counter a few times
- * a period (nothing is added to the per-chunk path) and aborts the attempt.
+ * a period (nothing is added to the per-chunk path) and aborts the attempt. Once the counter
+ * has moved (the server answered), the watch is `answeredMs`: a server that has answered and
+ * then goes silent is dropped sooner than one still working out its first answer.
  */
 export class StallWatch {
   private last = -1;
   private since = Date.now();
   private timer: ReturnType<typeof setInterval>;
   stalled = false;
+  /** the silence (ms) after which the watch fired */
+  firedAfter: number;
 
   constructor(
     readonly ms: number,
     count: () => number,
     abort: () => void,
+    readonly answeredMs = ms,
   ) {
+    this.firedAfter = ms;
     this.timer = setInterval(
       () => {
         const n = count();
         const now = Date.now();
+        const limit = n > 0 ? Math.min(ms, answeredMs) : ms;
         if (n !== this.last) {
           this.last = n;
           this.since = now;
-        } else if (now - this.since >= ms) {
+        } else if (now - this.since >= limit) {
           this.stalled = true;
+          this.firedAfter = limit;
           this.stop();
           abort();
         }
       },
-      Math.max(20, ms / 4),
+      Math.max(20, Math.min(ms, answeredMs) / 4),
     );
     this.timer.unref();
   }

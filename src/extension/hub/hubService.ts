@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { listRun, whoAmIName } from '../../core/hub/model';
 import type { HubConnection, RunListing } from '../../core/hub/model';
 import { resolveEndpoint, resolveToken } from '../../core/hub/config';
+import { proxiedFetch, proxyFromSetting } from '../../core/hub/proxy';
 import { Disposable } from '../dispose';
 import { errorMessage } from '../../core/errorMessage';
 import { checkListing } from '../../core/integrity/checkHub';
@@ -48,6 +49,7 @@ export class HubService extends Disposable {
       ...(t.token ? { token: t.token, tokenSource: t.source === 'stored' ? 'the token you signed in with' : (t.file ?? t.source) } : {}),
       ...(signal ? { signal } : {}),
       stallTimeoutMs: this.stallMs(),
+      ...proxied(),
     };
   }
 
@@ -88,7 +90,7 @@ export class HubService extends Disposable {
 
   /** Checks the token with whoami before keeping it. */
   async signIn(token: string): Promise<string> {
-    const name = await whoAmIName({ endpoint: this.endpoint(), token });
+    const name = await whoAmIName({ endpoint: this.endpoint(), token, ...proxied() });
     await this.secrets.store(TOKEN_KEY, token);
     return name;
   }
@@ -100,4 +102,14 @@ export class HubService extends Disposable {
   async hasStoredToken(): Promise<boolean> {
     return (await this.secrets.get(TOKEN_KEY)) !== undefined;
   }
+}
+
+/**
+ * The fetch through the editor's proxy: the `http.proxy` setting (with `http.noProxy`), else
+ * HTTPS_PROXY/HTTP_PROXY/NO_PROXY of the editor's environment; none when neither is set.
+ */
+function proxied(): { baseFetch?: typeof fetch } {
+  const http = vscode.workspace.getConfiguration('http');
+  const p = proxyFromSetting(http.get<string>('proxy'), http.get<string[]>('noProxy'));
+  return p ? { baseFetch: proxiedFetch(p) } : {};
 }

@@ -10,11 +10,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { makeHubFetch } from '../hubFetch';
 import type { HubFetch } from '../hubFetch';
-import { HubError, toHubError } from '../errors';
+import { HubError, toHubError, whoAt } from '../errors';
 import type { DownloadItem, DownloadOptions } from './types';
 import { DownloadError } from './types';
 import { shown } from '../treeEntry';
-import { DEFAULT_STALL_MS, cancelled, watched } from '../retry';
+import { DEFAULT_ANSWERED_STALL_MS, DEFAULT_STALL_MS, cancelled, watched } from '../retry';
 import type { ProgressMeter } from './progress';
 import type { SyncSlots } from './fileJob';
 import type { FileJob } from './fileJob';
@@ -33,6 +33,9 @@ const WRITE_BATCH = 1 << 20;
  * this long after it, so the next request does not overlap the closing one at the server.
  */
 const CLOSING_MS = 50;
+
+/** Bytes as MB with one decimal, for the line a cut transfer ends with. */
+const mb = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
 
 export interface FetchContext {
   repo: string;
@@ -89,11 +92,18 @@ export interface SpanHooks {
 export async function fetchRange(c: FetchContext, job: FileJob, src: FileSource, span: Span, hooks: SpanHooks): Promise<void> {
   const { o } = c;
   let hf: HubFetch | undefined;
+  const ms = o.stallTimeoutMs ?? DEFAULT_STALL_MS;
   try {
-    await watched(o.stallTimeoutMs ?? DEFAULT_STALL_MS, o.signal, (signal, moved) => {
-      hf = makeHubFetch(o.endpoint, signal, o.baseFetch);
-      return fetchBody(c, job, src, span, hf, moved, signal, hooks);
-    });
+    await watched(
+      ms,
+      o.signal,
+      (signal, moved) => {
+        hf = makeHubFetch(o.endpoint, signal, o.baseFetch);
+        return fetchBody(c, job, src, span, hf, moved, signal, hooks);
+      },
+      Math.min(ms, DEFAULT_ANSWERED_STALL_MS),
+      () => (hf ? whoAt(hf.lastUrl(), o.endpoint) : undefined),
+    );
   } catch (e) {
     throw e instanceof DownloadError || e instanceof HubError ? e : hubError(c, job.it, e, hf);
   }
@@ -141,7 +151,9 @@ async function openBody(c: FetchContext, job: FileJob, src: FileSource, from: nu
         new HubError('server', `${origin} answered with Content-Range ${shown(got)} to a request for ${want}; refused`, undefined, 206),
       );
   } else if (res.status !== 200) {
-    return refuse(new HubError('server', `${origin} answered HTTP ${res.status} to a file request`, undefined, res.status));
+    return refuse(
+      new HubError('server', `${whoAt(finalUrl, o.endpoint)} answered HTTP ${res.status} for ${it.path}`, undefined, res.status),
+    );
   }
   if (!res.body) return refuse(new HubError('server', `${origin} sent no body for ${it.path}`));
   src.answered(finalUrl);
@@ -175,6 +187,8 @@ async function fetchBody(
   const from = r.start + r.have;
   const asked = span.ranges[span.ranges.length - 1]!.end;
   const { reader, skip } = await openBody(c, job, src, from, asked, hf);
+  // the headers came: the server answered, the shorter stall watch applies from here
+  count(0);
   // a read pending when the attempt is aborted did not always settle (Node 20's fetch,
   // under load): the abort cancels the body, which ends the pending read
   const cancel = (): void => void reader.cancel().catch(() => undefined);
@@ -207,10 +221,21 @@ async function fetchBody(
   let skipLeft = skip;
   /** the stream's position: the next byte's offset in the file */
   let pos = from;
+  const who = whoAt(hf.lastUrl(), o.endpoint);
+  /** a connection that ended before the span did, in one line naming who it was to and how far it came */
+  const closedEarly = (): HubError =>
+    new HubError('offline', `the connection to ${who} closed after ${mb(pos)} of ${mb(it.size)} of ${it.path}`);
   try {
     reading: for (;;) {
       const readAt = performance.now();
-      const got = await reader.read();
+      let got: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        got = await reader.read();
+      } catch (e) {
+        // aborted (a stall, a cancel): said where the abort is handled
+        if (signal.aborted) throw e;
+        throw closedEarly();
+      }
       c.waited(performance.now() - readAt);
       if (got.done) break;
       let chunk = got.value;
@@ -269,5 +294,5 @@ async function fetchBody(
   if (o.signal?.aborted) throw cancelled();
   // the watchdog's abort (a stall) ended the read early
   if (signal.aborted) throw new HubError('offline', `the transfer of ${it.path} was dropped`);
-  if (!rangeDone(r)) throw new HubError('offline', `the connection closed after ${r.start + r.have} of ${it.size} bytes`);
+  if (!rangeDone(r)) throw closedEarly();
 }

@@ -111,6 +111,7 @@ export class FileJob {
     }
     r.have += n;
     this.record.have[r.index] = r.have;
+    this.manifest.wrote(n);
     this.unsynced += n;
     if (this.fh && this.unsynced >= flushEvery && this.syncing === undefined && slots.take()) {
       this.unsynced = 0;

@@ -2,8 +2,10 @@
  * The manifest of a destination: the files verified and put in place (so that a later run
  * skips them without hashing), and for each partial the bytes written from the start of
  * each of its ranges (so that a resumed download keeps every range finished and the
- * written start of every range begun). Saved atomically, at most once a second while bytes
- * arrive and at once when a run ends.
+ * written start of every range begun). Saved atomically (a temporary file renamed over it)
+ * each time another 4 MB reached the partials or a second passed since the last save while
+ * bytes arrive, and at once when a run ends: a process killed mid-download loses at most
+ * the last few MB it wrote.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,6 +33,8 @@ interface ManifestFile {
 }
 
 const SAVE_EVERY_MS = 1000;
+/** Bytes written to the partials (over all files) after which the progress is saved again. */
+export const SAVE_EVERY_BYTES = 4 << 20;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -38,6 +42,10 @@ export class Manifest {
   /** one write at a time: workers finish together */
   private saving: Promise<void> = Promise.resolve();
   private lastSave = 0;
+  /** bytes written to partials since the last save began */
+  private unsaved = 0;
+  /** a save is waiting for the one before it: it will write the newest state, so no other is queued */
+  private queued = false;
 
   private constructor(
     private readonly path: string,
@@ -45,6 +53,13 @@ export class Manifest {
   ) {}
 
   static async load(folder: string, dest: string): Promise<Manifest> {
+    const m = await Manifest.read(folder, dest);
+    await mkdir(folder, { recursive: true });
+    return m;
+  }
+
+  /** The manifest as it is on disk (empty when there is none), without creating its folder: for looking only. */
+  static async read(folder: string, dest: string): Promise<Manifest> {
     const path = join(folder, 'manifest.json');
     let parsed: ManifestFile = {};
     try {
@@ -58,7 +73,6 @@ export class Manifest {
     } catch {
       parsed = {};
     }
-    await mkdir(folder, { recursive: true });
     return new Manifest(path, { dest, verified: { ...parsed.verified }, partials: { ...parsed.partials } });
   }
 
@@ -86,14 +100,26 @@ export class Manifest {
     else delete this.data.partials[it.target];
   }
 
+  /** `n` more bytes reached a partial (its record already says so): saved when 4 MB or a second went unsaved. */
+  wrote(n: number): void {
+    this.unsaved += n;
+    if (this.unsaved >= SAVE_EVERY_BYTES) void this.save(true).catch(() => undefined);
+    else void this.save(false).catch(() => undefined);
+  }
+
   /** Saves now (`force`) or when the last save is a second old. */
   save(force = true): Promise<void> {
     const now = Date.now();
     if (!force && now - this.lastSave < SAVE_EVERY_MS) return this.saving;
+    if (this.queued) return this.saving;
     this.lastSave = now;
+    this.queued = true;
     this.saving = this.saving
       .catch(() => undefined)
       .then(async () => {
+        // what is written is the state as it is now, bytes that came while waiting included
+        this.queued = false;
+        this.unsaved = 0;
         await writeFile(this.path + '.tmp', JSON.stringify(this.data));
         await rename(this.path + '.tmp', this.path);
       });

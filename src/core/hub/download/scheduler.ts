@@ -12,7 +12,7 @@
  * starts; those under way finish, and what they wrote is kept for the next run.
  */
 import { HubError } from '../errors';
-import { DEFAULT_RETRIES, DEFAULT_STALL_MS, cancelled, retryWaitMs, shouldRetry, sleep, stallError } from '../retry';
+import { DEFAULT_RETRIES, StallError, cancelled, retryWaitMs, shouldRetry, sleep } from '../retry';
 import { DownloadError } from './types';
 import { expectedDigest } from './digest';
 import type { FileJob } from './fileJob';
@@ -222,7 +222,6 @@ async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task, hooks: S
   const { o, meter } = c;
   const it = t.job.it;
   const retries = o.retries ?? DEFAULT_RETRIES;
-  const stall = stallError(o.stallTimeoutMs ?? DEFAULT_STALL_MS).message;
   let failures = 0;
   let renewals = 0;
   for (let held = true; ; held = false) {
@@ -252,8 +251,10 @@ async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task, hooks: S
     // a span that got a range further since the last failure starts its count again
     if (t.span.ranges.filter(rangeDone).length > done) failures = 0;
     if (shouldRetry(he, ++failures, o)) {
-      if (he.kind === 'rate-limited' || (he.status !== undefined && he.status >= 500) || he.message === stall) limit.throttled();
-      const wait = retryWaitMs(he, failures, o);
+      // a stall is one connection's, not the server pushing back: a new connection at once, the pool kept
+      const stalled = he instanceof StallError;
+      if (he.kind === 'rate-limited' || (he.status !== undefined && he.status >= 500)) limit.throttled();
+      const wait = stalled ? 0 : retryWaitMs(he, failures, o);
       meter.emit(`${it.target}: ${he.message}; retrying in ${(wait / 1000).toFixed(1)} s (${failures}/${retries})`);
       await sleep(wait, o.signal);
       continue;

@@ -99,7 +99,8 @@ export interface DownloadOptions extends HubConnection {
   holdBytes?: number;
   /**
    * A transfer that delivers no byte for this long (ms, default 30000) is dropped and
-   * resumed from the bytes on disk, like any dropped link.
+   * resumed from the bytes on disk on a new connection at once; once the server has answered
+   * (headers or bytes), 10000 or this, whichever is shorter.
    */
   stallTimeoutMs?: number;
 }
