@@ -9,7 +9,7 @@ import { repoProblem } from '../open/repoId';
 import { listRun } from '../../core/hub/model';
 import { DEST_LATEST, currentLatest, defaultStateRoot, planDownload, runDownload, DownloadError } from '../../core/hub/download';
 import type { DownloadPlan, DownloadProgress } from '../../core/hub/download';
-import { filterItems } from '../../core/hub/download/filter';
+import { filterItems } from '../../core/hub/downloadFilter';
 import { localStates } from '../../core/hub/download/localState';
 import type { ItemState } from '../../core/hub/download/localState';
 import { HubError } from '../../core/hub/errors';

@@ -1,8 +1,8 @@
 /** `rlrb report <run>`: the run report of run-format.md section 4, as a table or one JSON object. */
 import { reportLines } from '../../core/report/targets';
 import { reportJson } from '../../core/report/reportJson';
-import { explainSections } from './reportSections';
-import { creditSection } from './creditSection';
+import { explainSections } from '../output/reportSections';
+import { creditSection } from '../output/creditSection';
 import { formatFigure as fmt } from '../../shared/format';
 import { UsageError } from '../args';
 import type { ParsedArgs } from '../args';

@@ -1,7 +1,7 @@
 /** The text report's short section on the credit diagnostics (issue #24 item 6); `report --json` holds them whole. */
 import type { CreditDiagnostics } from '../../core/report/creditDiagnostics';
 import { formatFigure as fmt } from '../../shared/format';
-import { table } from '../output/table';
+import { table } from './table';
 
 /** How many of the last gate iterations the text shows. */
 const SHOWN = 5;

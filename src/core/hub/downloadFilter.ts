@@ -5,8 +5,8 @@
  * without, against its name (`*.safetensors`), as the official client's patterns are mostly used.
  */
 import picomatch from 'picomatch';
-import type { DownloadItem, DownloadPlan } from './types';
-import { DownloadError } from './types';
+import type { DownloadItem, DownloadPlan } from './download/types';
+import { DownloadError } from './download/types';
 
 export interface Filter {
   include: readonly string[];

@@ -2,7 +2,7 @@
 import type { FullReport } from '../../core/report/report';
 import { signFlipLine, summarizeSignFlips } from '../../core/report/signFlips';
 import { formatFigure as fmt, formatPlain } from '../../shared/format';
-import { table } from '../output/table';
+import { table } from './table';
 
 const rewardsText = (rs: readonly (number | null)[]): string => rs.map((r) => (r === null ? '—' : String(r))).join(', ');
 
