@@ -2,6 +2,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeDemo } from '../src/core/demo/demo';
+import { safetensorsBytes, writeDemoResume } from '../src/core/demo/checkpoints';
 import { tempDir } from './helpers';
 
 export interface Stage {
@@ -34,15 +35,18 @@ function byIteration(text: string, n: number): string[][] {
 
 const pad = (n: number): string => `iter_${String(n).padStart(7, '0')}`;
 
+/** A real checkpoint (section 9 reads its `.metadata` or safetensors header), complete. */
 function writeCheckpoint(dir: string, kind: 'resume' | 'hf', it: number): void {
   const d = join(dir, kind, pad(it));
   mkdirSync(d, { recursive: true });
+  const fill = (n: number): Buffer => Buffer.alloc(n, it);
   if (kind === 'resume') {
-    for (const f of ['.metadata', 'common.pt', '__0_0.distcp', '__0_1.distcp']) writeFileSync(join(d, f), `${f} of ${it}`);
+    writeDemoResume(d, fill, false);
+    writeFileSync(join(d, 'common.pt'), `common of ${it}`);
     writeFileSync(join(d, 'metadata.json'), JSON.stringify({ sharded_backend: 'torch_dist', iteration: it }));
   } else {
     writeFileSync(join(d, 'config.json'), '{"architectures":["Qwen3ForCausalLM"]}');
-    writeFileSync(join(d, 'model.safetensors'), `weights of ${it}`);
+    writeFileSync(join(d, 'model.safetensors'), safetensorsBytes([{ name: 'lm_head.weight', shape: [4, 8] }], fill));
   }
 }
 
