@@ -119,13 +119,19 @@ export function createServer(config: ServerConfig): McpServer {
     {
       title: 'Compare runs',
       description:
-        'Run A against run B (run-format.md section 6), equal to `rlrb compare --json`; local runs only. ' +
+        'Run A against run B (run-format.md sections 6-8), equal to `rlrb compare --json`. The first text of the answer is the verdict ' +
+        '(checkpoint evaluations, section 8) in words, leading with its conclusion (better, worse or inconclusive: an inconclusive ' +
+        'difference is no gain and no loss); the JSON follows, each evaluation entry with its `conclusion` and `mde80`. ' +
         `${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({ a: run.describe(`run A. ${RUN}`), b: run.describe(`run B. ${RUN}`), from, to }),
       outputSchema: loose({ iterations: z.number(), trajectoriesA: z.number(), trajectoriesB: z.number() }),
       annotations: { readOnlyHint: true },
     },
-    guarded(async (a) => ok(await compareRuns(opener, a.a, a.b, a.from, a.to), MAX_RESULT_CHARS, 'give a shorter window (from, to)')),
+    guarded(async (a) => {
+      const r = await compareRuns(opener, a.a, a.b, a.from, a.to);
+      const answer = ok(r.value, MAX_RESULT_CHARS, 'give a shorter window (from, to)');
+      return { ...answer, content: [{ type: 'text', text: `Verdict: ${r.verdict}` }, ...answer.content] };
+    }),
   );
 
   server.registerTool(
