@@ -247,7 +247,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       this.charted = new Set(pick.names);
       const table = await runBehaviourTable(live.run);
       const behaviour = table ? seriesViews(table, this.width) : [];
-      const series = withVerdict(seriesViews(t, this.width, pick.names), live.run.report(), t);
+      const series = withVerdict(seriesViews(t, this.width, pick.names), live.run.report(), t, this.width);
       const evals = evalSeries(await this.evalRuns(), false);
       this.post({
         ...base,
@@ -264,7 +264,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     const v = overlayViews([primary, ...others], this.width, keep);
     const behaviour = await this.behaviourOverlay(primary, others, live.run);
     this.charted = new Set(v.series.map((s) => s.name));
-    const series = withVerdict(v.series, live.run.report(), t);
+    const series = withVerdict(v.series, live.run.report(), t, this.width);
     const evals = evalSeries(await this.evalRuns(), true);
     this.post({
       ...base,
