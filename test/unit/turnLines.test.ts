@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { showsAdvantage, unlabeledNote } from '../../webview/trajectories/turnLines';
+import { showsAdvantage, unlabeledNote } from '../../webview/trajectories/turnWalk';
 
 const plain = { labeled: false, At: 0.4472, aTMismatch: false, signFlip: false };
 

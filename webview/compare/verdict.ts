@@ -10,6 +10,7 @@ import { formatCount, formatP, formatRate, formatSigned } from '../../src/shared
 import type { VerdictFiguresView, VerdictTaskView, VerdictView } from '../../src/shared/protocol/compareVerdict';
 import { logNodes } from '../trajectories/text';
 import { conclusionClass, conclusionColour } from './verdictLook';
+import { watchScrollCue } from '../scrollCueWatch';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Filler);
 
@@ -133,7 +134,10 @@ export class VerdictSection {
         'a task’s success the share of its episodes with reward > 0. ' +
         'The verdict rests on these.',
     );
-    this.el.replaceChildren(...lines, note, h('div', { class: 'chart-box small' }, this.canvas), figuresTable(v), this.tasks(v));
+    const wide = h('div', { class: 'wide-scroll' }, figuresTable(v));
+    const cue = h('div', { class: 'scroll-cue muted', 'aria-hidden': 'true' });
+    this.el.replaceChildren(...lines, note, h('div', { class: 'chart-box small' }, this.canvas), cue, wide, this.tasks(v));
+    watchScrollCue(wide, cue);
     if (v.perIteration.length > 0) this.draw(v);
   }
 

@@ -1,5 +1,5 @@
 /** The detail pane: one trajectory, a strip of its turns, every turn with its marks, and the group view. */
-import { showsAdvantage, unlabeledNote } from './turnLines';
+import { showsAdvantage, unlabeledNote } from './turnWalk';
 import { h } from '../common';
 import { formatCredit, formatDk, formatReward, formatScore, formatSigned } from '../../src/shared/format';
 import { candidateTags } from './candidateTags';
