@@ -159,12 +159,14 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   private async offerCheckpoint(root: string, iteration: number): Promise<void> {
     const name = this.deps.runs.get(root)?.run.location.name ?? root;
     const offer = checkpointOffer(runRefOf(root), name, iteration);
-    if (offer.kind === 'none') {
-      void vscode.window.showInformationMessage(esc(offer.message));
+    const downloads = offer.kind === 'download' ? offer.choices : [];
+    const pick = await vscode.window.showInformationMessage(esc(offer.message), offer.episodes.label, ...downloads.map((c) => c.label));
+    if (pick === offer.episodes.label) {
+      const query = { filter: { evalIteration: offer.episodes.iteration }, sort: [] };
+      await this.deps.navigate.openTrajectories(root, query, `eval episodes of iteration ${offer.episodes.iteration}`);
       return;
     }
-    const pick = await vscode.window.showInformationMessage(esc(offer.message), ...offer.choices.map((c) => c.label));
-    const choice = offer.choices.find((c) => c.label === pick);
+    const choice = downloads.find((c) => c.label === pick);
     if (choice) await vscode.commands.executeCommand(choice.command, choice.node);
   }
 
