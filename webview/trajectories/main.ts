@@ -580,6 +580,8 @@ onMessage((m) => {
       pendingOffsets.clear();
       awaitSelection = 'page';
       persist();
+      // a jump from a chart (Enter on a point) lands in the rows: the arrows and Enter work at once
+      viewport.focus({ preventScroll: true });
       break;
     }
     case 'trajectories/page': {
@@ -655,5 +657,7 @@ if (state.scrollTop)
     viewport.scrollTop = state.scrollTop ?? 0;
   });
 persist();
+// a browser opened by a jump (its label says from where) starts with the rows focused, as the hint says
+if (state.label) viewport.focus({ preventScroll: true });
 post({ type: 'ready' });
 useControls();
