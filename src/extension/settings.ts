@@ -90,7 +90,8 @@ export function readSettings(source: ConfigSource): Settings {
   const mapping = validateMapping(get<unknown>('fieldMapping'), `${SECTION}.fieldMapping`);
   problems.push(...mapping.problems);
   // the option table's range; a bound it leaves open is kept finite here
-  const opt = (o: NumberOption): number => num(o.setting, o.default, o.min ?? (o.above !== undefined ? o.above + 1e-9 : -1e9), o.max ?? 1e9);
+  const opt = (o: NumberOption): number =>
+    num(o.setting, o.default, o.min ?? (o.above !== undefined ? o.above + 1e-9 : -1e9), o.max ?? 1e9);
   const tau = opt(TAU);
   const endpoint = get<string>('endpoint');
   const dest = get<string>('downloadDestination');

@@ -7,8 +7,10 @@ test('the page colours a shown difference green or red and an inconclusive one (
   assert.equal(conclusionColour('worse').variable, '--vscode-charts-red');
   assert.equal(conclusionColour('inconclusive').variable, '--vscode-descriptionForeground');
   assert.equal(conclusionColour(null).variable, '--vscode-descriptionForeground');
-  assert.deepEqual(
-    (['better', 'worse', 'inconclusive', null] as const).map(conclusionClass),
-    ['verdict-better', 'verdict-worse', 'verdict-inconclusive', 'verdict-none'],
-  );
+  assert.deepEqual((['better', 'worse', 'inconclusive', null] as const).map(conclusionClass), [
+    'verdict-better',
+    'verdict-worse',
+    'verdict-inconclusive',
+    'verdict-none',
+  ]);
 });

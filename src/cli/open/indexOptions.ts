@@ -32,7 +32,11 @@ export const INDEX_FLAGS: FlagSpec = {
 
 /** A numeric option's flag, checked against its range in the option table; its default when not given. */
 export function optionFlag(a: ParsedArgs, o: NumberOption): number {
-  const v = numberFlag(a, o.flag, { int: o.integer, ...(o.min !== undefined ? { min: o.min } : {}), ...(o.max !== undefined ? { max: o.max } : {}) });
+  const v = numberFlag(a, o.flag, {
+    int: o.integer,
+    ...(o.min !== undefined ? { min: o.min } : {}),
+    ...(o.max !== undefined ? { max: o.max } : {}),
+  });
   if (v === undefined) return o.default;
   if (o.above !== undefined && !(v > o.above)) throw new UsageError(`--${o.flag} must be > ${o.above}`);
   return v;

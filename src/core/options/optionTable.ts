@@ -50,8 +50,7 @@ export const CLICK_TOLERANCE: NumberOption = {
   setting: 'clickTolerance',
   flag: 'click-tol',
   value: 'N',
-  meaning:
-    'Canonical matching: two points are the same when |dx| and |dy| are at most this, on the 0..1000 grid (`OWRL_WS_CLICK_TOL`).',
+  meaning: 'Canonical matching: two points are the same when |dx| and |dy| are at most this, on the 0..1000 grid (`OWRL_WS_CLICK_TOL`).',
   default: DEFAULT_MATCH.clickTolerance,
   integer: false,
   min: 0,
