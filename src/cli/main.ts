@@ -3,6 +3,7 @@
  * line, its flags, its handler), parsed by the one parser of src/cli/args. Exit 0 on success,
  * 1 on failure, 2 on bad usage.
  */
+import { optionsHelp } from './open/indexOptions';
 import { errorMessage } from '../core/errorMessage';
 import { UsageError, commandName, parseArgs } from './args';
 import type { Command } from './command';
@@ -54,6 +55,8 @@ function help(): string {
     "A run is a folder, a .jsonl log, or hub:owner/name[@revision] (the Hub repo's logs read in place, not downloaded).",
     'Exit codes: 0 success (warnings included), 1 failure, 2 bad usage or an unreadable file.',
     '',
+    ...optionsHelp(),
+    '',
   ].join('\n');
 }
 
@@ -72,7 +75,8 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   if (!command) throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
   const a = parseArgs(argv, command.flags, `rlrb ${cmd}`);
   if (a.flags.has('help')) {
-    process.stdout.write(`usage: rlrb ${command.usage}\n${command.about ? `  ${command.about}\n` : ''}`);
+    const options = Object.hasOwn(command.flags, 'horizon') ? `\n${optionsHelp().join('\n')}\n` : '';
+    process.stdout.write(`usage: rlrb ${command.usage}\n${command.about ? `  ${command.about}\n` : ''}${options}`);
     return 0;
   }
   return await command.run(a);

@@ -2,6 +2,8 @@
  * The extension's settings checked from a ConfigSource (`configuration.ts` reads them from
  * VS Code, again on a change, with the engine's own).
  */
+import { BETA, CLICK_TOLERANCE, HORIZON, TAU, THETA } from '../core/options/optionTable';
+import type { NumberOption } from '../core/options/optionTable';
 import type { IndexOptions } from '../core/log/creditIndex';
 import { validateMapping } from '../core/record/schema';
 import { DEMO_REPO } from '../core/demo/demo';
@@ -87,7 +89,10 @@ export function readSettings(source: ConfigSource): Settings {
   });
   const mapping = validateMapping(get<unknown>('fieldMapping'), `${SECTION}.fieldMapping`);
   problems.push(...mapping.problems);
-  const tau = num('tau', 20, 1e-9, 1e9);
+  // the option table's range; a bound it leaves open is kept finite here
+  const opt = (o: NumberOption): number =>
+    num(o.setting, o.default, o.min ?? (o.above !== undefined ? o.above + 1e-9 : -1e9), o.max ?? 1e9);
+  const tau = opt(TAU);
   const endpoint = get<string>('endpoint');
   const dest = get<string>('downloadDestination');
   return {
@@ -98,10 +103,10 @@ export function readSettings(source: ConfigSource): Settings {
     downloadConcurrency: Math.round(num('downloadConcurrency', 1, 1, 16)),
     stallTimeoutSeconds: num('stallTimeoutSeconds', 30, 5, 3600),
     index: {
-      credit: { beta: num('beta', 0.4, -100, 100), tau },
-      match: { clickTolerance: num('clickTolerance', 20, 0, 1000), keyCaseInsensitive: get<boolean>('keyCaseInsensitive') !== false },
+      credit: { beta: opt(BETA), tau },
+      match: { clickTolerance: opt(CLICK_TOLERANCE), keyCaseInsensitive: get<boolean>('keyCaseInsensitive') !== false },
       mapping: mapping.mapping,
-      behaviour: { horizon: Math.round(num('horizon', 15, 1, 65535)), theta: num('theta', 0.5, 0, 1e9) },
+      behaviour: { horizon: Math.round(opt(HORIZON)), theta: opt(THETA) },
     },
     autoRefreshHubMinutes: get<boolean>('autoRefreshHub') === true ? num('autoRefreshHubMinutes', 10, 1, 1440) : 0,
     problems,

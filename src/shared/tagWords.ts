@@ -42,7 +42,11 @@ export function pPhrase(p: number): string {
 
 /** One tag in words, the same in the comparison panel and `rlrb compare`: "A loops on 4.1% of trajectories, B on 7.9%, p < 0.001." */
 export function behaviourWords(verb: string, t: TagRates, of: string): string {
-  if (t.rateA === null || t.rateB === null) return 'Empty: it needs labeled turns (or trajectories in the window), and a run has none.';
+  if (t.rateA === null && t.rateB === null) return 'Empty: it needs labeled turns (or trajectories in the window), and a run has none.';
+  if (t.rateA === null || t.rateB === null) {
+    const [has, lacks] = t.rateA !== null ? ['A', 'B'] : ['B', 'A'];
+    return `${has} ${verb} on ${formatPercent(t.rateA ?? t.rateB)} of ${of}; ${lacks} has no labeled turns, so no rate and no test.`;
+  }
   const p = t.p === null ? 'no p value (neither run has it, or both always do)' : pPhrase(t.p);
   return `A ${verb} on ${formatPercent(t.rateA)} of ${of}, B on ${formatPercent(t.rateB)}, ${p}.`;
 }

@@ -296,8 +296,11 @@ test('the comparison: the pooled two-proportion z test worked by hand; q = 0 or 
   const a = await indexOf(fixtureLog());
   const b = await indexOf(plainLog());
   const c = behaviourComparison(a, b, [0, 2]);
-  assert.deepEqual(c.collapsed, { rateA: null, rateB: null, diff: null, p: null });
-  assert.deepEqual(c.creditDisagrees, { rateA: null, rateB: null, diff: null, p: null });
+  // B is plain: its label-tag rates, the diff and p are null; A's rate stays (2 collapsed and 2 disagreeing, all at iteration 2)
+  assert.deepEqual(c.collapsed, { rateA: 2 / 18, rateB: null, diff: null, p: null });
+  assert.deepEqual(c.creditDisagrees, { rateA: 2 / 18, rateB: null, diff: null, p: null });
+  const r = behaviourComparison(b, a, [0, 2]);
+  assert.deepEqual(r.collapsed, { rateA: null, rateB: 2 / 18, diff: null, p: null }, 'the plain run as A');
   // repeat: A 3 of 18 (iterations 0 and 2), B 1 of 3
   assert.deepEqual(c.repeat, twoProportions(3, 18, 1, 3));
   assert.equal(c.repeat.rateA, 3 / 18);

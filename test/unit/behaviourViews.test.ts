@@ -17,6 +17,10 @@ test('a comparison line in words: the rates, and p below 0.001 said so', () => {
   assert.equal(pPhrase(0.0123), 'p = 0.0123');
   assert.match(behaviourWords('loops', { rateA: 0, rateB: 0, p: null }, 'trajectories'), /no p value/);
   assert.match(behaviourWords('collapses', { rateA: null, rateB: null, p: null }, 'x'), /^Empty: it needs labeled turns/);
+  assert.equal(
+    behaviourWords('collapses', { rateA: null, rateB: 0.25, p: null }, 'trajectories'),
+    'B collapses on 25.0% of trajectories; A has no labeled turns, so no rate and no test.',
+  );
 });
 
 /** Hand-worked eval tallies: A 10 episodes, 2 repeats; B 10 episodes, 0 repeats; q = 0.1, z = 0.2 / sqrt(0.09 * 0.2) = 1.4907. */

@@ -240,8 +240,9 @@ test('compare --json prints exactly the keys of section 6 plus evaluation, behav
   const behaviour = o['behaviour'] as Record<string, Record<string, unknown>>;
   assert.deepEqual(Object.keys(behaviour), [...TAG_NAMES]);
   assert.deepEqual(Object.keys(behaviour['repeat']!), ['rateA', 'rateB', 'diff', 'p']);
-  // run B is a plain run: its label tags are null, so every figure of them is
-  assert.deepEqual(behaviour['collapsed'], { rateA: null, rateB: null, diff: null, p: null });
+  // run B is a plain run: its label tags are null, and so are diff and p; A's rate stays (section 7)
+  assert.deepEqual(behaviour['collapsed'], { rateA: 0, rateB: null, diff: null, p: null });
+  assert.deepEqual(behaviour['creditDisagrees'], { rateA: 0, rateB: null, diff: null, p: null });
   assert.deepEqual(Object.keys(o['tasks'] as object).sort(), ['count', 'losses', 'meanDiff', 'p', 'signTestP', 't', 'ties', 'wins'].sort());
   const per = o['perIteration'] as Record<string, unknown>[];
   assert.deepEqual(Object.keys(per[0]!).sort(), ['iteration', 'rewardA', 'rewardB', 'successA', 'successB']);
@@ -282,10 +283,10 @@ test("compare (text): the behaviour section, each tag's rates, A - B and p in a 
   assert.deepEqual(row('empty'), ['empty', '80.0%', '66.7%', '+13.3 pts', '0.5099']);
   assert.deepEqual(row('format failure'), ['format failure', '10.0%', '0.0%', '+10.0 pts', '0.3297']);
   assert.deepEqual(row('repeat'), ['repeat', '0.0%', '0.0%', '0.0 pts', '—']);
-  assert.deepEqual(row('collapsed'), ['collapsed', '—', '—', '—', '—']);
+  assert.deepEqual(row('collapsed'), ['collapsed', '0.0%', '—', '—', '—']);
   assert.ok(lines.includes('  no done: A stops without done on 20.0% of trajectories, B on 33.3%, p = 0.5099.'), t.out);
   assert.ok(lines.includes('  repeat: A loops on 0.0% of trajectories, B on 0.0%, no p value (neither run has it, or both always do).'));
-  assert.ok(lines.includes('  collapsed: Empty: it needs labeled turns (or trajectories in the window), and a run has none.'));
+  assert.ok(lines.includes('  collapsed: A collapses on 0.0% of trajectories; B has no labeled turns, so no rate and no test.'), t.out);
   assert.ok(lines.includes('Behaviour on eval episodes: none (a run has no evaluation log).'));
 });
 

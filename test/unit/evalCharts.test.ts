@@ -132,6 +132,9 @@ test("a point of the Evaluation chart offers the Hub repo's checkpoint as the do
   const local = checkpointOffer({ kind: 'local', path: '/runs/x' }, 'x', 9);
   assert.equal(local.kind, 'none');
   assert.match(local.message, /^x is a local run with no Hub origin: there is no checkpoint to download for iteration 9 /);
+  // every point, local or not, opens that checkpoint's eval episodes
+  assert.deepEqual(local.episodes, { label: 'Open the eval episodes of iteration 9', iteration: 9 });
+  assert.deepEqual(hub.episodes, { label: 'Open the eval episodes of iteration 39', iteration: 39 });
 });
 
 const info = (iteration: number, isLatest = false): IterationInfo => ({

@@ -127,8 +127,10 @@ test('rlrb compare --json evaluation: per checkpoint, final and pooled, as worke
   const [i10, i20, i40] = ev.perIteration as unknown as [PairedFigures, PairedFigures, PairedFigures];
   assert.deepEqual(Object.keys(i10).sort(), [
     'ci95',
+    'conclusion',
     'iteration',
     'losses',
+    'mde80',
     'meanDiff',
     'p',
     'signTestP',
@@ -149,12 +151,17 @@ test('rlrb compare --json evaluation: per checkpoint, final and pooled, as worke
   near(i10.p, 0.0455003, 1e-6, 'p');
   assert.deepEqual([i10.wins, i10.losses, i10.ties], [2, 0, 1]);
   near(i10.signTestP, 0.1572992, 1e-6, 'sign test');
+  // the interval's low end 1/3 - 1.96/6 = 0.0067 is above 0; mde80 (1.96 + 0.8416) * sd / sqrt(n) = 2.8016 / 6
+  assert.equal(i10.conclusion, 'better');
+  near(i10.mde80, (Z + 0.8416212335729143) / 6, 1e-12, 'mde80');
   assert.deepEqual(i20.ci95, [0.5, 0.5]);
+  assert.deepEqual([i20.conclusion, i20.mde80], ['better', 0], 'sd 0: the interval is the point +0.5');
   assert.equal(i20.t, null);
   assert.equal(i20.p, null);
   assert.equal(i40.tasks, 1);
   assert.equal(i40.ci95, null);
   assert.equal(i40.t, null);
+  assert.deepEqual([i40.conclusion, i40.mde80], ['inconclusive', null], 'one task: no interval, so nothing shown');
   near(i40.signTestP, 0.3173105, 1e-6, 'sign test at 40');
   assert.deepEqual(ev.final, i40);
   const pooled = ev.pooled;
@@ -167,6 +174,16 @@ test('rlrb compare --json evaluation: per checkpoint, final and pooled, as worke
   near(pooled.ci95![0], 0.5 - Z * Math.sqrt(1 / 60), 1e-12, 'pooled ci');
   assert.deepEqual([pooled.wins, pooled.losses, pooled.ties], [5, 0, 1]);
   near(pooled.signTestP, 0.0253473, 1e-6, 'pooled sign test');
+  assert.equal(pooled.conclusion, 'better');
+  near(pooled.mde80, (Z + 0.8416212335729143) * Math.sqrt(1 / 60), 1e-12, 'pooled mde80');
+  // the text leads with the verdict; final (inconclusive) and pooled (better) disagree, so both are said
+  const text = rlrb('compare', a, b).out.split('\n');
+  assert.equal(text[3], 'Verdict (checkpoint evaluations):');
+  assert.match(text[4]!, /^ {2}Inconclusive at iteration 40: A − B = [+−]\d+\.\d points on only 1 task, too few for an interval/);
+  assert.match(
+    text[5]!,
+    /^ {2}The pooled figure says otherwise\. A better than B pooled over the 3 common checkpoints: A − B = \+50\.0 points/,
+  );
   const cut = rlrbJson('compare', a, b, '--from', '15')['evaluation'] as EvaluationComparison;
   assert.deepEqual(cut.iterations, [20, 40]);
 });

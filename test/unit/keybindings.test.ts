@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '../../..');
@@ -73,4 +73,23 @@ test('docs/links-and-export.md lists every contributed shortcut', () => {
       .join(' ');
   for (const b of contributed())
     assert.ok(doc.includes(`\`${spelled(b.key)}\``), `docs/links-and-export.md: ${b.command} ${spelled(b.key)}`);
+});
+
+test('the walkthrough names only shortcuts that exist: each `Key+Key` it spells is a contributed keybinding', () => {
+  const dir = join(ROOT, 'media/walkthrough');
+  const own = new Set(contributed().flatMap((b) => [b.key, b.mac].filter((k): k is string => k !== undefined).map(normal)));
+  const arrows: Record<string, string> = { '↓': 'down', '↑': 'up' };
+  const named: string[] = [];
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.md'))) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    for (const m of text.matchAll(/`((?:Ctrl|Cmd|Shift|Alt)\+[^`]+)`/g)) {
+      const chord = m[1]!
+        .split(' ')
+        .map((c) => c.replace(/[↓↑]/g, (a) => arrows[a]!))
+        .join(' ');
+      named.push(chord);
+      assert.ok(own.has(normal(chord)), `${f}: ${m[1]} is no keybinding of the extension`);
+    }
+  }
+  assert.ok(named.length >= 5, named.join(', '));
 });

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { close, tempDir } from '../helpers';
 import { Run } from '../../src/core/run/run';
 import { reportLines } from '../../src/core/report/targets';
-import { judgementView, twinView, withVerdict } from '../../src/extension/metrics/verdictViews';
+import { judgementView, recomputedSeries, twinView, withVerdict } from '../../src/extension/metrics/verdictViews';
+import { seriesViews } from '../../src/extension/metrics/seriesViews';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
 import { reportVerdictView } from '../../src/extension/report/verdictViews';
 
@@ -98,4 +99,54 @@ test("the report's sign-flip section and twin list: the fixture's one group, its
       [1, 'ws/gate_mean_diff'],
     ],
   );
+});
+
+/*
+ * The flips run with a metrics log that logs the sign-flip rate, c_mean only as NaN, tau only as NaN and nothing else of the
+ * card: c_mean is charted from its twin (meanC per iteration), the four diagnostics the log lacks are added from theirs, and
+ * tau (no twin) says it has no finite value instead of being judged.
+ */
+test('card diagnostics the metrics log lacks (or holds only as NaN) are charted from their recomputed twins, labelled', async () => {
+  const r = await flips();
+  const metrics = join(r.location.root, 'logs', 'ws_metrics.jsonl');
+  writeFileSync(
+    metrics,
+    '{"iteration": 0, "ws/sign_flip_rate": 0, "ws/c_mean": NaN, "ws/tau_running": NaN}\n' +
+      '{"iteration": 1, "ws/sign_flip_rate": 0, "ws/c_mean": NaN, "ws/tau_running": NaN}\n',
+  );
+  const again = (await Run.open(r.location.root))!;
+  await again.update();
+  const full = again.report()!;
+  const table = again.metrics!.getTable();
+  const out = withVerdict(seriesViews(table, 600), full, table, 600);
+  const by = new Map(out.map((s) => [s.name, s]));
+  const flip = by.get('ws/sign_flip_rate')!;
+  assert.equal(flip.recomputed, undefined, 'logged: its own line, the twin beside it');
+  assert.equal(flip.twin?.disagreements.length, 1);
+  const c = by.get('ws/c_mean')!;
+  assert.deepEqual(c.recomputed, { twin: 'meanC', why: 'no finite value logged' });
+  assert.deepEqual(c.x, [0, 1]);
+  assert.deepEqual(
+    c.y,
+    full.perIteration.map((p) => p.meanC),
+  );
+  assert.equal(c.judgement?.source, 'report', "judged on the report's recomputed figure");
+  for (const [metric, twin] of [
+    ['ws/fallback_rate', 'fallbackRate'],
+    ['ws/executed_is_argmax', 'executedIsArgmaxRate'],
+    ['ws/rms_beta_c_over_rms_A', 'rmsBetaCOverRmsA'],
+    ['ws/gate_mean_diff', 'gateMeanDiff'],
+  ] as const) {
+    const s = by.get(metric)!;
+    assert.deepEqual(s.recomputed, { twin, why: 'not logged' }, metric);
+    assert.deepEqual(
+      s.y,
+      full.perIteration.map((p) => p[twin]),
+      metric,
+    );
+  }
+  const tau = by.get('ws/tau_running')!;
+  assert.equal(tau.noFiniteValue, true);
+  assert.equal(tau.judgement, undefined, 'no finite value: nothing judged');
+  assert.equal(recomputedSeries('ws/c_mean', undefined, 600, 'not logged'), undefined, 'no report, nothing to recompute');
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFilter, querySpec } from '../../src/extension/trajectories/queryViews';
-import { iterationJump, jumpFor } from '../../src/extension/report/jumpTable';
+import { iterationJump, jumpFor, pointDirection } from '../../src/extension/report/jumpTable';
 import type { SortKeyView } from '../../src/shared/protocol';
 import { SORT_KEYS } from '../../src/shared/shapes';
 
@@ -46,4 +46,21 @@ test('the jumps, on the wire', () => {
   });
   assert.deepEqual(iterationJump(4, true), jumpFor('ws/gate_mean_diff', 4));
   assert.equal(iterationJump(4, true).spec.filter.gate, true);
+});
+
+test('a click on a reward spike up opens the successes first; a dip (or no direction) the failures first', () => {
+  // 0.2, 0.9, 0.3: iteration 1 stands above its neighbours' mean 0.25; iteration 2 below 0.9
+  const xs = [0, 1, 2];
+  const ys = Float64Array.from([0.2, 0.9, 0.3]);
+  assert.equal(pointDirection(xs, ys, 1), 'up');
+  assert.equal(pointDirection(xs, ys, 2), 'down');
+  assert.equal(pointDirection(xs, Float64Array.from([0.2, Number.NaN, 0.3]), 1), undefined, 'no value there');
+  assert.equal(pointDirection([0], Float64Array.from([0.5]), 0), undefined, 'no neighbour');
+  assert.equal(pointDirection(xs, Float64Array.from([Number.NaN, 0.9, 0.3]), 1), 'up', 'one finite neighbour is enough');
+  const up = jumpFor('ws/reward_mean', 1, 'up');
+  assert.equal(up.label, 'ws/reward_mean @ 1: succeeded first');
+  assert.deepEqual(up.spec.sort, [{ key: 'reward', descending: true }]);
+  assert.deepEqual(jumpFor('ws/reward_mean', 2, 'down').spec.sort, [{ key: 'reward' }]);
+  assert.equal(jumpFor('ws/reward_mean', 2).label, 'ws/reward_mean @ 2: failed first');
+  assert.equal(jumpFor('ws/all_fail_groups', 1, 'up').label, 'ws/all_fail_groups @ 1: failed first', 'more all-fail groups: failures');
 });

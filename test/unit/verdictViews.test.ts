@@ -3,14 +3,7 @@ import assert from 'node:assert/strict';
 import { compareEvaluations } from '../../src/core/eval/evalFigures';
 import type { EvalOutcome } from '../../src/core/eval/evalFigures';
 import { EvalTaskTables, evalTaskRows } from '../../src/core/eval/evalTasks';
-import {
-  differenceWords,
-  heldVerdict,
-  missingWords,
-  verdictTasks,
-  verdictView,
-  verdictViewAt,
-} from '../../src/extension/compare/verdictViews';
+import { heldVerdict, missingWords, verdictTasks, verdictView, verdictViewAt } from '../../src/extension/compare/verdictViews';
 import { parseCompareMessage } from '../../src/shared/protocol/compare';
 
 const ep = (iteration: number, task: string, ...rewards: number[]): EvalOutcome[] => rewards.map((reward) => ({ iteration, task, reward }));
@@ -26,15 +19,13 @@ const B = [...ep(9, 't1', 0, 0), ...ep(9, 't2', 1, 0), ...ep(9, 't3', 0), ...ep(
 test('the verdict view: the final checkpoint and the pooled figure in words, the interval, the per-task rows', () => {
   const v = verdictView(compareEvaluations(A, B), A, B);
   assert.equal(v.available, true);
-  assert.equal(
-    v.finalWords,
-    'At iteration 9, on the same 3 tasks, A solves 33.3 points more (95% CI 0.7 to 66.0), p = 0.0455; A better on 2 tasks, B on 0, 1 tied.',
-  );
+  assert.equal(v.finalWords, 'A better than B at iteration 9: A − B = +33.3 points, 95% CI +0.7 to +66.0 (p = 0.046), on 3 tasks.');
   assert.equal(
     v.pooledWords,
-    'Pooled over the one common checkpoint (3 checkpoint-task pairs), A solves 33.3 points more (95% CI 0.7 to 66.0), p = 0.0455; ' +
-      'A better on 2 tasks, B on 0, 1 tied.',
+    'A better than B pooled over the one common checkpoint: A − B = +33.3 points, 95% CI +0.7 to +66.0 (p = 0.046), on 3 checkpoint-task pairs.',
   );
+  assert.equal(v.conclusion, 'better');
+  assert.equal(v.disagree, false);
   assert.equal(v.perIteration.length, 1);
   const f = v.final!;
   assert.equal(f.iteration, 9);
@@ -42,6 +33,10 @@ test('the verdict view: the final checkpoint and the pooled figure in words, the
   assert.ok(Math.abs(f.meanDiff! - 1 / 3) < 1e-12);
   assert.ok(Math.abs(f.lo! - 0.006673) < 1e-6 && Math.abs(f.hi! - 0.659994) < 1e-6, `${f.lo} ${f.hi}`);
   assert.deepEqual([f.wins, f.losses, f.ties], [2, 0, 1]);
+  assert.equal(f.conclusion, 'better');
+  assert.equal(f.verdict, 'A better than B');
+  // (1.959964 + 0.841621) * sqrt(1/12) / sqrt(3) = 2.801585 / 6
+  assert.ok(Math.abs(f.mde80! - 2.801585 / 6) < 1e-6, String(f.mde80));
   assert.equal(v.pooled!.iteration, null);
   assert.deepEqual(v.checkpoints, [9]);
   assert.equal(v.tasks!.iteration, 9);
@@ -53,23 +48,24 @@ test('the verdict view: the final checkpoint and the pooled figure in words, the
   ]);
 });
 
-test('B ahead reads "fewer" with a negative interval; one task has no interval; none says so', () => {
-  const e = compareEvaluations(B, A)!;
-  assert.match(
-    differenceWords(e.pooled),
-    /^A solves 33\.3 points fewer \(95% CI -66\.0 to -0\.7\), p = 0\.0455; A better on 0 tasks, B on 2, 1 tied\.$/,
-  );
-  const one = compareEvaluations(ep(1, 'x', 1), ep(1, 'x', 0))!;
+test('B ahead reads "A worse than B" with a negative interval; one task has no interval; none says so', () => {
+  const v = verdictView(compareEvaluations(B, A), B, A);
+  assert.equal(v.conclusion, 'worse');
+  assert.equal(v.finalWords, 'A worse than B at iteration 9: A − B = −33.3 points, 95% CI −66.0 to −0.7 (p = 0.046), on 3 tasks.');
+  const one = verdictView(compareEvaluations(ep(1, 'x', 1), ep(1, 'x', 0)), ep(1, 'x', 1), ep(1, 'x', 0));
+  assert.equal(one.conclusion, 'inconclusive');
   assert.equal(
-    differenceWords(one.pooled),
-    'A solves 100.0 points more (no interval: fewer than 2 tasks), no p value (every task has the same difference); A better on 1 task, B on 0, 0 tied.',
+    one.finalWords,
+    'Inconclusive at iteration 1: A − B = +100.0 points on only 1 task, too few for an interval; it would take at least 2.',
   );
+  assert.equal(one.final!.mde80, null);
   const none = compareEvaluations(ep(1, 'x', 1), ep(2, 'x', 0))!;
-  const v = verdictView(none, ep(1, 'x', 1), ep(2, 'x', 0));
-  assert.equal(v.finalWords, 'The runs evaluated no checkpoint in common: no verdict.');
-  assert.equal(v.pooled, null);
-  assert.deepEqual(v.checkpoints, []);
-  assert.equal(v.tasks, null);
+  const v0 = verdictView(none, ep(1, 'x', 1), ep(2, 'x', 0));
+  assert.equal(v0.finalWords, 'No verdict: the runs evaluated no checkpoint in common.');
+  assert.equal(v0.conclusion, null);
+  assert.equal(v0.pooled, null);
+  assert.deepEqual(v0.checkpoints, []);
+  assert.equal(v0.tasks, null);
 });
 
 test('without an evaluation log, one line names the run and the file that would make the verdict possible', () => {

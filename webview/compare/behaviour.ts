@@ -6,7 +6,7 @@ import type { TagName } from '../../src/shared/shapes';
 
 /** A tag's name: a button opening its trajectories on a training line that has figures, else text. */
 function tagCell(l: BehaviourLineView, open: ((tag: TagName) => void) | undefined): HTMLElement {
-  if (!open || l.rateA === null) return h('td', {}, l.label);
+  if (!open || (l.rateA === null && l.rateB === null)) return h('td', {}, l.label);
   const b = h('button', { class: 'link', title: `Open the trajectories tagged ${l.label} (of run A or B)` }, l.label);
   b.addEventListener('click', () => open(l.tag));
   return h('td', {}, b);

@@ -9,6 +9,8 @@ import { dataRange, h, lineOptions, themeColor } from '../common';
 import { formatCount, formatP, formatRate, formatSigned } from '../../src/shared/format';
 import type { VerdictFiguresView, VerdictTaskView, VerdictView } from '../../src/shared/protocol/compareVerdict';
 import { logNodes } from '../trajectories/text';
+import { conclusionClass, conclusionColour } from './verdictLook';
+import { watchScrollCue } from '../scrollCueWatch';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Filler);
 
@@ -17,18 +19,19 @@ type Points = { x: number; y: number }[];
 const num = (v: number | null, text: string): HTMLElement => h('td', { class: 'num', 'data-value': String(v) }, text);
 
 function figuresRow(key: string, label: string, f: VerdictFiguresView): HTMLElement {
-  const strong = f.p !== null && f.p < 0.05 ? ' strong' : '';
   return h(
     'tr',
-    { 'data-key': key },
+    { 'data-key': key, 'data-conclusion': f.conclusion },
     h('td', {}, label),
+    h('td', { class: conclusionClass(f.conclusion) }, f.verdict),
     num(f.tasks, formatCount(f.tasks)),
     num(f.successA, formatRate(f.successA, 3)),
     num(f.successB, formatRate(f.successB, 3)),
     num(f.meanDiff, formatSigned(f.meanDiff, 3)),
     num(f.lo, formatSigned(f.lo, 3)),
     num(f.hi, formatSigned(f.hi, 3)),
-    h('td', { class: `num${strong}`, 'data-value': String(f.p) }, formatP(f.p)),
+    num(f.p, formatP(f.p)),
+    num(f.mde80, f.mde80 === null ? '—' : `±${formatRate(f.mde80, 3)}`),
     num(f.wins, formatCount(f.wins)),
     num(f.losses, formatCount(f.losses)),
     num(f.ties, formatCount(f.ties)),
@@ -36,11 +39,25 @@ function figuresRow(key: string, label: string, f: VerdictFiguresView): HTMLElem
 }
 
 function figuresTable(v: VerdictView): HTMLElement {
-  const heads = ['', 'tasks', 'A', 'B', 'A − B', '95% CI low', '95% CI high', 'p', 'A better', 'B better', 'tied'];
+  const heads = [
+    '',
+    'verdict',
+    'tasks',
+    'A',
+    'B',
+    'A − B',
+    '95% CI low',
+    '95% CI high',
+    'p',
+    'would show (80%)',
+    'tasks A ahead',
+    'tasks B ahead',
+    'tied',
+  ];
   const t = h(
     'table',
     { class: 'grid', id: 'verdict-figures', tabindex: 0, 'aria-label': 'the verdict’s figures' },
-    h('tr', {}, ...heads.map((x, i) => h('th', i > 0 ? { class: 'num' } : {}, x))),
+    h('tr', {}, ...heads.map((x, i) => h('th', i > 1 ? { class: 'num' } : {}, x))),
   );
   if (v.final) t.append(figuresRow('final', `final checkpoint (iteration ${v.final.iteration})`, v.final));
   if (v.pooled) t.append(figuresRow('pooled', 'pooled over the common checkpoints', v.pooled));
@@ -106,8 +123,10 @@ export class VerdictSection {
       this.el.replaceChildren(h('p', { class: 'muted', id: 'verdict-missing' }, v.missing));
       return;
     }
-    const lines = [h('p', { class: 'verdict-words', id: 'verdict-final' }, v.finalWords)];
-    if (v.pooledWords) lines.push(h('p', { id: 'verdict-pooled' }, v.pooledWords));
+    const lines = [h('p', { class: `verdict-words ${conclusionClass(v.conclusion)}`, id: 'verdict-final' }, v.finalWords)];
+    // pooled and final concluding differently is part of the headline: both are said, alike
+    const pooled = v.disagree ? `verdict-words ${conclusionClass(v.pooled?.conclusion ?? null)}` : 'muted';
+    if (v.pooledWords) lines.push(h('p', { id: 'verdict-pooled', class: pooled }, v.pooledWords));
     const note = h(
       'p',
       { class: 'muted' },
@@ -115,7 +134,10 @@ export class VerdictSection {
         'a task’s success the share of its episodes with reward > 0. ' +
         'The verdict rests on these.',
     );
-    this.el.replaceChildren(...lines, note, h('div', { class: 'chart-box small' }, this.canvas), figuresTable(v), this.tasks(v));
+    const wide = h('div', { class: 'wide-scroll' }, figuresTable(v));
+    const cue = h('div', { class: 'scroll-cue muted', 'aria-hidden': 'true' });
+    this.el.replaceChildren(...lines, note, h('div', { class: 'chart-box small' }, this.canvas), cue, wide, this.tasks(v));
+    watchScrollCue(wide, cue);
     if (v.perIteration.length > 0) this.draw(v);
   }
 
@@ -237,8 +259,16 @@ export class VerdictSection {
     const p = v.perIteration;
     const text = themeColor('--vscode-foreground', '#ccc');
     const grid = themeColor('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)');
-    const mean = themeColor('--vscode-charts-green', '#89d185');
-    const band = themeColor('--vscode-charts-green', '#89d185');
+    const colourOf = (q: VerdictFiguresView): string => {
+      const c = conclusionColour(q.conclusion);
+      return themeColor(c.variable, c.fallback);
+    };
+    const shown = p.filter((q) => q.meanDiff !== null);
+    const pointColours = shown.map(colourOf);
+    // the band is the interval, neutral; the mean's points carry each checkpoint's conclusion
+    const neutral = conclusionColour('inconclusive');
+    const mean = themeColor(neutral.variable, neutral.fallback);
+    const band = mean;
     const zeroC = themeColor('--vscode-descriptionForeground', '#888');
     const pts = (f: (x: VerdictFiguresView) => number | null): Points =>
       p.filter((x) => f(x) !== null).map((x) => ({ x: x.iteration!, y: f(x)! }));
@@ -291,7 +321,7 @@ export class VerdictSection {
             'A − B (mean over tasks)',
             pts((q) => q.meanDiff),
             mean,
-            { pointRadius: 4, borderWidth: 2 },
+            { pointRadius: 4, borderWidth: 2, pointBackgroundColor: pointColours, pointBorderColor: pointColours },
           ),
           ds('0 (no difference)', zero, zeroC, { borderDash: [4, 4], borderWidth: 1 }),
         ],

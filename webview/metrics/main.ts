@@ -11,6 +11,7 @@ import { parseFocusMetric } from '../../src/shared/protocol/metrics';
 import { legend } from './legend';
 import { gapText, sectionTitle, summaryLine, targetTally } from './summary';
 import { TWIN_MARKS, disagreementText, offTarget } from './verdict';
+import { titleTag } from './cardNotes';
 import type { DrawContext } from './datasets';
 import { colors, datasets, resetColors, tickCallback, yBounds } from './datasets';
 import { closeRunMenu, showRunMenu } from './runMenu';
@@ -343,6 +344,7 @@ function card(s: SeriesView): HTMLElement {
       'header',
       {},
       h('span', { class: 'title', text: visibleText(s.name) }),
+      titleTag(s) ? h('span', { class: 'badge source-tag', 'data-source': s.recomputed ? 'recomputed' : 'none' }, titleTag(s)) : '',
       h('span', { class: 'card-actions' }, isEvalChart(s) ? '' : link, pin),
     ),
     isEvalChart(s) && !overlaid() ? evalSummary(s) : summaryLine(s, state.root),

@@ -4,6 +4,7 @@ import { formatMetric } from '../../src/shared/format';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
 import { allRuns, hasValues, overlaid, runName } from './overlay';
 import { judgementTally, verdictSummary } from './verdict';
+import { sourceNote } from './cardNotes';
 
 export function gapText(s: SeriesView): string {
   if (!hasValues(s)) return 'no values: every row lacks this metric or holds NaN / Infinity';
@@ -14,8 +15,9 @@ export function gapText(s: SeriesView): string {
 
 /** The card's second line: the target with a pass / fail badge and the last value against it, or the last value. */
 export function summaryLine(s: SeriesView, root: string): HTMLElement {
+  if (s.noFiniteValue) return h('div', { class: 'summary muted', 'data-source': 'none' }, sourceNote(s));
   if (overlaid()) return overlaySummary(s, root);
-  if (s.judgement || s.twin) return verdictSummary(s);
+  if (s.judgement || s.twin || s.recomputed) return verdictSummary(s);
   const last = s.last ? `last ${formatMetric(s.name, s.last.y)} at iteration ${s.last.x}` : 'no last value';
   if (!s.target) return h('div', { class: 'summary muted' }, last);
   const badge =

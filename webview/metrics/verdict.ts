@@ -7,6 +7,7 @@ import { formatMetric, plural } from '../../src/shared/format';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
 import type { JudgementView } from '../../src/shared/protocol/metricsVerdict';
 import type { ChartDataset } from 'chart.js';
+import { RECOMPUTED, judged, sourceNote } from './cardNotes';
 
 /** A line's dataset, as datasets.ts draws (declared here: datasets.ts imports this file). */
 type Points = ChartDataset<'line', { x: number; y: number | null }[]>;
@@ -18,10 +19,13 @@ const BADGE: Readonly<Record<JudgementView['mark'], string>> = { pass: '✓ pass
 
 /** The card's summary with the verdict: the judgement line (or the last value) and the twin's disagreements under it. */
 export function verdictSummary(s: SeriesView): HTMLElement {
-  const top = s.judgement
-    ? judgementLine(s, s.judgement)
-    : h('div', {}, s.last ? `last ${formatMetric(s.name, s.last.y)} at iteration ${s.last.x}` : 'no last value');
-  return h('div', { class: 'summary verdict-summary' }, top, disagreementLine(s));
+  const top =
+    s.judgement && judged(s)
+      ? judgementLine(s, s.judgement)
+      : h('div', {}, s.last ? `last ${formatMetric(s.name, s.last.y)} at iteration ${s.last.x}` : 'no last value');
+  const note = sourceNote(s);
+  const source = note ? h('div', { class: 'muted recomputed-note', 'data-source': 'recomputed' }, note) : '';
+  return h('div', { class: 'summary verdict-summary' }, source, top, disagreementLine(s));
 }
 
 /** The judgement: the mark over the whole run and the figure judged, then the last value beside it. */
@@ -53,7 +57,7 @@ export function twinDatasets(s: SeriesView, color: string, mark: string): Points
   if (!t) return [];
   const out: Points[] = [
     {
-      label: `recomputed (${t.twin})`,
+      label: `${RECOMPUTED} (${t.twin})`,
       data: t.x.map((x, i) => ({ x, y: t.y[i] ?? null })),
       borderColor: color,
       borderDash: [2, 2],
@@ -102,5 +106,6 @@ export function disagreementLine(s: SeriesView): HTMLElement | '' {
 
 /** A card is off target when its whole-run judgement fails (the report's mark), else when its last value misses. */
 export function offTarget(s: SeriesView): boolean {
+  if (s.noFiniteValue) return false;
   return s.judgement ? s.judgement.mark === 'fail' : s.lastMeets === false;
 }

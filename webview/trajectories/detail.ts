@@ -1,4 +1,5 @@
 /** The detail pane: one trajectory, a strip of its turns, every turn with its marks, and the group view. */
+import { showsAdvantage, unlabeledNote } from './turnWalk';
 import { h } from '../common';
 import { formatCredit, formatDk, formatReward, formatScore, formatSigned } from '../../src/shared/format';
 import { candidateTags } from './candidateTags';
@@ -151,7 +152,7 @@ function renderTurn(t: TurnDetailView, A: number | null, o: DetailOptions): HTML
     codeEl('pre', { class: 'action', 'data-field': 'action' }, t.action, '(no action logged)'),
   );
   if (t.labeled) el.append(candidates(t));
-  el.append(advantageLine(t, A));
+  if (showsAdvantage(t, A)) el.append(advantageLine(t, A));
   if (t.extras)
     el.append(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), logEl('pre', { class: 'text' }, t.extras, '')));
   return el;
@@ -211,12 +212,14 @@ export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLEle
       'h2',
       { id: 'detail-title' },
       `iteration ${d.iteration} · group ${d.group} · rollout ${d.rollout}`,
-      ' ',
-      h('span', { class: 'muted' }, `line ${d.line}`),
-      ' ',
-      shareButton(o, 'copyLink', null, 'Copy Link', 'detail-copy-link'),
-      ' ',
-      shareButton(o, 'openRaw', null, 'Open Raw Record', 'detail-raw'),
+      h('span', { class: 'muted' }, ` · line ${d.line}`),
+      h(
+        'span',
+        { class: 'detail-actions' },
+        shareButton(o, 'copyLink', null, 'Copy Link', 'detail-copy-link'),
+        h('span', { class: 'muted', 'aria-hidden': 'true' }, ' · '),
+        shareButton(o, 'openRaw', null, 'Open Raw Record', 'detail-raw'),
+      ),
     ),
   );
   if (o.outsideTable) {
@@ -244,6 +247,8 @@ export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLEle
   if (d.extras)
     parts.push(h('details', {}, h('summary', { class: 'muted' }, 'other fields'), logEl('pre', { class: 'text' }, d.extras, '')));
   parts.push(tagLine(d), strip(d, o.onJumpTurn), markBar(d, o), legend());
+  const quiet = unlabeledNote(d.turns, d.A);
+  if (quiet) parts.push(h('div', { class: 'muted', id: 'unlabeled-note' }, quiet));
   for (const t of d.turns) parts.push(renderTurn(t, d.A, o));
   return parts;
 }

@@ -4,6 +4,7 @@
  * The last page and detail are kept in the webview's state, so a reloaded (hidden, then
  * shown) panel draws them at once, before the host answers.
  */
+import { watchScrollCue } from '../scrollCueWatch';
 import { h, initialState, useControls, saveState, channel } from '../common';
 import { visibleText } from '../../src/shared/visibleText';
 import type { QueryView, PanelState } from '../../src/shared/protocol';
@@ -138,6 +139,9 @@ function fitHeader(): void {
   theadWrap.scrollLeft = viewport.scrollLeft;
 }
 new ResizeObserver(fitHeader).observe(viewport);
+// a narrow panel hides the right-hand columns behind the sideways scroll: say so above the table
+const tableCue = h('div', { class: 'scroll-cue muted', id: 'table-scroll-cue', 'aria-hidden': 'true' });
+watchScrollCue(viewport, tableCue);
 const detailPane = h('div', { class: 'detail', id: 'detail', tabindex: 0, 'aria-label': 'Selected trajectory' });
 const detailHint = (): HTMLElement => h('p', { class: 'muted' }, 'Select a trajectory (arrows, Enter). g toggles the group view.');
 const skeleton = (lines: number, cls: string): HTMLElement[] =>
@@ -180,7 +184,7 @@ app.append(
   h('div', { class: 'toolbar' }, ...filters.fields, count),
   chipBox,
   ...legends,
-  h('div', { class: 'toolbar' }, header, back, reveal, exportBtn, notebookBtn),
+  h('div', { class: 'toolbar' }, header, back, reveal, exportBtn, notebookBtn, tableCue),
   browser,
 );
 browser.append(
@@ -576,6 +580,8 @@ onMessage((m) => {
       pendingOffsets.clear();
       awaitSelection = 'page';
       persist();
+      // a jump from a chart (Enter on a point) lands in the rows: the arrows and Enter work at once
+      viewport.focus({ preventScroll: true });
       break;
     }
     case 'trajectories/page': {
@@ -651,5 +657,7 @@ if (state.scrollTop)
     viewport.scrollTop = state.scrollTop ?? 0;
   });
 persist();
+// a browser opened by a jump (its label says from where) starts with the rows focused, as the hint says
+if (state.label) viewport.focus({ preventScroll: true });
 post({ type: 'ready' });
 useControls();

@@ -3,6 +3,7 @@ import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
 import type { RunComparison } from '../../core/compare/compareRuns';
 import type { CompareWindow } from '../../core/compare/figures';
 import { reportLines } from '../../core/report/targets';
+import { verdictWords } from '../../core/eval/verdictWords';
 import { Run } from '../../core/run/run';
 import { formatFigure as fmt } from '../../shared/format';
 import { UsageError, numberFlag } from '../args';
@@ -50,13 +51,23 @@ const pval = (v: number | null): string => (v === null ? '—' : v < 1e-4 ? v.to
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 const diff = (x: number | null, y: number | null): number | null => (x === null || y === null ? null : x - y);
 
+/** The verdict first (section 8's checkpoint evaluations), in the words every view uses. */
+export function verdictSection(c: RunComparison): string[] {
+  const w = verdictWords(c.evaluation);
+  const out = ['Verdict (checkpoint evaluations):', `  ${w.final}`];
+  if (w.pooled) out.push(`  ${w.disagree ? 'The pooled figure says otherwise. ' : ''}${w.pooled}`);
+  out.push('');
+  return out;
+}
+
 /** The readable form of a comparison. */
 export function renderComparison(c: RunComparison, a: Run, b: Run, w: CompareWindow): string {
   const f = c.figures;
   const t = f.tasks;
   const its = f.perIteration;
   const cut = w.from !== undefined || w.to !== undefined ? `, cut to [${w.from ?? '…'}, ${w.to ?? '…'}]` : '';
-  const out: string[] = [`Compare: A = ${safeLine(a.location.root)}`, `         B = ${safeLine(b.location.root)}`];
+  const out: string[] = [`Compare: A = ${safeLine(a.location.root)}`, `         B = ${safeLine(b.location.root)}`, ''];
+  out.push(...verdictSection(c));
   out.push(
     `Window: ${f.iterations} common iteration(s)` +
       `${its.length > 0 ? ` (${its[0]!.iteration}..${its[its.length - 1]!.iteration})` : ''}${cut}`,

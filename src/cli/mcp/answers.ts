@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { behaviourReport } from '../../core/behaviour/report';
 import { tagNames } from '../../core/behaviour/tags';
 import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
+import { verdictWords } from '../../core/eval/verdictWords';
 import { locateRun } from '../../core/run/runLocator';
 import { page, queryRows, textSearch } from '../../core/run/query';
 import type { TrajectoryFilter, TrajectorySort } from '../../core/run/query';
@@ -50,12 +51,22 @@ export async function evaluations(o: RunOpener, ref: string): Promise<unknown> {
   return asJson(run.evalSummary()!);
 }
 
-/** `rlrb compare --json`, the runs opened as the CLI opens them (a Hub run's evaluation log fetched for the verdict). */
-export async function compareRuns(o: RunOpener, a: string, b: string, from?: number, to?: number): Promise<unknown> {
+/**
+ * `rlrb compare --json` (`value`), the runs opened as the CLI opens them (a Hub run's evaluation log fetched for the verdict),
+ * and the verdict in the words every view uses (`verdict`), which the answer leads with.
+ */
+export async function compareRuns(
+  o: RunOpener,
+  a: string,
+  b: string,
+  from?: number,
+  to?: number,
+): Promise<{ value: unknown; verdict: string }> {
   const w = window(from, to);
   const [runA, runB] = await Promise.all([o.run(a), o.run(b)]);
   await Promise.all([runA, runB].map((r) => r.updateEvals()));
-  return asJson(comparisonJson(await new RunComparer(runA, runB).compute(w)));
+  const cmp = await new RunComparer(runA, runB).compute(w);
+  return { value: asJson(comparisonJson(cmp)), verdict: verdictWords(cmp.evaluation).text };
 }
 
 /** `rlrb runs --json`: the runs table, each run checked against the roots and opened as the CLI opens it. */

@@ -27,6 +27,8 @@ import {
 } from './answers';
 import { CUT_CHARS, CUT_MARKER, FULL_CUT_CHARS, MAX_FULL_RESULT_CHARS, MAX_RESULT_CHARS, boundedJson } from './limits';
 import { RunOpener } from './opener';
+import { BETA, HORIZON, TAU, THETA, describeOption } from '../../core/options/optionTable';
+import type { NumberOption } from '../../core/options/optionTable';
 import type { ServerConfig } from './opener';
 
 declare const RLRB_VERSION: string | undefined;
@@ -44,6 +46,15 @@ const run = z.string().min(1).describe(RUN);
 const whole = z.number().int().min(0);
 const from = whole.optional().describe('first iteration of the window');
 const to = whole.optional().describe('last iteration of the window');
+
+/** An optional argument of the option table: its range checked, its meaning, default and range described. */
+function option(o: NumberOption): z.ZodOptional<z.ZodNumber> {
+  let n = o.integer ? z.number().int() : z.number();
+  if (o.min !== undefined) n = n.min(o.min);
+  if (o.above !== undefined) n = n.gt(o.above);
+  if (o.max !== undefined) n = n.max(o.max);
+  return n.optional().describe(describeOption(o));
+}
 
 /** A loose output schema: the keys every answer has; the rest is as the CLI prints it. */
 const loose = (shape: z.ZodRawShape): z.ZodObject => z.looseObject(shape);
@@ -101,8 +112,8 @@ export function createServer(config: ServerConfig): McpServer {
       description: `The run report (run-format.md section 4), equal to \`rlrb report --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({
         run,
-        beta: z.number().optional().describe('credit beta (default 0.4)'),
-        tau: z.number().positive().optional().describe('credit tau (default 20)'),
+        beta: option(BETA),
+        tau: option(TAU),
       }),
       outputSchema: loose({ trajectories: z.number(), iterations: z.number() }),
       annotations: { readOnlyHint: true },
@@ -121,13 +132,19 @@ export function createServer(config: ServerConfig): McpServer {
     {
       title: 'Compare runs',
       description:
-        'Run A against run B (run-format.md section 6), equal to `rlrb compare --json`; local runs only. ' +
+        'Run A against run B (run-format.md sections 6-8), equal to `rlrb compare --json`. The first text of the answer is the verdict ' +
+        '(checkpoint evaluations, section 8) in words, leading with its conclusion (better, worse or inconclusive: an inconclusive ' +
+        'difference is no gain and no loss); the JSON follows, each evaluation entry with its `conclusion` and `mde80`. ' +
         `${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({ a: run.describe(`run A. ${RUN}`), b: run.describe(`run B. ${RUN}`), from, to }),
       outputSchema: loose({ iterations: z.number(), trajectoriesA: z.number(), trajectoriesB: z.number() }),
       annotations: { readOnlyHint: true },
     },
-    guarded(async (a) => ok(await compareRuns(opener, a.a, a.b, a.from, a.to), MAX_RESULT_CHARS, 'give a shorter window (from, to)')),
+    guarded(async (a) => {
+      const r = await compareRuns(opener, a.a, a.b, a.from, a.to);
+      const answer = ok(r.value, MAX_RESULT_CHARS, 'give a shorter window (from, to)');
+      return { ...answer, content: [{ type: 'text', text: `Verdict: ${r.verdict}` }, ...answer.content] };
+    }),
   );
 
   server.registerTool(
@@ -159,8 +176,8 @@ export function createServer(config: ServerConfig): McpServer {
         run,
         from,
         to,
-        horizon: z.number().int().min(1).max(65535).optional().describe('turns a repeat/cycle looks back (default 8)'),
-        theta: z.number().min(0).optional().describe('credit threshold of creditDisagrees'),
+        horizon: option(HORIZON),
+        theta: option(THETA),
       }),
       outputSchema: loose({ trajectories: z.number(), tags: z.looseObject({}) }),
       annotations: { readOnlyHint: true },

@@ -2,8 +2,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { DEFAULT_INDEX_OPTIONS } from '../../core/log/creditIndex';
-import { DEFAULT_BEHAVIOUR } from '../../core/behaviour/tags';
+import { BETA, CLICK_TOLERANCE, HORIZON, NUMBER_OPTIONS, TAU, THETA, describeOption } from '../../core/options/optionTable';
+import type { NumberOption } from '../../core/options/optionTable';
 import type { IndexEngine, IndexOptions } from '../../core/log/creditIndex';
 import { DEFAULT_CACHE_BYTES, IndexStore } from '../../core/log/indexStore';
 import { safeLine } from '../output/safeText';
@@ -30,18 +30,37 @@ export const INDEX_FLAGS: FlagSpec = {
   theta: 'string',
 };
 
+/** A numeric option's flag, checked against its range in the option table; its default when not given. */
+export function optionFlag(a: ParsedArgs, o: NumberOption): number {
+  const v = numberFlag(a, o.flag, {
+    int: o.integer,
+    ...(o.min !== undefined ? { min: o.min } : {}),
+    ...(o.max !== undefined ? { max: o.max } : {}),
+  });
+  if (v === undefined) return o.default;
+  if (o.above !== undefined && !(v > o.above)) throw new UsageError(`--${o.flag} must be > ${o.above}`);
+  return v;
+}
+
+/** The options section of the help: each flag of the option table with its meaning, default and range. */
+export function optionsHelp(): string[] {
+  return [
+    'Options of the commands that read a run:',
+    ...NUMBER_OPTIONS.flatMap((o) => [`  --${o.flag} ${o.value}`, `      ${describeOption(o)}`]),
+    '  --key-case on|off',
+    '      Canonical matching: key names compare case-insensitively (on, the default) or not (`OWRL_WS_KEY_CASE`).',
+  ];
+}
+
 export function indexOptions(a: ParsedArgs): IndexOptions {
-  const beta = numberFlag(a, 'beta') ?? DEFAULT_INDEX_OPTIONS.credit.beta;
-  const tau = numberFlag(a, 'tau') ?? DEFAULT_INDEX_OPTIONS.credit.tau;
-  if (tau <= 0) throw new UsageError('--tau must be > 0');
-  const clickTolerance = numberFlag(a, 'click-tol', { min: 0 }) ?? DEFAULT_INDEX_OPTIONS.match.clickTolerance;
+  const beta = optionFlag(a, BETA);
+  const tau = optionFlag(a, TAU);
+  const clickTolerance = optionFlag(a, CLICK_TOLERANCE);
   const kc = stringFlag(a, 'key-case');
   if (kc !== undefined && kc !== 'on' && kc !== 'off') throw new UsageError(`--key-case takes on or off, not "${kc}"`);
   const mapFile = stringFlag(a, 'map');
   const mapping = mapFile === undefined ? {} : readMapping(mapFile);
-  const horizon = numberFlag(a, 'horizon', { int: true, min: 1, max: 65535 }) ?? DEFAULT_BEHAVIOUR.horizon;
-  const theta = numberFlag(a, 'theta', { min: 0 }) ?? DEFAULT_BEHAVIOUR.theta;
-  const behaviour = { horizon, theta };
+  const behaviour = { horizon: optionFlag(a, HORIZON), theta: optionFlag(a, THETA) };
   return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping, behaviour };
 }
 

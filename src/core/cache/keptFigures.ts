@@ -13,7 +13,7 @@ import { fileIdentity, stableJson } from '../log/indexStore';
 import type { FileIdentity, IndexStore } from '../log/indexStore';
 
 /** Bumped when what is kept changes shape; the store's `build` (the product version) keys entries too. */
-export const KEPT_FORMAT = 2;
+export const KEPT_FORMAT = 3;
 
 /** One file as a kept entry saw it: absent (null) or its identity. */
 export type FileState = FileIdentity | null;

@@ -36,8 +36,8 @@ export function twoProportions(countA: number, nA: number, countB: number, nB: n
 }
 
 /**
- * Each tag over the window's iterations (both runs' counted trajectories there); a label tag is all null when either run has no labeled
- * turn.
+ * Each tag over the window's iterations (both runs' counted trajectories there); a label tag of a run without labeled turns has that
+ * run's rate, the diff and p null (section 7: the other run's rate stays).
  */
 export function behaviourComparison(
   a: CreditIndex,
@@ -48,11 +48,17 @@ export function behaviourComparison(
   const w = { iterations: new Set(iterations) };
   const ta: TagTally = tallyIndex(a, w, o).all;
   const tb: TagTally = tallyIndex(b, w, o).all;
-  const labels = a.hasLabeledTurns() && b.hasLabeledTurns();
+  const labelsA = a.hasLabeledTurns();
+  const labelsB = b.hasLabeledTurns();
   const out = {} as BehaviourComparison;
   TAG_NAMES.forEach((name, k) => {
-    out[name] =
-      !labels && LABEL_TAGS.includes(name) ? NONE : twoProportions(ta.tagged[k]!, ta.trajectories, tb.tagged[k]!, tb.trajectories);
+    const both = twoProportions(ta.tagged[k]!, ta.trajectories, tb.tagged[k]!, tb.trajectories);
+    out[name] = !LABEL_TAGS.includes(name) || (labelsA && labelsB) ? both : oneSided(both, labelsA, labelsB);
   });
   return out;
+}
+
+/** A label tag where a run has no labeled turn: that run's rate, the diff and p are null; the other run's rate stays. */
+function oneSided(t: TagComparison, labelsA: boolean, labelsB: boolean): TagComparison {
+  return { rateA: labelsA ? t.rateA : null, rateB: labelsB ? t.rateB : null, diff: null, p: null };
 }

@@ -4,6 +4,8 @@
  */
 import { mean, sampleSd, twoSidedP } from '../report/stats';
 import type { CompareWindow } from '../compare/figures';
+import { Z95, conclusionOf, mde80 } from './verdict';
+import type { Conclusion } from './verdict';
 
 /** What the figures read of an episode. */
 export interface EvalOutcome {
@@ -28,9 +30,6 @@ export interface EvalIteration {
 export interface EvalSummary {
   iterations: EvalIteration[];
 }
-
-/** The normal 97.5% quantile (section 8). */
-export const Z95 = 1.959963984540054;
 
 interface TaskTally {
   n: number;
@@ -84,6 +83,10 @@ export interface PairedFigures {
   losses: number;
   ties: number;
   signTestP: number | null;
+  /** what the interval lets one conclude (verdict.ts) */
+  conclusion: Conclusion;
+  /** the smallest difference these tasks would detect at 80% power; null below two tasks */
+  mde80: number | null;
 }
 
 export type EvaluationIteration = { iteration: number } & PairedFigures;
@@ -106,6 +109,7 @@ export function pairedFigures(pairs: readonly (readonly [number, number])[]): Pa
   const sd = sampleSd(diffs);
   const se = sd === null ? null : sd / Math.sqrt(n);
   const t = meanDiff !== null && se !== null && se > 0 ? meanDiff / se : null;
+  const ci95: [number, number] | null = meanDiff !== null && se !== null ? [meanDiff - Z95 * se, meanDiff + Z95 * se] : null;
   const wins = diffs.filter((d) => d > 0).length;
   const losses = diffs.filter((d) => d < 0).length;
   return {
@@ -113,13 +117,15 @@ export function pairedFigures(pairs: readonly (readonly [number, number])[]): Pa
     successA: mean(pairs.map((p) => p[0])),
     successB: mean(pairs.map((p) => p[1])),
     meanDiff,
-    ci95: meanDiff !== null && se !== null ? [meanDiff - Z95 * se, meanDiff + Z95 * se] : null,
+    ci95,
     t,
     p: t === null ? null : twoSidedP(t),
     wins,
     losses,
     ties: n - wins - losses,
     signTestP: wins + losses > 0 ? twoSidedP(Math.abs(wins - losses) / Math.sqrt(wins + losses)) : null,
+    conclusion: conclusionOf(ci95),
+    mde80: mde80(sd, n),
   };
 }
 

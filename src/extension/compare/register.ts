@@ -12,8 +12,10 @@ import { COMPARE_COMMANDS } from '../commands/ids';
 import { downloadLogsRun } from '../downloads/register';
 import { escapeNotification as esc } from '../text';
 import { hubRefText } from '../../core/hub/inPlace/hubRef';
+import { sideChoices } from './sides';
+import type { SideChoice } from './sides';
 
-type SideItem = vscode.QuickPickItem & ({ root: string } | { repo: string });
+type SideItem = vscode.QuickPickItem & SideChoice;
 
 /** A run root named by an argument, opened in the run service if it is not yet: its root, or undefined with a message. */
 async function runFromArg(s: Services, arg: unknown): Promise<string | undefined> {
@@ -27,20 +29,26 @@ async function runFromArg(s: Services, arg: unknown): Promise<string | undefined
 /** Asks for one side: a local run (not `except`) or a followed Hub repo, whose logs are then downloaded. */
 async function pickSide(s: Services, placeHolder: string, except?: string): Promise<string | undefined> {
   await s.runs.scan();
-  const items: SideItem[] = [
-    ...s.runs
-      .list()
-      .filter((l) => l.run.location.root !== except)
-      .map((l) => ({ label: `$(graph-line) ${l.run.location.name}`, description: l.run.location.root, root: l.run.location.root })),
-    ...s.settings().repos.map((repo) => ({ label: `$(cloud) ${repo}`, description: 'Hub: download its logs, then compare', repo })),
-  ];
-  if (items.length === 0) {
+  const choices = sideChoices(
+    s.runs.list().map((l) => ({ name: l.run.location.name, root: l.run.location.root })),
+    s.settings().repos,
+    (repo) => s.hub.state(repo).error,
+    except,
+  );
+  if (!choices.some((c) => c.root !== undefined || c.repo !== undefined)) {
     void vscode.window.showWarningMessage('RL Runs: no other run to compare with: open a folder with logs, or follow a Hub repo.');
     return undefined;
   }
+  // a line that is no choice (the unreachable repos) is a separator: it cannot be picked
+  const items: SideItem[] = choices.map((c) =>
+    c.root !== undefined || c.repo !== undefined
+      ? c
+      : { label: `${c.label} (${c.description})`, description: '', kind: vscode.QuickPickItemKind.Separator },
+  );
   const pick = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
   if (!pick) return undefined;
-  return 'root' in pick ? pick.root : downloadLogsRun(s, pick.repo);
+  if (pick.root !== undefined) return pick.root;
+  return pick.repo !== undefined ? downloadLogsRun(s, pick.repo) : undefined;
 }
 
 /** A Hub repo's run: its logs read in place, or downloaded before, or (asking where) downloaded now. */

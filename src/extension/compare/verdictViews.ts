@@ -1,7 +1,7 @@
 /** The comparison's verdict (section 8) from core's EvaluationComparison, in plain words (pure; no vscode). */
 import type { EvalOutcome, EvaluationComparison, PairedFigures } from '../../core/eval/evalFigures';
 import { EvalTaskTables } from '../../core/eval/evalTasks';
-import { formatCount, formatP, formatPoints, plural } from '../../shared/format';
+import { conclusionLabel, verdictWords } from '../../core/eval/verdictWords';
 import type { VerdictFiguresView, VerdictTasksView, VerdictView } from '../../shared/protocol/compareVerdict';
 import { NO_VERDICT } from '../../shared/protocol/compareVerdict';
 
@@ -22,33 +22,10 @@ export function figuresView(f: PairedFigures, iteration: number | null): Verdict
     losses: f.losses,
     ties: f.ties,
     signTestP: f.signTestP,
+    conclusion: f.conclusion,
+    verdict: conclusionLabel(f.conclusion),
+    mde80: f.mde80,
   };
-}
-
-const pts = formatPoints;
-
-/** "A solves 3.1 points more (95% CI 0.4 to 5.8), p = 0.0240; A better on 120 tasks, B on 80, 74 tied." */
-export function differenceWords(f: PairedFigures): string {
-  if (f.meanDiff === null) return 'no task in common: nothing to compare.';
-  const d = f.meanDiff;
-  const size = d === 0 ? 'as many points as B' : `${pts(Math.abs(d))} points ${d > 0 ? 'more' : 'fewer'}`;
-  const ci = f.ci95 ? ` (95% CI ${pts(f.ci95[0])} to ${pts(f.ci95[1])})` : ' (no interval: fewer than 2 tasks)';
-  const p = f.p === null ? 'no p value (every task has the same difference)' : `p = ${formatP(f.p)}`;
-  const wl = `A better on ${plural(f.wins, 'task')}, B on ${formatCount(f.losses)}, ${formatCount(f.ties)} tied`;
-  return `A solves ${size}${ci}, ${p}; ${wl}.`;
-}
-
-export function finalWords(e: EvaluationComparison): string {
-  const f = e.final;
-  if (!f) return 'The runs evaluated no checkpoint in common: no verdict.';
-  return `At iteration ${f.iteration}, on the same ${formatCount(f.tasks)} tasks, ${differenceWords(f)}`;
-}
-
-export function pooledWords(e: EvaluationComparison): string {
-  const n = e.iterations.length;
-  if (n === 0) return '';
-  const where = n === 1 ? 'the one common checkpoint' : `the ${n} common checkpoints`;
-  return `Pooled over ${where} (${formatCount(e.pooled.tasks)} checkpoint-task pairs), ${differenceWords(e.pooled)}`;
 }
 
 /** The one line when either run has no evaluation log. */
@@ -78,14 +55,17 @@ export function heldVerdict(
   b: readonly EvalOutcome[] | undefined,
 ): HeldVerdict {
   if (!e || !a || !b) return { view: { ...NO_VERDICT, missing: missingWords(a !== undefined, b !== undefined) }, tables: undefined };
+  const words = verdictWords(e);
   const view: VerdictView = {
     available: true,
     missing: '',
     perIteration: e.perIteration.map((p) => figuresView(p, p.iteration)),
     final: e.final ? figuresView(e.final, e.final.iteration) : null,
     pooled: e.iterations.length > 0 ? figuresView(e.pooled, null) : null,
-    finalWords: finalWords(e),
-    pooledWords: pooledWords(e),
+    conclusion: words.conclusion,
+    disagree: words.disagree,
+    finalWords: words.final,
+    pooledWords: words.pooled,
     checkpoints: [...e.iterations].reverse(),
     tasks: null,
   };

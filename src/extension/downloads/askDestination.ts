@@ -5,23 +5,19 @@
  */
 import * as vscode from 'vscode';
 import type { DestKind, Destinations } from './destinations';
-
-const PLACEHOLDER: Readonly<Record<DestKind, string>> = {
-  resume: 'Where the launcher resumes from (iter_XXXXXXX/ and latest_checkpointed_iteration.txt go here)',
-  hf: 'Download weights into',
-  logs: 'Download logs into',
-};
+import { destinationPrompt } from './destinationPrompt';
 
 export async function askDestination(destinations: Destinations, repo: string, kind: DestKind): Promise<string | undefined> {
   const known = destinations.get(repo, kind);
   if (known?.remembered) return known.path;
   if (known) {
+    const ask = destinationPrompt(repo, kind);
     const choice = await vscode.window.showQuickPick(
       [
-        { label: `$(folder) ${known.path}`, description: 'default', dest: known.path },
+        { label: `$(folder) ${known.path}`, description: 'default', detail: ask.note, dest: known.path },
         { label: '$(folder-opened) Choose another folder…', dest: undefined },
       ],
-      { placeHolder: `${PLACEHOLDER[kind]} (asked once; Change Download Destination… picks another later)` },
+      { title: ask.title, placeHolder: ask.placeHolder },
     );
     if (!choice) return undefined;
     if (choice.dest) {

@@ -3,7 +3,8 @@
  * checkpoint (the `success` of `rlrb evals --json`) with its 95% interval over the tasks,
  * each overlaid run that has evaluations drawn as its own line. Pure: no vscode.
  */
-import { Z95, evalSummary, tallyTasks } from '../../core/eval/evalFigures';
+import { evalSummary, tallyTasks } from '../../core/eval/evalFigures';
+import { Z95 } from '../../core/eval/verdict';
 import type { EvalOutcome } from '../../core/eval/evalFigures';
 import { sampleSd } from '../../core/report/stats';
 import type { EvalPointsView, RunLine, SeriesView } from '../../shared/protocol/metrics';

@@ -13,7 +13,7 @@ import { PanelHost } from '../panels/panelHost';
 import { seriesViews, xRange } from './seriesViews';
 import { withVerdict } from './verdictViews';
 import { chartSelection } from './chartCap';
-import { jumpFor } from '../report/jumpTable';
+import { jumpFor, pointDirection } from '../report/jumpTable';
 import { addRuns, parseOverlay, removeRun, room } from '../overlay/overlayState';
 import { overlayViews } from '../overlay/overlayViews';
 import type { OverlayRun } from '../overlay/overlayViews';
@@ -130,7 +130,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
         const root = this.known(m.run);
         if (!root) return;
         if (isEvalSeries(m.metric)) return this.offerCheckpoint(root, m.iteration);
-        const j = behaviourJump(m.metric, m.iteration) ?? jumpFor(m.metric, m.iteration);
+        const j = behaviourJump(m.metric, m.iteration) ?? jumpFor(m.metric, m.iteration, await this.direction(root, m.metric, m.iteration));
         await this.deps.navigate.openTrajectories(root, j.spec, j.label);
         break;
       }
@@ -149,15 +149,24 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
   }
 
   /** A point of the Evaluation chart: offers that iteration's checkpoint from the run's Hub repo (the download commands), or says why not. */
+  /** Whether a clicked point is a spike up or down against its neighbours in its run's metrics log. */
+  private async direction(root: string, metric: string, iteration: number): Promise<'up' | 'down' | undefined> {
+    const t = (await this.deps.runs.ensure(root))?.run.metrics?.getTable();
+    const values = t?.values(metric);
+    return t && values ? pointDirection(t.iterations, values, iteration) : undefined;
+  }
+
   private async offerCheckpoint(root: string, iteration: number): Promise<void> {
     const name = this.deps.runs.get(root)?.run.location.name ?? root;
     const offer = checkpointOffer(runRefOf(root), name, iteration);
-    if (offer.kind === 'none') {
-      void vscode.window.showInformationMessage(esc(offer.message));
+    const downloads = offer.kind === 'download' ? offer.choices : [];
+    const pick = await vscode.window.showInformationMessage(esc(offer.message), offer.episodes.label, ...downloads.map((c) => c.label));
+    if (pick === offer.episodes.label) {
+      const query = { filter: { evalIteration: offer.episodes.iteration }, sort: [] };
+      await this.deps.navigate.openTrajectories(root, query, `eval episodes of iteration ${offer.episodes.iteration}`);
       return;
     }
-    const pick = await vscode.window.showInformationMessage(esc(offer.message), ...offer.choices.map((c) => c.label));
-    const choice = offer.choices.find((c) => c.label === pick);
+    const choice = downloads.find((c) => c.label === pick);
     if (choice) await vscode.commands.executeCommand(choice.command, choice.node);
   }
 
@@ -247,7 +256,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       this.charted = new Set(pick.names);
       const table = await runBehaviourTable(live.run);
       const behaviour = table ? seriesViews(table, this.width) : [];
-      const series = withVerdict(seriesViews(t, this.width, pick.names), live.run.report(), t);
+      const series = withVerdict(seriesViews(t, this.width, pick.names), live.run.report(), t, this.width);
       const evals = evalSeries(await this.evalRuns(), false);
       this.post({
         ...base,
@@ -264,7 +273,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     const v = overlayViews([primary, ...others], this.width, keep);
     const behaviour = await this.behaviourOverlay(primary, others, live.run);
     this.charted = new Set(v.series.map((s) => s.name));
-    const series = withVerdict(v.series, live.run.report(), t);
+    const series = withVerdict(v.series, live.run.report(), t, this.width);
     const evals = evalSeries(await this.evalRuns(), true);
     this.post({
       ...base,

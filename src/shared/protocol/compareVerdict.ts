@@ -1,5 +1,8 @@
 /** The comparison's verdict (run-format.md section 8): the runs paired by checkpoint and task, as the page draws it. */
 
+/** What an entry's interval lets one conclude: above 0, below 0, or neither. */
+export type VerdictConclusion = 'better' | 'worse' | 'inconclusive';
+
 /** The figures at one common checkpoint, or pooled over all of them (iteration null). */
 export interface VerdictFiguresView {
   iteration: number | null;
@@ -16,6 +19,11 @@ export interface VerdictFiguresView {
   losses: number;
   ties: number;
   signTestP: number | null;
+  conclusion: VerdictConclusion;
+  /** the conclusion in the verdict's words ("Inconclusive", "A better than B") */
+  verdict: string;
+  /** the smallest difference these tasks would detect at 80% power; null below two tasks */
+  mde80: number | null;
 }
 
 /** One task at the chosen checkpoint. */
@@ -41,7 +49,11 @@ export interface VerdictView {
   perIteration: VerdictFiguresView[];
   final: VerdictFiguresView | null;
   pooled: VerdictFiguresView | null;
-  /** the final checkpoint and the pooled figure in words */
+  /** the final checkpoint's conclusion (the headline's colour); null without a common checkpoint */
+  conclusion: VerdictConclusion | null;
+  /** final and pooled conclude differently: the page says both as the headline */
+  disagree: boolean;
+  /** the final checkpoint and the pooled figure in words, each leading with its conclusion */
   finalWords: string;
   pooledWords: string;
   /** the common checkpoints, the last first: the choices of the per-task table */
@@ -59,6 +71,8 @@ export const NO_VERDICT: VerdictView = {
   perIteration: [],
   final: null,
   pooled: null,
+  conclusion: null,
+  disagree: false,
   finalWords: '',
   pooledWords: '',
   checkpoints: [],

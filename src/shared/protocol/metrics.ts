@@ -30,6 +30,13 @@ export interface SeriesView {
   judgement?: JudgementView;
   /** a mechanism figure: its recomputed twin (the primary run's) */
   twin?: TwinSeriesView;
+  /**
+   * the line is a card diagnostic's recomputed twin (report perIteration `twin`), charted because the metrics log does not
+   * log it or logs no finite value of it
+   */
+  recomputed?: { twin: string; why: 'not logged' | 'no finite value logged' };
+  /** the log has no finite value of this metric and nothing recomputes it: the card says so and judges nothing */
+  noFiniteValue?: boolean;
   /** the Evaluation chart: per point its tasks and 95% interval (a point offers its checkpoint's download) */
   evalPoints?: EvalPointsView;
 }

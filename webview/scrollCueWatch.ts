@@ -1,0 +1,15 @@
+/** The scroll cue kept in step with a box (browser only: the words are scrollCue.ts's). */
+import { cueText, hiddenSides } from './scrollCue';
+
+/** Keeps `cue`'s text (and the box's data-hidden) in step with `box`'s sideways scroll and size. */
+export function watchScrollCue(box: HTMLElement, cue: HTMLElement): void {
+  const update = (): void => {
+    const s = hiddenSides(box.scrollWidth, box.clientWidth, box.scrollLeft);
+    cue.textContent = cueText(s);
+    cue.hidden = cue.textContent === '';
+    box.dataset['hidden'] = `${s.left ? 'left' : ''}${s.right ? 'right' : ''}`;
+  };
+  box.addEventListener('scroll', update, { passive: true });
+  new ResizeObserver(update).observe(box);
+  update();
+}
