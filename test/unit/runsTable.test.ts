@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeDemo } from '../../src/core/demo/demo';
-import { conclusionOf } from '../../src/core/eval/conclusion';
+import { conclusionOf } from '../../src/core/eval/verdict';
 import { cardSetting, runSettings } from '../../src/core/runs/settings';
 import { tempDir } from '../helpers';
 import { rlrb, rlrbJson } from '../cliRun';

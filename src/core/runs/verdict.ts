@@ -5,8 +5,7 @@
  */
 import { compareEvaluations } from '../eval/evalFigures';
 import type { EvalOutcome } from '../eval/evalFigures';
-import { conclusionOf } from '../eval/conclusion';
-import type { Conclusion } from '../eval/conclusion';
+import type { Conclusion } from '../eval/verdict';
 
 export interface VerdictFigures {
   tasks: number;
@@ -14,6 +13,8 @@ export interface VerdictFigures {
   ci95: [number, number] | null;
   p: number | null;
   conclusion: Conclusion;
+  /** the difference this many tasks would detect at 80% power */
+  mde80: number | null;
 }
 
 export interface Verdict {
@@ -23,8 +24,9 @@ export interface Verdict {
   pooled: VerdictFigures;
 }
 
-function figures(f: { tasks: number; meanDiff: number | null; ci95: [number, number] | null; p: number | null }): VerdictFigures {
-  return { tasks: f.tasks, meanDiff: f.meanDiff, ci95: f.ci95, p: f.p, conclusion: conclusionOf(f.ci95) };
+/** The comparison's own figures, its conclusion included (one decision: `conclusionOf` in eval/verdict). */
+function figures(f: VerdictFigures): VerdictFigures {
+  return { tasks: f.tasks, meanDiff: f.meanDiff, ci95: f.ci95, p: f.p, conclusion: f.conclusion, mde80: f.mde80 };
 }
 
 /** Null when either run has no evaluation log. */
