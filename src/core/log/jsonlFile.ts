@@ -5,7 +5,7 @@
  * written (offered provisionally, taken back and re-read when the file grows).
  */
 import { errorMessage } from '../errorMessage';
-import { open, stat } from 'node:fs/promises';
+import { openLog } from './logFile';
 
 export interface SkippedLine {
   line: number;
@@ -162,9 +162,11 @@ export class JsonlFile {
   }
 
   private async doUpdate(onProgress?: (p: ReadProgress) => void, signal?: AbortSignal): Promise<UpdateResult> {
-    const st = this.source ? await this.source.stat() : await stat(this.path);
-    const fh: ByteHandle = this.source ? await this.source.open() : await open(this.path, 'r');
+    const local = this.source ? undefined : await openLog(this.path);
+    const fh: ByteHandle = local ?? (await this.source!.open());
     try {
+      // a local file's size is the opened file's: a log swapped after the open is not mixed in
+      const st = local ? await local.stat() : await this.source!.stat();
       let kind: UpdateResult['kind'] = 'append';
       const head = Buffer.alloc(Math.min(HEAD, st.size));
       if (head.length > 0) await fh.read(head, 0, head.length, 0);
@@ -209,7 +211,7 @@ export class JsonlFile {
   async readPart(start: number, end: number, align: number, signal?: AbortSignal): Promise<void> {
     this.resetAll();
     this.committed = start;
-    const fh = await open(this.path, 'r');
+    const fh = await openLog(this.path);
     try {
       await this.readFrom(fh, end, undefined, signal, align);
     } finally {
@@ -358,7 +360,7 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
 
 /** Reads `length` bytes at `offset` of a file. */
 export async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
-  const fh = await open(path, 'r');
+  const fh = await openLog(path);
   try {
     const out = Buffer.alloc(length);
     let done = 0;
