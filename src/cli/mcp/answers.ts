@@ -32,15 +32,28 @@ function window(from?: number, to?: number): { from?: number; to?: number } {
   return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
 }
 
-/** `rlrb report --json`. */
-export async function runReport(o: RunOpener, ref: string, opts: RunOptions): Promise<unknown> {
+/** `rlrb report --json`; with `from`/`to`, its per-iteration lists cut to that window (the whole-run figures kept). */
+export async function runReport(o: RunOpener, ref: string, opts: RunOptions, from?: number, to?: number): Promise<unknown> {
+  const w = window(from, to);
   const run = await o.run(ref, opts);
-  return asJson(reportJson(run.report()!));
+  const r = reportJson(run.report()!);
+  if (w.from === undefined && w.to === undefined) return asJson(r);
+  const inside = (x: { iteration: number }): boolean =>
+    (w.from === undefined || x.iteration >= w.from) && (w.to === undefined || x.iteration <= w.to);
+  const d = r.creditDiagnostics;
+  return asJson({
+    ...r,
+    window: w,
+    perIteration: r.perIteration.filter(inside),
+    signFlipGroups: r.signFlipGroups.filter(inside),
+    twinDisagreements: r.twinDisagreements.filter(inside),
+    creditDiagnostics: { ...d, gatePerIteration: d.gatePerIteration.filter(inside), dosePerIteration: d.dosePerIteration.filter(inside) },
+  });
 }
 
 /** `rlrb evals --json`: the checkpoint evaluations (run-format.md section 8); the run is opened as the CLI opens it. */
 export async function evaluations(o: RunOpener, ref: string): Promise<unknown> {
-  const where = checkRun(ref, o.config.roots);
+  const where = checkRun(ref, o.config.roots, o.config.repos);
   const a = flagsOf({ endpoint: o.config.endpoint, 'no-cache': o.config.noCache === true ? true : undefined });
   const run = await openEvals(where, a);
   return asJson(run.evalSummary()!);

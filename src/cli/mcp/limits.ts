@@ -39,8 +39,8 @@ export function cutStrings(v: unknown, max: number): { value: unknown; cut: numb
   return { value: walk(v), cut };
 }
 
-// DEL, C1 and the bidi controls: JSON.stringify leaves them raw (C0 it escapes already)
-const INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// DEL, C1, the bidi controls and the zero-width ones: JSON.stringify leaves them raw (C0 it escapes already)
+const INVISIBLE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
 /**
  * The JSON text of a result, its invisible and bidi controls as `\uNNNN` escapes (the same JSON

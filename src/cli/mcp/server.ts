@@ -24,7 +24,8 @@ import {
   runReport,
 } from './answers';
 import { CUT_CHARS, CUT_MARKER, FULL_CUT_CHARS, MAX_FULL_RESULT_CHARS, MAX_RESULT_CHARS, boundedJson } from './limits';
-import { RunOpener } from './opener';
+import { RunCache, RunOpener } from './opener';
+import { withReadRoots } from '../../core/log/logFile';
 import type { ServerConfig } from './opener';
 
 declare const RLRB_VERSION: string | undefined;
@@ -51,19 +52,36 @@ function ok(value: unknown, max = MAX_RESULT_CHARS, hint = 'narrow the question'
   return { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> };
 }
 
-/** A handler whose errors become one-line tool errors, any token or URL credentials in them redacted. */
-function guarded<A>(f: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-  return async (args: A) => {
-    try {
-      return await f(args);
-    } catch (e) {
-      return { content: [{ type: 'text', text: safeLine(redact(redactUrls(errorMessage(e)), process.env['HF_TOKEN'])) }], isError: true };
-    }
-  };
+/** A tool error's text is cut to this many characters (an argument can be megabytes long). */
+export const MAX_ERROR_CHARS = 2_000;
+
+/** The one-line text of a tool error: credentials redacted, then cut (redacting first, so a cut never leaves part of a token). */
+export function errorText(e: unknown): string {
+  // bounded before the redactions, which are linear but need not read megabytes
+  const raw = errorMessage(e).slice(0, 16 * MAX_ERROR_CHARS);
+  const text = safeLine(redact(redactUrls(raw), process.env['HF_TOKEN']));
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… (cut)` : text;
 }
 
-export function createServer(config: ServerConfig): McpServer {
-  const opener = new RunOpener(config);
+/**
+ * A handler whose errors become one-line tool errors, and whose every log read is confined to
+ * the roots (`withReadRoots`: a link in a run folder leading out of them is refused when read).
+ */
+function guardedIn(roots: readonly string[]) {
+  return <A>(f: (args: A) => Promise<CallToolResult>): ((args: A) => Promise<CallToolResult>) =>
+    async (args: A) => {
+      try {
+        return await withReadRoots(roots, () => f(args));
+      } catch (e) {
+        return { content: [{ type: 'text', text: errorText(e) }], isError: true };
+      }
+    };
+}
+
+/** The server; runs opened are kept in `cache` (shared by the requests of an HTTP server), a new bounded one by default. */
+export function createServer(config: ServerConfig, cache: RunCache = new RunCache()): McpServer {
+  const opener = new RunOpener(config, cache);
+  const guarded = guardedIn(config.roots);
   const server = new McpServer(
     { name: 'rlrb', version: typeof RLRB_VERSION === 'string' ? RLRB_VERSION : 'dev' },
     {
@@ -96,20 +114,25 @@ export function createServer(config: ServerConfig): McpServer {
     'run_report',
     {
       title: 'Run report',
-      description: `The run report (run-format.md section 4), equal to \`rlrb report --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
+      description:
+        'The run report (run-format.md section 4), equal to `rlrb report --json`. With from/to, the per-iteration lists ' +
+        '(perIteration, signFlipGroups, twinDisagreements, the per-iteration credit diagnostics) hold only that window; ' +
+        `the whole-run figures stay those of the whole run. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({
         run,
         beta: z.number().optional().describe('credit beta (default 0.4)'),
         tau: z.number().positive().optional().describe('credit tau (default 20)'),
+        from: from.describe('first iteration of the per-iteration lists'),
+        to: to.describe('last iteration of the per-iteration lists'),
       }),
       outputSchema: loose({ trajectories: z.number(), iterations: z.number() }),
       annotations: { readOnlyHint: true },
     },
     guarded(async (a) =>
       ok(
-        await runReport(opener, a.run, { beta: a.beta, tau: a.tau }),
+        await runReport(opener, a.run, { beta: a.beta, tau: a.tau }, a.from, a.to),
         MAX_RESULT_CHARS,
-        'its perIteration is too long; run rlrb report --json',
+        'its per-iteration lists are too long: give from and to (e.g. from 0, to 199) for a window of iterations, or run rlrb report --json',
       ),
     ),
   );
