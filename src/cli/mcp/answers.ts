@@ -5,7 +5,6 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { behaviourReport } from '../../core/behaviour/report';
 import { tagNames } from '../../core/behaviour/tags';
 import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
 import { locateRun } from '../../core/run/runLocator';
@@ -16,6 +15,7 @@ import type { RewardFilter, SortKey, TagName } from '../../shared/shapes';
 import type { TrajectoryRow } from '../../core/log/creditIndex';
 import { errorMessage } from '../../core/errorMessage';
 import { trajectoryJson } from '../commands/show';
+import { tagsJson } from '../commands/tags';
 import { openEvals } from '../commands/evals';
 import { reportJson } from '../../core/report/reportJson';
 import { checkRun } from './roots';
@@ -71,8 +71,7 @@ export async function compareRuns(o: RunOpener, a: string, b: string, from?: num
 export async function behaviourTags(o: RunOpener, ref: string, opts: RunOptions & { from?: number; to?: number }): Promise<unknown> {
   const w = window(opts.from, opts.to);
   const run = await o.run(ref, { horizon: opts.horizon, theta: opts.theta });
-  const idx = run.credit!;
-  return asJson(behaviourReport(idx, w, idx.behaviourOptions));
+  return asJson(tagsJson(run.credit!, w));
 }
 
 /** `rlrb show --json`, long strings cut (`detail: "full"`: at a larger length). */
