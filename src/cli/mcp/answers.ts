@@ -7,7 +7,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tagNames } from '../../core/behaviour/tags';
 import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
-import { locateRun } from '../../core/run/runLocator';
+import { locateRun, runName } from '../../core/run/runLocator';
+import type { RunLocation } from '../../core/run/runLocator';
 import { page, queryRows, textSearch } from '../../core/run/query';
 import type { TrajectoryFilter, TrajectorySort } from '../../core/run/query';
 import { Flag, SORT_KEYS } from '../../shared/shapes';
@@ -20,7 +21,7 @@ import { openEvals } from '../commands/evals';
 import { reportJson } from '../../core/report/reportJson';
 import { checkRun } from './roots';
 import { flagsOf } from './opener';
-import { CUT_CHARS, FULL_CUT_CHARS, ToolError, cutStrings } from './limits';
+import { CUT_CHARS, FULL_CUT_CHARS, ToolError, cutStrings, errorText } from './limits';
 import type { RunOpener, RunOptions } from './opener';
 
 /** The value as its JSON text reads back: what the CLI's `--json` prints, parsed (no `undefined`, NaN as null). */
@@ -232,7 +233,8 @@ const SKIP = new Set(['node_modules', '.git', '.cache', 'dist', 'build']);
 
 async function findRunFolders(root: string, depth: number, out: string[]): Promise<void> {
   if (out.length >= MAX_RUNS) return;
-  const here = await locateRun(root);
+  // a folder whose log is refused (a FIFO, a device) is listed with its problem
+  const here = await locateRun(root).catch(() => ({ root }));
   if (here !== undefined && here.root === root) {
     out.push(root);
     return;
@@ -256,7 +258,21 @@ export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: R
   for (const r of o.config.roots) await findRunFolders(r, 0, found);
   const runs: RunEntry[] = [];
   for (const path of found.slice(0, MAX_RUNS)) {
-    const loc = (await locateRun(path))!;
+    let loc: RunLocation;
+    try {
+      loc = (await locateRun(path))!;
+    } catch (e) {
+      runs.push({
+        name: runName(path),
+        path,
+        trajectories: null,
+        iterations: null,
+        creditLog: false,
+        metricsLog: false,
+        problem: errorText(e),
+      });
+      continue;
+    }
     const entry: RunEntry = {
       name: loc.name,
       path,
@@ -272,7 +288,7 @@ export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: R
         entry.trajectories = r.trajectories;
         entry.iterations = r.iterations;
       } catch (e) {
-        entry.problem = errorMessage(e);
+        entry.problem = errorText(e);
       }
     }
     runs.push(entry);

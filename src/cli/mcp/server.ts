@@ -7,9 +7,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { TAG_NAMES, REWARD_FILTERS, SORT_KEYS } from '../../shared/shapes';
-import { errorMessage } from '../../core/errorMessage';
-import { redact } from '../../core/hub/config';
-import { redactUrls, safeLine } from '../output/safeText';
 import {
   DEFAULT_LIMIT,
   FLAG_BITS,
@@ -23,7 +20,7 @@ import {
   queryTrajectories,
   runReport,
 } from './answers';
-import { CUT_CHARS, CUT_MARKER, FULL_CUT_CHARS, MAX_FULL_RESULT_CHARS, MAX_RESULT_CHARS, boundedJson } from './limits';
+import { CUT_CHARS, CUT_MARKER, FULL_CUT_CHARS, MAX_FULL_RESULT_CHARS, MAX_RESULT_CHARS, boundedJson, errorText } from './limits';
 import { RunCache, RunOpener } from './opener';
 import { withReadRoots } from '../../core/log/logFile';
 import type { ServerConfig } from './opener';
@@ -50,17 +47,6 @@ const loose = (shape: z.ZodRawShape): z.ZodObject => z.looseObject(shape);
 function ok(value: unknown, max = MAX_RESULT_CHARS, hint = 'narrow the question'): CallToolResult {
   const text = boundedJson(value, max, hint);
   return { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> };
-}
-
-/** A tool error's text is cut to this many characters (an argument can be megabytes long). */
-export const MAX_ERROR_CHARS = 2_000;
-
-/** The one-line text of a tool error: credentials redacted, then cut (redacting first, so a cut never leaves part of a token). */
-export function errorText(e: unknown): string {
-  // bounded before the redactions, which are linear but need not read megabytes
-  const raw = errorMessage(e).slice(0, 16 * MAX_ERROR_CHARS);
-  const text = safeLine(redact(redactUrls(raw), process.env['HF_TOKEN']));
-  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… (cut)` : text;
 }
 
 /**
