@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, chmodSync, existsSync, mkdirSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { thirdPartyNotices } from './scripts/notices.mjs';
 
 const production = process.argv.includes('--production');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
@@ -20,20 +21,33 @@ function walk(dir, pred, out = []) {
 /** @type {import('esbuild').BuildOptions} */
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', target: 'es2022' };
 
+/** the metafiles of the shipped bundles: the packages they contain get their notices (dist/THIRD_PARTY_NOTICES.txt) */
+const shipped = [];
+/** @param {import('esbuild').BuildResult | false | undefined} r */
+const keepMeta = (r) => {
+  if (r && r.metafile) shipped.push(r.metafile);
+  return r;
+};
+const SHIPPED = ['extension', 'cli', 'indexWorker', 'webviews'];
+
 const targets = {
   extension: () =>
     existsSync('src/extension/extension.ts') &&
-    esbuild.build({
-      ...common,
-      entryPoints: ['src/extension/extension.ts'],
-      outfile: 'dist/extension.js',
-      platform: 'node',
-      format: 'cjs',
-      external: ['vscode'],
-    }),
+    esbuild
+      .build({
+        ...common,
+        metafile: true,
+        entryPoints: ['src/extension/extension.ts'],
+        outfile: 'dist/extension.js',
+        platform: 'node',
+        format: 'cjs',
+        external: ['vscode'],
+      })
+      .then(keepMeta),
   cli: async () => {
-    await esbuild.build({
+    const r = await esbuild.build({
       ...common,
+      metafile: true,
       entryPoints: ['src/cli/bin.ts'],
       outfile: 'dist/cli.js',
       platform: 'node',
@@ -43,17 +57,21 @@ const targets = {
       define: { RLRB_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
     });
     chmodSync('dist/cli.js', 0o755);
+    keepMeta(r);
   },
   // the worker process that indexes one part of a large log (one per part, forked by
   // src/core/log/threads/pool.ts); found next to the extension's and the CLI's bundle
   indexWorker: () =>
-    esbuild.build({
-      ...common,
-      entryPoints: ['src/core/log/threads/indexWorker.ts'],
-      outfile: 'dist/indexWorker.js',
-      platform: 'node',
-      format: 'cjs',
-    }),
+    esbuild
+      .build({
+        ...common,
+        metafile: true,
+        entryPoints: ['src/core/log/threads/indexWorker.ts'],
+        outfile: 'dist/indexWorker.js',
+        platform: 'node',
+        format: 'cjs',
+      })
+      .then(keepMeta),
   emulator: () =>
     existsSync('test/hubEmulator/main.ts') &&
     esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),
@@ -62,13 +80,16 @@ const targets = {
     const names = ['metrics', 'trajectories', 'report', 'controls', 'task', 'sideBySide', 'compare'];
     const entries = Object.fromEntries(names.map((n) => [n, join('webview', n, 'main.ts')]).filter(([, f]) => existsSync(f)));
     if (Object.keys(entries).length === 0) return;
-    return esbuild.build({
-      ...common,
-      entryPoints: entries,
-      outdir: 'dist/webview',
-      platform: 'browser',
-      format: 'iife',
-    });
+    return esbuild
+      .build({
+        ...common,
+        metafile: true,
+        entryPoints: entries,
+        outdir: 'dist/webview',
+        platform: 'browser',
+        format: 'iife',
+      })
+      .then(keepMeta);
   },
   tests: () => {
     const entries = walk('test', (p) => p.endsWith('.test.ts') && !p.includes('/inhost/'));
@@ -135,5 +156,8 @@ if (existsSync(codicons)) {
   if (icons.length !== ICONS.length) throw new Error(`codicon.css lacks one of ${ICONS.join(', ')}`);
   const head = css.slice(0, css.indexOf('/*---------------------\n *  Modifiers'));
   writeFileSync(join('dist/webview', 'codicon.css'), `${head}\n${icons.join('\n')}\n`);
+  shipped.push({ inputs: { [join(codicons, 'codicon.css')]: {} } });
 }
+// the notices cover every shipped bundle, so they are written by a build of all of them
+if (SHIPPED.every((n) => names.includes(n))) writeFileSync(join('dist', 'THIRD_PARTY_NOTICES.txt'), thirdPartyNotices(shipped).text);
 console.log(`built ${names.join(', ')} in ${Date.now() - t0} ms`);

@@ -701,3 +701,14 @@ test('in place: a newer commit that looks grown (same first and last 64 KB) but 
     emu.rescan(REPO);
   }
 });
+
+test('in place: a malformed tree entry for a log is refused at once, never retried', async () => {
+  const mark = emu.requests.length;
+  await assert.rejects(
+    withFaults({ treeOverride: { 'logs/ws_credit_log.jsonl': { oid: 'not-a-hash' } } }, () =>
+      HubRun.open({ repo: REPO, revision: 'main' }, { ...fresh(), retry: { ...FAST_RETRY, retries: 6 } }),
+    ),
+    /refusing "logs\/ws_credit_log\.jsonl" from the Hub: its oid "not-a-hash" is not 40 lowercase hex digits$/,
+  );
+  assert.equal(emu.requests.slice(mark).filter((r) => r.url.includes('/paths-info/')).length, 1);
+});

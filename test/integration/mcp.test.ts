@@ -293,3 +293,30 @@ test('rlrb mcp writes nothing but JSON-RPC on stdout, even when a run warns', as
   const ids = lines.map((l) => (JSON.parse(l) as { id: number }).id).sort();
   assert.deepEqual(ids, [1, 2, 3, 4, 5]);
 });
+
+test('rlrb mcp: a client that goes away mid-answer ends the session quietly (EPIPE), no crash', async () => {
+  const child = spawn(process.execPath, [CLI, 'mcp', '--root', fx.root], {
+    env: { ...process.env, XDG_CACHE_HOME: cache },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const send = (m: unknown): boolean => child.stdin.write(JSON.stringify(m) + '\n');
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  // the first answer read, then the client reads no more: large answers meet a closed pipe
+  await new Promise<void>((ok) => child.stdout.once('data', () => ok()));
+  child.stdout.destroy();
+  for (let id = 2; id < 6; id++) {
+    const args = { run: 'hostile', iteration: 0, group: 0, rollout: 1, detail: 'full' };
+    send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_trajectory', arguments: args } });
+  }
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  assert.equal(code, 0, err);
+  assert.doesNotMatch(err, /EPIPE|Error|at /);
+});

@@ -5,10 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { CLI, rlrb } from '../cliRun';
 import { tempDir } from '../helpers';
@@ -40,24 +41,56 @@ function nodeArgs(): string[] {
   return ['--import', join(dir, 'register.mjs')];
 }
 
-async function startHttp(root: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [CLI, 'mcp', '--root', root, '--http', '127.0.0.1:0'], {
+async function startHttp(root: string, extra: string[] = []): Promise<{ child: ChildProcess; port: number; token: string }> {
+  const child = spawn(process.execPath, [CLI, 'mcp', '--root', root, '--http', '127.0.0.1:0', ...extra], {
     env: { ...process.env, XDG_CACHE_HOME: tempDir() },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  const port = await new Promise<number>((done, fail) => {
+  const [port, token] = await new Promise<[number, string]>((done, fail) => {
     child.stderr.on('data', (d: Buffer) => {
       err += d.toString('utf8');
       const m = /serving http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(err);
-      if (m) done(Number(m[1]));
+      const k = /bearer token \(send "Authorization: Bearer <token>"\): (\S+)\n/.exec(err);
+      if (m && (k || extra.includes('--token-file'))) done([Number(m[1]), k?.[1] ?? '']);
     });
     child.on('exit', () => fail(new Error(`rlrb mcp --http ended: ${err}`)));
   });
   child.on('exit', () => assert.equal(out, '', 'nothing on stdout in --http mode'));
-  return { child, port };
+  return { child, port, token };
+}
+
+/**
+ * A loopback proxy that adds the server's token to each request (the conformance client sends no
+ * header of ours); a Host naming the proxy is passed on as the server's, any other Host as sent.
+ */
+async function tokenProxy(port: number, token: string): Promise<{ proxy: Server; url: string }> {
+  let own = '';
+  const proxy = createServer((req, res) => {
+    const headers = { ...req.headers, authorization: `Bearer ${token}` };
+    if (headers.host === own) headers.host = `127.0.0.1:${port}`;
+    const up = request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
+  const addr = proxy.address();
+  own = `127.0.0.1:${addr !== null && typeof addr === 'object' ? addr.port : 0}`;
+  return { proxy, url: `http://${own}/mcp` };
+}
+
+function runAsync(args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
 }
 
 function post(port: number, headers: Record<string, string>): Promise<number> {
@@ -87,15 +120,14 @@ function post(port: number, headers: Record<string, string>): Promise<number> {
 }
 
 test('rlrb mcp --http: the conformance lifecycle scenarios and the DNS-rebinding check pass', async (t) => {
-  const { child, port } = await startHttp(mcpFixture().root);
+  const { child, port, token } = await startHttp(mcpFixture().root);
   t.after(() => child.kill());
+  const { proxy, url } = await tokenProxy(port, token);
+  t.after(() => proxy.close());
   const cwd = tempDir();
   for (const scenario of SCENARIOS) {
-    const r = spawnSync(
-      process.execPath,
-      [...nodeArgs(), CONFORMANCE, 'server', '--url', `http://127.0.0.1:${port}/mcp`, '--scenario', scenario],
-      { cwd, encoding: 'utf8', timeout: 60_000 },
-    );
+    // not spawnSync: the proxy in this process must go on serving while the suite runs
+    const r = await runAsync([...nodeArgs(), CONFORMANCE, 'server', '--url', url, '--scenario', scenario], cwd);
     const passed = /Passed: (\d+)\/(\d+), 0 failed/.exec(r.stdout);
     assert.equal(r.status, 0, `${scenario}: ${r.stdout.slice(-2000)}${r.stderr}`);
     assert.ok(passed && passed[1] === passed[2] && Number(passed[1]) > 0, `${scenario}: ${r.stdout.slice(-2000)}`);
@@ -103,10 +135,11 @@ test('rlrb mcp --http: the conformance lifecycle scenarios and the DNS-rebinding
 });
 
 test('rlrb mcp --http refuses a foreign Host or Origin (403) and accepts loopback ones', async (t) => {
-  const { child, port } = await startHttp(mcpFixture().root);
+  const { child, port, token } = await startHttp(mcpFixture().root);
   t.after(() => child.kill());
-  assert.equal(await post(port, { host: `127.0.0.1:${port}` }), 200);
-  assert.equal(await post(port, { host: `localhost:${port}`, origin: `http://localhost:${port}` }), 200);
+  const authorization = `Bearer ${token}`;
+  assert.equal(await post(port, { host: `127.0.0.1:${port}`, authorization }), 200);
+  assert.equal(await post(port, { host: `localhost:${port}`, origin: `http://localhost:${port}`, authorization }), 200);
   assert.equal(await post(port, { host: `evil.example.com:${port}` }), 403);
   assert.equal(await post(port, { host: `127.0.0.1:${port}`, origin: 'http://evil.example.com' }), 403);
   // another port on loopback is another server
@@ -120,4 +153,23 @@ test('rlrb mcp --http listens on loopback only, refused in one line', () => {
     assert.equal(r.err, `rlrb: --http ${where}: serves on a loopback address only (127.0.0.1, ::1 or localhost)\n`);
   }
   assert.equal(rlrb('mcp', '--http', 'nonsense').code, 2);
+});
+
+test('rlrb mcp --http needs its bearer token: printed at start, or read from --token-file; 401 without it', async (t) => {
+  const { child, port, token } = await startHttp(mcpFixture().root);
+  t.after(() => child.kill());
+  assert.match(token, /^[\w-]{43}$/);
+  assert.equal(await post(port, { host: `127.0.0.1:${port}` }), 401);
+  assert.equal(await post(port, { host: `127.0.0.1:${port}`, authorization: 'Bearer nope' }), 401);
+  assert.equal(await post(port, { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}` }), 200);
+  const file = join(tempDir(), 'token');
+  fs.writeFileSync(file, 'from-a-file-0123456789abcdef\n');
+  const fromFile = await startHttp(mcpFixture().root, ['--token-file', file]);
+  t.after(() => fromFile.child.kill());
+  assert.equal(fromFile.token, '', 'a token given is not printed');
+  assert.equal(await post(fromFile.port, { host: `127.0.0.1:${fromFile.port}`, authorization: `Bearer ${token}` }), 401);
+  assert.equal(
+    await post(fromFile.port, { host: `127.0.0.1:${fromFile.port}`, authorization: 'Bearer from-a-file-0123456789abcdef' }),
+    200,
+  );
 });

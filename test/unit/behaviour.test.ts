@@ -390,8 +390,9 @@ test('eval episodes: the pure tagger without labels', () => {
 test('rlrb tags --json is behaviourReport; --horizon, --theta, --from, --to; the table; bad flags exit 2', async () => {
   const path = fixtureLog();
   const o = rlrbJson('tags', path, '--to', '2', '--no-cache');
-  assert.deepEqual(o, JSON.parse(JSON.stringify(behaviourReport(await indexOf(path), { to: 2 }))));
-  assert.deepEqual(Object.keys(o), ['trajectories', 'tags', 'collapsedTurnRate', 'perIteration']);
+  const expected = { ...behaviourReport(await indexOf(path), { to: 2 }), skippedLines: 0, warnings: [] };
+  assert.deepEqual(o, JSON.parse(JSON.stringify(expected)));
+  assert.deepEqual(Object.keys(o), ['trajectories', 'tags', 'collapsedTurnRate', 'perIteration', 'skippedLines', 'warnings']);
   const h = rlrbJson('tags', path, '--horizon', '14', '--theta', '0.45', '--from', '1', '--to', '2');
   assert.equal((h['tags'] as Record<string, { count: number }>)['truncated']!.count, 2);
   assert.equal((h['tags'] as Record<string, { count: number }>)['creditDisagrees']!.count, 3);

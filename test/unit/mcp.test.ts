@@ -56,7 +56,8 @@ test('in memory: the report of the hand-worked log, and errors that leave the se
 test('roots: a path under a root (relative to it or absolute) passes; outside, via .. or a symlink, is refused', () => {
   assert.equal(checkRun('hand', [root]), join(root, 'hand'));
   assert.equal(checkRun(join(root, 'hand', 'logs', 'ws_credit_log.jsonl'), [root]), join(root, 'hand', 'logs', 'ws_credit_log.jsonl'));
-  assert.equal(checkRun('hub:me/run@main', [root]), 'hub:me/run@main');
+  assert.equal(checkRun('hub:me/run@main', [root], ['me/run']), 'hub:me/run@main');
+  assert.throws(() => checkRun('hub:me/run@main', [root]), /hub:me\/run is not a followed repo/);
   assert.throws(() => checkRun('link', [root]), /outside the roots \(allowed: paths under /);
   assert.throws(() => checkRun('../', [root]), /outside the roots/);
   assert.throws(() => checkRun(fx.outside, [root]), /outside the roots/);

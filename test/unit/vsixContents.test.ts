@@ -24,6 +24,9 @@ test('the VSIX holds the bundles but no source map, even when a development buil
     assert.ok(files.includes('package.json'));
     // the index worker is its own bundle, loaded next to dist/extension.js
     assert.ok(files.includes('dist/indexWorker.js'), 'dist/indexWorker.js is packed');
+    // the licences of the packages in the bundles (written by a build of every shipped bundle)
+    assert.ok(existsSync(join('dist', 'THIRD_PARTY_NOTICES.txt')), 'the build wrote dist/THIRD_PARTY_NOTICES.txt');
+    assert.ok(files.includes('dist/THIRD_PARTY_NOTICES.txt'), 'dist/THIRD_PARTY_NOTICES.txt is packed');
     // the F5 set-up (.vscode/launch.json, tasks.json) is for this repository, not the VSIX
     assert.ok(existsSync(join('.vscode', 'launch.json')), 'the repository has its launch configuration');
     assert.deepEqual(

@@ -1,4 +1,8 @@
-/** `rlrb mcp [--root DIR]... [--http HOST:PORT]`: the MCP server over the CLI's answers (src/cli/mcp). */
+/**
+ * `rlrb mcp [--root DIR]... [--http HOST:PORT [--token-file FILE]]`: the MCP server over the
+ * CLI's answers (src/cli/mcp). Over HTTP every request needs the server's bearer token: read
+ * from `--token-file` or `RLRB_MCP_TOKEN`, else made at start and printed on stderr.
+ */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { UsageError, listFlag, stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
@@ -11,6 +15,33 @@ import { connectServer } from '../mcp/connect';
 import type { ServerConfig } from '../mcp/opener';
 import { writeErr } from '../output/safeText';
 import { repoProblem } from '../open/repoId';
+import { readSmallFile } from '../open/indexOptions';
+import { newToken } from '../mcp/http';
+
+/** The token over HTTP, and whether it was made here (then it is printed). */
+function httpToken(a: ParsedArgs): { token: string; made: boolean } {
+  const file = stringFlag(a, 'token-file');
+  const given = file !== undefined ? readSmallFile(file, 'the token file', 4096).trim() : process.env['RLRB_MCP_TOKEN']?.trim();
+  if (given === undefined || given === '') {
+    if (file !== undefined) throw new UsageError(`--token-file ${file}: the file is empty`);
+    return { token: newToken(), made: true };
+  }
+  if (given.length < 16 || /\s/.test(given))
+    throw new UsageError(`${file !== undefined ? `--token-file ${file}` : 'RLRB_MCP_TOKEN'}: a token is at least 16 characters, no spaces`);
+  return { token: given, made: false };
+}
+
+/**
+ * A client that goes away mid-answer closes stdout: the write fails with EPIPE. That ends the
+ * session (as stdin closing does), never with an uncaught exception.
+ */
+function endOnBrokenPipe(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+    writeErr(`rlrb mcp: stdout: ${e.message}\n`);
+    process.exit(1);
+  });
+}
 
 function config(a: ParsedArgs): ServerConfig {
   let roots: string[];
@@ -34,11 +65,15 @@ async function run(a: ParsedArgs): Promise<number> {
   const listen = stringFlag(a, 'http');
   const where = listen !== undefined ? parseListen(listen) : undefined;
   const c = config(a);
+  if (where === undefined && a.flags.has('token-file')) throw new UsageError('--token-file goes with --http');
   if (where !== undefined) {
-    const { port } = await serveHttp(c, where);
+    const { token, made } = httpToken(a);
+    const { port } = await serveHttp(c, where, token);
     const host = where.host.includes(':') ? `[${where.host}]` : where.host;
     writeErr(`rlrb mcp: serving http://${host}:${port}/mcp (roots: ${c.roots.join(', ')})\n`);
+    if (made) writeErr(`rlrb mcp: bearer token (send "Authorization: Bearer <token>"): ${token}\n`);
   } else {
+    endOnBrokenPipe();
     await connectServer(createServer(c), new StdioServerTransport());
   }
   // served until stdin closes (stdio) or the process is stopped (http)
@@ -47,12 +82,13 @@ async function run(a: ParsedArgs): Promise<number> {
 }
 
 export const MCP: Command = {
-  usage: 'mcp [--root DIR]... [--repo OWNER/NAME]... [--http HOST:PORT] [--endpoint URL] [--no-cache]',
+  usage: 'mcp [--root DIR]... [--repo OWNER/NAME]... [--http HOST:PORT [--token-file FILE]] [--endpoint URL] [--no-cache]',
   about: 'an MCP server (stdio; --http: streamable HTTP on a loopback address) answering as report/compare/tags/show --json',
   flags: {
     root: { type: 'string', multiple: true },
     repo: { type: 'string', multiple: true },
     http: 'string',
+    'token-file': 'string',
     endpoint: 'string',
     'no-cache': 'boolean',
   },

@@ -12,11 +12,20 @@ import { safeLine } from '../output/safeText';
 import { emit, isPrinted, jsonText } from '../output/printed';
 import type { Printed } from '../output/printed';
 import { table } from '../output/table';
+import { skippedWarnings } from '../../core/report/warnings';
+import type { CreditIndex } from '../../core/log/creditIndex';
+
+/** What `rlrb tags --json` prints: the tags, and the credit log's skipped lines as `rlrb report` gives them. */
+export type TagsJson = BehaviourReport & { skippedLines: number; warnings: string[] };
+
+export function tagsJson(idx: CreditIndex, window: { from?: number; to?: number }): TagsJson {
+  return { ...behaviourReport(idx, window, idx.behaviourOptions), skippedLines: idx.skippedCount, warnings: skippedWarnings(idx) };
+}
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 
 /** The readable table: one row a tag (count, rate, success of the tagged and of the untagged). */
-export function tagsTable(r: BehaviourReport, where: string, o: BehaviourOptions): string {
+export function tagsTable(r: TagsJson, where: string, o: BehaviourOptions): string {
   const out: string[] = [];
   out.push(`Behaviour tags: ${safeLine(where)}`);
   out.push(
@@ -29,6 +38,7 @@ export function tagsTable(r: BehaviourReport, where: string, o: BehaviourOptions
     return [name, String(f.count), pct(f.rate), pct(f.successTagged), pct(f.successUntagged), ''];
   });
   out.push(...table([['tag', 'count', 'rate', 'success tagged', 'success untagged', ''], ...rows]));
+  if (r.warnings.length > 0) out.push('', 'Warnings:', ...r.warnings.map((w) => `  - ${safeLine(w)}`));
   return out.map((l) => l.trimEnd()).join('\n') + '\n';
 }
 
@@ -45,7 +55,7 @@ async function run(a: ParsedArgs): Promise<number> {
     await read();
     const idx = opened.credit!;
     const o = idx.behaviourOptions;
-    const r = behaviourReport(idx, window, o);
+    const r = tagsJson(idx, window);
     return { out: json ? jsonText(r) : tagsTable(r, opened.location.root, o), err: [] };
   });
   emit(printed);

@@ -5,11 +5,11 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { behaviourReport } from '../../core/behaviour/report';
 import { tagNames } from '../../core/behaviour/tags';
 import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
 import { verdictWords } from '../../core/eval/verdictWords';
-import { locateRun } from '../../core/run/runLocator';
+import { locateRun, runName } from '../../core/run/runLocator';
+import type { RunLocation } from '../../core/run/runLocator';
 import { page, queryRows, textSearch } from '../../core/run/query';
 import type { TrajectoryFilter, TrajectorySort } from '../../core/run/query';
 import { Flag, SORT_KEYS } from '../../shared/shapes';
@@ -17,13 +17,14 @@ import type { RewardFilter, SortKey, TagName } from '../../shared/shapes';
 import type { TrajectoryRow } from '../../core/log/creditIndex';
 import { errorMessage } from '../../core/errorMessage';
 import { trajectoryJson } from '../commands/show';
+import { tagsJson } from '../commands/tags';
 import { openEvals } from '../commands/evals';
 import { reportJson } from '../../core/report/reportJson';
 import { runsTable } from '../../core/runs/runsTable';
 import { openTable } from '../commands/runs';
 import { checkRun } from './roots';
 import { flagsOf } from './opener';
-import { CUT_CHARS, FULL_CUT_CHARS, ToolError, cutStrings } from './limits';
+import { CUT_CHARS, FULL_CUT_CHARS, ToolError, cutStrings, errorText } from './limits';
 import type { RunOpener, RunOptions } from './opener';
 import { Follower } from '../../core/live/follower';
 import { cursorFromText, cursorText, emptyCursor } from '../../core/live/liveCursor';
@@ -37,15 +38,28 @@ function window(from?: number, to?: number): { from?: number; to?: number } {
   return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
 }
 
-/** `rlrb report --json`. */
-export async function runReport(o: RunOpener, ref: string, opts: RunOptions): Promise<unknown> {
+/** `rlrb report --json`; with `from`/`to`, its per-iteration lists cut to that window (the whole-run figures kept). */
+export async function runReport(o: RunOpener, ref: string, opts: RunOptions, from?: number, to?: number): Promise<unknown> {
+  const w = window(from, to);
   const run = await o.run(ref, opts);
-  return asJson(reportJson(run.report()!));
+  const r = reportJson(run.report()!);
+  if (w.from === undefined && w.to === undefined) return asJson(r);
+  const inside = (x: { iteration: number }): boolean =>
+    (w.from === undefined || x.iteration >= w.from) && (w.to === undefined || x.iteration <= w.to);
+  const d = r.creditDiagnostics;
+  return asJson({
+    ...r,
+    window: w,
+    perIteration: r.perIteration.filter(inside),
+    signFlipGroups: r.signFlipGroups.filter(inside),
+    twinDisagreements: r.twinDisagreements.filter(inside),
+    creditDiagnostics: { ...d, gatePerIteration: d.gatePerIteration.filter(inside), dosePerIteration: d.dosePerIteration.filter(inside) },
+  });
 }
 
 /** `rlrb evals --json`: the checkpoint evaluations (run-format.md section 8); the run is opened as the CLI opens it. */
 export async function evaluations(o: RunOpener, ref: string): Promise<unknown> {
-  const where = checkRun(ref, o.config.roots);
+  const where = checkRun(ref, o.config.roots, o.config.repos);
   const a = flagsOf({ endpoint: o.config.endpoint, 'no-cache': o.config.noCache === true ? true : undefined });
   const run = await openEvals(where, a);
   return asJson(run.evalSummary()!);
@@ -81,8 +95,7 @@ export async function runsTableAnswer(o: RunOpener, refs: readonly string[], bas
 export async function behaviourTags(o: RunOpener, ref: string, opts: RunOptions & { from?: number; to?: number }): Promise<unknown> {
   const w = window(opts.from, opts.to);
   const run = await o.run(ref, { horizon: opts.horizon, theta: opts.theta });
-  const idx = run.credit!;
-  return asJson(behaviourReport(idx, w, idx.behaviourOptions));
+  return asJson(tagsJson(run.credit!, w));
 }
 
 /** `rlrb show --json`, long strings cut (`detail: "full"`: at a larger length). */
@@ -243,7 +256,8 @@ const SKIP = new Set(['node_modules', '.git', '.cache', 'dist', 'build']);
 
 async function findRunFolders(root: string, depth: number, out: string[]): Promise<void> {
   if (out.length >= MAX_RUNS) return;
-  const here = await locateRun(root);
+  // a folder whose log is refused (a FIFO, a device) is listed with its problem
+  const here = await locateRun(root).catch(() => ({ root }));
   if (here !== undefined && here.root === root) {
     out.push(root);
     return;
@@ -267,7 +281,21 @@ export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: R
   for (const r of o.config.roots) await findRunFolders(r, 0, found);
   const runs: RunEntry[] = [];
   for (const path of found.slice(0, MAX_RUNS)) {
-    const loc = (await locateRun(path))!;
+    let loc: RunLocation;
+    try {
+      loc = (await locateRun(path))!;
+    } catch (e) {
+      runs.push({
+        name: runName(path),
+        path,
+        trajectories: null,
+        iterations: null,
+        creditLog: false,
+        metricsLog: false,
+        problem: errorText(e),
+      });
+      continue;
+    }
     const entry: RunEntry = {
       name: loc.name,
       path,
@@ -283,7 +311,7 @@ export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: R
         entry.trajectories = r.trajectories;
         entry.iterations = r.iterations;
       } catch (e) {
-        entry.problem = errorMessage(e);
+        entry.problem = errorText(e);
       }
     }
     runs.push(entry);

@@ -1,18 +1,35 @@
 /**
  * `rlrb mcp --http HOST:PORT`: streamable HTTP on a loopback address only, each POST served
- * statelessly by a fresh server; a request whose `Host` is not the loopback address it listens
- * on, or whose `Origin` is not a loopback origin, is refused with 403 (DNS rebinding).
+ * statelessly by a fresh server over one shared, bounded cache of opened runs; a request whose
+ * `Host` is not the loopback address it listens on, or whose `Origin` is not a loopback origin,
+ * is refused with 403 (DNS rebinding); one without `Authorization: Bearer <the server's token>`
+ * with 401 (any local process or user could otherwise read what the server's owner can).
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { errorMessage } from '../../core/errorMessage';
 import { UsageError } from '../args';
 import { writeErr } from '../output/safeText';
 import { connectServer } from './connect';
 import { createServer } from './server';
+import { RunCache } from './opener';
 import type { ServerConfig } from './opener';
+
+/** A fresh token for a server that was given none: 32 random bytes, base64url. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+
+/** Whether the request carries `Authorization: Bearer <token>`, compared in constant time (digests: the lengths never differ). */
+export function authorized(req: IncomingMessage, token: string): boolean {
+  const m = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+  return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
+}
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -61,12 +78,22 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, config: ServerConfig, port: number): Promise<void> {
+interface Served {
+  config: ServerConfig;
+  token: string;
+  cache: RunCache;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, s: Served, port: number): Promise<void> {
   const problem = rebindingProblem(req, port);
   if (problem !== undefined) return refuse(res, 403, problem);
+  if (!authorized(req, s.token)) {
+    res.setHeader('www-authenticate', 'Bearer');
+    return refuse(res, 401, 'send Authorization: Bearer <token> (the token rlrb mcp printed at start, or the one it was given)');
+  }
   if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return refuse(res, 404, 'the MCP endpoint is /mcp');
   if (req.method !== 'POST') return refuse(res, 405, 'this server is stateless: POST /mcp only');
-  const server = createServer(config);
+  const server = createServer(s.config, s.cache);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close();
@@ -76,11 +103,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: ServerC
   await transport.handleRequest(req, res);
 }
 
-/** Serves until the process ends; resolves once listening, with the bound port. */
-export async function serveHttp(config: ServerConfig, listen: { host: string; port: number }): Promise<{ server: Server; port: number }> {
+/** Serves until the process ends, each request needing `token`; resolves once listening, with the bound port. */
+export async function serveHttp(
+  config: ServerConfig,
+  listen: { host: string; port: number },
+  token: string,
+): Promise<{ server: Server; port: number; cache: RunCache }> {
   let port = listen.port;
+  const served: Served = { config, token, cache: new RunCache() };
   const http = createHttpServer((req, res) => {
-    handle(req, res, config, port).catch((e: unknown) => {
+    handle(req, res, served, port).catch((e: unknown) => {
       writeErr(`rlrb mcp: ${errorMessage(e)}\n`);
       if (!res.headersSent) refuse(res, 500, 'internal error');
     });
@@ -91,5 +123,5 @@ export async function serveHttp(config: ServerConfig, listen: { host: string; po
   });
   const addr = http.address();
   if (addr !== null && typeof addr === 'object') port = addr.port;
-  return { server: http, port };
+  return { server: http, port, cache: served.cache };
 }

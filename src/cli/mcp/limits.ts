@@ -1,4 +1,7 @@
-/** The size limits of the MCP server's tool results and the cutting of long strings in a record. */
+/** The size limits of the MCP server's tool results and errors, and the cutting of long strings in a record. */
+import { errorMessage } from '../../core/errorMessage';
+import { redact } from '../../core/hub/config';
+import { redactUrls, safeLine } from '../output/safeText';
 
 /** A bad argument or a refused run: the tool answers `isError` with this one line, the session goes on. */
 export class ToolError extends Error {}
@@ -39,8 +42,8 @@ export function cutStrings(v: unknown, max: number): { value: unknown; cut: numb
   return { value: walk(v), cut };
 }
 
-// DEL, C1 and the bidi controls: JSON.stringify leaves them raw (C0 it escapes already)
-const INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// DEL, C1, the bidi controls and the zero-width ones: JSON.stringify leaves them raw (C0 it escapes already)
+const INVISIBLE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
 /**
  * The JSON text of a result, its invisible and bidi controls as `\uNNNN` escapes (the same JSON
@@ -50,4 +53,15 @@ export function boundedJson(value: unknown, max: number, hint: string): string {
   const text = JSON.stringify(value).replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (text.length > max) throw new ToolError(`the result is ${text.length} characters, over this tool's limit of ${max}; ${hint}`);
   return text;
+}
+
+/** A tool error's text is cut to this many characters (an argument can be megabytes long). */
+export const MAX_ERROR_CHARS = 2_000;
+
+/** The one-line text of a tool error: credentials redacted, then cut (redacting first, so a cut never leaves part of a token). */
+export function errorText(e: unknown): string {
+  // bounded before the redactions, which are linear but need not read megabytes
+  const raw = errorMessage(e).slice(0, 16 * MAX_ERROR_CHARS);
+  const text = safeLine(redact(redactUrls(raw), process.env['HF_TOKEN']));
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… (cut)` : text;
 }

@@ -1,7 +1,8 @@
 /**
  * How the MCP server opens runs: through the CLI's `openRunWith` with the settings the CLI's
  * flags would give (`--beta`, `--tau`, `--horizon`, `--theta`, the server's `--endpoint` and
- * `--no-cache`), each opened run kept for the session and brought up to date on each call.
+ * `--no-cache`), each opened run kept in a bounded cache (the least recently used dropped
+ * first) and brought up to date on each call.
  */
 import type { ParsedArgs } from '../args';
 import { openRunWith, openSettings } from '../open/openRun';
@@ -41,11 +42,55 @@ export function flagsOf(values: Readonly<Record<string, string | number | true |
   return { positional: [], flags, lists: new Map() };
 }
 
+/** How many opened runs a server keeps (each holds its index in memory: tens of MB for a large log). */
+export const MAX_OPEN_RUNS = 8;
+
+/**
+ * Opened runs by key, at most `max`, the least recently used dropped first; one cache may serve
+ * many servers (an HTTP server's requests), so a run is opened once however many requests ask.
+ */
+export class RunCache {
+  private readonly runs = new Map<string, Promise<Run>>();
+
+  constructor(readonly max = MAX_OPEN_RUNS) {}
+
+  get size(): number {
+    return this.runs.size;
+  }
+
+  /** The run kept for `key`, made most recently used. */
+  get(key: string): Promise<Run> | undefined {
+    const v = this.runs.get(key);
+    if (v !== undefined) {
+      this.runs.delete(key);
+      this.runs.set(key, v);
+    }
+    return v;
+  }
+
+  /** Keeps `run` for `key`, dropping the least recently used beyond the bound (a call still using one keeps its reference). */
+  set(key: string, run: Promise<Run>): void {
+    this.runs.delete(key);
+    this.runs.set(key, run);
+    for (const k of this.runs.keys()) {
+      if (this.runs.size <= this.max) break;
+      this.runs.delete(k);
+    }
+  }
+
+  delete(key: string, run: Promise<Run>): void {
+    if (this.runs.get(key) === run) this.runs.delete(key);
+  }
+}
+
 export class RunOpener {
-  private readonly open = new Map<string, Promise<Run>>();
+  /** followed runs (section 10), at most MAX_OPEN_RUNS like the opened ones */
   private readonly followed = new Map<string, Promise<LiveSource>>();
 
-  constructor(readonly config: ServerConfig) {}
+  constructor(
+    readonly config: ServerConfig,
+    private readonly open: RunCache = new RunCache(),
+  ) {}
 
   /** The settings of these options, as `openSettings` makes them from the CLI's flags (and checks them). */
   settings(o: RunOptions = {}, needCredit = true): OpenSettings {
@@ -55,7 +100,7 @@ export class RunOpener {
 
   /** The run `ref` names (checked against the roots), opened once per session and options, then updated. */
   async run(ref: string, o: RunOptions = {}, needCredit = true): Promise<Run> {
-    const where = checkRun(ref, this.config.roots);
+    const where = checkRun(ref, this.config.roots, this.config.repos);
     const key = JSON.stringify([where, o.beta, o.tau, o.horizon, o.theta, needCredit]);
     const known = this.open.get(key);
     if (known !== undefined) {
@@ -64,7 +109,7 @@ export class RunOpener {
         if (!isHubRef(where)) await run.update();
         return run;
       }
-      this.open.delete(key);
+      this.open.delete(key, known);
     }
     const opening = openRunWith(where, this.settings(o, needCredit));
     this.open.set(key, opening);
@@ -79,6 +124,10 @@ export class RunOpener {
       got = this.openLive(where);
       got.catch(() => this.followed.delete(where));
       this.followed.set(where, got);
+      for (const k of this.followed.keys()) {
+        if (this.followed.size <= MAX_OPEN_RUNS) break;
+        this.followed.delete(k);
+      }
     }
     return got;
   }

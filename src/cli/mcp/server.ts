@@ -7,9 +7,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { TAG_NAMES, REWARD_FILTERS, SORT_KEYS } from '../../shared/shapes';
-import { errorMessage } from '../../core/errorMessage';
-import { redact } from '../../core/hub/config';
-import { redactUrls, safeLine } from '../output/safeText';
 import {
   DEFAULT_LIMIT,
   FLAG_BITS,
@@ -25,8 +22,9 @@ import {
   runReport,
   runsTableAnswer,
 } from './answers';
-import { CUT_CHARS, CUT_MARKER, FULL_CUT_CHARS, MAX_FULL_RESULT_CHARS, MAX_RESULT_CHARS, boundedJson } from './limits';
-import { RunOpener } from './opener';
+import { CUT_CHARS, CUT_MARKER, FULL_CUT_CHARS, MAX_FULL_RESULT_CHARS, MAX_RESULT_CHARS, boundedJson, errorText } from './limits';
+import { RunCache, RunOpener } from './opener';
+import { withReadRoots } from '../../core/log/logFile';
 import { BETA, HORIZON, TAU, THETA, describeOption } from '../../core/options/optionTable';
 import type { NumberOption } from '../../core/options/optionTable';
 import type { ServerConfig } from './opener';
@@ -64,19 +62,25 @@ function ok(value: unknown, max = MAX_RESULT_CHARS, hint = 'narrow the question'
   return { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> };
 }
 
-/** A handler whose errors become one-line tool errors, any token or URL credentials in them redacted. */
-function guarded<A>(f: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-  return async (args: A) => {
-    try {
-      return await f(args);
-    } catch (e) {
-      return { content: [{ type: 'text', text: safeLine(redact(redactUrls(errorMessage(e)), process.env['HF_TOKEN'])) }], isError: true };
-    }
-  };
+/**
+ * A handler whose errors become one-line tool errors, and whose every log read is confined to
+ * the roots (`withReadRoots`: a link in a run folder leading out of them is refused when read).
+ */
+function guardedIn(roots: readonly string[]) {
+  return <A>(f: (args: A) => Promise<CallToolResult>): ((args: A) => Promise<CallToolResult>) =>
+    async (args: A) => {
+      try {
+        return await withReadRoots(roots, () => f(args));
+      } catch (e) {
+        return { content: [{ type: 'text', text: errorText(e) }], isError: true };
+      }
+    };
 }
 
-export function createServer(config: ServerConfig): McpServer {
-  const opener = new RunOpener(config);
+/** The server; runs opened are kept in `cache` (shared by the requests of an HTTP server), a new bounded one by default. */
+export function createServer(config: ServerConfig, cache: RunCache = new RunCache()): McpServer {
+  const opener = new RunOpener(config, cache);
+  const guarded = guardedIn(config.roots);
   const server = new McpServer(
     { name: 'rlrb', version: typeof RLRB_VERSION === 'string' ? RLRB_VERSION : 'dev' },
     {
@@ -109,20 +113,25 @@ export function createServer(config: ServerConfig): McpServer {
     'run_report',
     {
       title: 'Run report',
-      description: `The run report (run-format.md section 4), equal to \`rlrb report --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
+      description:
+        'The run report (run-format.md section 4), equal to `rlrb report --json`. With from/to, the per-iteration lists ' +
+        '(perIteration, signFlipGroups, twinDisagreements, the per-iteration credit diagnostics) hold only that window; ' +
+        `the whole-run figures stay those of the whole run. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({
         run,
         beta: option(BETA),
         tau: option(TAU),
+        from: from.describe('first iteration of the per-iteration lists'),
+        to: to.describe('last iteration of the per-iteration lists'),
       }),
       outputSchema: loose({ trajectories: z.number(), iterations: z.number() }),
       annotations: { readOnlyHint: true },
     },
     guarded(async (a) =>
       ok(
-        await runReport(opener, a.run, { beta: a.beta, tau: a.tau }),
+        await runReport(opener, a.run, { beta: a.beta, tau: a.tau }, a.from, a.to),
         MAX_RESULT_CHARS,
-        'its perIteration is too long; run rlrb report --json',
+        'its per-iteration lists are too long: give from and to (e.g. from 0, to 199) for a window of iterations, or run rlrb report --json',
       ),
     ),
   );

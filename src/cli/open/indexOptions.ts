@@ -68,7 +68,7 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
 export const MAX_MAPPING_BYTES = 1024 * 1024;
 
 /** At most `max` bytes of the regular file `path`, or a usage error naming it (not a regular file, too large, unreadable). */
-function readSmallFile(path: string, what: string, max: number): string {
+export function readSmallFile(path: string, what: string, max: number): string {
   let fd: number;
   try {
     // non-blocking: a FIFO is refused below instead of waiting for a writer

@@ -5,7 +5,7 @@
  * to date incrementally: `update()` reads only rows added since, reads a provisional
  * last row again, and starts over when the index was re-read.
  */
-import { open } from 'node:fs/promises';
+import { openLog } from '../log/logFile';
 import type { FileHandle } from 'node:fs/promises';
 import type { CreditIndex } from '../log/creditIndex';
 import type { Disposable } from '../log/events';
@@ -68,7 +68,7 @@ export class TaskColumn {
     const total = idx.size;
     if (this.n >= total) return;
     this.reserve(total);
-    const fh = idx.remote ? undefined : await open(idx.path, 'r');
+    const fh = idx.remote ? undefined : await openLog(idx.path);
     try {
       let i = this.n;
       while (i < total) {

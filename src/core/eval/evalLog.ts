@@ -7,6 +7,8 @@
 import { JsonlFile, readRange } from '../log/jsonlFile';
 import type { LineSink, ReadLimits, UpdateResult } from '../log/jsonlFile';
 import { numberOf, parseTolerant } from '../log/tolerantJson';
+import { nestingDepth } from '../log/creditIndex';
+import { MAX_DEPTH } from '../log/fastScan';
 import { Emitter } from '../log/events';
 import type { FieldMapping } from '../record/schema';
 import { errorMessage } from '../errorMessage';
@@ -176,6 +178,9 @@ export class EvalLog implements LineSink {
   }
 
   line(buf: Buffer, start: number, end: number, offset: number, lineNo: number): string | undefined {
+    // the credit log's limit: JSON.parse of a deeper line recurses as deep as it goes
+    const depth = nestingDepth(buf, start, end);
+    if (depth > MAX_DEPTH) return `nested deeper than ${MAX_DEPTH} levels (${depth})`;
     const p = parseEvalLine(buf.toString('utf8', start, end), this.names);
     if (!p.ok) return p.message;
     const k = `${p.iteration}\u0000${p.task}`;

@@ -5,7 +5,7 @@
  * skipped, and no read is larger than `window` unless one record is. Memory is the
  * window (or the largest record), whatever the size of the file or the selection.
  */
-import { open } from 'node:fs/promises';
+import { openLog } from '../log/logFile';
 
 /** Where each record lies in the file (an index's offset and length columns). */
 export interface RangeSource {
@@ -26,7 +26,7 @@ interface SpanReader {
 }
 
 async function fileReader(path: string, window: number): Promise<SpanReader> {
-  const fh = await open(path, 'r');
+  const fh = await openLog(path);
   let buf = Buffer.allocUnsafe(Math.min(window, 1 << 16));
   return {
     read: async (start, span) => {

@@ -2,10 +2,13 @@
  * Incremental reading of a JSONL file by byte offsets: reads only bytes it has not
  * read, hands each complete line to a sink, notices a file that shrank or was
  * replaced, and treats a last line without its newline as a record still being
- * written (offered provisionally, taken back and re-read when the file grows).
+ * written (offered provisionally, taken back and re-read when the file grows). A line
+ * that is not valid UTF-8 is skipped by number: decoded, its bad bytes would all become
+ * U+FFFD and two different keys could read as one.
  */
 import { errorMessage } from '../errorMessage';
-import { open, stat } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { openLog } from './logFile';
 
 export interface SkippedLine {
   line: number;
@@ -106,6 +109,8 @@ export class JsonlFile {
 
   private readonly maxLine: number;
   private readonly source: ByteSource | undefined;
+  /** whether the lines of the chunk being read need their UTF-8 checked one by one (the whole chunk was not valid) */
+  private checkUtf8 = false;
 
   constructor(
     readonly path: string,
@@ -162,9 +167,11 @@ export class JsonlFile {
   }
 
   private async doUpdate(onProgress?: (p: ReadProgress) => void, signal?: AbortSignal): Promise<UpdateResult> {
-    const st = this.source ? await this.source.stat() : await stat(this.path);
-    const fh: ByteHandle = this.source ? await this.source.open() : await open(this.path, 'r');
+    const local = this.source ? undefined : await openLog(this.path);
+    const fh: ByteHandle = local ?? (await this.source!.open());
     try {
+      // a local file's size is the opened file's: a log swapped after the open is not mixed in
+      const st = local ? await local.stat() : await this.source!.stat();
       let kind: UpdateResult['kind'] = 'append';
       const head = Buffer.alloc(Math.min(HEAD, st.size));
       if (head.length > 0) await fh.read(head, 0, head.length, 0);
@@ -209,7 +216,7 @@ export class JsonlFile {
   async readPart(start: number, end: number, align: number, signal?: AbortSignal): Promise<void> {
     this.resetAll();
     this.committed = start;
-    const fh = await open(this.path, 'r');
+    const fh = await openLog(this.path);
     try {
       await this.readFrom(fh, end, undefined, signal, align);
     } finally {
@@ -261,6 +268,9 @@ export class JsonlFile {
       let lineStart = 0;
       // the carried bytes hold no newline: search after them
       let from = carry;
+      // one check of the chunk's whole lines; only a chunk with bad bytes is checked line by line
+      const lastNl = buf.lastIndexOf(0x0a, filled - 1);
+      this.checkUtf8 = lastNl >= 0 && !isUtf8(buf.subarray(0, lastNl));
       if (skipping !== undefined) {
         const nl = buf.indexOf(0x0a, 0);
         if (nl < 0 || nl >= filled) {
@@ -303,8 +313,10 @@ export class JsonlFile {
       const keptBefore = this.skipped.length;
       this.lines++;
       let err: string | undefined;
+      const tailEnd = trimCr(this.buf, 0, carry);
       try {
-        err = this.sink.line(this.buf, 0, trimCr(this.buf, 0, carry), pos, this.lines);
+        // a record still being written may end inside a character: not yet one to read
+        err = isUtf8(this.buf.subarray(0, tailEnd)) ? this.sink.line(this.buf, 0, tailEnd, pos, this.lines) : 'not valid UTF-8';
       } catch (e) {
         err = errorMessage(e);
       }
@@ -328,6 +340,7 @@ export class JsonlFile {
     if (end - start > this.maxLine)
       return this.skip(this.lines, `longer than ${this.maxLine} bytes (${end - start} bytes): skipped unread`);
     if (isBlank(buf, start, end)) return;
+    if (this.checkUtf8 && !isUtf8(buf.subarray(start, end))) return this.skip(this.lines, 'not valid UTF-8');
     let err: string | undefined;
     try {
       err = this.sink.line(buf, start, end, fileOffset, this.lines);
@@ -358,7 +371,7 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
 
 /** Reads `length` bytes at `offset` of a file. */
 export async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
-  const fh = await open(path, 'r');
+  const fh = await openLog(path);
   try {
     const out = Buffer.alloc(length);
     let done = 0;

@@ -2,7 +2,8 @@
 import type { CreditIndex } from '../log/creditIndex';
 import type { Acc } from './accumulate';
 
-function skippedWarnings(index: CreditIndex): string[] {
+/** The warning naming the lines of the credit log that were skipped (the first five), or none. */
+export function skippedWarnings(index: CreditIndex): string[] {
   if (index.skippedCount === 0) return [];
   const first = index.skippedLines
     .slice(0, 5)

@@ -2,6 +2,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ByteSource } from '../log/jsonlFile';
+import { LogAccessError, fileKind } from '../log/logFile';
 
 export const CREDIT_LOG = 'ws_credit_log.jsonl';
 export const METRICS_LOG = 'ws_metrics.jsonl';
@@ -34,6 +35,17 @@ async function isFile(p: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the log named `p` is there: a regular file; absent is false. Anything else in its place
+ * (a FIFO, /dev/zero, a folder) is refused: read as no log, it would silently empty the run.
+ */
+async function isLog(p: string): Promise<boolean> {
+  const st = await stat(p).catch(() => undefined);
+  if (st === undefined) return false;
+  if (!st.isFile()) throw new LogAccessError(`${p} is ${fileKind(st)}, not a log file: refused`);
+  return true;
 }
 
 async function isDir(p: string): Promise<boolean> {
@@ -72,7 +84,7 @@ async function jsonlIn(dir: string, pick: (name: string) => boolean): Promise<st
  */
 export async function findEvalLog(root: string): Promise<string | undefined> {
   const reference = join(root, 'logs', EVAL_LOG);
-  if (await isFile(reference)) return reference;
+  if (await isLog(reference)) return reference;
   const [inEval] = await jsonlIn(join(root, 'eval'), () => true);
   if (inEval) return inEval;
   const [inLogs] = await jsonlIn(join(root, 'logs'), (n) => /eval/i.test(n) && n !== CREDIT_LOG && n !== METRICS_LOG);
@@ -97,20 +109,20 @@ export async function locateRun(path: string): Promise<RunLocation | undefined> 
     if (!isMetrics && /eval/i.test(basename(path)) && basename(path) !== CREDIT_LOG) {
       const credit = join(dir, CREDIT_LOG);
       const metrics = join(dir, METRICS_LOG);
-      const creditLog = (await isFile(credit)) ? credit : undefined;
-      const metricsLog = (await isFile(metrics)) ? metrics : undefined;
+      const creditLog = (await isLog(credit)) ? credit : undefined;
+      const metricsLog = (await isLog(metrics)) ? metrics : undefined;
       return { root, name: runName(root), creditLog, metricsLog, evalLog: path };
     }
     const sibling = join(dir, isMetrics ? CREDIT_LOG : METRICS_LOG);
-    const other = (await isFile(sibling)) ? sibling : undefined;
+    const other = (await isLog(sibling)) ? sibling : undefined;
     return withEval({ root, name: runName(root), creditLog: isMetrics ? other : path, metricsLog: isMetrics ? path : other });
   }
   if (!(await isDir(path))) return undefined;
   for (const dir of [join(path, 'logs'), path]) {
     const credit = join(dir, CREDIT_LOG);
     const metrics = join(dir, METRICS_LOG);
-    const hasCredit = await isFile(credit);
-    const hasMetrics = await isFile(metrics);
+    const hasCredit = await isLog(credit);
+    const hasMetrics = await isLog(metrics);
     if (hasCredit || hasMetrics) {
       const root = dir === path && basename(path) === 'logs' ? dirname(path) : path;
       return withEval({

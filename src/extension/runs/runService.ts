@@ -102,7 +102,8 @@ export class RunService extends Disposable {
     }
     const found = new Set<string>();
     for (const c of candidates) {
-      const loc = await locateRun(c);
+      // a folder whose log is refused (a FIFO or a device in its place) is not listed
+      const loc = await locateRun(c).catch(() => undefined);
       if (!loc || found.has(loc.root)) continue;
       found.add(loc.root);
       if (!this.runs.has(loc.root)) await this.add(loc.root);

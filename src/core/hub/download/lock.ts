@@ -72,6 +72,7 @@ export async function takeLock(stateDir: string): Promise<() => Promise<void>> {
     }
     for (const g of after.slice(1)) await rm(join(stateDir, lockName(g)), { force: true });
     await rm(join(stateDir, LEGACY_LOCK), { force: true });
+    await removeDeadTmps(stateDir);
     return holdLock(path, me);
   }
   throw new DownloadError('cannot take the download lock: other downloads keep taking it');
@@ -87,9 +88,40 @@ function holdLock(path: string, me: object): () => Promise<void> {
   return async () => {
     clearInterval(beat);
     const tmp = `${path}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ ...me, released: new Date().toISOString() }));
-    await rename(tmp, path);
+    try {
+      await writeFile(tmp, JSON.stringify({ ...me, released: new Date().toISOString() }));
+      await rename(tmp, path);
+    } catch (e) {
+      // a full disk: the lock stays unreleased (its dead PID frees it), no private file is left
+      await rm(tmp, { force: true });
+      throw e;
+    }
   };
+}
+
+const TMP_RE = /^lock\.\d{1,15}\.json\.(\d{1,10})(?:\.[0-9a-f]+)?\.tmp$/;
+
+/**
+ * Removes the lock's private files (`lock.<g>.json.<pid>[.<hex>].tmp`) of processes that are gone
+ * or of this one: written by a process killed or out of disk space between write and rename. A
+ * live process's file may be a lock being taken right now, and is left alone.
+ */
+async function removeDeadTmps(stateDir: string): Promise<void> {
+  for (const f of await readdir(stateDir).catch(() => [] as string[])) {
+    const pid = Number(TMP_RE.exec(f)?.[1] ?? NaN);
+    if (!Number.isFinite(pid)) continue;
+    if (pid !== process.pid && pidAlive(pid)) continue;
+    await rm(join(stateDir, f), { force: true });
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return errorCode(e) === 'EPERM';
+  }
 }
 
 /**

@@ -35,7 +35,7 @@ export async function resolveHubLogs(ref: HubRef, c: HubConnection): Promise<Hub
       ...creds,
     });
     const sha = (info as { sha?: unknown }).sha;
-    if (!isSha1(sha)) throw new HubError('server', `the Hub answered a commit id for ${ref.repo} that is not 40 hex digits: ${shown(sha)}`);
+    if (!isSha1(sha)) throw new HubError('other', `the Hub answered a commit id for ${ref.repo} that is not 40 hex digits: ${shown(sha)}`);
     const entries = await pathsInfo({
       repo: { type: 'model', name: ref.repo },
       paths: [CREDIT_PATH, METRICS_PATH, EVAL_PATH],
@@ -49,7 +49,8 @@ export async function resolveHubLogs(ref: HubRef, c: HubConnection): Promise<Hub
       if (i < 0) return undefined;
       const f = checkTreeEntry(entries[i], i);
       if (f === null) return undefined;
-      if (isRefused(f)) throw new HubError('server', `refusing ${shown(f.path)} from the Hub: ${f.reason}`);
+      // a lying answer: asking again gets the same listing, so it is refused at once ('other' is never retried)
+      if (isRefused(f)) throw new HubError('other', `refusing ${shown(f.path)} from the Hub: ${f.reason}`);
       return { repo: ref.repo, commit: sha, path, size: f.size, key: f.lfsSha256 ?? f.oid };
     };
     return { commit: sha, credit: target(CREDIT_PATH), metrics: target(METRICS_PATH), evals: target(EVAL_PATH) };

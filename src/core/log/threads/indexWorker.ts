@@ -5,6 +5,7 @@
  */
 import { errorMessage } from '../../errorMessage';
 import { CreditIndex } from '../creditIndex';
+import { withReadRoots } from '../logFile';
 import { threadCpu } from './cpu';
 import { PartObserver } from './parts';
 import type { PartResult, PartTask } from './parts';
@@ -12,7 +13,8 @@ import type { PartResult, PartTask } from './parts';
 async function indexPart(task: PartTask): Promise<PartResult> {
   const observer = new PartObserver();
   const idx = new CreditIndex(task.path, task.options, task.limits, {}, observer);
-  await idx.indexPart(task.start, task.end, task.align);
+  const read = (): Promise<void> => idx.indexPart(task.start, task.end, task.align);
+  await (task.roots ? withReadRoots(task.roots, read) : read());
   return { ...idx.partResult(), overflow: observer.overflow, cpu: threadCpu() };
 }
 

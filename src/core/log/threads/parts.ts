@@ -18,6 +18,8 @@ export interface PartTask {
   /** the index options (`IndexOptions`, spelled out: this folder does not import the index) */
   options: { credit: CreditParams; match: MatchOptions; mapping: FieldMapping };
   limits: ReadLimits | undefined;
+  /** the read scope's roots (`withReadRoots`) the part is read in, if any */
+  roots?: readonly string[] | undefined;
 }
 
 export interface PartResult {

@@ -9,7 +9,7 @@
  * against 1.64x for two workers, in the same bench).
  */
 import { availableParallelism } from 'node:os';
-import { open } from 'node:fs/promises';
+import { openLog, readRoots } from '../logFile';
 import { join } from 'node:path';
 import type { ReadLimits } from '../jsonlFile';
 import { foreignEncoding } from '../jsonlFile';
@@ -122,7 +122,7 @@ async function planParts(
   n: number,
   t: ThreadOptions,
 ): Promise<{ cuts: [number, number][]; align: number; end: number } | undefined> {
-  const fh = await open(path, 'r');
+  const fh = await openLog(path);
   try {
     const size = (await fh.stat()).size;
     if (n < 2 || size < (t.minBytes ?? DEFAULT_MIN_THREAD_BYTES)) return undefined;
@@ -159,7 +159,9 @@ export async function indexInParts(
   const runners = Array.from({ length: Math.min(n, plan.cuts.length) }, () => new PartWorker(workerPath));
   const cpu1 = cpuMs();
   const wall1 = performance.now();
-  const tasks = plan.cuts.map(([start, stop]) => ({ path, start, end: stop, align: plan.align, options, limits }));
+  // a worker reads in the caller's read scope: its opens are confined to the same roots
+  const roots = readRoots();
+  const tasks = plan.cuts.map(([start, stop]) => ({ path, start, end: stop, align: plan.align, options, limits, roots }));
   const run = await runAll(tasks, runners, signal);
   const wall2 = performance.now();
   const cpu2 = cpuMs();
