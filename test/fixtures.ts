@@ -98,7 +98,7 @@ export const HAND_LOG: readonly Record<string, unknown>[] = [
 ];
 
 /**
- * Two small credit logs whose comparison (run-format.md section 6) was worked out by
+ * Two small credit logs whose comparison (docs/format.md section 6) was worked out by
  * hand in test/unit/compare.test.ts. Raw lines, to control key order, aliases and
  * Python's NaN. A has one labeled turn; B is a plain GRPO run (no labeled turn).
  */

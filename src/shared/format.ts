@@ -103,7 +103,7 @@ export function formatQuantity(q: Quantity, v: number | null | undefined, digits
 }
 
 /**
- * The quantity a metric of ws_metrics.jsonl holds, from its name (run-format.md section 5:
+ * The quantity a metric of ws_metrics.jsonl holds, from its name (docs/format.md section 5:
  * `ws/fallback_rate` a rate, `ws/all_fail_groups` a count, `ws/response_len_mean` tokens,
  * `ws/c_mean` and `ws/gate_mean_diff` signed). Unknown names are `plain`.
  */

@@ -23,7 +23,7 @@ export const SORT_KEYS = [
 
 export type SortKey = (typeof SORT_KEYS)[number];
 
-/** The reward filter: success (reward > 0), failure, or a format failure (run-format.md). */
+/** The reward filter: success (reward > 0), failure, or a format failure (docs/format.md). */
 export const REWARD_FILTERS = ['success', 'failure', 'format'] as const;
 
 export type RewardFilter = (typeof REWARD_FILTERS)[number];
@@ -42,7 +42,7 @@ export const Flag = {
   MissingFields: 512,
 } as const;
 
-/** The behaviour tags of run-format.md section 7, in the order of their bits. */
+/** The behaviour tags of docs/format.md section 7, in the order of their bits. */
 export const TAG_NAMES = [
   'repeat',
   'cycle',
@@ -72,9 +72,9 @@ export interface TrajectoryFilter {
   gate?: boolean;
   /** case-insensitive text in the record */
   text?: string;
-  /** `tag:`: every tag named here must hold (run-format.md section 7, with the index's horizon and theta) */
+  /** `tag:`: every tag named here must hold (docs/format.md section 7, with the index's horizon and theta) */
   tags?: readonly TagName[];
-  /** the source: the eval episodes of this checkpoint (run-format.md section 8) instead of the training rollouts */
+  /** the source: the eval episodes of this checkpoint (docs/format.md section 8) instead of the training rollouts */
   evalIteration?: number;
   /** with `evalIteration`: only this task's episodes */
   evalTask?: string;
@@ -91,7 +91,7 @@ export interface TrajectoryQuery {
   sort: TrajectorySort[];
 }
 
-/** The gate of run-format.md section 4. */
+/** The gate of docs/format.md section 4. */
 export interface GateFigures {
   groups: number;
   meanDiff: number | null;

@@ -1,4 +1,4 @@
-/** The behaviour tags (run-format.md section 7) in words: a short label, what it means, and the verb of a comparison's sentence. */
+/** The behaviour tags (docs/format.md section 7) in words: a short label, what it means, and the verb of a comparison's sentence. */
 import { formatP, formatPercent } from './format';
 import type { TagName } from './shapes';
 
@@ -28,7 +28,7 @@ export const TAG_WORDS: Readonly<Record<TagName, TagWords>> = {
   empty: { label: 'empty', meaning: 'no turns at all', verb: 'has empty trajectories' },
 };
 
-/** A tag's two rates and p, as a comparison gives them (run-format.md section 7). */
+/** A tag's two rates and p, as a comparison gives them (docs/format.md section 7). */
 export interface TagRates {
   rateA: number | null;
   rateB: number | null;

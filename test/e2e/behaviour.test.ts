@@ -1,5 +1,5 @@
 /**
- * The behaviour tags (run-format.md section 7) wherever a run is read (issue #25 items 3-6):
+ * The behaviour tags (docs/format.md section 7) wherever a run is read (issue #25 items 3-6):
  * the browser's tag flags, chips and turn marks, the
  * report's section, each against `rlrb tags --json` on the same run.
  * A real code-server and Chromium, on the demo run.

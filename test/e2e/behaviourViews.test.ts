@@ -1,5 +1,5 @@
 /**
- * The behaviour tags (run-format.md section 7, issue #25) in the views that read two runs, on the demo run and its plain GRPO
+ * The behaviour tags (docs/format.md section 7, issue #25) in the views that read two runs, on the demo run and its plain GRPO
  * baseline: the dashboard's Behaviour group (a chart per tag and the collapse rate; a point opening that iteration's tagged
  * trajectories, by keyboard and, overlaid, by click with the run asked), the comparison's behaviour lines against
  * `rlrb compare --json` (a tag row opening the tagged trajectories of the run picked), and the side-by-side view of a repeat.

@@ -1,5 +1,5 @@
 /**
- * Eval episodes in the trajectory browser (#24 item 1, run-format.md sections 7 and 8), in a
+ * Eval episodes in the trajectory browser (#24 item 1, docs/format.md sections 7 and 8), in a
  * real VS Code (code-server) driven by Chromium, on the demo run and its baseline: the tree's
  * Evaluations node opens a checkpoint's episodes (as many as `rlrb evals --json` counts there),
  * an episode's detail says it has no candidates, the source is a chip that clears back to the

@@ -74,7 +74,7 @@ wb.journey(
       new RegExp(`^last ${last.success.toFixed(4)} at iteration ${last.iteration} on ${last.tasks} tasks · ${want.length} checkpoints`),
     );
     const heading = (await webview().locator('section[aria-label="Evaluation"] h2').textContent()) ?? '';
-    assert.match(heading, /^Evaluation \(run-format section 8/);
+    assert.match(heading, /^Evaluation \(docs\/format\.md section 8/);
     await page.keyboard.press('Enter');
     await page
       .locator('.notifications-toasts', {

@@ -1,6 +1,6 @@
 /**
  * `rlrb watch --once --json` on a run not watched before against an independent reading of
- * run-format.md section 10: the events worked out here straight from the log lines (sections 2,
+ * docs/format.md section 10: the events worked out here straight from the log lines (sections 2,
  * 4 and 8), with none of the product's index, report or event code.
  */
 import { test } from 'node:test';

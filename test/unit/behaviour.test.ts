@@ -1,5 +1,5 @@
 /**
- * The behaviour tags of run-format.md section 7 against fixtures worked out by hand: each
+ * The behaviour tags of docs/format.md section 7 against fixtures worked out by hand: each
  * tag, its edges (tolerance 20 and 21, horizon n = H and H - 1, theta exactly +-0.5, key
  * case), the index against the pure tagger, one thread against two worker processes, an
  * append, the saved index, the report, the comparison's z test and the CLI.

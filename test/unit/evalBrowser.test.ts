@@ -1,5 +1,5 @@
 /**
- * Eval episodes in the trajectory browser (run-format.md sections 7 and 8): the source's
+ * Eval episodes in the trajectory browser (docs/format.md sections 7 and 8): the source's
  * pages and detail over a hand-worked evaluation log, its chips and header, the tree's
  * checkpoints, and the messages that carry the source.
  */

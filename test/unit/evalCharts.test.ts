@@ -200,7 +200,7 @@ test("the Hub tree reads a repo's eval log once per listing commit, not per node
 test('rlrb compare warns, in the text and in --json warnings, which run has no logs/eval_log.jsonl when evaluation is null', () => {
   assert.equal(
     missingEvalsWarning([{ name: 'B', root: '/b' }]),
-    'run B (/b) has no logs/eval_log.jsonl: `evaluation` is null, no checkpoint verdict (run-format section 8)',
+    'run B (/b) has no logs/eval_log.jsonl: `evaluation` is null, no checkpoint verdict (docs/format.md section 8)',
   );
   const root = tempDir();
   const a = join(root, 'a');
@@ -213,7 +213,7 @@ test('rlrb compare warns, in the text and in --json warnings, which run has no l
   const w = none['warnings'] as string[];
   assert.ok(
     w.includes(
-      `run A (${a}) and run B (${b}) have no logs/eval_log.jsonl: \`evaluation\` is null, no checkpoint verdict (run-format section 8)`,
+      `run A (${a}) and run B (${b}) have no logs/eval_log.jsonl: \`evaluation\` is null, no checkpoint verdict (docs/format.md section 8)`,
     ),
     w.join('\n'),
   );

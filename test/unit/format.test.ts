@@ -75,7 +75,7 @@ test('formatP: scientific notation only when small', () => {
   assert.equal(formatP(0), '0.0000');
 });
 
-test('metricQuantity and formatMetric: each metric of run-format.md section 5 as its quantity', () => {
+test('metricQuantity and formatMetric: each metric of docs/format.md section 5 as its quantity', () => {
   assert.equal(metricQuantity('ws/sign_flip_rate'), 'rate');
   assert.equal(metricQuantity('ws/fallback_rate'), 'rate');
   assert.equal(metricQuantity('ws/executed_is_argmax'), 'rate');

@@ -10,7 +10,7 @@ import { chartSelection } from '../../src/extension/metrics/chartCap';
 import { seriesViews } from '../../src/extension/metrics/seriesViews';
 import { overlayViews } from '../../src/extension/overlay/overlayViews';
 import { MAX_CHARTS, moreMetricsLine } from '../../src/shared/moreMetrics';
-import { SteppedColumn, floatColumn } from '../../src/core/log/metricsIndexColumns';
+import { SteppedColumn, floatColumn } from '../../src/core/log/metrics/columns';
 import { decodeFrame, encodeFrame } from '../../src/core/log/indexCodec';
 
 /**

@@ -71,7 +71,7 @@ test('B ahead reads "A worse than B" with a negative interval; one task has no i
 test('without an evaluation log, one line names the run and the file that would make the verdict possible', () => {
   const v = verdictView(compareEvaluations(A, undefined), A, undefined);
   assert.equal(v.available, false);
-  assert.match(v.missing, /^Run B has no evaluation log: .* A file logs\/eval_log\.jsonl in the run \(run-format section 8/);
+  assert.match(v.missing, /^Run B has no evaluation log: .* A file logs\/eval_log\.jsonl in the run \(docs\/format\.md section 8/);
   assert.match(missingWords(false, false), /^Neither run has an evaluation log/);
   assert.match(missingWords(false, true), /^Run A has no evaluation log/);
 });

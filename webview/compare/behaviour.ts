@@ -1,4 +1,4 @@
-/** The comparison's behaviour section (run-format.md section 7): a table of each tag on the training rollouts, and on eval episodes. */
+/** The comparison's behaviour section (docs/format.md section 7): a table of each tag on the training rollouts, and on eval episodes. */
 import { h } from '../common';
 import { formatP, formatPercent, formatSigned } from '../../src/shared/format';
 import type { BehaviourLineView, CompareBehaviourView } from '../../src/shared/protocol/compare';

@@ -196,12 +196,12 @@ const boxes = {
 };
 const sections = [
   boxes.warnings,
-  section('The verdict: checkpoint evaluations (run-format section 8)', verdict.el),
-  section('Training rollouts (run-format section 6): each run pools a task over whatever iterations it drew it at', boxes.figures),
+  section('The verdict: checkpoint evaluations (docs/format.md section 8)', verdict.el),
+  section('Training rollouts (docs/format.md section 6): each run pools a task over whatever iterations it drew it at', boxes.figures),
   section('Training success per iteration', charts.el),
   section("Credit diagnostics: both runs' gates per iteration", creditGates.el),
   section('Per task', boxes.tasksNote, table.el),
-  section('Behaviour (run-format section 7)', boxes.behaviour),
+  section('Behaviour (docs/format.md section 7)', boxes.behaviour),
   section('Run reports side by side', boxes.report),
   section('Training curve: first 10 against last 10 iterations', boxes.curves),
 ];

@@ -1,5 +1,5 @@
 /**
- * The comparison's verdict (run-format section 8): at each common checkpoint, A's task success
+ * The comparison's verdict (docs/format.md section 8): at each common checkpoint, A's task success
  * minus B's on the same tasks with its 95% interval (an interval chart over iterations), the
  * final checkpoint and the pooled figure in words and numbers, then the per-task table at a chosen checkpoint.
  */

@@ -1,5 +1,5 @@
 /**
- * How the page colours a verdict (run-format section 8): a difference its interval shows in the
+ * How the page colours a verdict (docs/format.md section 8): a difference its interval shows in the
  * theme's chart green or red, an inconclusive one (or none) in the neutral foreground, never as a gain or a loss.
  */
 import type { VerdictConclusion } from '../../src/shared/protocol/compareVerdict';

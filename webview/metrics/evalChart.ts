@@ -1,4 +1,4 @@
-/** The words of the Evaluation chart (run-format section 8): a point's success, tasks and interval, and what Enter does there. */
+/** The words of the Evaluation chart (docs/format.md section 8): a point's success, tasks and interval, and what Enter does there. */
 import { h } from '../common';
 import { formatMetric, formatRate, plural } from '../../src/shared/format';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
@@ -37,4 +37,4 @@ export function evalSummary(s: SeriesView): HTMLElement {
 }
 
 export const EVAL_SECTION_TITLE =
-  'Evaluation (run-format section 8: success per checkpoint with its 95% interval; a point offers the checkpoint’s download)';
+  'Evaluation (docs/format.md section 8: success per checkpoint with its 95% interval; a point offers the checkpoint’s download)';

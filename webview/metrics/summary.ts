@@ -63,7 +63,8 @@ function overlaySummary(s: SeriesView, root: string): HTMLElement {
 }
 
 export function sectionTitle(g: string): string {
-  if (g === 'Behaviour') return 'Behaviour (run-format section 7: each tag’s rate per iteration; a click opens the tagged trajectories)';
+  if (g === 'Behaviour')
+    return 'Behaviour (docs/format.md section 7: each tag’s rate per iteration; a click opens the tagged trajectories)';
   return g === 'targets' ? 'Card targets' : g === 'pinned' ? 'Pinned' : g === 'other' ? 'other' : `${g}/`;
 }
 

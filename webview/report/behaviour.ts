@@ -1,5 +1,5 @@
 /**
- * The report's behaviour section (run-format.md section 7): each tag's count, rate, success tagged vs untagged, and its change over
+ * The report's behaviour section (docs/format.md section 7): each tag's count, rate, success tagged vs untagged, and its change over
  * training; a row opens its trajectories.
  */
 import { h } from '../common';
@@ -45,7 +45,7 @@ export function behaviourSection(b: ReportBehaviourView, open: (key: string) => 
     );
   }
   return [
-    h('h2', {}, 'Behaviour (run-format section 7)'),
+    h('h2', {}, 'Behaviour (docs/format.md section 7)'),
     h(
       'p',
       { class: 'muted', id: 'behaviour-note' },

@@ -1,5 +1,5 @@
 /**
- * Eval episodes in the browser (the source `evalIteration`, run-format.md section 8): their
+ * Eval episodes in the browser (the source `evalIteration`, docs/format.md section 8): their
  * table columns, and their detail: the turns' actions with section 7's marks, its tags, and
  * the plain statement that an eval episode has no candidates (so no credit c and no A_t).
  */

@@ -1,4 +1,4 @@
-/** `rlrb compare <run A> <run B>`: run-format.md section 6, as a table or one JSON object; each run opened as `report` opens it. */
+/** `rlrb compare <run A> <run B>`: docs/format.md section 6, as a table or one JSON object; each run opened as `report` opens it. */
 import { RunComparer, comparisonJson } from '../../core/compare/compareRuns';
 import type { RunComparison } from '../../core/compare/compareRuns';
 import type { CompareWindow } from '../../core/compare/figures';

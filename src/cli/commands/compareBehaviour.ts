@@ -1,5 +1,5 @@
 /**
- * The behaviour section of `rlrb compare` (run-format.md section 7): each tag's rate in A and B, A - B, p, and the line in words the
+ * The behaviour section of `rlrb compare` (docs/format.md section 7): each tag's rate in A and B, A - B, p, and the line in words the
  * comparison panel shows; then the same on eval episodes when both runs have evaluations at common checkpoints.
  */
 import type { BehaviourComparison } from '../../core/compare/behaviour';

@@ -1,4 +1,4 @@
-/** `rlrb evals <run> [--json]`: run-format.md section 8 for one run, success and reward per checkpoint. */
+/** `rlrb evals <run> [--json]`: docs/format.md section 8 for one run, success and reward per checkpoint. */
 import { errorDetail } from '../../core/errorMessage';
 import { LogEncodingError } from '../../core/log/jsonlFile';
 import type { Run } from '../../core/run/run';

@@ -1,4 +1,4 @@
-/** `rlrb report <run>`: the run report of run-format.md section 4, as a table or one JSON object. */
+/** `rlrb report <run>`: the run report of docs/format.md section 4, as a table or one JSON object. */
 import { reportLines } from '../../core/report/targets';
 import { reportJson } from '../../core/report/reportJson';
 import { explainSections } from '../output/reportSections';

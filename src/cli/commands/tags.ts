@@ -1,4 +1,4 @@
-/** `rlrb tags <run>`: the behaviour tags of run-format.md section 7, as a table or one JSON object. */
+/** `rlrb tags <run>`: the behaviour tags of docs/format.md section 7, as a table or one JSON object. */
 import { behaviourReport } from '../../core/behaviour/report';
 import type { BehaviourReport } from '../../core/behaviour/report';
 import { TAG_NAMES } from '../../shared/shapes';

@@ -1,5 +1,5 @@
 /**
- * `rlrb watch <run>`: follows a run as it trains (run-format.md section 10), one line per event.
+ * `rlrb watch <run>`: follows a run as it trains (docs/format.md section 10), one line per event.
  * A poll is one small request (the repo's head commit; the local logs' sizes); the logs' new tails
  * are read only when it changed. `--once` prints what is new since the last watch of the run (the
  * cursor is kept with the saved indexes) and exits 1 on an alert or `stale`, for cron.

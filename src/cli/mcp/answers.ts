@@ -57,7 +57,7 @@ export async function runReport(o: RunOpener, ref: string, opts: RunOptions, fro
   });
 }
 
-/** `rlrb evals --json`: the checkpoint evaluations (run-format.md section 8); the run is opened as the CLI opens it. */
+/** `rlrb evals --json`: the checkpoint evaluations (docs/format.md section 8); the run is opened as the CLI opens it. */
 export async function evaluations(o: RunOpener, ref: string): Promise<unknown> {
   const where = checkRun(ref, o.config.roots, o.config.repos);
   const a = flagsOf({ endpoint: o.config.endpoint, 'no-cache': o.config.noCache === true ? true : undefined });
@@ -319,7 +319,7 @@ export async function listRuns(o: RunOpener): Promise<{ roots: string[]; runs: R
   return { roots: o.config.roots, runs, more: found.length >= MAX_RUNS, repos: (o.config.repos ?? []).map((r) => `hub:${r}`) };
 }
 
-/** The events of run-format.md section 10 since `cursor` (none: since the run began), and the cursor to pass next time. */
+/** The events of docs/format.md section 10 since `cursor` (none: since the run began), and the cursor to pass next time. */
 export async function eventsSince(o: RunOpener, ref: string, cursor: string | undefined): Promise<unknown> {
   const from = cursor === undefined ? emptyCursor() : cursorFromText(cursor);
   if (!from) throw new ToolError('cursor is not one this tool gave; leave it out to start from the beginning of the run');

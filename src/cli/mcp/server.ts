@@ -114,7 +114,7 @@ export function createServer(config: ServerConfig, cache: RunCache = new RunCach
     {
       title: 'Run report',
       description:
-        'The run report (run-format.md section 4), equal to `rlrb report --json`. With from/to, the per-iteration lists ' +
+        'The run report (docs/format.md section 4), equal to `rlrb report --json`. With from/to, the per-iteration lists ' +
         '(perIteration, signFlipGroups, twinDisagreements, the per-iteration credit diagnostics) hold only that window; ' +
         `the whole-run figures stay those of the whole run. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({
@@ -141,7 +141,7 @@ export function createServer(config: ServerConfig, cache: RunCache = new RunCach
     {
       title: 'Compare runs',
       description:
-        'Run A against run B (run-format.md sections 6-8), equal to `rlrb compare --json`. The first text of the answer is the verdict ' +
+        'Run A against run B (docs/format.md sections 6-8), equal to `rlrb compare --json`. The first text of the answer is the verdict ' +
         '(checkpoint evaluations, section 8) in words, leading with its conclusion (better, worse or inconclusive: an inconclusive ' +
         'difference is no gain and no loss); the JSON follows, each evaluation entry with its `conclusion` and `mde80`. ' +
         `${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
@@ -163,7 +163,7 @@ export function createServer(config: ServerConfig, cache: RunCache = new RunCach
       description:
         'One row a run (a sweep at a glance): iterations, trajectories, reward of the first and last 10 iterations, the gate, ' +
         "sign-flip, fallback and argmax rates, the behaviour tags' rates, the last evaluation and its verdict against the baseline " +
-        `(run-format.md section 8), beta and tau where the run states them; equal to \`rlrb runs --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
+        `(docs/format.md section 8), beta and tau where the run states them; equal to \`rlrb runs --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({
         runs: z.array(run).min(1).max(MAX_RUNS).describe(`the runs, one row each. ${RUN}`),
         baseline: run.optional().describe(`the run each verdict is against (added as a row when not among runs). ${RUN}`),
@@ -179,7 +179,7 @@ export function createServer(config: ServerConfig, cache: RunCache = new RunCach
     {
       title: 'Behaviour tags',
       description:
-        `The behaviour tags of run-format.md section 7 (${TAG_NAMES.join(', ')}): count, rate and success of each, ` +
+        `The behaviour tags of docs/format.md section 7 (${TAG_NAMES.join(', ')}): count, rate and success of each, ` +
         `equal to \`rlrb tags --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({
         run,
@@ -199,7 +199,7 @@ export function createServer(config: ServerConfig, cache: RunCache = new RunCach
     {
       title: 'Checkpoint evaluations',
       description:
-        'The checkpoint evaluations (run-format.md section 8): success and reward per evaluated iteration, ' +
+        'The checkpoint evaluations (docs/format.md section 8): success and reward per evaluated iteration, ' +
         `equal to \`rlrb evals --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({ run }),
       outputSchema: loose({ iterations: z.array(z.looseObject({ iteration: z.number() })) }),
@@ -213,7 +213,7 @@ export function createServer(config: ServerConfig, cache: RunCache = new RunCach
     {
       title: 'What is new in a run',
       description:
-        'What is new in a run that is still training since the cursor (run-format.md section 10), the same events as ' +
+        'What is new in a run that is still training since the cursor (docs/format.md section 10), the same events as ' +
         '`rlrb watch --json`: iteration {iteration, trajectories, reward}, checkpoint {iteration, kind}, evaluation ' +
         "{iteration, tasks, success}, alert {iteration, check, value, limit, field?} (the card's checks: signFlip, fallback, " +
         'argmax, meanC, loggedDisagrees) and stale. Leave the cursor out the first time (every event so far); pass the ' +

@@ -91,7 +91,7 @@ export function readSmallFile(path: string, what: string, max: number): string {
   }
 }
 
-/** `--map FILE`: a JSON field mapping (run-format.md), at most 1 MB, checked. */
+/** `--map FILE`: a JSON field mapping (docs/format.md), at most 1 MB, checked. */
 export function readMapping(file: string): FieldMapping {
   const text = readSmallFile(file, 'the mapping file', MAX_MAPPING_BYTES);
   let obj: unknown;

@@ -1,5 +1,5 @@
 /**
- * The behaviour tags of run-format.md section 7: their names, their bits, and the tags a
+ * The behaviour tags of docs/format.md section 7: their names, their bits, and the tags a
  * trajectory has from what the index stores of it. The index keeps only what does not
  * depend on `horizon` and `theta` (the action-derived bits and the credit ingredients);
  * the rest is derived here in O(1), so a change of either setting needs no re-index.

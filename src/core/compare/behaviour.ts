@@ -1,5 +1,5 @@
 /**
- * The behaviour part of a comparison (run-format.md section 7, last paragraph): over the
+ * The behaviour part of a comparison (docs/format.md section 7, last paragraph): over the
  * comparison's window, each tag's rate in A and in B, their difference, and the two-sided
  * p of the pooled two-proportion z test.
  */

@@ -174,12 +174,12 @@ export class RunComparer {
   }
 }
 
-/** The file a verdict needs (run-format.md section 8's reference path). */
+/** The file a verdict needs (docs/format.md section 8's reference path). */
 export const EVAL_LOG_PATH = 'logs/eval_log.jsonl';
 
 /** The warning when `evaluation` is null: which run (A, B or both) has no evaluation log, and where the file would go. */
 export function missingEvalsWarning(runs: readonly { name: string; root: string }[]): string {
   const which = runs.map((r) => `run ${r.name} (${r.root})`).join(' and ');
   const has = runs.length > 1 ? 'have' : 'has';
-  return `${which} ${has} no ${EVAL_LOG_PATH}: \`evaluation\` is null, no checkpoint verdict (run-format section 8)`;
+  return `${which} ${has} no ${EVAL_LOG_PATH}: \`evaluation\` is null, no checkpoint verdict (docs/format.md section 8)`;
 }

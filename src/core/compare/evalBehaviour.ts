@@ -1,5 +1,5 @@
 /**
- * The behaviour tags on eval episodes (run-format.md sections 7 and 8): each episode read
+ * The behaviour tags on eval episodes (docs/format.md sections 7 and 8): each episode read
  * back, tagged from its actions and reward alone (no labels: `collapsed` and
  * `creditDisagrees` are null), and compared like the training rollouts.
  */

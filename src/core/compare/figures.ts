@@ -1,5 +1,5 @@
 /**
- * The comparison of two runs, run-format.md section 6, from per-row columns: the
+ * The comparison of two runs, docs/format.md section 6, from per-row columns: the
  * window of common iterations, each run's success and reward there, iterations ahead
  * and behind with their sign test, and the paired per-task test.
  */

@@ -1,5 +1,5 @@
 /**
- * OpenWebRL tool-call syntax (run-format.md section 2) and the canonical matcher
+ * OpenWebRL tool-call syntax (docs/format.md section 2) and the canonical matcher
  * of the card (`OWRL_WS_CLICK_TOL`, `OWRL_WS_KEY_CASE`).
  */
 

@@ -1,4 +1,4 @@
-/** The credit of run-format.md section 3, and the per-turn classification of section 4. */
+/** The credit of docs/format.md section 3, and the per-turn classification of section 4. */
 
 export interface CreditParams {
   beta: number;

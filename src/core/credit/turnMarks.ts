@@ -1,5 +1,5 @@
 /**
- * What one turn is, against the definitions of run-format.md section 4: the report's
+ * What one turn is, against the definitions of docs/format.md section 4: the report's
  * counts (`summarize`), `rlrb show` and the panels all classify a turn here, so a mark
  * on a turn and a count in the report can never disagree.
  */

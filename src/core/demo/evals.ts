@@ -1,5 +1,5 @@
 /**
- * The demo's checkpoint evaluations (run-format.md section 8): at every 10th iteration
+ * The demo's checkpoint evaluations (docs/format.md section 8): at every 10th iteration
  * and the last, a fixed set of tasks, several samples each, deterministic. Both demo
  * runs evaluate the same tasks (one difficulty per task), so the comparison pairs them.
  */

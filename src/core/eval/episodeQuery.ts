@@ -1,5 +1,5 @@
 /**
- * The trajectory browser's query over eval episodes (run-format.md section 8): the source is
+ * The trajectory browser's query over eval episodes (docs/format.md section 8): the source is
  * one checkpoint's episodes (`evalIteration`, optionally one task, `evalTask`), and the
  * browser's other filters and sort keys read as they do on training rollouts where an
  * episode has the figure. An episode has no group, rollout, labels or flags: a filter on one

@@ -1,5 +1,5 @@
 /**
- * The figures of run-format.md section 8: one run's success per checkpoint
+ * The figures of docs/format.md section 8: one run's success per checkpoint
  * (`rlrb evals`), and two runs paired by checkpoint and task (`evaluation` of `rlrb compare`).
  */
 import { mean, sampleSd, twoSidedP } from '../report/stats';

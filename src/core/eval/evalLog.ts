@@ -1,5 +1,5 @@
 /**
- * `logs/eval_log.jsonl` (run-format.md section 8): one line per evaluated episode of a
+ * `logs/eval_log.jsonl` (docs/format.md section 8): one line per evaluated episode of a
  * checkpoint, read incrementally like the other logs. A line that is not a counted
  * episode (not JSON, no whole-number iteration, no finite reward, no task key) is
  * skipped with its line number; the rest is an index of episodes with their offsets.

@@ -1,4 +1,4 @@
-/** The names of `logs/eval_log.jsonl` (run-format.md section 8): reference names, their aliases, and the user's mapping. */
+/** The names of `logs/eval_log.jsonl` (docs/format.md section 8): reference names, their aliases, and the user's mapping. */
 import { TRAJECTORY_ALIASES, TURN_ALIASES } from '../record/schema';
 import type { FieldMapping } from '../record/schema';
 

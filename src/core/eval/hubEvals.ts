@@ -1,5 +1,5 @@
 /**
- * A Hub repo's checkpoint evaluations from its listing (run-format.md section 8), for the
+ * A Hub repo's checkpoint evaluations from its listing (docs/format.md section 8), for the
  * Hub tree: `logs/eval_log.jsonl` at the listing's commit read once through the verified
  * in-place source (its bytes checked against the tree entry's hash, ranges cached), then
  * summarised per checkpoint like `rlrb evals`.

@@ -1,5 +1,5 @@
 /**
- * The verdict of run-format.md section 8: what a paired difference lets one conclude, and the
+ * The verdict of docs/format.md section 8: what a paired difference lets one conclude, and the
  * smallest difference its tasks could have shown. The one place that decides it; every view
  * states what this says (in the words of verdictWords.ts).
  */

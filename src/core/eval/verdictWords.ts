@@ -1,5 +1,5 @@
 /**
- * The verdict of run-format.md section 8 in words: the one wording every view that states it
+ * The verdict of docs/format.md section 8 in words: the one wording every view that states it
  * renders (the comparison panel, `rlrb compare`, the MCP answer). It leads with the conclusion,
  * says an inconclusive difference as a difference (never a gain or a loss) with what it would
  * take to show one, and says both the final checkpoint and the pooled figure where they disagree.

@@ -1,4 +1,4 @@
-/** The card's checks of run-format.md section 10 on one iteration's recomputed twins (section 4). */
+/** The card's checks of docs/format.md section 10 on one iteration's recomputed twins (section 4). */
 import type { AlertEvent } from './liveEvent';
 
 export const FALLBACK_LIMIT = 0.05;

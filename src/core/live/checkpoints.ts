@@ -1,5 +1,5 @@
 /**
- * Which checkpoint iterations are complete (run-format.md section 9), as a live run asks it: once
+ * Which checkpoint iterations are complete (docs/format.md section 9), as a live run asks it: once
  * a poll that saw a change. The follower takes a `CheckpointProbe`, so the full section-9 checker
  * (the `.metadata` pickle's byte counts, the safetensors headers) plugs in where `presenceProbe`
  * is passed today.

@@ -1,4 +1,4 @@
-/** The events of a live run (run-format.md section 10): one JSON object each, the same on every surface. */
+/** The events of a live run (docs/format.md section 10): one JSON object each, the same on every surface. */
 
 /** The card's checks, in the order an iteration's alerts are given. */
 export const ALERT_CHECKS = ['signFlip', 'fallback', 'argmax', 'meanC', 'loggedDisagrees'] as const;

@@ -16,11 +16,11 @@ import type { FieldMapping } from '../record/schema';
 import { numberOf, parseTolerant } from './tolerantJson';
 import { Emitter } from './events';
 import { errorMessage } from '../errorMessage';
-import { MetricEntries, SteppedColumn, floatColumn, uintColumn } from './metricsIndexColumns';
-import { metricsOrder } from './metricsIndexOrder';
-import type { DuplicateIteration, MetricsOrder } from './metricsIndexOrder';
+import { MetricEntries, SteppedColumn, floatColumn, uintColumn } from './metrics/columns';
+import { metricsOrder } from './metrics/order';
+import type { DuplicateIteration, MetricsOrder } from './metrics/order';
 
-export type { DuplicateIteration } from './metricsIndexOrder';
+export type { DuplicateIteration } from './metrics/order';
 
 /** One metric's values aligned with `MetricsTable.iterations`: NaN where missing or not finite. */
 export interface MetricSeries {

@@ -1,5 +1,5 @@
 /**
- * The reference schema of run-format.md (sections 2 and 5): reference names, their
+ * The reference schema of docs/format.md (sections 2 and 5): reference names, their
  * aliases, and the resolution of a user field mapping into one lookup table.
  */
 

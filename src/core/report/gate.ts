@@ -1,4 +1,4 @@
-/** The paired within-group gate of run-format.md section 4, and the all-failure groups. */
+/** The paired within-group gate of docs/format.md section 4, and the all-failure groups. */
 import type { CreditIndex } from '../log/creditIndex';
 import { Flag } from '../../shared/shapes';
 import type { GateFigures } from '../../shared/shapes';

@@ -1,4 +1,4 @@
-/** The run report of run-format.md section 4, from the index alone. */
+/** The run report of docs/format.md section 4, from the index alone. */
 import type { CreditIndex } from '../log/creditIndex';
 import type { MetricsTable } from '../log/metricsIndex';
 import { auroc, mean } from './stats';

@@ -1,4 +1,4 @@
-/** The sign flips explained (run-format.md section 4): every group holding a sign-flipped turn, with its rewards and min|A|. */
+/** The sign flips explained (docs/format.md section 4): every group holding a sign-flipped turn, with its rewards and min|A|. */
 import type { CreditIndex } from '../log/creditIndex';
 
 export interface SignFlipGroup {

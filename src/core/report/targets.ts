@@ -197,7 +197,7 @@ export function reportLines(r: RunReport): ReportLine[] {
   return LINES.map((spec) => lineOf(spec, r));
 }
 
-/** Reference lines of run-format.md section 5 for the charts. */
+/** Reference lines of docs/format.md section 5 for the charts. */
 export interface MetricTarget {
   value: number;
   label: string;

@@ -1,5 +1,5 @@
 /**
- * The metrics log's `ws/` figures of run-format.md section 5 against their recomputed
+ * The metrics log's `ws/` figures of docs/format.md section 5 against their recomputed
  * per-iteration twins of section 4: a logged figure that differs by more than 1e-6 is a finding.
  */
 import type { MetricsTable } from '../log/metricsIndex';

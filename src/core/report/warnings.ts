@@ -29,7 +29,7 @@ function schemaWarnings(index: CreditIndex): string[] {
     const more = f.wrongType > f.wrongTypeLines.length ? ', ...' : '';
     const lines = `line${f.wrongTypeLines.length > 1 ? 's' : ''} ${f.wrongTypeLines.join(', ')}${more}`;
     out.push(
-      `${index.path}: ${name} holds a value of the wrong type (${WANTED[f.field] ?? 'see run-format.md'}) ` +
+      `${index.path}: ${name} holds a value of the wrong type (${WANTED[f.field] ?? 'see docs/format.md'}) ` +
         `in ${f.wrongType} record(s), read as missing: ${lines}`,
     );
   }

@@ -19,7 +19,7 @@ import type { IndexStore } from '../log/indexStore';
 export class Run {
   readonly credit: CreditIndex | undefined;
   readonly metrics: MetricsIndex | undefined;
-  /** the checkpoint evaluations (run-format.md section 8), when the run has an evaluation log */
+  /** the checkpoint evaluations (docs/format.md section 8), when the run has an evaluation log */
   readonly evals: EvalLog | undefined;
   /** where finished figures are kept (`kept`): the saved-index store of a local run */
   private readonly store: IndexStore | undefined;

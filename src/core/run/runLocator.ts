@@ -14,7 +14,7 @@ export interface RunLocation {
   name: string;
   creditLog: string | undefined;
   metricsLog: string | undefined;
-  /** the checkpoint evaluations (run-format.md section 8), when the run has them */
+  /** the checkpoint evaluations (docs/format.md section 8), when the run has them */
   evalLog?: string;
   /** logs that are not local files (a Hub repo's logs read in place): their bytes come from these sources */
   remote?: RemoteLogs;

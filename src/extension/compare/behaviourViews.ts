@@ -1,4 +1,4 @@
-/** The comparison's behaviour lines (run-format.md section 7): each tag's rate in A and B, the difference, p, and the line in words. */
+/** The comparison's behaviour lines (docs/format.md section 7): each tag's rate in A and B, the difference, p, and the line in words. */
 import type { BehaviourComparison } from '../../core/compare/behaviour';
 import { TAG_NAMES } from '../../shared/shapes';
 import type { TagName } from '../../shared/shapes';

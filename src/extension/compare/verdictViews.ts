@@ -5,7 +5,7 @@ import { conclusionLabel, verdictWords } from '../../core/eval/verdictWords';
 import type { VerdictFiguresView, VerdictTasksView, VerdictView } from '../../shared/protocol/compareVerdict';
 import { NO_VERDICT } from '../../shared/protocol/compareVerdict';
 
-/** The file that makes the verdict possible (run-format.md section 8). */
+/** The file that makes the verdict possible (docs/format.md section 8). */
 export const EVAL_LOG_FILE = 'logs/eval_log.jsonl';
 
 export function figuresView(f: PairedFigures, iteration: number | null): VerdictFiguresView {
@@ -34,7 +34,7 @@ export function missingWords(hasA: boolean, hasB: boolean): string {
   const none = !hasA && !hasB ? 'an evaluation log' : 'no evaluation log';
   return (
     `${which} ${none}: a verdict needs both runs evaluated at the same checkpoints on the same tasks. ` +
-    `A file ${EVAL_LOG_FILE} in the run (run-format section 8: one line per evaluated episode, ` +
+    `A file ${EVAL_LOG_FILE} in the run (docs/format.md section 8: one line per evaluated episode, ` +
     '{iteration, task_id, reward}) would make it possible.'
   );
 }

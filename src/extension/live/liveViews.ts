@@ -1,5 +1,5 @@
 /**
- * What the editor shows of a followed run (run-format.md section 10): the status-bar item, the
+ * What the editor shows of a followed run (docs/format.md section 10): the status-bar item, the
  * notification each event gets and where its Open goes, from the core's events; no `vscode` here.
  */
 import { ALERT_CHECKS } from '../../core/live/liveEvent';

@@ -1,4 +1,4 @@
-/** RL Runs: Follow Run / Stop Following Run: a run watched while it trains (run-format.md section 10). */
+/** RL Runs: Follow Run / Stop Following Run: a run watched while it trains (docs/format.md section 10). */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { LIVE_COMMANDS } from '../commands/ids';

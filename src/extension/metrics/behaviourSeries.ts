@@ -1,5 +1,5 @@
 /**
- * The dashboard's Behaviour group (run-format.md section 7): each tag's rate per iteration
+ * The dashboard's Behaviour group (docs/format.md section 7): each tag's rate per iteration
  * and the collapsed-turn rate, as a metrics table of the run's index (core's
  * `behaviourReport`), charted and overlaid like any metric; a point opens that iteration's
  * trajectories with the tag.

@@ -1,5 +1,5 @@
 /**
- * The dashboard's Evaluation group (run-format.md section 8): one chart of eval success per
+ * The dashboard's Evaluation group (docs/format.md section 8): one chart of eval success per
  * checkpoint (the `success` of `rlrb evals --json`) with its 95% interval over the tasks,
  * each overlaid run that has evaluations drawn as its own line. Pure: no vscode.
  */

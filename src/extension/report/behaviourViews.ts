@@ -1,4 +1,4 @@
-/** The report's behaviour section (run-format.md section 7): core's `behaviourReport` and `behaviourChange` as rows for the page. */
+/** The report's behaviour section (docs/format.md section 7): core's `behaviourReport` and `behaviourChange` as rows for the page. */
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { behaviourFigures } from '../../core/behaviour/behaviourFigures';
 import type { BehaviourFigures } from '../../core/behaviour/behaviourFigures';

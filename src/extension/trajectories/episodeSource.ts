@@ -1,5 +1,5 @@
 /**
- * The trajectory browser's second source: a checkpoint's eval episodes (run-format.md
+ * The trajectory browser's second source: a checkpoint's eval episodes (docs/format.md
  * section 8, the query's `evalIteration`). The episodes, their tags and their text stay in
  * the host; the page gets one page of rows at a time and one episode's detail, as for
  * training rollouts.

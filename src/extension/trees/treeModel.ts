@@ -170,7 +170,7 @@ function listingWarnings(repo: string, warnings: readonly string[]): HubNode[] {
   return shown;
 }
 
-/** "eval 0.533 on 274 tasks": a checkpoint's eval success (run-format section 8) as the tree shows it beside the checkpoint. */
+/** "eval 0.533 on 274 tasks": a checkpoint's eval success (docs/format.md section 8) as the tree shows it beside the checkpoint. */
 export function evalWords(e: EvalIteration): string {
   return `eval ${formatRate(e.success, 3)} on ${plural(e.tasks, 'task')}`;
 }
@@ -336,7 +336,7 @@ export function runNode(
   };
 }
 
-/** `hasEvals`: the run has an evaluation log (run-format.md section 8): an "Evaluations" node after the iterations. */
+/** `hasEvals`: the run has an evaluation log (docs/format.md section 8): an "Evaluations" node after the iterations. */
 export function runChildren(root: string, hasCredit: boolean, hasMetrics: boolean, hasEvals = false): RunNode[] {
   const out: RunNode[] = [];
   if (hasMetrics)

@@ -1,4 +1,4 @@
-/** The comparison panel's messages (two runs, run-format.md section 6): one union per direction, checked on arrival. */
+/** The comparison panel's messages (two runs, docs/format.md section 6): one union per direction, checked on arrival. */
 import type { ErrorMessage, RawMessage, ReadyMessage } from '../protocol';
 import { isInt, isObj, rawMessage } from '../protocol';
 import type { VerdictTaskView, VerdictView } from './compareVerdict';
@@ -69,7 +69,7 @@ export interface IterationPointView {
   diff: number;
 }
 
-/** One behaviour tag in a comparison (run-format.md section 7): the rates, A minus B, p, and the line in words. */
+/** One behaviour tag in a comparison (docs/format.md section 7): the rates, A minus B, p, and the line in words. */
 export interface BehaviourLineView {
   tag: TagName;
   label: string;

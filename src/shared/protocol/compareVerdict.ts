@@ -1,4 +1,4 @@
-/** The comparison's verdict (run-format.md section 8): the runs paired by checkpoint and task, as the page draws it. */
+/** The comparison's verdict (docs/format.md section 8): the runs paired by checkpoint and task, as the page draws it. */
 
 /** What an entry's interval lets one conclude: above 0, below 0, or neither. */
 export type VerdictConclusion = 'better' | 'worse' | 'inconclusive';

@@ -33,7 +33,7 @@ export interface ReportView {
   warnings: string[];
   beta: number;
   tau: number;
-  /** the first page of the gate's groups (run-format.md section 4): the others on request (`report/queryGateGroups`) */
+  /** the first page of the gate's groups (docs/format.md section 4): the others on request (`report/queryGateGroups`) */
   gateGroups: GateGroupView[];
   /** how many groups the table lists in all (at most MAX_GATE_GROUPS) */
   gateGroupsListed: number;
@@ -46,7 +46,7 @@ export interface ReportView {
   credit: CreditDiagnosticsView;
 }
 
-/** One behaviour tag in the report (run-format.md section 7, with the change over training). */
+/** One behaviour tag in the report (docs/format.md section 7, with the change over training). */
 export interface BehaviourRowView {
   tag: TagName;
   label: string;

@@ -18,7 +18,7 @@ export interface RowView {
   argmaxTurns: number;
   fallbackTurns: number;
   flags: number;
-  /** its behaviour tags (run-format.md section 7, with the run's horizon and theta), in `TAG_NAMES` order */
+  /** its behaviour tags (docs/format.md section 7, with the run's horizon and theta), in `TAG_NAMES` order */
   tags: TagName[];
 }
 
@@ -88,7 +88,7 @@ export interface SiblingView extends RowView {
   turnList: SiblingTurnView[];
 }
 
-/** The group's place in the gate (run-format.md: succeeded minus failed labeled mean c). */
+/** The group's place in the gate (docs/format.md: succeeded minus failed labeled mean c). */
 export interface GroupGateView {
   /** the group enters the gate (mixed rewards, a labeled succeeded and a labeled failed rollout) */
   counts: boolean;
@@ -123,7 +123,7 @@ export interface TrajectoryDetailView {
   gate: GroupGateView | null;
 }
 
-/** One eval episode in the table (the source `evalIteration`: run-format.md section 8). */
+/** One eval episode in the table (the source `evalIteration`: docs/format.md section 8). */
 export interface EpisodeRowView {
   /** its index among the evaluation log's counted episodes */
   episode: number;
