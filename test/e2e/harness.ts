@@ -723,7 +723,8 @@ function registerSuite(): void {
       void describe(wb.file, () => {
         before(() => wb.start());
         after(() => wb.stop());
-        for (const j of wb.journeys) test(j.name, () => wb.runJourney(j));
+        // a journey that hangs fails after 15 minutes rather than holding the run
+        for (const j of wb.journeys) test(j.name, { timeout: 15 * 60_000 }, () => wb.runJourney(j));
       });
     }
   });
