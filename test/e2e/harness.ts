@@ -141,6 +141,19 @@ async function palette(page: Page, title: string, timeout: number): Promise<void
   const before = await quickInputState(page);
   await row.click({ timeout });
   await advanced(page, before, `the palette's row ${title}`);
+  await awayFromRows(page);
+}
+
+/**
+ * The mouse moved off the quick input: left over a row, it opens that row's hover (a path), which
+ * on a loaded machine is up before the next pick's click and covers the row below it.
+ */
+async function awayFromRows(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page
+    .locator('.context-view .monaco-hover')
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => undefined);
 }
 
 function pickRow(page: Page, pick: PickRow): Locator {
@@ -189,6 +202,7 @@ async function answer(page: Page, pick: Exclude<Pick, string>, timeout: number, 
     await row.click({ timeout: Math.min(timeout, 5_000) });
   }
   await advanced(page, before, what);
+  await awayFromRows(page);
 }
 
 /**
