@@ -1,7 +1,7 @@
 // One build script: the extension host (cjs, vscode external), each webview (browser),
 // the CLI, the Hub emulator, and the tests.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, chmodSync, existsSync, mkdirSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, chmodSync, existsSync, mkdirSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { thirdPartyNotices } from './scripts/notices.mjs';
 
@@ -92,6 +92,8 @@ const targets = {
       .then(keepMeta);
   },
   tests: () => {
+    // a test file moved or removed leaves no stale bundle that scripts/test.mjs would still run
+    rmSync('build/test', { recursive: true, force: true });
     const entries = walk('test', (p) => p.endsWith('.test.ts') && !p.includes('/inhost/'));
     const inhost = existsSync('test/inhost/suite.test.ts')
       ? esbuild.build({

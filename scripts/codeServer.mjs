@@ -39,7 +39,16 @@ export function installCodeServer() {
   const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, TMPDIR: tmp, npm_config_unsafe_perm: 'true', npm_config_yes: 'true', npm_config_foreground_scripts: 'true' },
+    env: {
+      ...process.env,
+      TMPDIR: tmp,
+      npm_config_unsafe_perm: 'true',
+      npm_config_yes: 'true',
+      npm_config_foreground_scripts: 'true',
+      // argon2's node-pre-gyp would first fetch a prebuilt binary from GitHub, which fails here
+      // (printing `node-pre-gyp ERR!`) before it builds from source: build from source at once
+      npm_config_build_from_source: 'argon2',
+    },
   });
   if (r.status !== 0 || !existsSync(codeServerBin))
     fail('installing code-server failed (see above); it needs libkrb5-dev, ripgrep and g++ (npm run setup installs them)');
@@ -59,13 +68,13 @@ export function stopCodeServer(proc) {
   }
 }
 
-/** Starts code-server on 127.0.0.1:port with its own user data; resolves when /healthz answers. */
 /**
- * @param {{ port: number, userData: string, extensionsDir: string, folder: string, settings?: object, vsix?: string,
- *   stdio?: import('node:child_process').StdioOptions }} o
+ * Writes code-server's user settings: quiet defaults for a test or a benchmark, then `settings`.
+ * @param {string} userData
+ * @param {object} [settings]
  */
-export async function startCodeServer({ port, userData, extensionsDir, folder, settings, vsix, stdio = 'ignore' }) {
-  for (const d of [userData, extensionsDir, join(userData, 'User')]) mkdirSync(d, { recursive: true });
+export function writeUserSettings(userData, settings) {
+  mkdirSync(join(userData, 'User'), { recursive: true });
   writeFileSync(
     join(userData, 'User', 'settings.json'),
     JSON.stringify(
@@ -90,6 +99,16 @@ export async function startCodeServer({ port, userData, extensionsDir, folder, s
       2,
     ),
   );
+}
+
+/** Starts code-server on 127.0.0.1:port with its own user data; resolves when /healthz answers. */
+/**
+ * @param {{ port: number, userData: string, extensionsDir: string, folder: string, settings?: object, vsix?: string,
+ *   stdio?: import('node:child_process').StdioOptions }} o
+ */
+export async function startCodeServer({ port, userData, extensionsDir, folder, settings, vsix, stdio = 'ignore' }) {
+  for (const d of [userData, extensionsDir]) mkdirSync(d, { recursive: true });
+  writeUserSettings(userData, settings);
   const env = {
     ...process.env,
     XDG_CONFIG_HOME: join(userData, 'xdg-config'),

@@ -1,7 +1,10 @@
 // The end-to-end suite: packages the VSIX, then runs test/e2e in a real VS Code
-// (code-server) driven by Debian's Chromium. Fails, never skips, when either is missing.
+// (code-server) driven by Debian's Chromium, every file in one process on one workbench
+// (test/e2e/harness.ts), and prints each file's time. Fails, never skips, when either is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import * as esbuild from 'esbuild';
 import { codeServerBin } from './codeServer.mjs';
 
 if (!existsSync('/usr/bin/chromium')) {
@@ -18,7 +21,17 @@ if (!existsSync(codeServerBin)) {
   );
   process.exit(1);
 }
-const pack = spawnSync('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
+const t0 = Date.now();
+// the VSIX: `npm run package`, its production build cut to what the VSIX holds (not the tests and benchmarks)
+const packageScript = JSON.parse(readFileSync('package.json', 'utf8')).scripts.package;
+const vsce = packageScript.split(' && ')[1];
+if (!packageScript.startsWith('node esbuild.mjs --production && ') || !vsce?.startsWith('vsce package ')) {
+  console.error(`e2e: the package script is not "node esbuild.mjs --production && vsce package ...": ${packageScript}`);
+  process.exit(1);
+}
+const prod = spawnSync('node', ['esbuild.mjs', '--production', '--only=extension,cli,indexWorker,webviews'], { stdio: 'inherit' });
+if (prod.status !== 0) process.exit(prod.status ?? 1);
+const pack = spawnSync('sh', ['-c', `npx ${vsce}`], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (pack.status !== 0) process.exit(pack.status ?? 1);
 const VSIX = 'dist/rl-run-browser.vsix';
 const maps = zipEntries(VSIX).filter((n) => n.endsWith('.map'));
@@ -26,55 +39,113 @@ if (maps.length > 0) {
   console.error(`e2e: ${VSIX} holds source maps (.vscodeignore must exclude them): ${maps.join(', ')}`);
   process.exit(1);
 }
-const build = spawnSync('node', ['esbuild.mjs', '--only=tests,cli,emulator'], { stdio: 'inherit' });
-if (build.status !== 0) process.exit(1);
-/** The e2e files, in the order they run; `node scripts/e2e.mjs <file>...` runs only those (e.g. build/test/e2e/browser.test.js). */
+// scripts/test.mjs built the tests and the emulator already
+if (!process.env.RLRB_E2E_BUILT) {
+  const build = spawnSync('node', ['esbuild.mjs', '--only=tests,emulator'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(1);
+}
+console.log(`e2e: packaged and built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+/** The e2e files (test/e2e/<name>.test.ts), in the order they run; `node scripts/e2e.mjs <file>...` runs only those (e.g. browser). */
 const SUITE = [
-  'build/test/e2e/journeys.test.js',
-  'build/test/e2e/browser.test.js',
-  'build/test/e2e/dashboard.test.js',
-  'build/test/e2e/share.test.js',
-  'build/test/e2e/inPlace.test.js',
-  'build/test/e2e/browse.test.js',
-  'build/test/e2e/overlay.test.js',
-  'build/test/e2e/task.test.js',
-  'build/test/e2e/compare.test.js',
-  'build/test/e2e/problems.test.js',
-  'build/test/e2e/verdict.test.js',
-  'build/test/e2e/evalCharts.test.js',
-  'build/test/e2e/behaviour.test.js',
-  'build/test/e2e/credit.test.js',
-  'build/test/e2e/behaviourViews.test.js',
-  'build/test/e2e/evalBrowser.test.js',
-  'build/test/e2e/a11y.test.js',
-  'build/test/e2e/welcome.test.js',
+  'journeys',
+  'browser',
+  'dashboard',
+  'share',
+  'inPlace',
+  'browse',
+  'overlay',
+  'task',
+  'compare',
+  'problems',
+  'verdict',
+  'evalCharts',
+  'behaviour',
+  'credit',
+  'behaviourViews',
+  'evalBrowser',
+  'a11y',
+  'welcome',
 ];
-const FILES = process.argv.slice(2);
+// a file named as test/e2e/x.test.ts, build/test/e2e/x.test.js or x
+const asked = process.argv.slice(2).map((f) => basename(f).replace(/\.test\.[jt]s$/, ''));
+for (const f of asked) {
+  if (!existsSync(join('test', 'e2e', `${f}.test.ts`))) {
+    console.error(`e2e: no such file: test/e2e/${f}.test.ts`);
+    process.exit(2);
+  }
+}
 // this run's screenshots only (each file writes its own, under its own prefix)
 rmSync('test-results/e2e', { recursive: true, force: true });
-const files = FILES.length > 0 ? FILES : SUITE;
-const failed = files.filter((f) => runFile(f) !== 0);
+const files = asked.length > 0 ? asked : SUITE;
+const tRun = Date.now();
+const first = await runSuite(files, 'first');
 // A real VS Code on a loaded two-core machine can miss a wait it makes in time alone. A file that fails
-// runs once more, after the others, and is named either way: a failure twice fails the suite, a pass
-// on the second run is reported as flaky (never silently).
+// runs once more, after the others, on a workbench of its own, and is named either way: a failure twice
+// fails the suite, a pass on the second run is reported as flaky (never silently).
+const failed = files.filter((f) => !first.passed.has(f));
 const flaky = [];
 const broken = [];
-for (const f of failed) {
-  console.error(`e2e: ${f} FAILED; running it once more to tell a flake from a failure`);
-  (runFile(f) === 0 ? flaky : broken).push(f);
+if (failed.length > 0) {
+  console.error(
+    `e2e: ${failed.join(', ')} FAILED; running ${failed.length === 1 ? 'it' : 'them'} once more to tell a flake from a failure`,
+  );
+  const second = await runSuite(failed, 'second');
+  for (const f of failed) (second.passed.has(f) ? flaky : broken).push(f);
 }
-console.log(`e2e: ${files.length - failed.length} of ${files.length} files passed on the first run`);
+console.log(
+  `e2e: ${files.length - failed.length} of ${files.length} files passed on the first run, in ${((Date.now() - tRun) / 1000).toFixed(0)} s`,
+);
 if (flaky.length > 0) console.log(`e2e: FLAKY (failed, then passed on the second run): ${flaky.join(', ')}`);
 if (broken.length > 0) console.log(`e2e: FAILED twice: ${broken.join(', ')}`);
-process.exit(broken.length > 0 ? 1 : 0);
+const outside = first.outside && failed.length === 0;
+if (outside) console.log(`e2e: FAILED outside any file (the workbench's start or stop, exit ${first.status})`);
+process.exit(broken.length > 0 || outside ? 1 : 0);
 
-/** One e2e file in its own test run; its exit status. */
-function runFile(file) {
-  const r = spawnSync('node', ['--test', '--test-timeout=900000', '--enable-source-maps', file], {
-    stdio: 'inherit',
-    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+/**
+ * The given files in one test process on one workbench (the entry bundle loads them in order,
+ * naming each for the harness); each file's time and result, read from the summary the harness writes.
+ */
+async function runSuite(names, which) {
+  const entry = join('build', 'test', `e2e-${which}.js`);
+  const contents = [
+    "const { e2eFile } = require('./harness');",
+    ...names.map((n) => `e2eFile(${JSON.stringify(`${n}.test.ts`)});\nrequire(${JSON.stringify(`./${n}.test`)});`),
+  ].join('\n');
+  await esbuild.build({
+    stdin: { contents, resolveDir: join('test', 'e2e'), sourcefile: `e2e-${which}.ts`, loader: 'ts' },
+    bundle: true,
+    sourcemap: true,
+    logLevel: 'warning',
+    target: 'es2022',
+    platform: 'node',
+    format: 'cjs',
+    outfile: entry,
+    external: ['vscode', 'playwright-core'],
   });
-  return r.status ?? 1;
+  const summary = join('test-results', `e2e-${which}.jsonl`);
+  mkdirSync('test-results', { recursive: true });
+  rmSync(summary, { force: true });
+  const r = spawnSync('node', ['--enable-source-maps', '--test-reporter=spec', entry], {
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', RLRB_E2E_SUMMARY: summary },
+  });
+  const results = existsSync(summary)
+    ? readFileSync(summary, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l))
+    : [];
+  console.log(`e2e: time per file (${which} run):`);
+  for (const n of names) {
+    const res = results.find((x) => x.file === `${n}.test.ts`);
+    if (!res) console.log(`  ${n}.test.ts: did not run to its end`);
+    else
+      console.log(
+        `  ${`${n}.test.ts`.padEnd(24)} ${res.seconds.toFixed(1).padStart(6)} s  ${res.journeys - res.failed} of ${res.journeys} journeys passed`,
+      );
+  }
+  const passed = new Set(names.filter((n) => results.some((x) => x.file === `${n}.test.ts` && x.failed === 0)));
+  return { passed, status: r.status, outside: r.status !== 0 && passed.size === names.length };
 }
 
 /** The file names in a zip's central directory (a VSIX is a zip; no zip64, which a VSIX never needs). */

@@ -23,7 +23,9 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 echo "setup: npm ci"
+t0=$(date +%s)
 npm ci --no-audit --no-fund --loglevel=error
+echo "setup: npm ci took $(( $(date +%s) - t0 )) s"
 
 if [ -f scripts/codeServer.mjs ]; then
   node scripts/codeServer.mjs install

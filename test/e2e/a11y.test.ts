@@ -170,7 +170,6 @@ wb.journey('A3. at 820 and 600 px the comparison and the browser scroll inside t
       ] as const) {
         await page.locator('.editor-group-container .tab', { hasText: tab }).first().click();
         await webview().locator(ready).first().waitFor();
-        await page.waitForTimeout(800);
         await wb.shot(`${what}-${width}`);
         assert.deepEqual(await overflow(webview()), { page: 0, cut: [] }, `the ${what} at ${width} px`);
       }

@@ -89,7 +89,6 @@ wb.journey(
     await card.scrollIntoViewIfNeeded();
     await card.locator('canvas').waitFor();
     await group.locator('.chart-card[data-drawn]').first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(500);
     await bothThemes('behaviour-group');
     await card.locator('canvas').focus();
     await page.keyboard.press('End');
@@ -118,7 +117,6 @@ wb.continued("V2. overlaid, the baseline's Behaviour lines join the charts; a cl
   assert.equal(await wv.locator('.chart-card[data-metric="Behaviour/collapsed turn rate"] .only-in').textContent(), 'only in run');
   const canvas = card.locator('canvas');
   await canvas.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(500);
   await bothThemes('behaviour-overlaid');
   const box = await canvas.boundingBox();
   assert.ok(box, 'the chart is on screen');
@@ -166,7 +164,6 @@ wb.journey(
     // a line that is empty has no button: nothing to open
     assert.equal(await training.locator('tr[data-tag="collapsed"] button').count(), 0);
     await training.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(500);
     await bothThemes('compare-behaviour');
     await wv.locator('#behaviour-evals').scrollIntoViewIfNeeded();
     await wb.shot('compare-behaviour-evals');
@@ -205,6 +202,5 @@ wb.journey("V5. the side-by-side view of a repeat: each side's candidates with t
   await marked.waitFor({ timeout: 20_000 });
   await sbs.locator('.sbs-cands .tags').first().waitFor();
   await marked.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(500);
   await bothThemes('side-by-side-tags');
 });

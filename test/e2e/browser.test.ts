@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import { computeReport } from '../../src/core/report/report';
-import { workbench } from './harness';
+import { settled, until, workbench } from './harness';
 import { appendRecords, steps } from './steps';
 
 const A1 = -0.239;
@@ -214,6 +214,15 @@ async function detailKey(): Promise<string> {
 }
 
 /** The table's highlighted row is the detail's trajectory, and it lies inside the table's viewport. */
+/** Whether the highlighted row is inside the table's view. */
+async function selectionInView(): Promise<boolean> {
+  const wv = webview();
+  if ((await wv.locator('.trow.sel').count()) !== 1) return false;
+  const row = await wv.locator('.trow.sel').boundingBox();
+  const view = await wv.locator('#table').boundingBox();
+  return !!row && !!view && row.y >= view.y - 1 && row.y + row.height <= view.y + view.height + 1;
+}
+
 async function selectionShown(what: string): Promise<void> {
   const wv = webview();
   const key = await detailKey();
@@ -258,6 +267,8 @@ async function staysAt(chord: string, index: number, what: string): Promise<void
   await row.click();
   await detailShows(key);
   await wb.page.keyboard.press(chord);
+  // the one fixed wait left: that nothing happens has no state to wait on (the chord's answer comes
+  // from the extension host and changes nothing; a Next Turn sent after it as an ack raced the redraw)
   await wb.page.waitForTimeout(800);
   assert.equal(await detailKey(), key, `${what}: the detail stays`);
   assert.equal(await wv.locator('.trow.sel').getAttribute('data-index'), String(index), `${what}: the highlighted row stays`);
@@ -293,14 +304,16 @@ wb.continued("4b. after Clear all focus stays in the table; the detail's row is 
   // a sort moves the trajectory far down the table: it is highlighted there and scrolled to
   await wv.locator('.thead [data-key="turns"]').click();
   await wv.locator('.chip', { hasText: 'sort turns' }).waitFor({ timeout: 20_000 });
-  await wb.page.waitForTimeout(500);
+  // the sorted page comes from the host, then the highlighted row is scrolled to
+  await until(selectionInView, 'a new sort: the highlighted row in view', 20_000);
   await selectionShown('a new sort');
   // scrolling far down fetches other pages: the table stays where it was scrolled (no jump back to the selection)
   const far = 450 * 22;
   // strings: the tests compile without the DOM's types
   await wv.locator('#table').evaluate<void, undefined>(`void (document.getElementById('table').scrollTop = ${far})`);
   await wv.locator('.trow[data-index="455"]').waitFor({ timeout: 20_000 });
-  await wb.page.waitForTimeout(800);
+  // the fetched page drawn: a jump back to the selection would have happened by now
+  await settled(wb.page);
   const top = await wv.locator('#table').evaluate<number, undefined>(`document.getElementById('table').scrollTop`);
   assert.ok(Math.abs(top - far) < 30, `the table stays scrolled where the user put it (${top} against ${far})`);
   await wb.shot('selection-after-clear');
@@ -324,7 +337,8 @@ wb.continued('5. the split resizes by keyboard and is remembered; a hidden tab c
   await split.focus();
   for (let i = 0; i < 5; i++) await split.press('ArrowLeft');
   assert.equal(Number(await split.getAttribute('aria-valuenow')), before - 10);
-  await wb.page.waitForTimeout(1500);
+  // the split is kept with the panel's state (a message to the workbench) once the page has settled
+  await settled(wb.page);
   await command('RL Runs: Open Metrics');
   await webview().locator('.chart-card').first().waitFor({ timeout: 30_000 });
   await wb.page.locator('.tabs-container .tab', { hasText: 'Trajectories' }).click();

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { REPO, workbench } from './harness';
+import { REPO, until, workbench } from './harness';
 import { compareRunWithBaseline, rowMenu } from './steps';
 
 let page: Page;
@@ -62,7 +62,6 @@ wb.journey(
     await wv.locator('#success-chart').waitFor();
     await wv.locator('.task-spacer .task-row').first().waitFor({ timeout: 30_000 });
     assert.match((await wv.locator('#task-status').textContent()) ?? '', new RegExp(`^${json.tasks.count} tasks$`));
-    await page.waitForTimeout(500);
     await wb.shot('panel');
     await wv.locator('#reports').scrollIntoViewIfNeeded();
     await wb.shot('reports');
@@ -81,12 +80,11 @@ wb.continued('C2. the per-task table sorts by a column either way and filters by
   await wv.locator('.task-head [data-sort="trajectoriesA"]').click();
   await wv.locator('[data-chip="sort"]', { hasText: 'sorted by trajectories in A, descending' }).waitFor({ timeout: 10_000 });
   await wv.locator('.task-head [data-sort="trajectoriesA"][aria-sort="descending"]').waitFor();
-  await page.waitForTimeout(300);
-  assert.ok(ordered(await column(5), true), 'trajectories in A, descending');
+  // the rows are drawn again after the header says so
+  await until(async () => ordered(await column(5), true), 'trajectories in A, descending');
   await wv.locator('.task-head [data-sort="trajectoriesA"]').click();
   await wv.locator('[data-chip="sort"]', { hasText: 'ascending' }).waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(300);
-  assert.ok(ordered(await column(5), false), 'trajectories in A, ascending');
+  await until(async () => ordered(await column(5), false), 'trajectories in A, ascending');
   // filter by the name of the first task in view
   const total = (await wv.locator('#task-status').textContent()) ?? '';
   const name = (await wv.locator('.task-spacer .task-row').first().getAttribute('data-task'))!;
@@ -226,7 +224,6 @@ wb.journey(
     assert.equal(Number(s.successB), json.successB);
     assert.match(s.window, new RegExp(`\\(${json.iterations} in common\\)`));
     await webview().locator('.task-spacer .task-row').first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(500);
     await wb.shot('hub-side');
   },
 );
@@ -248,11 +245,9 @@ async function savedForReload(text: string): Promise<void> {
     }
     return editor && found;
   })()`;
-  const end = Date.now() + 30_000;
-  while (!(await page.evaluate<boolean>(read))) {
-    if (Date.now() > end) throw new Error(`the workbench did not save the comparison with ${text} within 30 s`);
-    await page.waitForTimeout(250);
-  }
+  await page.waitForFunction(read, undefined, { polling: 250, timeout: 30_000 }).catch(() => {
+    throw new Error(`the workbench did not save the comparison with ${text} within 30 s`);
+  });
 }
 
 wb.continued('C7. after Developer: Reload Window the comparison comes back with the same two runs and the same window', async () => {
@@ -266,6 +261,5 @@ wb.continued('C7. after Developer: Reload Window the comparison comes back with 
   await tab.click();
   await webview().locator('#figures tr[data-key="success"]').waitFor({ timeout: 60_000 });
   assert.deepEqual(await shown(), before);
-  await page.waitForTimeout(500);
   await wb.shot('restored');
 });

@@ -89,7 +89,6 @@ wb.journey("E1. the tree's Evaluations node opens a checkpoint's episodes; one o
   for (const id of ['f-iterationMin', 'f-iterationMax', 'f-group', 'f-labeled', 'f-flip', 'f-fallback'])
     assert.equal(await wv.locator(`#${id}`).isVisible(), false, `#${id} hidden on eval episodes`);
   assert.ok(await wv.locator('#f-reward').isVisible());
-  await page.waitForTimeout(500);
   await wb.shot('eval-episodes');
   await expectAccessible(wv, 'browser on eval episodes (dark)');
   await wb.theme('Light Modern');
@@ -185,7 +184,6 @@ wb.journey("E2. the verdict's per-task table: a task opens its episodes at that 
   });
   await visibleWebview(0).locator('.trow[data-index="0"]').click();
   await visibleWebview(0).locator('#no-candidates').waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
   await wb.shot('verdict-task-both-runs');
   await wb.theme('Light Modern');
   await wb.shot('verdict-task-both-runs-light');

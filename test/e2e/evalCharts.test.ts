@@ -81,13 +81,11 @@ wb.journey(
         hasText: new RegExp(`is a local run with no Hub origin: there is no checkpoint to download for iteration ${last.iteration}`),
       })
       .waitFor({ timeout: 20_000 });
-    await page.waitForTimeout(500);
     await wb.shot('dashboard-eval');
     await expectAccessible(webview(), 'the dashboard with its Evaluation chart');
     await wb.theme('Light Modern');
     await card.locator('canvas').waitFor();
     await card.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(1000);
     await wb.shot('dashboard-eval-light');
     await expectAccessible(webview(), 'the dashboard with its Evaluation chart (light)');
     await wb.theme('Dark Modern');
@@ -110,11 +108,9 @@ wb.journey(
     assert.match(summary, new RegExp(`run ${run.success.toFixed(4)} @ ${run.iteration}`), summary);
     assert.match(summary, new RegExp(`baseline ${base.success.toFixed(4)} @ ${base.iteration}`), summary);
     await card.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(800);
     await wb.shot('dashboard-eval-overlay');
     await wb.theme('Light Modern');
     await card.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(1000);
     await wb.shot('dashboard-eval-overlay-light');
     await wb.theme('Dark Modern');
   },
@@ -165,7 +161,6 @@ wb.journey(
     await toast.waitFor({ timeout: 20_000 });
     await toast.locator('.monaco-button', { hasText: 'Download resume/iter_0000039' }).waitFor();
     await toast.locator('.monaco-button', { hasText: 'Download hf/iter_0000039' }).waitFor();
-    await page.waitForTimeout(500);
     await wb.shot('dashboard-eval-offer');
     await toast.locator('.monaco-button', { hasText: 'Download resume/iter_0000039' }).click();
     // the download service asks where (the first resume download of this repo), as from the tree

@@ -1,16 +1,16 @@
 /**
- * The one end-to-end harness: the demo run in a fresh folder, the Hub emulator on
- * 127.0.0.1 serving its repo, code-server from .cache/ with the packaged extension, and
- * Debian's Chromium driven by playwright-core. Each e2e file calls `workbench(...)` once at
- * top level (it registers the suite's `before` and `after`) and writes its journeys with
- * `wb.journey`; every journey starts from the same known state. The benchmark of the real
- * workbench starts its browser with `launchBrowser` too.
+ * The one end-to-end harness: one workbench for the whole run (the Hub emulator on
+ * 127.0.0.1, code-server from the machine's cache with the packaged extension, Debian's
+ * Chromium driven by playwright-core), and each e2e file on it with its own demo run opened
+ * in a fresh window. Each e2e file calls `workbench(...)` once at top level and writes its
+ * journeys with `wb.journey`; every journey starts from the same known state. The benchmark
+ * of the real workbench starts its browser with `launchBrowser` too.
  */
-import { test, before, after } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -57,6 +57,13 @@ export async function launchBrowser(profile: string): Promise<BrowserContext> {
 }
 
 type StartCodeServer = (o: Record<string, unknown>) => Promise<ChildProcess>;
+type WriteUserSettings = (userData: string, settings: Record<string, unknown>) => void;
+
+/** Rewrites code-server's user settings: the quiet defaults of scripts/codeServer.mjs and `settings`. */
+async function writeUserSettings(userData: string, settings: Record<string, unknown>): Promise<void> {
+  const { writeUserSettings: write } = (await import(resolve('scripts', 'codeServer.mjs'))) as { writeUserSettings: WriteUserSettings };
+  write(userData, settings);
+}
 type StopCodeServer = (p: ChildProcess) => void;
 
 /** Ends code-server and what it forked (its own process group); resolves when the server is gone. */
@@ -134,6 +141,19 @@ async function palette(page: Page, title: string, timeout: number): Promise<void
   const before = await quickInputState(page);
   await row.click({ timeout });
   await advanced(page, before, `the palette's row ${title}`);
+  await awayFromRows(page);
+}
+
+/**
+ * The mouse moved off the quick input: left over a row, it opens that row's hover (a path), which
+ * on a loaded machine is up before the next pick's click and covers the row below it.
+ */
+async function awayFromRows(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page
+    .locator('.context-view .monaco-hover')
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => undefined);
 }
 
 function pickRow(page: Page, pick: PickRow): Locator {
@@ -182,6 +202,7 @@ async function answer(page: Page, pick: Exclude<Pick, string>, timeout: number, 
     await row.click({ timeout: Math.min(timeout, 5_000) });
   }
   await advanced(page, before, what);
+  await awayFromRows(page);
 }
 
 /**
@@ -203,117 +224,202 @@ async function quickInputState(page: Page): Promise<string | null> {
     .catch(() => null);
 }
 
+/**
+ * Polls `cond` until it holds: a wait on a condition the page cannot signal by itself (a file on
+ * the server, a value the table settles on). Fails naming `what` after `timeout` ms.
+ */
+export async function until(cond: () => boolean | Promise<boolean>, what: string, timeout = 10_000): Promise<void> {
+  const end = Date.now() + timeout;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`${what}: not so within ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** In a document: fonts loaded, no finite animation or transition running, then two frames painted. */
+const STILL = `(async () => {
+  await document.fonts.ready;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const moving = () => document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  for (let i = 0; i < 600 && moving(); i++) await frame();
+  await frame();
+  await frame();
+})()`;
+
+/**
+ * Resolves once the workbench and every webview document in view are still (see STILL): what
+ * a screenshot or a layout measure needs after a click, a scroll or a theme change.
+ */
+export async function settled(page: Page): Promise<void> {
+  for (const f of page.frames()) {
+    if (f !== page.mainFrame()) {
+      const el = await f.frameElement().catch(() => null);
+      if (!el || !(await el.isVisible().catch(() => false))) continue;
+    }
+    await f.evaluate(STILL).catch((e: unknown) => {
+      // a frame that went away (a panel closed or redrawn) has nothing left to settle
+      if (!f.isDetached()) throw e;
+    });
+  }
+}
+
 /** Waits until the quick input answered is gone (closed, or another one in its place): the answer was seen. */
 async function advanced(page: Page, before: string | null, what: string): Promise<void> {
-  const end = Date.now() + 5_000;
-  while ((await quickInputState(page)) === before) {
-    if (Date.now() > end) throw new Error(`${what}: the answer went unseen (the quick input stayed as it was for 5 s)`);
-    await page.waitForTimeout(100);
-  }
+  await until(
+    async () => (await quickInputState(page)) !== before,
+    `${what}: the answer went unseen (the quick input stayed as it was)`,
+    5_000,
+  );
 }
 
 /** Waits for the row to show; fails at once when the quick input closes under us. */
 async function waitForRow(page: Page, row: Locator, timeout: number, what: string): Promise<void> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await row.isVisible()) return;
-    if ((await quickInputState(page)) === null) throw new Error(`${what}: the quick pick closed under us`);
-    if (Date.now() > end) throw new Error(`${what}: no such row within ${timeout} ms`);
-    await page.waitForTimeout(100);
-  }
+  await until(
+    async () => {
+      if (await row.isVisible()) return true;
+      if ((await quickInputState(page)) === null) throw new Error(`${what}: the quick pick closed under us`);
+      return false;
+    },
+    `${what}: the row`,
+    timeout,
+  );
 }
 
-/** The running workbench of one e2e file, and what its journeys do with it. */
-export class Workbench {
-  /** a fresh folder per file, outside the checkout (short: code-server's sockets under TMPDIR must fit 108 bytes) */
+/** The result of one e2e file, a JSON line in the file RLRB_E2E_SUMMARY names (read by scripts/e2e.mjs). */
+export interface FileResult {
+  file: string;
+  journeys: number;
+  failed: number;
+  seconds: number;
+}
+
+/**
+ * The one workbench of this process, shared by every e2e file it runs: the Hub emulator,
+ * code-server and Chromium with one page, started for the first file and stopped after the
+ * last. Each file gets its own demo run and opens it as a new window; in between, the
+ * window is closed, the browser's storage for the workbench (global and workspace state,
+ * secrets) is cleared and the extension's server-side storage removed, so that a file starts
+ * from the state a fresh profile has, without paying for a new server and browser.
+ */
+class Shared {
+  /** outside the checkout (short: code-server's sockets under TMPDIR must fit 108 bytes) */
   readonly work = mkdtempSync(join(tmpdir(), 'rlrb-e2e-'));
-  readonly run = join(this.work, 'run');
-  readonly downloads = join(this.work, 'downloads');
+  readonly userData = join(this.work, 'user');
+  /** the emulator serves REPO from here: a link to the `.hub-repo` of the file running */
+  private readonly hubLink = join(this.work, 'hub-repo');
   emuUrl = '';
   port = 0;
-  private pageOrUndefined: Page | undefined;
-  private ctx: BrowserContext | undefined;
+  /** the file running: the focus log's lines go to it */
+  current: Workbench | undefined;
   private emu: ChildProcess | undefined;
   private cs: ChildProcess | undefined;
-  private step = 0;
-  private readonly focus: string[] = [];
-  private readonly t0 = Date.now();
-
-  constructor(private readonly o: WorkbenchOptions) {}
+  private ctx: BrowserContext | undefined;
+  private pageOrUndefined: Page | undefined;
 
   get page(): Page {
     if (!this.pageOrUndefined) throw new Error('the workbench is not started (use it inside a journey)');
     return this.pageOrUndefined;
   }
 
-  /** Demo run, emulator, code-server, browser; resolves when the extension's view container is there. */
-  async start(): Promise<void> {
+  /** Emulator, code-server and browser started (the first time), then `wb`'s run opened in a fresh window. */
+  async open(wb: Workbench, settings: Record<string, unknown>): Promise<void> {
     if (!existsSync(CHROMIUM))
       throw new Error('Chromium is missing: run `npm run setup` (apt-get install chromium), or run only the unit tests: npm run test:unit');
     if (!existsSync(CODE_SERVER)) throw new Error('code-server is missing: run `npm run setup` (node scripts/codeServer.mjs install)');
-    mkdirSync(SHOTS, { recursive: true });
-    const demo = spawnSync('node', ['dist/cli.js', 'demo', this.run, ...(this.o.demoArgs ?? ['--no-baseline'])], { encoding: 'utf8' });
-    assert.equal(demo.status, 0, demo.stderr);
-    await this.o.prepare?.(this.run);
-    await this.startEmulator();
-    const cs = await startCodeServer(this.work, this.run, {
-      'rlRunBrowser.endpoint': this.emuUrl,
-      'rlRunBrowser.repos': [REPO],
-      'rlRunBrowser.downloadDestination': this.downloads,
-      'workbench.colorTheme': 'Default Dark Modern',
-      ...this.o.settings,
-    });
-    this.cs = cs.proc;
-    this.port = cs.port;
-    this.ctx = await launchBrowser(join(this.work, 'chromium'));
+    this.current = wb;
+    rmSync(this.hubLink, { force: true });
+    symlinkSync(join(wb.run, '.hub-repo'), this.hubLink);
+    if (!this.emu) await this.startEmulator();
+    else {
+      const r = await fetch(`${this.emuUrl}/__emulator/rescan`, { method: 'POST' });
+      assert.ok(r.ok, 'the emulator rescanned the repo');
+    }
+    settings = { 'rlRunBrowser.endpoint': this.emuUrl, ...settings };
+    if (!this.cs) {
+      const cs = await startCodeServer(this.work, wb.run, settings);
+      this.cs = cs.proc;
+      this.port = cs.port;
+    } else {
+      await this.freshProfile();
+      await writeUserSettings(this.userData, settings);
+    }
+    const page = await this.browserPage();
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(wb.run)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // the extension's contributions are registered once its view container shows: before
+    // that the palette does not offer its commands yet
+    await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
+  }
+
+  /** The browser's page, the browser started the first time (or again, when its page was closed). */
+  private async browserPage(): Promise<Page> {
+    if (this.pageOrUndefined && !this.pageOrUndefined.isClosed()) return this.pageOrUndefined;
+    this.ctx ??= await launchBrowser(join(this.work, 'chromium'));
     const page = this.ctx.pages()[0] ?? (await this.ctx.newPage());
     this.pageOrUndefined = page;
-    if (this.o.focusLog) await this.logFocus(page);
+    await this.logFocus(page);
     page.on('dialog', (d) => {
       throw new Error(`a dialog opened: ${d.message()}`);
     });
-    await page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(this.run)}`);
-    try {
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      // the extension's contributions are registered once its view container shows: before
-      // that the palette does not offer its commands yet
-      await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
-    } catch (e) {
-      await this.keepEvidence('start');
-      throw e;
-    }
+    return page;
   }
 
-  /** What the user saw and what the workbench logged, kept in SHOTS (the work folder is removed). */
-  private async keepEvidence(what: string): Promise<void> {
-    const prefix = this.o.name ? `${this.o.name}-` : '';
-    await this.page.screenshot({ path: join(SHOTS, `FAILED-${prefix}${what}.png`) }).catch(() => undefined);
-    const logs = join(this.work, 'user', 'logs');
-    if (existsSync(logs)) cpSync(logs, join(SHOTS, `FAILED-${prefix}${what}-logs`), { recursive: true });
+  /**
+   * The window of the file before closed (its extension host ends), the browser's storage of
+   * the workbench's origin cleared and the extension's storage on the server removed: what a
+   * new profile would have. Pages a journey opened and left are closed too.
+   */
+  private async freshProfile(): Promise<void> {
+    if (!this.ctx) return;
+    const page = this.page;
+    for (const p of this.ctx.pages()) if (p !== page) await p.close().catch(() => undefined);
+    await page.goto('about:blank');
+    await this.extensionHostsGone();
+    const cdp = await this.ctx.newCDPSession(page);
+    await cdp.send('Storage.clearDataForOrigin', { origin: `http://127.0.0.1:${this.port}`, storageTypes: 'all' });
+    await cdp.detach();
+    rmSync(join(this.userData, 'User', 'globalStorage'), { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  /** Waits (up to 20 s) until code-server has no extension host left: none writes its storage after it is removed. */
+  private async extensionHostsGone(): Promise<void> {
+    const pgid = this.cs?.pid;
+    if (pgid === undefined) return;
+    const hosts = (): number =>
+      spawnSync('ps', ['-eo', 'pgid=,args='], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((l) => l.trim().startsWith(`${pgid} `) && l.includes('--type=extensionHost')).length;
+    await until(() => hosts() === 0, 'the extension host of the window closed before has ended', 20_000);
   }
 
   private async startEmulator(): Promise<void> {
     const emuPort = await freePort();
-    this.emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${join(this.run, '.hub-repo')}`, '--port', String(emuPort)], {
-      stdio: 'ignore',
-    });
+    this.emu = spawn('node', ['dist/emulator.js', '--repo', `${REPO}=${this.hubLink}`, '--port', String(emuPort)], { stdio: 'ignore' });
     this.emuUrl = `http://127.0.0.1:${emuPort}`;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const up = await fetch(`${this.emuUrl}/__emulator/faults`, { method: 'POST', body: '{}' }).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) return;
-      if (this.emu.exitCode !== null) throw new Error(`the Hub emulator exited with ${this.emu.exitCode}`);
-      if (Date.now() > deadline) throw new Error('the Hub emulator did not answer within 30 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const emu = this.emu;
+    await until(
+      async () => {
+        if (emu.exitCode !== null) throw new Error(`the Hub emulator exited with ${emu.exitCode}`);
+        return fetch(`${this.emuUrl}/__emulator/faults`, { method: 'POST', body: '{}' }).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      'the Hub emulator answers',
+      30_000,
+    );
+  }
+
+  /** What the user saw and what the workbench logged, kept in SHOTS (the work folder is removed). */
+  async keepEvidence(what: string): Promise<void> {
+    await this.pageOrUndefined?.screenshot({ path: join(SHOTS, `FAILED-${what}.png`) }).catch(() => undefined);
+    const logs = join(this.userData, 'logs');
+    if (existsSync(logs)) cpSync(logs, join(SHOTS, `FAILED-${what}-logs`), { recursive: true });
   }
 
   /** Browser, code-server and emulator stopped; the work folder removed. */
   async stop(): Promise<void> {
-    if (this.o.focusLog) writeFileSync(join(SHOTS, 'focus.log'), this.focus.join('\n') + '\n');
     await this.ctx?.close().catch(() => undefined);
     const exited = (p: ChildProcess | undefined): Promise<void> =>
       new Promise((res) => (!p || p.exitCode !== null || p.signalCode !== null ? res() : p.once('exit', () => res())));
@@ -322,8 +428,115 @@ export class Workbench {
     rmSync(this.work, { recursive: true, force: true, maxRetries: 3 });
   }
 
+  private async logFocus(page: Page): Promise<void> {
+    await page.exposeFunction('rlrbFocus', (what: string) => this.current?.mark(`focus ${what}`));
+    // a string: the tests compile without the DOM's types
+    await page.addInitScript(`(() => {
+    const describe = (e) => {
+      if (!(e instanceof Element)) return 'nothing';
+      const cls = typeof e.className === 'string' ? e.className.split(' ').slice(0, 3).join('.') : '';
+      const label = e.getAttribute('aria-label');
+      const where = e.closest('.quick-input-widget, .monaco-dialog-box, .notifications-toasts, .pane, .editor-group-container, .part');
+      return e.tagName.toLowerCase() + '.' + cls + (label ? ' "' + label.slice(0, 40) + '"' : '') + ' in ' + (where ? where.className.split(' ').slice(0, 2).join('.') : '?');
+    };
+    document.addEventListener('focusin', (e) => void window.rlrbFocus(describe(e.target)), true);
+    document.addEventListener('focusout', (e) => { if (!e.relatedTarget) void window.rlrbFocus('left ' + describe(e.target)); }, true);
+  })()`);
+  }
+}
+
+let shared: Shared | undefined;
+
+/** One journey of a file: its name, what it does, and whether it closes the editors first. */
+interface Journey {
+  name: string;
+  fn: () => Promise<void>;
+  editors: 'close' | 'keep';
+}
+
+/** One e2e file on the shared workbench: its own demo run, settings and downloads folder, and its journeys. */
+export class Workbench {
+  /** this file's folder in the shared work folder */
+  readonly work: string;
+  readonly run: string;
+  readonly downloads: string;
+  /** code-server's user data (shared by the files of the run): its logs/ hold the extension host's log */
+  readonly userData: string;
+  readonly journeys: Journey[] = [];
+  private step = 0;
+  private failed = 0;
+  private readonly focus: string[] = [];
+  private t0 = Date.now();
+  private emuRequestsAtStart = 0;
+
+  constructor(
+    private readonly o: WorkbenchOptions,
+    /** the file's name, in the suite's lines and summary */
+    readonly file: string,
+    private readonly started?: (wb: Workbench) => void,
+  ) {
+    shared ??= new Shared();
+    this.work = mkdtempSync(join(shared.work, `${(o.name || 'journeys').slice(0, 12)}-`));
+    this.run = join(this.work, 'run');
+    this.downloads = join(this.work, 'downloads');
+    this.userData = shared.userData;
+  }
+
+  get page(): Page {
+    return sharedWorkbench().page;
+  }
+
+  get emuUrl(): string {
+    return sharedWorkbench().emuUrl;
+  }
+
+  get port(): number {
+    return sharedWorkbench().port;
+  }
+
+  /** The requests the emulator saw since this file started (it serves every file of the run). */
+  async emulatorRequests<T>(): Promise<T[]> {
+    const all = (await (await fetch(`${this.emuUrl}/__emulator/requests`)).json()) as T[];
+    return all.slice(this.emuRequestsAtStart);
+  }
+
+  /** Demo run, then the shared workbench opened on it; resolves when the extension's view container is there. */
+  async start(): Promise<void> {
+    this.t0 = Date.now();
+    mkdirSync(SHOTS, { recursive: true });
+    const demo = spawnSync('node', ['dist/cli.js', 'demo', this.run, ...(this.o.demoArgs ?? ['--no-baseline'])], { encoding: 'utf8' });
+    assert.equal(demo.status, 0, demo.stderr);
+    await this.o.prepare?.(this.run);
+    try {
+      await sharedWorkbench().open(this, {
+        'rlRunBrowser.repos': [REPO],
+        'rlRunBrowser.downloadDestination': this.downloads,
+        'workbench.colorTheme': 'Default Dark Modern',
+        ...this.o.settings,
+      });
+      this.emuRequestsAtStart = (await this.emulatorRequests()).length;
+    } catch (e) {
+      this.failed++;
+      await sharedWorkbench().keepEvidence(`${this.o.name ? `${this.o.name}-` : ''}start`);
+      throw e;
+    }
+    this.started?.(this);
+  }
+
+  /** This file's window closed (the next file opens its own) and its result written for the runner. */
+  async stop(): Promise<void> {
+    if (this.o.focusLog) writeFileSync(join(SHOTS, 'focus.log'), this.focus.join('\n') + '\n');
+    const seconds = (Date.now() - this.t0) / 1000;
+    const result: FileResult = { file: this.file, journeys: this.journeys.length, failed: this.failed, seconds };
+    console.log(
+      `e2e: ${this.file}: ${this.journeys.length - this.failed} of ${this.journeys.length} journeys passed in ${seconds.toFixed(1)} s`,
+    );
+    if (process.env.RLRB_E2E_SUMMARY) appendFileSync(process.env.RLRB_E2E_SUMMARY, JSON.stringify(result) + '\n');
+  }
+
   /** A screenshot of the whole window, numbered in the order taken. */
   async shot(name: string): Promise<void> {
+    await settled(this.page);
     this.step++;
     const prefix = this.o.name ? `${this.o.name}-` : '';
     await this.page.screenshot({ path: join(SHOTS, `${prefix}${String(this.step).padStart(2, '0')}-${name}.png`) });
@@ -365,8 +578,8 @@ export class Workbench {
         this.mark(`palette: ${title} failed: ${String(e instanceof Error ? e.message : e).split('\n')[0]}`);
         if (attempt >= 3) throw e;
         await this.closeQuickInput();
-        // the focus that closed the pick moves a moment later: let it settle before the next attempt
-        await this.page.waitForTimeout(500 * attempt);
+        // the focus that closed the pick moves a moment later (a webview taking it): let the page settle first
+        await settled(this.page);
       }
     }
   }
@@ -396,11 +609,26 @@ export class Workbench {
     }
   }
 
-  /** The colour theme picked from 'Preferences: Color Theme'; resolves once the workbench wears it and its webviews had time to repaint. */
+  /** The colour theme picked from 'Preferences: Color Theme'; resolves once the workbench and the webviews in view wear it, repainted. */
   async theme(name: ThemeName): Promise<void> {
     await this.commandPick('Preferences: Color Theme', { has: name, type: name });
     await this.page.locator(THEME_CLASS[name]).waitFor({ timeout: 30_000 });
-    await this.page.waitForTimeout(800);
+    // each webview in view wears it too (VS Code sets its body's class), then is repainted
+    const kind = name.startsWith('Light') ? 'vscode-light' : 'vscode-dark';
+    await until(() => this.webviewsWear(kind), `the webviews in view wear ${name}`, 30_000);
+    await settled(this.page);
+  }
+
+  /** Whether every webview document in view that wears a theme class wears `kind`. */
+  private async webviewsWear(kind: string): Promise<boolean> {
+    for (const f of this.page.frames()) {
+      if (f === this.page.mainFrame()) continue;
+      const el = await f.frameElement().catch(() => null);
+      if (!el || !(await el.isVisible().catch(() => false))) continue;
+      const body = await f.evaluate<string>('document.body ? document.body.className : ""').catch(() => '');
+      if (/\bvscode-(light|dark|high-contrast)\b/.test(body) && !body.split(/\s+/).includes(kind)) return false;
+    }
+    return true;
   }
 
   /** Sets the emulator's faults (`{}`: none). */
@@ -442,21 +670,25 @@ export class Workbench {
     }
   }
 
-  /** A journey: from a known state (no editor open); on failure, a screenshot of what the user saw. */
+  /** A journey: from a known state (no editor open); registered now, run on the shared workbench after the files before. */
   journey(name: string, fn: () => Promise<void>, editors: 'close' | 'keep' = 'close'): void {
-    test(name, async () => {
-      try {
-        this.mark(`journey ${name.slice(0, 3)}`);
-        await this.knownState(editors);
-        await fn();
-      } catch (e) {
-        const prefix = this.o.name ? `${this.o.name}-` : '';
-        await this.page
-          .screenshot({ path: join(SHOTS, `FAILED-${prefix}${name.slice(0, 3).replace(/\W/g, '')}.png`) })
-          .catch(() => undefined);
-        throw e;
-      }
-    });
+    this.journeys.push({ name, fn, editors });
+  }
+
+  /** Runs one journey from the known state; on failure, a screenshot of what the user saw. */
+  async runJourney(j: Journey): Promise<void> {
+    try {
+      this.mark(`journey ${j.name.slice(0, 3)}`);
+      await this.knownState(j.editors);
+      await j.fn();
+    } catch (e) {
+      this.failed++;
+      const prefix = this.o.name ? `${this.o.name}-` : '';
+      await this.page
+        .screenshot({ path: join(SHOTS, `FAILED-${prefix}${j.name.slice(0, 3).replace(/\W/g, '')}.png`) })
+        .catch(() => undefined);
+      throw e;
+    }
   }
 
   /** A journey that goes on with the panels the one before left open. */
@@ -468,35 +700,46 @@ export class Workbench {
   async openTrajectory(key: string): Promise<void> {
     await this.commandPick('RL Runs: Open Trajectory by Iteration/Group/Rollout…', { enter: key });
   }
+}
 
-  private async logFocus(page: Page): Promise<void> {
-    await page.exposeFunction('rlrbFocus', (what: string) => this.mark(`focus ${what}`));
-    // a string: the tests compile without the DOM's types
-    await page.addInitScript(`(() => {
-    const describe = (e) => {
-      if (!(e instanceof Element)) return 'nothing';
-      const cls = typeof e.className === 'string' ? e.className.split(' ').slice(0, 3).join('.') : '';
-      const label = e.getAttribute('aria-label');
-      const where = e.closest('.quick-input-widget, .monaco-dialog-box, .notifications-toasts, .pane, .editor-group-container, .part');
-      return e.tagName.toLowerCase() + '.' + cls + (label ? ' "' + label.slice(0, 40) + '"' : '') + ' in ' + (where ? where.className.split(' ').slice(0, 2).join('.') : '?');
-    };
-    document.addEventListener('focusin', (e) => void window.rlrbFocus(describe(e.target)), true);
-    document.addEventListener('focusout', (e) => { if (!e.relatedTarget) void window.rlrbFocus('left ' + describe(e.target)); }, true);
-  })()`);
-  }
+function sharedWorkbench(): Shared {
+  shared ??= new Shared();
+  return shared;
+}
+
+/** The e2e files of this process, in the order they run. */
+const files: Workbench[] = [];
+/** The name the next `workbench(...)` call gets (the suite entry sets it before it loads each file). */
+let nextFile: string | undefined;
+
+/** Names the e2e file loaded next (scripts/e2e.mjs's suite entry calls it before each file). */
+export function e2eFile(name: string): void {
+  nextFile = name;
 }
 
 /**
- * The workbench of this e2e file: started before its first journey (then `started` runs),
- * stopped after its last. One hook each: Node runs a file's top-level `before` hooks
- * concurrently, so a second hook could not count on the first having finished.
+ * The workbench of this e2e file, called once at its top level; its journeys (`wb.journey`)
+ * are registered as the file loads. Once every file of the process has loaded, the suite is
+ * registered: one `describe` per file, in load order, each opening its own run on the shared
+ * workbench before its first journey, and the workbench stopped after the last file.
  */
 export function workbench(o: WorkbenchOptions, started?: (wb: Workbench) => void): Workbench {
-  const wb = new Workbench(o);
-  before(async () => {
-    await wb.start();
-    started?.(wb);
-  });
-  after(() => wb.stop());
+  const wb = new Workbench(o, nextFile ?? (o.name || 'journeys'), started);
+  nextFile = undefined;
+  if (files.push(wb) === 1) setImmediate(registerSuite);
   return wb;
+}
+
+function registerSuite(): void {
+  void describe('e2e on one workbench', () => {
+    after(() => shared?.stop());
+    for (const wb of files) {
+      void describe(wb.file, () => {
+        before(() => wb.start());
+        after(() => wb.stop());
+        // a journey that hangs fails after 15 minutes rather than holding the run
+        for (const j of wb.journeys) test(j.name, { timeout: 15 * 60_000 }, () => wb.runJourney(j));
+      });
+    }
+  });
 }

@@ -21,7 +21,7 @@ interface Seen {
   range: string | undefined;
   method: string;
 }
-const requests = async (): Promise<Seen[]> => (await (await fetch(`${wb.emuUrl}/__emulator/requests`)).json()) as Seen[];
+const requests = (): Promise<Seen[]> => wb.emulatorRequests<Seen>();
 const creditGets = (l: Seen[]): Seen[] =>
   l.filter((r) => r.method === 'GET' && r.url.includes('/resolve/') && r.url.endsWith('ws_credit_log.jsonl'));
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { REPO, SHOTS, workbench } from './harness';
+import { REPO, SHOTS, until, workbench } from './harness';
 import { steps } from './steps';
 
 const ROOT = resolve('.');
@@ -55,11 +55,9 @@ async function savedForReload(viewType: string, text: string): Promise<void> {
     return found.editor && found.text;
   })()`;
   const start = Date.now();
-  const end = start + 30_000;
-  while (!(await wb.page.evaluate<boolean>(read))) {
-    if (Date.now() > end) throw new Error(`the workbench did not save the ${viewType} editor with ${text} within 30 s`);
-    await wb.page.waitForTimeout(250);
-  }
+  await wb.page.waitForFunction(read, undefined, { polling: 250, timeout: 30_000 }).catch(() => {
+    throw new Error(`the workbench did not save the ${viewType} editor with ${text} within 30 s`);
+  });
   mark(`saved for a reload after ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
 
@@ -132,10 +130,10 @@ journey('2. the metrics dashboard draws the charts and the search box narrows th
   assert.ok(dark.hits > 20, `the line is drawn in the dark theme's blue ${dark.blue} (${dark.hits} pixels)`);
   await theme('Light Modern');
   let light = await linePixels();
-  for (let i = 0; i < 50 && (light.blue === dark.blue || light.hits < 20); i++) {
-    await wb.page.waitForTimeout(200);
+  await until(async () => {
     light = await linePixels();
-  }
+    return light.blue !== dark.blue && light.hits >= 20;
+  }, "the line redrawn in the light theme's blue");
   assert.notEqual(light.blue, dark.blue, 'the light theme has another chart blue');
   assert.ok(light.hits > 20, `the line is redrawn in the light theme's blue ${light.blue} (${light.hits} pixels)`);
   assert.equal(light.others, 0, 'nothing is left in the dark theme blue');

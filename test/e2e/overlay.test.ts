@@ -41,11 +41,9 @@ async function savedForReload(text: string): Promise<void> {
     }
     return false;
   })()`;
-  const end = Date.now() + 30_000;
-  while (!(await page.evaluate<boolean>(read))) {
-    if (Date.now() > end) throw new Error(`the workbench did not save ${text} within 30 s`);
-    await page.waitForTimeout(250);
-  }
+  await page.waitForFunction(read, undefined, { polling: 250, timeout: 30_000 }).catch(() => {
+    throw new Error(`the workbench did not save ${text} within 30 s`);
+  });
 }
 
 wb.journey(

@@ -17,7 +17,7 @@ import { buildSchemaTables } from '../../src/core/record/schema';
 import { prettyRecord, turnsKeyOf } from '../../src/extension/share/prettyRecord';
 import { EXTENSION_ID, buildLink } from '../../src/core/links/link';
 import type { LinkView } from '../../src/core/links/link';
-import { REPO, SHOTS, workbench } from './harness';
+import { REPO, SHOTS, settled, until, workbench } from './harness';
 import { rowMenu } from './steps';
 
 const KEY = { iteration: 12, group: 7, rollout: 3 };
@@ -238,8 +238,7 @@ wb.journey(
       const box = (await card.boundingBox())!;
       return box.y >= frame.y - 1 && box.y + box.height <= frame.y + frame.height + 1;
     };
-    for (let i = 0; i < 6 && !(await inView()); i++) await page.waitForTimeout(250);
-    assert.ok(await inView(), `${metric} is scrolled into view`);
+    await until(inView, `${metric} is scrolled into view`, 5_000);
     assert.equal(await wv.locator('.chart-card[data-focused]').count(), 1, 'and still outlined');
     await wb.shot('metric-link-focused');
     await wv.locator('.chart-card[data-focused]').waitFor({ state: 'detached', timeout: 10_000 });
@@ -283,12 +282,14 @@ wb.journey(
       // a slow fresh window may ask whether the extension may open the URI after openUrl stopped waiting for it
       const allow = other.locator('.monaco-dialog-box', { hasText: /Allow .*to open this URI/i });
       // a fresh window sometimes drops the first URL it is given (nothing shows): it is given it once more
+      const asked = async (): Promise<boolean> => {
+        if (await ask.isVisible()) return true;
+        if (await allow.isVisible()) await allow.locator('.monaco-button', { hasText: /^Open$/ }).click();
+        return false;
+      };
       for (let attempt = 1; attempt <= 2 && !(await ask.isVisible()); attempt++) {
         await openUrl(other, hubLink);
-        for (let i = 0; i < 40 && !(await ask.isVisible()); i++) {
-          if (await allow.isVisible()) await allow.locator('.monaco-button', { hasText: /^Open$/ }).click();
-          await other.waitForTimeout(500);
-        }
+        await until(asked, 'the offer to download the logs', 20_000).catch(() => undefined);
       }
       await ask.waitFor({ timeout: 1_000 });
       await other.screenshot({ path: join(SHOTS, 'share-S8-offer-download.png') });
@@ -326,11 +327,10 @@ wb.journey(
     await wv.locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group}` }).waitFor({ timeout: 60_000 });
     // the extension host's log is a file on the server (code-server's user data), not in the browser
     const logged = (): boolean =>
-      filesUnder(join(wb.work, 'user', 'logs')).some(
+      filesUnder(join(wb.userData, 'logs')).some(
         (f) => f.endsWith('RL Runs.log') && readFileSync(f, 'utf8').includes(`link: code-oss://${EXTENSION_ID}/open?run=`),
       );
-    for (let i = 0; i < 20 && !logged(); i++) await new Promise((r) => setTimeout(r, 500));
-    assert.ok(logged(), "the link is in the extension host's log on the server");
+    await until(logged, "the link is in the extension host's log on the server");
     await wv.locator('.detail-raw').click();
     await page.locator('.tab[aria-selected="true"]', { hasText: 'ws_credit_log.jsonl' }).waitFor({ timeout: 120_000 });
     await wb.command('File: Copy Path of Active File');
@@ -344,11 +344,11 @@ wb.journey(
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 20_000 });
     // the dialog sets its default name once it has listed the folder: fill again until the path stays
-    for (let i = 0; i < 10; i++) {
-      await input.fill(out);
-      await page.waitForTimeout(300);
-      if ((await input.inputValue()) === out) break;
-    }
+    await until(async () => {
+      if ((await input.inputValue()) !== out) await input.fill(out);
+      await settled(page);
+      return (await input.inputValue()) === out;
+    }, 'the export path stays in the dialog');
     // the dialog may still be listing the folder when the first Enter comes
     for (let i = 0; i < 3 && (await input.isVisible()); i++) {
       await page.keyboard.press('Enter');

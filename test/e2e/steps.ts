@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { settled } from './harness';
 import type { Pick, ThemeName, Workbench } from './harness';
 
 /** A workbench's `prepare` that appends `records` to the demo run's credit log, one JSON line each. */
@@ -17,12 +18,17 @@ export function appendRecords(records: readonly unknown[]): (run: string) => voi
 export async function menuItem(page: Page, text: string): Promise<void> {
   const item = page.locator('.monaco-menu .action-label', { hasText: text });
   await item.waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(300);
+  // the menu's opening animation over: the click lands on the item where it stays
+  await settled(page);
   await item.click();
-  await page.waitForTimeout(500);
-  if (await item.isVisible()) {
+  const ran = await item
+    .waitFor({ state: 'hidden', timeout: 2_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (!ran) {
     await item.hover();
     await page.keyboard.press('Enter');
+    await item.waitFor({ state: 'hidden', timeout: 5_000 });
   }
 }
 
@@ -47,7 +53,9 @@ export async function rowMenu(page: Page, rows: readonly [Locator, ...Locator[]]
       await page.keyboard.press('Escape');
       if (attempt === 3)
         throw new Error(`no "${text}" in the menu: it offered [${offered.join(', ')}]; rows selected: [${selected.join(', ')}]`);
-      await page.waitForTimeout(1_000);
+      // the menu closed and the tree drawn again before the rows are clicked anew
+      await page.locator('.monaco-menu').waitFor({ state: 'hidden', timeout: 5_000 });
+      await settled(page);
     }
   }
   await menuItem(page, text);

@@ -85,7 +85,6 @@ wb.journey('V1. the comparison opens on the verdict: its sentence and figures eq
   await wv.locator('#verdict-tasks-box p', { hasText: `at iteration ${first}` }).waitFor({ timeout: 10_000 });
   // that checkpoint's rows came from the host on the ask (the first message holds the last checkpoint's only)
   assert.equal(await wv.locator('#verdict-tasks tr[data-task]').count(), e.perIteration[0]!.tasks);
-  await page.waitForTimeout(500);
   await wb.shot('verdict');
   await wb.theme('Light Modern');
   await wb.shot('verdict-light');
@@ -126,7 +125,6 @@ wb.journey("V2. the dashboard's chips judge as the report does; a logged figure'
   const d = want[0]!;
   assert.match((await flips.locator('.twin-disagrees').textContent()) ?? '', new RegExp(`iteration ${d.iteration}: logged `));
   await flips.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(800);
   await wb.shot('dashboard-twin');
 });
 
@@ -146,7 +144,6 @@ wb.journey(
     assert.match((await wv.locator('#sign-flip-line').textContent()) ?? '', /in groups with a -1 reward, where min\|A\| < beta/);
     assert.equal(await wv.locator('#twin-disagreements li').count(), json.twinDisagreements.length);
     await wv.locator('#sign-flips').scrollIntoViewIfNeeded();
-    await page.waitForTimeout(500);
     await wb.shot('report-sign-flips');
   },
 );

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { close, jsonl, tempDir } from '../helpers';
-import { labeledRecord } from '../fixtures';
+import { close, tempDir } from '../helpers';
 import { indexRecords } from '../fixtures';
 import { computeReport } from '../../src/core/report/report';
 import { cBin, windowDiagnostics } from '../../src/core/report/creditDiagnostics';
@@ -11,36 +9,8 @@ import { reportJson } from '../../src/core/report/reportJson';
 import { IndexStore } from '../../src/core/log/indexStore';
 import { Run } from '../../src/core/run/run';
 import { DEFAULT_INDEX_OPTIONS } from '../../src/core/log/creditIndex';
-import { rlrb, rlrbJson } from '../cliRun';
+import { LOG, runFolder } from '../creditLog';
 import { creditDiagnosticsView } from '../../src/extension/report/creditViews';
-
-/** A labeled trajectory whose turns carry these c (K = 2: scores [20c, 0], so the recomputed c equals it; beta 0.4). */
-function traj(iteration: number, group: number, rollout: number, reward: number, A: number, cs: number[]): Record<string, unknown> {
-  return labeledRecord(
-    { iteration, group, rollout, reward, A, instruction: `task ${iteration}.${group}` },
-    cs.map((c) => ({ action: 'wait()', scores: [20 * c, 0], same: [true, false], c, A_t: A + 0.4 * c })),
-  );
-}
-
-/**
- * Worked by hand (beta 0.4). Trajectory-mean c of each labeled trajectory, none on a bin edge:
- * iteration 0, group 0 (rewards 1, 0, 0; the third unlabeled): succeeded 0.45, failed -0.25 -> diff 0.7
- * iteration 0, group 1 (rewards 1, 1, 0): succeeded 0.15 and 0.35 (mean 0.25), failed mean(0.25, 0.05) = 0.15 -> diff 0.1
- * iteration 1, group 0 (rewards 1, -1): succeeded -0.45, failed 0.95 -> diff -1.4
- * iteration 1, group 1 (rewards 0, 0): not mixed, in no figure of the gate or the histogram
- */
-const LOG: readonly Record<string, unknown>[] = [
-  traj(0, 0, 0, 1, 1, [0.5, 0.4]),
-  traj(0, 0, 1, 0, -0.5, [-0.25]),
-  { iteration: 0, group: 0, rollout: 2, reward: 0, A: -0.5, turns: [{ action: 'wait()', A_t: -0.5 }] },
-  traj(0, 1, 0, 1, 0.5, [0.15]),
-  traj(0, 1, 1, 1, 0.5, [0.35]),
-  traj(0, 1, 2, 0, -1, [0.25, 0.05]),
-  traj(1, 0, 0, 1, 1, [-0.45]),
-  traj(1, 0, 1, -1, -1, [0.95]),
-  traj(1, 1, 0, 0, 0, [0.75]),
-  traj(1, 1, 1, 0, 0, []),
-];
 
 test('credit diagnostics on a hand-worked log: the gate per iteration with its 95% interval, c by outcome, the dose', async () => {
   const full = computeReport(await indexRecords(LOG));
@@ -139,13 +109,6 @@ test('a run without labeled turns: no gate entry, an empty histogram, the dose n
   assert.deepEqual(d.dosePerIteration, [{ iteration: 0, dose: null }]);
 });
 
-function runFolder(records: readonly Record<string, unknown>[]): string {
-  const root = join(tempDir(), 'run');
-  mkdirSync(join(root, 'logs'), { recursive: true });
-  writeFileSync(join(root, 'logs', 'ws_credit_log.jsonl'), jsonl(records));
-  return root;
-}
-
 test('the diagnostics survive the kept report: a second open of the unchanged log gets them from the store', async () => {
   const root = runFolder(LOG);
   const store = new IndexStore(join(tempDir(), 'store'));
@@ -162,27 +125,6 @@ test('the diagnostics survive the kept report: a second open of the unchanged lo
   assert.equal(second.reportSource, 'kept');
   assert.deepStrictEqual(kept, fresh);
   assert.equal(kept.diagnostics.gatePerIteration.length, 2);
-});
-
-test('rlrb report: creditDiagnostics in --json (kept on a second run too), a short section in the text', () => {
-  const root = runFolder(LOG);
-  const o = rlrbJson('report', root);
-  const d = o['creditDiagnostics'] as { gatePerIteration: { iteration: number; lo: number | null }[]; cHistogram: { success: number[] } };
-  assert.deepEqual(
-    d.gatePerIteration.map((g) => g.iteration),
-    [0, 1],
-  );
-  assert.ok(close(d.gatePerIteration[0]!.lo, 0.4 - 0.5879891953620162));
-  assert.equal(
-    d.cHistogram.success.reduce((a, b) => a + b, 0),
-    4,
-  );
-  assert.deepEqual(rlrbJson('report', root), o, 'the kept answer is the same');
-  const text = rlrb('report', root).out;
-  assert.match(text, /Credit diagnostics/);
-  assert.match(text, /gate mean diff per iteration .*95% CI/);
-  assert.match(text, /\b0 +2 +\+0\.4000 +-0\.1880 +\+0\.9880/);
-  assert.match(text, /c by outcome in the gate's groups: 4 succeeded, 3 failed trajectories/);
 });
 
 test("the panels' view: the last gate iteration in words, the bins labelled", async () => {
