@@ -166,7 +166,7 @@ wb.journey(
     // the download service asks where (the first resume download of this repo), as from the tree
     // waited on by its placeholder: the widget is reused, and hidden for a moment while one prompt replaces another
     await page
-      .locator('.quick-input-widget input[placeholder^="Where the launcher resumes from"]')
+      .locator('.quick-input-widget input[placeholder="Folder for the checkpoints"]')
       .waitFor({ state: 'visible', timeout: 30_000 });
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'default' }).first().click();
     await page.locator('.notifications-toasts', { hasText: /Downloaded and verified/ }).waitFor({ timeout: 60_000 });

@@ -262,7 +262,7 @@ journey('6. downloading a resume checkpoint from the tree: progress, byte-identi
 });
 
 journey('7. a download over a dropping link, cancelled, then started again, completes and verifies', async () => {
-  await faults({ dropAfterBytes: 1500, dropCount: 100000, trickleBytesPerSecond: 20_000 });
+  await faults({ dropAfterBytes: 1500, dropCount: 100000, trickleBytesPerSecond: 20_000, minBodyBytes: 1501 });
   await downloadFromTree('iter_0000029', 'remembered');
   const modal = wb.page.locator('.monaco-dialog-box');
   // iteration 29 would change the destination's latest (39): the extension asks first
@@ -278,7 +278,7 @@ journey('7. a download over a dropping link, cancelled, then started again, comp
     '39',
     'the latest file still names a complete iteration',
   );
-  await faults({ dropAfterBytes: 3000, dropCount: 6 });
+  await faults({ dropAfterBytes: 3000, dropCount: 6, minBodyBytes: 3001 });
   await wb.page.locator('.notifications-toasts .monaco-button', { hasText: 'Resume' }).first().click();
   await wb.page.locator('.notifications-toasts', { hasText: /Downloaded and verified .*iteration 29/ }).waitFor({ timeout: 60_000 });
   await faults({});

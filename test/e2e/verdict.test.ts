@@ -10,6 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { workbench } from './harness';
+import { verdictWords } from '../../src/core/eval/verdictWords';
+import type { EvaluationComparison } from '../../src/core/eval/evalFigures';
 import { compareRunWithBaseline } from './steps';
 
 let page: Page;
@@ -51,7 +53,6 @@ async function rowValues(row: Locator): Promise<number[]> {
 const expected = (f: Paired): number[] => [f.tasks, f.meanDiff!, f.ci95![0], f.ci95![1], f.p!, f.wins, f.losses, f.ties];
 /** tasks, A − B, lo, hi, p, wins, losses, ties of a row's cells (tasks, A, B, A − B, lo, hi, p, wins, losses, ties) */
 const picked = (v: number[]): number[] => [v[0]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!];
-const pts = (x: number): string => (x * 100).toFixed(1);
 
 wb.journey('V1. the comparison opens on the verdict: its sentence and figures equal rlrb compare --json evaluation', async () => {
   await compareRunWithBaseline(page);
@@ -62,16 +63,11 @@ wb.journey('V1. the comparison opens on the verdict: its sentence and figures eq
   assert.ok(e.final && e.final.ci95 && e.final.p !== null, 'the demo has a final checkpoint in common');
   assert.deepEqual(picked(await rowValues(final)), expected(e.final));
   assert.deepEqual(picked(await rowValues(wv.locator('#verdict-figures tr[data-key="pooled"]'))), expected(e.pooled));
-  const words = (await wv.locator('#verdict-final').textContent()) ?? '';
-  const more = e.final.meanDiff! > 0 ? 'more' : 'fewer';
-  assert.ok(
-    words.startsWith(
-      `At iteration ${e.final.iteration}, on the same ${e.final.tasks} tasks, A solves ${pts(Math.abs(e.final.meanDiff!))} points ${more} ` +
-        `(95% CI ${pts(e.final.ci95[0])} to ${pts(e.final.ci95[1])}), p = `,
-    ),
-    words,
-  );
-  assert.match((await wv.locator('#verdict-pooled').textContent()) ?? '', new RegExp(`^Pooled over the ${e.iterations.length} common`));
+  // the one wording of the verdict (core's verdictWords), leading with its conclusion, on the same figures
+  const said = verdictWords(e as unknown as EvaluationComparison);
+  assert.equal(((await wv.locator('#verdict-final').textContent()) ?? '').trim(), said.final);
+  assert.match(said.final, /^(Inconclusive|A better than B|A worse than B) at iteration /);
+  assert.equal(((await wv.locator('#verdict-pooled').textContent()) ?? '').trim(), said.pooled);
   // the verdict comes before the training-side figures, which say what they pool
   const titles = await wv.locator('section > h2').allTextContents();
   assert.match(titles[0] ?? '', /^The verdict: checkpoint evaluations/);
