@@ -47,6 +47,9 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
   private readonly nodes = new Map<string, HubNode>();
   /** local completion per repo+kind+iteration, computed lazily */
   private readonly local = new Map<string, LocalState>();
+  /** getChildren calls not yet answered, and the changes that came meanwhile */
+  private inFlight = 0;
+  private pending: Set<HubNode | undefined> | undefined;
 
   constructor(
     private readonly hub: HubService,
@@ -61,14 +64,24 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
       hub.onDidChange((repo) => {
         const node = repo ? this.nodes.get(`hub:${repo}`) : undefined;
         if (repo) for (const k of [...this.local.keys()]) if (k.startsWith(`${repo}:`)) this.local.delete(k);
-        this.changed.fire(node);
+        this.fire(node);
       }),
     );
   }
 
   refresh(): void {
     this.local.clear();
-    this.changed.fire(undefined);
+    this.fire(undefined);
+  }
+
+  /**
+   * A change that comes while children are being read (a folder's reads await the disk) is passed on
+   * once they are answered: asked again meanwhile, the tree would get one parent's children twice and
+   * refuse the second list's ids as already registered.
+   */
+  private fire(node: HubNode | undefined): void {
+    if (this.inFlight > 0) (this.pending ??= new Set()).add(node);
+    else this.changed.fire(node);
   }
 
   getTreeItem(n: HubNode): vscode.TreeItem {
@@ -92,6 +105,19 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
   }
 
   async getChildren(n?: HubNode): Promise<HubNode[]> {
+    this.inFlight++;
+    try {
+      return await this.children(n);
+    } finally {
+      if (--this.inFlight === 0 && this.pending) {
+        const changes = this.pending;
+        this.pending = undefined;
+        for (const c of changes) this.changed.fire(c);
+      }
+    }
+  }
+
+  private async children(n?: HubNode): Promise<HubNode[]> {
     if (!n) {
       return this.keep(
         this.repos().map((r) => {
