@@ -206,8 +206,8 @@ export function hubIterationNode(
     label: `${it.dir.slice(it.kind.length + 1)}${it.isLatest ? ' ★' : ''}`,
     // the local state first: at the sidebar's default width the end of a description is cut
     description: [
-      integrity?.description ?? '',
       where,
+      integrity?.description ?? '',
       evaluation ? evalWords(evaluation) : '',
       formatBytes(it.bytes),
       `${it.files.length} files`,
