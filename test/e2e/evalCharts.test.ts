@@ -131,7 +131,8 @@ wb.journey(
     if ((await resume.getAttribute('aria-expanded')) !== 'true') await resume.click();
     const row = page.locator('.monaco-list-row', { hasText: 'iter_0000039 ★' });
     await row.waitFor({ timeout: 30_000 });
-    const label = new RegExp(`iter_0000039 ★\\s*eval ${at39.success.toFixed(3).replace('.', '\\.')} on ${at39.tasks} tasks · `);
+    // its section 9 state first (the demo's iteration 39 is whole), then its eval success
+    const label = new RegExp(`iter_0000039 ★\\s*complete · eval ${at39.success.toFixed(3).replace('.', '\\.')} on ${at39.tasks} tasks · `);
     await page.locator('.monaco-list-row', { hasText: label }).waitFor({ timeout: 30_000 });
     await wb.shot('hub-tree-eval');
     await wb.theme('Light Modern');
