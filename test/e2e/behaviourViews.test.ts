@@ -133,7 +133,12 @@ wb.continued("V2. overlaid, the baseline's Behaviour lines join the charts; a cl
 
 /** The sentence the panel must say for a tag, from the CLI's figures. */
 function words(tag: TagName, f: TagFigures[TagName], of: string): string {
-  if (f.rateA === null || f.rateB === null) return 'Empty: it needs labeled turns (or trajectories in the window), and a run has none.';
+  if (f.rateA === null && f.rateB === null) return 'Empty: it needs labeled turns (or trajectories in the window), and a run has none.';
+  // one run has no labels (a plain baseline): the other run's rate stays (docs/format.md section 7)
+  if (f.rateA === null || f.rateB === null) {
+    const [has, lacks] = f.rateA !== null ? ['A', 'B'] : ['B', 'A'];
+    return `${has} ${TAG_WORDS[tag].verb} on ${formatPercent(f.rateA ?? f.rateB)} of ${of}; ${lacks} has no labeled turns, so no rate and no test.`;
+  }
   const p = f.p === null ? 'no p value (neither run has it, or both always do)' : pPhrase(f.p);
   return `A ${TAG_WORDS[tag].verb} on ${formatPercent(f.rateA)} of ${of}, B on ${formatPercent(f.rateB)}, ${p}.`;
 }
@@ -161,8 +166,10 @@ wb.journey(
     await linesEqual(wv, 'behaviour-training', json.behaviour, 'trajectories');
     assert.ok(json.evalBehaviour, 'the demo runs both have evaluations');
     await linesEqual(wv, 'behaviour-evals', json.evalBehaviour, 'eval episodes');
-    // a line that is empty has no button: nothing to open
-    assert.equal(await training.locator('tr[data-tag="collapsed"] button').count(), 0);
+    // a line whose rates are both empty has no button: nothing to open
+    for (const tag of TAG_NAMES)
+      if (json.behaviour[tag].rateA === null && json.behaviour[tag].rateB === null)
+        assert.equal(await training.locator(`tr[data-tag="${tag}"] button`).count(), 0, tag);
     await training.scrollIntoViewIfNeeded();
     await bothThemes('compare-behaviour');
     await wv.locator('#behaviour-evals').scrollIntoViewIfNeeded();
