@@ -44,18 +44,36 @@ const targets = {
         external: ['vscode'],
       })
       .then(keepMeta),
+  // ES modules split by command (src/cli/main.ts loads each command when it runs), so a short
+  // command reads and compiles its own code only, not the Hub client, the MCP server and the
+  // Parquet writer; dist/cli.js is the bin that loads dist/cli.mjs
   cli: async () => {
+    for (const f of readdirSync('dist')) if (/^cli-.*\.mjs(\.map)?$/.test(f)) rmSync(join('dist', f));
     const r = await esbuild.build({
       ...common,
       metafile: true,
-      entryPoints: ['src/cli/bin.ts'],
-      outfile: 'dist/cli.js',
+      entryPoints: { cli: 'src/cli/bin.ts' },
+      outdir: 'dist',
+      outExtension: { '.js': '.mjs' },
+      chunkNames: 'cli-[hash]',
+      splitting: true,
       platform: 'node',
-      format: 'cjs',
-      banner: { js: '#!/usr/bin/env node' },
+      format: 'esm',
+      // what the bundled CommonJS packages and the index worker's path expect of a module
+      banner: {
+        js: [
+          "import { createRequire as rlrbCreateRequire } from 'node:module';",
+          "import { fileURLToPath as rlrbFileURLToPath } from 'node:url';",
+          "import { dirname as rlrbDirname } from 'node:path';",
+          'const require = rlrbCreateRequire(import.meta.url);',
+          'const __filename = rlrbFileURLToPath(import.meta.url);',
+          'const __dirname = rlrbDirname(__filename);',
+        ].join('\n'),
+      },
       // `rlrb --version`
       define: { RLRB_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
     });
+    writeFileSync('dist/cli.js', "#!/usr/bin/env node\n'use strict';\nvoid import('./cli.mjs');\n");
     chmodSync('dist/cli.js', 0o755);
     keepMeta(r);
   },

@@ -7,45 +7,37 @@ import { optionsHelp } from './open/indexOptions';
 import { errorMessage } from '../core/errorMessage';
 import { UsageError, commandName, parseArgs } from './args';
 import type { Command } from './command';
-import { CACHE } from './commands/cache';
-import { CHECK } from './commands/check';
-import { COMPARE } from './commands/compare';
-import { DEMO } from './commands/demo';
-import { EVALS } from './commands/evals';
-import { EXPORT } from './commands/export';
-import { DOWNLOAD, HUB } from './commands/hub';
-import { REPORT } from './commands/report';
-import { RUNS } from './commands/runs';
-import { SHOW } from './commands/show';
-import { TAGS } from './commands/tags';
-import { MCP } from './commands/mcp';
-import { WATCH } from './commands/watch';
 import { safeLine, writeErr } from './output/safeText';
 
-/** Every command; a new command is one file exporting a `Command` and one line here. */
-const COMMANDS: Readonly<Record<string, Command>> = {
-  demo: DEMO,
-  report: REPORT,
-  show: SHOW,
-  compare: COMPARE,
-  runs: RUNS,
-  export: EXPORT,
-  tags: TAGS,
-  evals: EVALS,
-  hub: HUB,
-  download: DOWNLOAD,
-  check: CHECK,
-  cache: CACHE,
-  mcp: MCP,
-  watch: WATCH,
+/**
+ * Every command, loaded when it runs: a command reads only the code it needs (a local report
+ * never loads the Hub client, the MCP server or the Parquet writer), which is most of a short
+ * command's time. A new command is one file exporting a `Command` and one line here.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  demo: async () => (await import('./commands/demo')).DEMO,
+  report: async () => (await import('./commands/report')).REPORT,
+  show: async () => (await import('./commands/show')).SHOW,
+  compare: async () => (await import('./commands/compare')).COMPARE,
+  runs: async () => (await import('./commands/runs')).RUNS,
+  export: async () => (await import('./commands/export')).EXPORT,
+  tags: async () => (await import('./commands/tags')).TAGS,
+  evals: async () => (await import('./commands/evals')).EVALS,
+  hub: async () => (await import('./commands/hub')).HUB,
+  download: async () => (await import('./commands/hub')).DOWNLOAD,
+  check: async () => (await import('./commands/check')).CHECK,
+  cache: async () => (await import('./commands/cache')).CACHE,
+  mcp: async () => (await import('./commands/mcp')).MCP,
+  watch: async () => (await import('./commands/watch')).WATCH,
 };
 
 /** The version in package.json, put in by the build (esbuild `define`); `dev` when run from source. */
 declare const RLRB_VERSION: string | undefined;
 const VERSION = typeof RLRB_VERSION === 'string' ? RLRB_VERSION : 'dev';
 
-function help(): string {
-  const lines = Object.values(COMMANDS).flatMap((c) => [`  rlrb ${c.usage}`, ...(c.about ? [`      ${c.about}`] : [])]);
+async function help(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const lines = commands.flatMap((c) => [`  rlrb ${c.usage}`, ...(c.about ? [`      ${c.about}`] : [])]);
   return [
     'rlrb: RL Run Browser on the command line',
     '',
@@ -68,11 +60,12 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       process.stdout.write(`rlrb ${VERSION}\n`);
       return 0;
     }
-    process.stdout.write(help());
+    process.stdout.write(await help());
     return cmd === 'help' || a.flags.has('help') ? 0 : 2;
   }
-  const command = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
-  if (!command) throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
+  const load = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+  if (!load) throw new UsageError(`unknown command "${cmd}" (try rlrb --help)`);
+  const command = await load();
   const a = parseArgs(argv, command.flags, `rlrb ${cmd}`);
   if (a.flags.has('help')) {
     const options = Object.hasOwn(command.flags, 'horizon') ? `\n${optionsHelp().join('\n')}\n` : '';

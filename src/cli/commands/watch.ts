@@ -22,7 +22,8 @@ import { UsageError, numberFlag, stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { INDEX_FLAGS, INDEX_USAGE } from '../open/indexOptions';
-import { openHubRun, openSettings } from '../open/openRun';
+import { openHubRun } from '../open/openHubRun';
+import { openSettings } from '../open/openRun';
 import { safeJsonLine, safeLine, writeErr } from '../output/safeText';
 import { commandWords, runHook } from '../live/eventHook';
 

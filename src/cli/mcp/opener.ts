@@ -13,7 +13,7 @@ import { checkRun } from './roots';
 import { Run as LocalRun } from '../../core/run/run';
 import { hubLiveSource, localLiveSource } from '../../core/live/liveSource';
 import type { LiveSource } from '../../core/live/liveSource';
-import { openHubRun } from '../open/openRun';
+import { openHubRun } from '../open/openHubRun';
 import { resolve } from 'node:path';
 import { ToolError } from './limits';
 

@@ -5,24 +5,16 @@
  * (`--no-cache`: none) and `--threads`; a log in an encoding the reader cannot read is a usage
  * error (exit 2, one line).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { IndexEngine, IndexOptions } from '../../core/log/creditIndex';
-import { IndexStore } from '../../core/log/indexStore';
 import { LogEncodingError } from '../../core/log/jsonlFile';
 import { Run } from '../../core/run/run';
-import { HubRun } from '../../core/hub/inPlace/hubRun';
-import { isHubRef, parseHubRef } from '../../core/hub/inPlace/hubRef';
-import { RangeCache } from '../../core/hub/inPlace/rangeCache';
+import { isHubRef } from '../../core/hub/inPlace/hubRef';
 import { errorDetail } from '../../core/errorMessage';
 import { UsageError } from '../args';
 import type { ParsedArgs } from '../args';
-import type { HubConnection } from '../../core/hub/model';
-import { cliCacheDir, indexEngine, indexOptions, rangesDir } from './indexOptions';
-import { connection } from './hubConnection';
-import { repoProblem } from './repoId';
-import { safeLine, writeErr } from '../output/safeText';
+import { indexEngine, indexOptions } from './indexOptions';
+import { writeErr } from '../output/safeText';
 
 /** How a run is opened: everything `openRun` takes from the flags, for a caller without flags (the MCP server). */
 export interface OpenSettings {
@@ -61,7 +53,9 @@ export interface LocatedRun {
  * (`Run.kept`) cost no read; `read()` reads it as `openRunWith` does (once, however often called).
  */
 export async function locateRunWith(ref: string, s: OpenSettings): Promise<LocatedRun> {
-  const run = isHubRef(ref) ? await openInPlace(ref, s) : await Run.open(resolve(ref), s.options, s.engine);
+  const run = isHubRef(ref)
+    ? (await (await import('./openHubRun')).openHubRun(ref, s)).hr.run
+    : await Run.open(resolve(ref), s.options, s.engine);
   if (!run) throw new UsageError(`${ref}: no run here (expected logs/ws_credit_log.jsonl, logs/ws_metrics.jsonl, or a .jsonl file)`);
   if (s.needCredit !== false && !run.credit)
     throw new UsageError(`${ref}: no credit log (${isHubRef(ref) ? 'logs/' : ''}ws_credit_log.jsonl) found`);
@@ -95,37 +89,4 @@ async function readRun(run: Run, ref: string): Promise<void> {
     sub?.dispose();
     if (tty) process.stderr.write('\r\x1b[K');
   }
-}
-
-/** A Hub run read in place, with what it was opened with (the watch follows it). */
-export interface OpenedHubRun {
-  hr: HubRun;
-  conn: HubConnection;
-  store: IndexStore;
-}
-
-/**
- * `hub:owner/name[@revision]`: the repo's logs read in place, the index saved in the cache folder
- * (`--no-cache`: a temporary one) with the ranges fetched under `ranges/`.
- */
-export async function openHubRun(spec: string, s: OpenSettings): Promise<OpenedHubRun> {
-  const ref = parseHubRef(spec);
-  if (typeof ref === 'string') throw new UsageError(ref);
-  const bad = repoProblem(ref.repo);
-  if (bad !== undefined) throw new UsageError(bad);
-  const dir = s.args.flags.has('no-cache') ? mkdtempSync(join(tmpdir(), 'rlrb-in-place-')) : cliCacheDir();
-  const conn = await connection(s.args);
-  const options = s.options;
-  const store = new IndexStore(dir);
-  const hr = await HubRun.open(ref, { conn, store, cache: new RangeCache(rangesDir(dir)), options });
-  if (hr.savedIndexLine !== undefined) {
-    writeErr(`rlrb: warning: ${safeLine(hr.savedIndexLine)}\n`);
-    const note = await hr.offlineNote();
-    if (note !== undefined) writeErr(`rlrb: warning: ${safeLine(note)}\n`);
-  }
-  return { hr, conn, store };
-}
-
-async function openInPlace(spec: string, s: OpenSettings): Promise<Run> {
-  return (await openHubRun(spec, s)).hr.run;
 }

@@ -6,7 +6,7 @@
  * origin ever gets, see hubFetch.ts) travels inside the tunnel, never as a header the proxy
  * reads. Hosts that `NO_PROXY` names are reached directly.
  */
-import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import type { agentFetch } from './proxyAgent';
 import { HubError } from './errors';
 
 export interface ProxySettings {
@@ -158,14 +158,14 @@ export function proxiedFetch(s: ProxySettings): typeof fetch {
   const key = JSON.stringify([s.http, s.https, s.noProxy]);
   const have = made.get(key);
   if (have) return have;
-  const agent = new EnvHttpProxyAgent({ httpProxy: s.http, httpsProxy: s.https, noProxy: s.noProxy });
+  // undici (a megabyte of code) is loaded by the first request through a proxy, not by every command
+  let through: Promise<ReturnType<typeof agentFetch>> | undefined;
   const f = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    through ??= import('./proxyAgent').then((m) => m.agentFetch(s));
+    const undiciFetch = await through;
     try {
       // undici's Response is the web Response Node's own fetch returns (another copy of the same classes)
-      return await undiciFetch(input as Parameters<typeof undiciFetch>[0], {
-        ...(init as Parameters<typeof undiciFetch>[1]),
-        dispatcher: agent,
-      });
+      return await undiciFetch(input as Parameters<typeof undiciFetch>[0], init as Parameters<typeof undiciFetch>[1]);
     } catch (e) {
       throw proxyFailure(e, [s.https, s.http], s.source) ?? e;
     }
