@@ -305,7 +305,11 @@ journey('10. after a window reload the trajectory browser comes back at the same
   // a reload reopens what the workbench saved: it saves its editors every few seconds, not on
   // unload, and the extension remembers the trajectory in workspace state; wait until both are
   await savedForReload('rlRunBrowser.trajectories', '"iteration":12,"group":7,"rollout":3');
-  await wb.page.reload();
+  // the workbench's own reload (what a user runs), not the browser's: it shuts the window down in
+  // order, its state flushed, where a page reload races the unload against the storage writes
+  const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+  await command('Developer: Reload Window');
+  await reloaded;
   await wb.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const tab = wb.page.locator('.tabs-container .tab', { hasText: 'Trajectories: run' });
   await tab.waitFor({ timeout: 60_000 });
