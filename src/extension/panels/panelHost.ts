@@ -3,8 +3,9 @@
  * message pump, its disposables, posting, and the state it remembers. Every kind of panel
  * extends it with its own protocol, state and push; `panelRegistry.ts` opens and restores them.
  */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import * as vscode from 'vscode';
-import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
+import type { PanelKind, PanelState, TrajectoryKey } from '../../shared/protocol';
 import type { RunTrajectoryKey } from '../../shared/protocol/task';
 import type { ShareAction } from '../../shared/protocol/trajectories';
 import type { ShareArgs } from '../share/shareArgs';
@@ -44,7 +45,7 @@ export interface PanelPage {
 /** How a panel opens another panel, or a row in the tree (a service, not a command id). */
 export interface PanelNavigator {
   open(kind: PanelKind, root: string): Promise<unknown>;
-  openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void>;
+  openTrajectories(root: string, query: TrajectoryQuery | undefined, label: string | null, select?: TrajectoryKey): Promise<void>;
   revealRow(root: string, row: number): Promise<void>;
   /** the task view of `task` over 1 or 2 runs */
   openTask(task: string, runs: string[]): void;

@@ -3,8 +3,9 @@
  * and run; the comparison, one per ordered pair; the task view and the side-by-side
  * view), and the navigator through which panels and commands open each other.
  */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import type * as vscode from 'vscode';
-import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
+import type { PanelKind, PanelState, TrajectoryKey } from '../../shared/protocol';
 import type { MetricsPanelState } from '../../shared/protocol/metrics';
 import type { RunTrajectoryKey, SideBySideState, TaskPanelState } from '../../shared/protocol/task';
 import type { CompareState } from '../../shared/protocol/compare';
@@ -132,7 +133,7 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     return this.runSet(kind).show({ kind, root });
   }
 
-  async openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void> {
+  async openTrajectories(root: string, query: TrajectoryQuery | undefined, label: string | null, select?: TrajectoryKey): Promise<void> {
     const existing = this.trajectories.find({ kind: 'trajectories', root });
     if (existing) {
       existing.navigate(query, label, select);
@@ -145,7 +146,7 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
   async openEvalEpisodes(roots: readonly string[], task: string, iteration: number): Promise<void> {
     const names = ['A', 'B'];
     for (const [i, root] of roots.entries()) {
-      const query: QueryView = { filter: { evalIteration: iteration, evalTask: task }, sort: [] };
+      const query: TrajectoryQuery = { filter: { evalIteration: iteration, evalTask: task }, sort: [] };
       const label = roots.length > 1 ? `run ${names[i] ?? i + 1} of the comparison` : null;
       const existing = this.trajectories.find({ kind: 'trajectories', root });
       if (existing) existing.navigate(query, label, undefined, i > 0);
