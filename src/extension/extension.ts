@@ -60,17 +60,24 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     () => destinations.fetchedLogs(),
     indexStore,
     () => config.engine.threads,
+    (line) => out.error(line),
   );
   const hub = new HubService(
     ctx.secrets,
     () => settings().endpoint,
     () => settings().stallTimeoutSeconds * 1000,
+    (line) => out.error(line),
   );
-  const downloads = new DownloadManager(hub, ctx.globalState, () => ({
-    concurrency: settings().downloadConcurrency,
-    stallTimeoutMs: settings().stallTimeoutSeconds * 1000,
-    stateDir: ctx.globalStorageUri.fsPath,
-  }));
+  const downloads = new DownloadManager(
+    hub,
+    ctx.globalState,
+    () => ({
+      concurrency: settings().downloadConcurrency,
+      stallTimeoutMs: settings().stallTimeoutSeconds * 1000,
+      stateDir: ctx.globalStorageUri.fsPath,
+    }),
+    (line) => out.error(line),
+  );
   const trees = new Trees(
     hub,
     runs,
@@ -100,7 +107,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     panels,
     autoRefresh,
     ...panels.register(),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => void runs.scan()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => runs.startScan()),
     config.onDidChange((change) => applySettingsChange(services, autoRefresh, change)),
     downloads.onDidFinish(() => trees.hub.refresh()),
   );
@@ -121,7 +128,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   ])
     feature.register(ctx, services);
 
-  void runs.scan();
+  runs.startScan();
   autoRefresh.every(settings().autoRefreshHubMinutes);
   downloads.offerResume();
   return {

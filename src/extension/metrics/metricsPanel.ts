@@ -68,7 +68,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     this.linked.add(metric);
     if (!this.ready) return;
     if (this.charted.has(metric)) this.flushFocus();
-    else void this.push();
+    else this.background(this.push(), `cannot show ${metric}`);
   }
 
   private flushFocus(): void {
@@ -209,7 +209,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     if (!this.ready || this.overlayTimer) return;
     this.overlayTimer = setTimeout(() => {
       this.overlayTimer = undefined;
-      void this.push();
+      this.background(this.push(), 'cannot show the overlaid run');
     }, 300);
   }
 

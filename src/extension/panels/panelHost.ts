@@ -15,6 +15,8 @@ import { buildHtml } from './html';
 import { LoadWatchdog } from './loadWatchdog';
 import { parseShowProblems, rawMessage } from '../../shared/protocol';
 import { problemsMessage, runProblems } from '../problems/dataProblems';
+import { background } from '../background';
+import type { FailureLog } from '../background';
 
 export const TITLES: Readonly<Record<PanelKind, string>> = {
   metrics: 'Metrics',
@@ -65,8 +67,8 @@ export interface PanelDeps {
   readonly extensionUri: vscode.Uri;
   readonly runs: RunService;
   readonly navigate: PanelNavigator;
-  /** a line for the RL Runs output channel (what the panels do on their own, such as loading a blank page again) */
-  readonly log?: (line: string) => void;
+  /** a line for the RL Runs output channel (what the panels do on their own, such as loading a blank page again, and what failed) */
+  readonly log: FailureLog;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -176,7 +178,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
         const raw = rawMessage(m);
         if (raw && parseShowProblems(raw)) return void vscode.commands.executeCommand('workbench.actions.view.problems');
         const msg = parse(m);
-        if (msg) void this.receive(msg);
+        if (msg) this.background(this.receive(msg), `cannot answer the page's ${msg.type}`);
       }),
     );
     this._register(
@@ -204,6 +206,11 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   protected abstract onMessage(m: In): Promise<void>;
   /** Sends the page everything it shows; `initial` after `ready` or a navigation. */
   protected abstract push(initial: boolean): Promise<void>;
+
+  /** Lets `work` go on without waiting; its failure is a line in the output channel, after the panel's title. */
+  protected background(work: PromiseLike<unknown>, what: string): void {
+    background(work, this.deps.log, `${this.panel.title}: ${what}`);
+  }
 
   private async receive(m: In): Promise<void> {
     if (m.type === 'ready') {
@@ -235,15 +242,15 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
       tries: LOAD_TRIES,
       visible: () => panel.visible,
       reload: (n) => {
-        deps.log?.(
+        deps.log(
           `${panel.title}: the page did not say it was ready in ${LOAD_TIMEOUT_MS / 1000} s; loading it again (${n} of ${LOAD_TRIES})`,
         );
         // a fresh nonce makes the html new to the webview, which loads it in a new frame
         panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, this.state);
       },
       giveUp: () => {
-        deps.log?.(`${panel.title}: the page stayed blank after ${LOAD_TRIES} reloads`);
-        void notLoaded(panel.title);
+        deps.log(`${panel.title}: the page stayed blank after ${LOAD_TRIES} reloads`);
+        this.background(notLoaded(panel.title), 'cannot offer to reload the window');
       },
     });
   }
@@ -271,7 +278,10 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
     if (!this.ready || this.pushTimer) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
-      void this.push(false).then(() => this.postProblems());
+      this.background(
+        this.push(false).then(() => this.postProblems()),
+        "cannot show the run's change",
+      );
     }, 300);
   }
 

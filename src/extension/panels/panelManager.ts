@@ -25,6 +25,7 @@ import type { TaskPanel } from '../task/taskPanel';
 import { TASK_KIND } from '../task/taskPanel';
 import type { SideBySidePanel } from '../task/sideBySidePanel';
 import { SIDE_BY_SIDE_KIND } from '../task/sideBySidePanel';
+import type { FailureLog } from '../background';
 
 /** Pinned metrics of a run, remembered per workspace. */
 class WorkspacePins implements PinStore {
@@ -96,13 +97,10 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     ctx: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>,
     runs: RunService,
     readonly revealRow: (root: string, row: number) => Promise<void>,
-    log?: (line: string) => void,
+    log: FailureLog,
   ) {
     const pins = new WorkspacePins(ctx.workspaceState);
-    this.registry = new PanelRegistry(
-      { extensionUri: ctx.extensionUri, runs, navigate: this, ...(log ? { log } : {}) },
-      ctx.workspaceState,
-    );
+    this.registry = new PanelRegistry({ extensionUri: ctx.extensionUri, runs, navigate: this, log }, ctx.workspaceState);
     this.metrics = this.registry.kind(runKind('metrics', (panel, state, site) => new MetricsPanel(panel, state, site, pins)));
     this.trajectories = this.registry.kind(runKind('trajectories', (panel, state, site) => new TrajectoriesPanel(panel, state, site)));
     this.report = this.registry.kind(runKind('report', (panel, state, site) => new ReportPanel(panel, state, site)));

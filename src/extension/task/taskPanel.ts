@@ -49,7 +49,7 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
     this.instruction = undefined;
     this.panel.title = `Task: ${shortText(task)}`;
     this.panel.reveal();
-    if (this.ready) void this.push();
+    if (this.ready) this.background(this.push(), 'cannot show the task');
   }
 
   protected override shows(root: string | undefined): boolean {

@@ -22,6 +22,7 @@ import { FileSource } from './source';
 import type { AdaptiveLimit } from './adaptive';
 import { SignedUrlExpired, fetchRange, hubError } from './fetchFile';
 import type { FetchContext, Span, SpanHooks } from './fetchFile';
+import { errorMessage } from '../../errorMessage';
 
 /** Ranges one request may take while the pool is at one connection (16 MB ranges: 1 GB). */
 export const SPAN_RANGES = 64;
@@ -139,7 +140,8 @@ export async function fetchAll(s: Schedule): Promise<void> {
     }
   };
   const rangeFinished = (job: FileJob): void => {
-    void s.save(false);
+    // a save that fails leaves the last record, so a resume fetches those bytes again: worth a line, not a stop
+    s.save(false).catch((e: unknown) => ctx.meter.emit(`cannot save the download's progress: ${errorMessage(e)}`));
     void job.advanceHash().catch(() => undefined);
   };
   /** a span's request ended with every range of it in (one cut short by `cut` ends at its range's end) */
