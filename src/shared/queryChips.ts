@@ -115,13 +115,14 @@ export function queryChips(q: TrajectoryQuery): QueryChip[] {
   if (f.gate) out.push({ id: 'gate', label: "gate pairs (mixed groups' labeled rollouts)", without: dropFilter('gate') });
   for (const t of f.tags ?? []) out.push({ id: `tag-${t}`, label: `tag ${TAG_WORDS[t].label}`, without: dropTag(t) });
   if (f.text) out.push({ id: 'text', label: `text “${f.text}”`, without: dropFilter('text') });
-  q.sort.forEach((s, i) =>
+  q.sort.forEach((s, i) => {
+    const name = (f.evalIteration !== undefined ? EVAL_SORT_NAMES[s.key] : undefined) ?? SORT_NAMES[s.key];
     out.push({
       id: `sort-${s.key}`,
-      label: `${i === 0 ? 'sort' : 'then'} ${(f.evalIteration !== undefined ? EVAL_SORT_NAMES[s.key] : undefined) ?? SORT_NAMES[s.key]} ${s.descending ? '↓' : '↑'}`,
+      label: `${i === 0 ? 'sort' : 'then'} ${name} ${s.descending ? '↓' : '↑'}`,
       without: (x) => ({ filter: x.filter, sort: x.sort.filter((y) => y.key !== s.key) }),
-    }),
-  );
+    });
+  });
   return out;
 }
 

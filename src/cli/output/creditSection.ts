@@ -37,7 +37,8 @@ export function creditSection(d: CreditDiagnostics): string[] {
     dose.length === 0
       ? '  dose per iteration: no credited turn'
       : `  dose per iteration: ${fmt(dose[0]!.dose)} at iteration ${dose[0]!.iteration}, ` +
-          `${fmt(dose[dose.length - 1]!.dose)} at iteration ${dose[dose.length - 1]!.iteration} (the card's whole-run figure: ${d.doseCard})`,
+          `${fmt(dose[dose.length - 1]!.dose)} at iteration ${dose[dose.length - 1]!.iteration} ` +
+          `(the card's whole-run figure: ${d.doseCard})`,
   );
   return out;
 }

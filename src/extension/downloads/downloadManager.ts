@@ -172,7 +172,8 @@ export class DownloadManager extends Disposable {
           await this.remember(r, true);
         }
       }
-      const title = `${r.repo}: ${r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`}${r.keepLatest ? ' (latest file left as it was)' : ''}`;
+      const what = r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`;
+      const title = `${r.repo}: ${what}${r.keepLatest ? ' (latest file left as it was)' : ''}`;
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
@@ -201,7 +202,8 @@ export class DownloadManager extends Disposable {
                 progress.report({
                   increment: pct - reported,
                   message: esc(
-                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s over ${p.connections} connection${p.connections === 1 ? '' : 's'} · ETA ` +
+                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ` +
+                      `${formatBytes(p.rate)}/s over ${p.connections} connection${p.connections === 1 ? '' : 's'} · ETA ` +
                       `${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
                   ),
                 });

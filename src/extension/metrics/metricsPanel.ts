@@ -148,7 +148,6 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     }
   }
 
-  /** A point of the Evaluation chart: offers that iteration's checkpoint from the run's Hub repo (the download commands), or says why not. */
   /** Whether a clicked point is a spike up or down against its neighbours in its run's metrics log. */
   private async direction(root: string, metric: string, iteration: number): Promise<'up' | 'down' | undefined> {
     const t = (await this.deps.runs.ensure(root))?.run.metrics?.getTable();

@@ -119,7 +119,8 @@ const LOAD_TRIES = 2;
 async function notLoaded(title: string): Promise<void> {
   const reload = 'Reload Window';
   const pick = await vscode.window.showWarningMessage(
-    `RL Runs: the panel "${title}" did not load (the webview stayed blank after ${LOAD_TRIES} reloads). Reloading the window usually mends it.`,
+    `RL Runs: the panel "${title}" did not load (the webview stayed blank after ${LOAD_TRIES} reloads). ` +
+      'Reloading the window usually mends it.',
     reload,
   );
   if (pick === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');

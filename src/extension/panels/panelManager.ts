@@ -159,7 +159,10 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     return this.compare.show({ kind: 'compare', rootA, rootB, root: rootA });
   }
 
-  /** The task view of `task` over `runs`: that one when open, else an open task view of the same runs shows it (no new webview), else a new one. */
+  /**
+   * The task view of `task` over `runs`: that one when open, else an open task view of the
+   * same runs shows it (no new webview), else a new one.
+   */
   openTask(task: string, runs: string[]): TaskPanel {
     const state: TaskPanelState = { kind: 'task', root: runs[0]!, task, runs };
     const same = this.tasks.find(state);

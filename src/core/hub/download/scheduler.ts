@@ -219,7 +219,10 @@ export async function fetchAll(s: Schedule): Promise<void> {
 
 const workers = (s: Schedule): number => Math.max(1, s.maxWorkers);
 
-/** A span until it is in (or given back): the first attempt has the worker's connection slot, each retry takes one again, the waits between them do not. */
+/**
+ * A span until it is in (or given back): the first attempt has the worker's connection slot,
+ * each retry takes one again, the waits between them do not.
+ */
 async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task, hooks: SpanHooks): Promise<void> {
   const { o, meter } = c;
   const it = t.job.it;
