@@ -1,4 +1,4 @@
-/** The text report's short section on the credit diagnostics (issue #24 item 6); `report --json` holds them whole. */
+/** The text report's short section on the credit diagnostics; `report --json` holds them whole. */
 import type { CreditDiagnostics } from '../../core/report/creditDiagnostics';
 import { formatFigure as fmt } from '../../shared/format';
 import { table } from './table';

@@ -111,7 +111,7 @@ function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: Pane
   });
 }
 
-/** How long a visible page may take to say `ready` before it is loaded again (a page here says it in 0.1-1.5 s), and how often. */
+/** How long a visible page may take to say `ready` before it is loaded again (a page says it within a second or two), and how often. */
 const LOAD_TIMEOUT_MS = 10_000;
 const LOAD_TRIES = 2;
 

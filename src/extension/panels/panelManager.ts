@@ -148,7 +148,7 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
       const label = roots.length > 1 ? `run ${names[i] ?? i + 1} of the comparison` : null;
       const existing = this.trajectories.find({ kind: 'trajectories', root });
       if (existing) existing.navigate(query, label, undefined, i > 0);
-      // one webview at a time: two created at once in code-server left one of them blank (e2e evalBrowser E2);
+      // one webview at a time: two created at once can leave one of them blank (see loadWatchdog.ts);
       // on a loaded machine a page may take more than the default 10 s to listen
       else await this.trajectories.create({ kind: 'trajectories', root, query, label }, i > 0).whenReady(PAIR_READY_MS);
     }

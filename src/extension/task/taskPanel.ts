@@ -42,7 +42,7 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
 
   /**
    * Shows `task` of the same runs in this panel, revealed (a jump from the comparison reuses an
-   * open task view: a new webview costs the workbench about a second, bench/workbench).
+   * open task view: a new webview is slow to create, and one more tab the user did not ask for).
    */
   showTask(task: string): void {
     this.state.task = task;

@@ -28,8 +28,8 @@ export { encodePath } from './source';
 const FLUSH_EVERY = 32 << 20;
 const WRITE_BATCH = 1 << 20;
 /**
- * A cancelled body's connection closes a moment after the cancel resolves (1.5 ms on
- * loopback, 6 ms in a cold process, measured); fetch does not tell when. The slot is held
+ * A cancelled body's connection closes a moment after the cancel resolves (a few ms, more
+ * in a cold process); fetch does not tell when. The slot is held
  * this long after it, so the next request does not overlap the closing one at the server.
  */
 const CLOSING_MS = 50;
