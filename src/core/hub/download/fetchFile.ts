@@ -191,6 +191,7 @@ async function fetchBody(
   count(0);
   // a read pending when the attempt is aborted did not always settle (Node 20's fetch,
   // under load): the abort cancels the body, which ends the pending read
+  // (a cancel that fails has nothing left to cancel: the body is gone either way)
   const cancel = (): void => void reader.cancel().catch(() => undefined);
   if (signal.aborted) cancel();
   else signal.addEventListener('abort', cancel, { once: true });

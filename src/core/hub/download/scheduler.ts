@@ -142,7 +142,8 @@ export async function fetchAll(s: Schedule): Promise<void> {
   const rangeFinished = (job: FileJob): void => {
     // a save that fails leaves the last record, so a resume fetches those bytes again: worth a line, not a stop
     s.save(false).catch((e: unknown) => ctx.meter.emit(`cannot save the download's progress: ${errorMessage(e)}`));
-    void job.advanceHash().catch(() => undefined);
+    // a failed read-back stays in the job's hash chain: the file's final check meets it again and reports it
+    job.advanceHash().catch(() => undefined);
   };
   /** a span's request ended with every range of it in (one cut short by `cut` ends at its range's end) */
   const spanEnded = (t: Task): void => {
@@ -152,7 +153,7 @@ export async function fetchAll(s: Schedule): Promise<void> {
   for (const job of jobs) {
     if (job.complete) finishing.push(complete(job));
     else {
-      void job.advanceHash().catch(() => undefined);
+      job.advanceHash().catch(() => undefined); // as in rangeFinished: the final check reports a failure
       enqueue(job);
     }
   }
