@@ -46,6 +46,15 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' }],
     },
   },
+  // in the product, a promise nobody waits for is handled where it starts (src/extension/background.ts):
+  // `void` does not do, so that a failure is one line in the output channel or the user's message, never lost
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      'no-empty': 'error',
+    },
+  },
   { files: ['src/core/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict([vscodeBan, wireBan, upBan]) } },
   { files: ['webview/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': restrict([vscodeBan]) } },
   {

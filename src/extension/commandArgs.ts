@@ -1,11 +1,9 @@
 /** Parsing of command arguments, so that a webview, a link or a test can call commands. */
-import type { FilterView, SortView } from '../shared/protocol';
+import type { TrajectoryFilter, TrajectoryQuery, TrajectorySort } from '../shared/shapes';
 import type { HubNode, TreeNode } from './trees/treeModel';
 
-export interface OpenTrajectoriesArgs {
+export interface OpenTrajectoriesArgs extends Partial<TrajectoryQuery> {
   root?: string;
-  filter?: FilterView;
-  sort?: SortView[];
   label?: string;
   select?: { iteration: number; group: number; rollout: number };
 }
@@ -32,7 +30,7 @@ export function parseOpenTrajectoriesArgs(arg: unknown): OpenTrajectoriesArgs {
   const o = arg as Record<string, unknown>;
   const out: OpenTrajectoriesArgs = {};
   if (typeof o['root'] === 'string') out.root = o['root'];
-  const filter: FilterView = {};
+  const filter: TrajectoryFilter = {};
   const f = o['filter'];
   if (f && typeof f === 'object') {
     const fo = f as Record<string, unknown>;
@@ -55,7 +53,7 @@ export function parseOpenTrajectoriesArgs(arg: unknown): OpenTrajectoriesArgs {
   }
   if (Object.keys(filter).length > 0) out.filter = filter;
   if (Array.isArray(o['sort']))
-    out.sort = o['sort'].filter((s): s is SortView => !!s && typeof s === 'object' && typeof (s as SortView).key === 'string');
+    out.sort = o['sort'].filter((s): s is TrajectorySort => !!s && typeof s === 'object' && typeof (s as TrajectorySort).key === 'string');
   if (typeof o['label'] === 'string') out.label = o['label'];
   return out;
 }

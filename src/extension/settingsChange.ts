@@ -5,8 +5,8 @@ import type { HubAutoRefresh } from './hub/autoRefresh';
 
 export function applySettingsChange(s: Services, autoRefresh: HubAutoRefresh, { before, after }: SettingsChange): void {
   if (JSON.stringify(before.index) !== JSON.stringify(after.index)) s.runs.setOptions(after.index);
-  else if (JSON.stringify(before.runFolders) !== JSON.stringify(after.runFolders)) void s.runs.scan();
-  if (before.endpoint !== after.endpoint) for (const r of after.repos) void s.hub.refresh(r);
+  else if (JSON.stringify(before.runFolders) !== JSON.stringify(after.runFolders)) s.runs.startScan();
+  if (before.endpoint !== after.endpoint) for (const r of after.repos) s.hub.startRefresh(r);
   s.trees.hub.refresh();
   autoRefresh.every(after.autoRefreshHubMinutes);
 }

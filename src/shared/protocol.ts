@@ -7,24 +7,12 @@
  * is a complete snapshot (a hidden webview keeps only the newest), never a delta.
  */
 
-import type { RewardFilter, SortKey, TagName, TrajectoryFilter, TrajectoryQuery, TrajectorySort } from './shapes';
+import type { SortKey, TagName, TrajectoryQuery } from './shapes';
 import { REWARD_FILTERS, SORT_KEYS, TAG_NAMES } from './shapes';
 
 export type PanelKind = 'metrics' | 'trajectories' | 'report';
 
-// ---- the trajectory query on the wire (the presenters translate it for the engine)
-
-export type RewardFilterView = RewardFilter;
-
-/** Filters of the trajectory table; every one set must hold (core's filter: one shape). */
-export type FilterView = TrajectoryFilter;
-
-/** The columns the table sorts by. */
-export type SortKeyView = SortKey;
-
-export type SortView = TrajectorySort;
-
-export type QueryView = TrajectoryQuery;
+// ---- the trajectory query: its one shape is in shapes.ts (the engine, the presenters and the pages all speak it)
 
 /** Where a trajectory is, in words a person (and a link) can use. */
 export interface TrajectoryKey {
@@ -37,7 +25,7 @@ export interface TrajectoryKey {
 export interface PanelState {
   kind: PanelKind;
   root: string;
-  query?: QueryView;
+  query?: TrajectoryQuery;
   selectedRow?: number;
   selected?: TrajectoryKey;
   scrollTop?: number;
@@ -95,7 +83,7 @@ export function rawMessage(v: unknown): RawMessage | undefined {
   return isObj(v) && typeof v['type'] === 'string' ? (v as RawMessage) : undefined;
 }
 
-export function isSortKeyView(v: unknown): v is SortKeyView {
+export function isSortKey(v: unknown): v is SortKey {
   return typeof v === 'string' && (SORT_KEYS as readonly string[]).includes(v);
 }
 
@@ -108,7 +96,7 @@ export function isTagList(v: unknown): v is TagName[] {
   );
 }
 
-export function isQuery(v: unknown): v is QueryView {
+export function isQuery(v: unknown): v is TrajectoryQuery {
   if (!isObj(v) || !isObj(v['filter']) || !Array.isArray(v['sort'])) return false;
   const f = v['filter'];
   for (const k of ['iterationMin', 'iterationMax', 'group', 'rollout', 'flags'] as const)
@@ -119,9 +107,7 @@ export function isQuery(v: unknown): v is QueryView {
   if (f['tags'] !== undefined && !isTagList(f['tags'])) return false;
   if (f['evalIteration'] !== undefined && !isInt(f['evalIteration'])) return false;
   if (f['evalTask'] !== undefined && (typeof f['evalTask'] !== 'string' || f['evalTask'].length > 64 * 1024)) return false;
-  return v['sort'].every(
-    (s) => isObj(s) && isSortKeyView(s['key']) && (s['descending'] === undefined || typeof s['descending'] === 'boolean'),
-  );
+  return v['sort'].every((s) => isObj(s) && isSortKey(s['key']) && (s['descending'] === undefined || typeof s['descending'] === 'boolean'));
 }
 
 export function parseOpenTrajectory(m: RawMessage): OpenTrajectoryMessage | undefined {

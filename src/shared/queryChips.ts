@@ -2,9 +2,8 @@
  * The trajectory browser's query in words: one removable chip per active filter and sort
  * key, so nothing the table is filtered by is hidden (a jump's flag or gate filter included).
  */
-import type { FilterView, QueryView, SortKeyView } from './protocol';
 import { Flag } from './shapes';
-import type { TagName } from './shapes';
+import type { SortKey, TagName, TrajectoryFilter, TrajectoryQuery } from './shapes';
 import { TAG_WORDS } from './tagWords';
 
 /** The row flag bits the wire's `flags` filter holds, in words. */
@@ -21,7 +20,7 @@ export const FLAG_NAMES: readonly [number, string][] = [
   [Flag.MissingFields, 'missing fields'],
 ];
 
-const SORT_NAMES: Record<SortKeyView, string> = {
+const SORT_NAMES: Record<SortKey, string> = {
   iteration: 'iteration',
   group: 'group',
   rollout: 'rollout',
@@ -41,12 +40,12 @@ export interface QueryChip {
   id: string;
   label: string;
   /** the query without this chip */
-  without: (q: QueryView) => QueryView;
+  without: (q: TrajectoryQuery) => TrajectoryQuery;
 }
 
 const dropFilter =
-  (...keys: (keyof FilterView)[]) =>
-  (q: QueryView): QueryView => {
+  (...keys: (keyof TrajectoryFilter)[]) =>
+  (q: TrajectoryQuery): TrajectoryQuery => {
     const filter = { ...q.filter };
     for (const k of keys) delete filter[k];
     return { filter, sort: q.sort };
@@ -54,20 +53,20 @@ const dropFilter =
 
 const dropTag =
   (t: TagName) =>
-  (q: QueryView): QueryView => {
+  (q: TrajectoryQuery): TrajectoryQuery => {
     const tags = (q.filter.tags ?? []).filter((x) => x !== t);
-    const filter: FilterView = { ...q.filter, tags };
+    const filter: TrajectoryFilter = { ...q.filter, tags };
     if (tags.length === 0) delete filter.tags;
     return { filter, sort: q.sort };
   };
 
 /** The query with tag `t` among its `tag:` filters (a click on a tag anywhere); the same query when it is there. */
-export function withTag(q: QueryView, t: TagName): QueryView {
+export function withTag(q: TrajectoryQuery, t: TagName): TrajectoryQuery {
   const tags = q.filter.tags ?? [];
   return tags.includes(t) ? q : { filter: { ...q.filter, tags: [...tags, t] }, sort: q.sort };
 }
 
-function iterationLabel(f: FilterView): string | null {
+function iterationLabel(f: TrajectoryFilter): string | null {
   const lo = f.iterationMin,
     hi = f.iterationMax;
   if (lo === undefined && hi === undefined) return null;
@@ -79,10 +78,10 @@ function iterationLabel(f: FilterView): string | null {
 const REWARDS = { success: 'succeeded', failure: 'failed', format: 'format failure' } as const;
 
 /** On eval episodes a task's episodes play the part of a group's rollouts: the group and rollout sort keys order by task and sample. */
-const EVAL_SORT_NAMES: Partial<Record<SortKeyView, string>> = { group: 'task', rollout: 'sample', flags: 'tags' };
+const EVAL_SORT_NAMES: Partial<Record<SortKey, string>> = { group: 'task', rollout: 'sample', flags: 'tags' };
 
 /** The source chip first: the eval episodes of a checkpoint (and a task), removing it goes back to the training rollouts. */
-function sourceChips(f: FilterView): QueryChip[] {
+function sourceChips(f: TrajectoryFilter): QueryChip[] {
   if (f.evalIteration === undefined) return [];
   const out: QueryChip[] = [
     { id: 'eval', label: `Evaluation episodes · iteration ${f.evalIteration}`, without: dropFilter('evalIteration', 'evalTask') },
@@ -92,7 +91,7 @@ function sourceChips(f: FilterView): QueryChip[] {
 }
 
 /** Every active filter, then every sort key, in the order they apply. */
-export function queryChips(q: QueryView): QueryChip[] {
+export function queryChips(q: TrajectoryQuery): QueryChip[] {
   const f = q.filter;
   const out: QueryChip[] = sourceChips(f);
   const it = iterationLabel(f);
@@ -108,7 +107,7 @@ export function queryChips(q: QueryView): QueryChip[] {
         label: `has ${name}`,
         without: (x) => {
           const flags = (x.filter.flags ?? 0) & ~bit;
-          const filter: FilterView = { ...x.filter, flags };
+          const filter: TrajectoryFilter = { ...x.filter, flags };
           if (!flags) delete filter.flags;
           return { filter, sort: x.sort };
         },
@@ -116,18 +115,19 @@ export function queryChips(q: QueryView): QueryChip[] {
   if (f.gate) out.push({ id: 'gate', label: "gate pairs (mixed groups' labeled rollouts)", without: dropFilter('gate') });
   for (const t of f.tags ?? []) out.push({ id: `tag-${t}`, label: `tag ${TAG_WORDS[t].label}`, without: dropTag(t) });
   if (f.text) out.push({ id: 'text', label: `text “${f.text}”`, without: dropFilter('text') });
-  q.sort.forEach((s, i) =>
+  q.sort.forEach((s, i) => {
+    const name = (f.evalIteration !== undefined ? EVAL_SORT_NAMES[s.key] : undefined) ?? SORT_NAMES[s.key];
     out.push({
       id: `sort-${s.key}`,
-      label: `${i === 0 ? 'sort' : 'then'} ${(f.evalIteration !== undefined ? EVAL_SORT_NAMES[s.key] : undefined) ?? SORT_NAMES[s.key]} ${s.descending ? '↓' : '↑'}`,
+      label: `${i === 0 ? 'sort' : 'then'} ${name} ${s.descending ? '↓' : '↑'}`,
       without: (x) => ({ filter: x.filter, sort: x.sort.filter((y) => y.key !== s.key) }),
-    }),
-  );
+    });
+  });
   return out;
 }
 
 /** The header line, from the live query alone: "3525 of 10800 trajectories · iteration 11 · has sign flip". */
-export function queryHeader(q: QueryView, total: number, size: number): string {
+export function queryHeader(q: TrajectoryQuery, total: number, size: number): string {
   const filters = queryChips(q).filter((c) => !c.id.startsWith('sort-'));
   if (q.filter.evalIteration !== undefined) {
     // the source's chips name it; the count is of its episodes

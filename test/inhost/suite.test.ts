@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { RlRunBrowserApi } from '../../src/extension/extension';
+import type { RlRunBrowserApi } from '../../src/extension/api';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreditIndex } from '../../src/core/log/creditIndex';

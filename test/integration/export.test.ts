@@ -1,3 +1,4 @@
+import type { TrajectoryFilter } from '../../src/shared/shapes';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +14,6 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { groupEnd, inFileOrder } from '../../src/core/export/recordReader';
 import type { ExportSink } from '../../src/core/export/sink';
 import type { RecordHead } from '../fixtures';
-import type { TrajectoryFilter } from '../../src/core/run/query';
 import { main } from '../../src/cli/main';
 import { tempDir } from '../helpers';
 

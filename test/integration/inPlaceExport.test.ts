@@ -1,3 +1,4 @@
+import type { TrajectoryFilter } from '../../src/shared/shapes';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,6 @@ import { exportRows } from '../../src/core/export/exportRows';
 import type { ExportFormat } from '../../src/core/export/exportRows';
 import { selectRows } from '../../src/core/export/select';
 import type { ExportSink } from '../../src/core/export/sink';
-import type { TrajectoryFilter } from '../../src/core/run/query';
 
 const REPO = 'acme/export-in-place';
 let emu: HubEmulator;

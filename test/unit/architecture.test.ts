@@ -1,8 +1,9 @@
 /**
  * The rules that keep the layout: no import cycle anywhere in src/ and webview/, the zones'
  * arrows point one way (core below cli and extension, seeing of shared only its data-only
- * shapes module; shared stands alone; webview never reaches the host), and no folder grows into a grab-bag. Read from the source text, so a
- * new file is checked the day it is added.
+ * shapes module; shared stands alone; webview never reaches the host), no folder grows into
+ * a grab-bag, and lines stay short enough to read side by side. Read from the source text,
+ * so a new file is checked the day it is added.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,10 @@ const ROOT = resolve(__dirname, '../../..');
 const ZONES = ['src', 'webview'];
 /** A folder with more files than this is a grab-bag (the issue says about a dozen). */
 const MAX_FILES_A_FOLDER = 14;
+/** Lines longer than this are read scrolling sideways (Prettier's width; it cannot break a long string). */
+const MAX_LINE = 140;
+/** The long lines src/ and webview/ may hold together: a long message is sometimes clearer unbroken, rarely. */
+const MAX_LONG_LINES = 10;
 /** The modules of src/shared that src/core may import: data and types only. */
 const CORE_MAY_IMPORT = ['src/shared/shapes.ts'];
 
@@ -118,4 +123,16 @@ test('no folder is a grab-bag', () => {
   for (const f of files) counts.set(rel(dirname(f)), (counts.get(rel(dirname(f))) ?? 0) + 1);
   const big = [...counts].filter(([, n]) => n > MAX_FILES_A_FOLDER).map(([d, n]) => `${d}: ${n} files`);
   assert.deepEqual(big, []);
+});
+
+test('few lines are longer than 140 characters', () => {
+  const long = files.flatMap((f) =>
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (line.length > MAX_LINE ? [`${rel(f)}:${i + 1}`] : [])),
+  );
+  assert.ok(
+    long.length <= MAX_LONG_LINES,
+    `${long.length} lines over ${MAX_LINE} characters (at most ${MAX_LONG_LINES}):\n${long.join('\n')}`,
+  );
 });

@@ -3,6 +3,7 @@
  * pages and detail over a hand-worked evaluation log, its chips and header, the tree's
  * checkpoints, and the messages that carry the source.
  */
+import type { TrajectoryQuery } from '../../src/shared/shapes';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,6 @@ import { parseTrajectoriesMessage } from '../../src/shared/protocol/trajectories
 import { parseCompareMessage } from '../../src/shared/protocol/compare';
 import { parseOpenTrajectoriesArgs } from '../../src/extension/commandArgs';
 import { querySpec } from '../../src/extension/trajectories/queryViews';
-import type { QueryView } from '../../src/shared/protocol';
 
 const click = (x: number, y: number): string => `click(point_2d=[${x}, ${y}])`;
 const turns = (actions: string[]): { action: string }[] => actions.map((action) => ({ action }));
@@ -54,7 +54,7 @@ async function source(): Promise<{ src: EpisodeSource; run: Run }> {
   return { src: new EpisodeSource(run), run };
 }
 
-const q = (filter: QueryView['filter'], sort: QueryView['sort'] = []): QueryView => ({ filter, sort });
+const q = (filter: TrajectoryQuery['filter'], sort: TrajectoryQuery['sort'] = []): TrajectoryQuery => ({ filter, sort });
 
 test("the eval source: a checkpoint's episodes with their tags, paged; size counts the source", async () => {
   const { src } = await source();
@@ -92,7 +92,7 @@ test("the eval source: a checkpoint's episodes with their tags, paged; size coun
 
 test('the eval source: a task, the reward and tag filters, the text search and the sort (group = task, rollout = sample)', async () => {
   const { src } = await source();
-  const rows = async (v: QueryView): Promise<number[]> => {
+  const rows = async (v: TrajectoryQuery): Promise<number[]> => {
     const p = await src.page(v, 0, 200);
     assert.ok(p.ok);
     return p.page.episodes!.map((e) => e.episode);

@@ -105,7 +105,11 @@ async function setup() {
   const mgr = new PanelManager(
     ctx as never,
     runs as never,
-    async (_r, row) => void revealed.push(row),
+    async (_r, row) => {
+      // a row past the log's end stands for a tree that cannot show it
+      if (row >= 480) throw new Error(`no row ${row} in the tree`);
+      revealed.push(row);
+    },
     (line) => void logged.push(line),
   );
   return { mgr, root, memento, revealed, PanelManager, runs, logged };
@@ -195,6 +199,20 @@ test('each panel answers ready with its data and only its own messages; jumps op
   assert.ok(metrics.revealed > 0);
   mgr.dispose();
   assert.ok(created.every((p) => p.disposed));
+});
+
+test("a page's message whose answer fails is one line in the output channel, and the panel goes on", async () => {
+  const { mgr, root, revealed, logged } = await setup();
+  created.length = 0;
+  await mgr.open('trajectories', root);
+  const browser = created[0]!;
+  await reply(browser, { type: 'ready' }, 'trajectories/page');
+  await browser.send({ type: 'trajectories/reveal', row: 999 });
+  const line = await until(() => logged.find((l) => l.includes('no row 999')));
+  assert.equal(line, `${browser.title}: cannot answer the page's trajectories/reveal: no row 999 in the tree`);
+  await browser.send({ type: 'trajectories/reveal', row: 3 });
+  assert.deepEqual(revealed, [3]);
+  mgr.dispose();
 });
 
 test('the serializer restores a panel from its saved state, and drops one it cannot place', async () => {

@@ -1,11 +1,11 @@
+import type { TrajectoryQuery } from '../../src/shared/shapes';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { queryChips, queryHeader } from '../../src/shared/queryChips';
 import { jumpFor } from '../../src/extension/report/jumpTable';
 import { querySpec } from '../../src/extension/trajectories/queryViews';
-import type { QueryView } from '../../src/shared/protocol';
 
-const wire = (metric: string, it: number): QueryView => JSON.parse(JSON.stringify(jumpFor(metric, it).spec)) as QueryView;
+const wire = (metric: string, it: number): TrajectoryQuery => JSON.parse(JSON.stringify(jumpFor(metric, it).spec)) as TrajectoryQuery;
 
 test("every jump's filter and sort shows as a chip: the argmax and gate filters too", () => {
   const argmax = queryChips(wire('ws/executed_is_argmax_rate', 11)).map((c) => c.label);

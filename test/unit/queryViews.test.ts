@@ -1,8 +1,8 @@
+import type { SortKey } from '../../src/shared/shapes';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFilter, querySpec } from '../../src/extension/trajectories/queryViews';
 import { iterationJump, jumpFor, pointDirection } from '../../src/extension/report/jumpTable';
-import type { SortKeyView } from '../../src/shared/protocol';
 import { SORT_KEYS } from '../../src/shared/shapes';
 
 test('a query from outside keeps its known fields, field by field', () => {
@@ -29,7 +29,7 @@ test('a query from outside keeps its known fields, field by field', () => {
 });
 
 test('sort keys the engine does not know are dropped (a command argument is checked less strictly than a message)', () => {
-  const sort = ['bogus', 'constructor', 'toString', 'reward'].map((key) => ({ key: key as SortKeyView }));
+  const sort = ['bogus', 'constructor', 'toString', 'reward'].map((key) => ({ key: key as SortKey }));
   assert.deepEqual(querySpec({ filter: {}, sort }).sort, [{ key: 'reward' }]);
 });
 

@@ -1,11 +1,11 @@
+import type { TrajectoryQuery } from '../../src/shared/shapes';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { queryChips, queryHeader, withTag } from '../../src/shared/queryChips';
 import { isQuery } from '../../src/shared/protocol';
 import { copyFilter } from '../../src/extension/trajectories/queryViews';
-import type { QueryView } from '../../src/shared/protocol';
 
-const EMPTY: QueryView = { filter: {}, sort: [] };
+const EMPTY: TrajectoryQuery = { filter: {}, sort: [] };
 
 test('a tag click adds one visible chip per tag; removing the chip drops that tag only', () => {
   const q = withTag(withTag(EMPTY, 'repeat'), 'falseDone');

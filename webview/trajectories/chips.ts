@@ -1,12 +1,12 @@
 /** The toolbar's chips: every active filter and sort key, each removable, and "Clear all". */
+import type { TrajectoryQuery } from '../../src/shared/shapes';
 import { h } from '../common';
 import { queryChips } from '../../src/shared/queryChips';
-import type { QueryView } from '../../src/shared/protocol';
 import { icon } from './marks';
 import { logNodes } from './text';
 import { visibleText } from '../../src/shared/visibleText';
 
-export function renderChips(box: HTMLElement, q: QueryView, set: (q: QueryView) => void): void {
+export function renderChips(box: HTMLElement, q: TrajectoryQuery, set: (q: TrajectoryQuery) => void): void {
   const chips = queryChips(q);
   const els: HTMLElement[] = chips.map((c) => {
     // a chip's words can hold a searched text pasted from a log: its bidi controls are shown

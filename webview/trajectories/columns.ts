@@ -1,7 +1,7 @@
 /** The table's columns: what each shows, its header's explanation, the flag icons and their visible legend. */
+import type { SortKey } from '../../src/shared/shapes';
 import { h } from '../common';
 import { formatCount, formatReward, formatSigned } from '../../src/shared/format';
-import type { SortKeyView } from '../../src/shared/protocol';
 import type { RowView } from '../../src/shared/protocol/trajectories';
 import { icon } from './marks';
 import { tagButtons } from './tags';
@@ -79,7 +79,7 @@ function flagCell(r: RowView): HTMLElement {
 }
 
 export interface Column {
-  key: SortKeyView;
+  key: SortKey;
   label: string;
   /** what the column holds, in words (the header's tooltip) */
   tip: string;

@@ -3,17 +3,17 @@
  * table columns, and their detail: the turns' actions with section 7's marks, its tags, and
  * the plain statement that an eval episode has no candidates (so no credit c and no A_t).
  */
+import type { SortKey } from '../../src/shared/shapes';
 import { h } from '../common';
 import { formatCount, formatReward, plural } from '../../src/shared/format';
 import type { EpisodeDetailView, EpisodeRowView } from '../../src/shared/protocol/trajectories';
-import type { SortKeyView } from '../../src/shared/protocol';
 import { tagButtons } from './tags';
 import { markEl, MARKS } from './marks';
 import { codeEl, logEl, logNodes } from './text';
 
 export interface EpisodeColumn {
   /** the sort key it orders by (on episodes: group is the task, rollout the sample, flags the tags) */
-  key: SortKeyView;
+  key: SortKey;
   label: string;
   tip: string;
   num?: boolean;

@@ -2,21 +2,21 @@
  * The browser's filter controls (iterations, group, reward, labeled, flags, text): each
  * edits the page's query in place and says so; `sync` shows a query the host set.
  */
+import type { TrajectoryQuery } from '../../src/shared/shapes';
 import { h } from '../common';
-import type { QueryView } from '../../src/shared/protocol';
 import { Flag } from '../../src/shared/shapes';
 
 export interface FilterControls {
   /** the toolbar's fields, in order */
   fields: HTMLElement[];
   /** the controls showing `q` (a jump's query, a chip removed) */
-  sync: (q: QueryView) => void;
+  sync: (q: TrajectoryQuery) => void;
   /**
    * Shows the fields that filter the rows in view: on eval episodes (`episodes`) those of
    * training rollouts only (iterations, group, labeled, sign flip, fallback) are hidden,
    * unless `q` sets them (then they stay, to be cleared: no hidden filter).
    */
-  fit: (episodes: boolean, q: QueryView) => void;
+  fit: (episodes: boolean, q: TrajectoryQuery) => void;
 }
 
 /** A control with its label above it: the label stays once the field is filled. */
@@ -25,7 +25,7 @@ const field = (text: string, control: HTMLElement): HTMLLabelElement => h('label
 const NUMBERS = ['iterationMin', 'iterationMax', 'group'] as const;
 
 /** The controls over `query()` (the page's current query); `changed` after each edit. */
-export function filterControls(query: () => QueryView, changed: () => void): FilterControls {
+export function filterControls(query: () => TrajectoryQuery, changed: () => void): FilterControls {
   const num = (label: string, key: (typeof NUMBERS)[number]): HTMLInputElement => {
     const el = h('input', { type: 'number', min: 0, 'aria-label': label, placeholder: 'any', id: `f-${key}` });
     el.addEventListener('change', () => {
@@ -90,7 +90,7 @@ export function filterControls(query: () => QueryView, changed: () => void): Fil
       changed();
     }, 350);
   });
-  const sync = (q: QueryView): void => {
+  const sync = (q: TrajectoryQuery): void => {
     for (const k of NUMBERS) nums[k].value = q.filter[k] === undefined ? '' : String(q.filter[k]);
     rewardSel.value = q.filter.reward ?? '';
     labeled.checked = q.filter.labeledOnly === true;
@@ -99,8 +99,8 @@ export function filterControls(query: () => QueryView, changed: () => void): Fil
     text.value = q.filter.text ?? '';
   };
   sync(query());
-  const flagSet = (q: QueryView, bit: number): boolean => ((q.filter.flags ?? 0) & bit) !== 0;
-  const training: [HTMLElement, (q: QueryView) => boolean][] = [
+  const flagSet = (q: TrajectoryQuery, bit: number): boolean => ((q.filter.flags ?? 0) & bit) !== 0;
+  const training: [HTMLElement, (q: TrajectoryQuery) => boolean][] = [
     [field('iteration from', nums.iterationMin), (q) => q.filter.iterationMin !== undefined],
     [field('iteration to', nums.iterationMax), (q) => q.filter.iterationMax !== undefined],
     [field('group', nums.group), (q) => q.filter.group !== undefined],
@@ -110,7 +110,7 @@ export function filterControls(query: () => QueryView, changed: () => void): Fil
   ];
   const [from, to, group, ...checks] = training.map(([el]) => el);
   const fields = [from!, to!, group!, field('reward', rewardSel), ...checks, field('search', text)];
-  const fit = (episodes: boolean, q: QueryView): void => {
+  const fit = (episodes: boolean, q: TrajectoryQuery): void => {
     for (const [el, set] of training) el.style.display = episodes && !set(q) ? 'none' : '';
   };
   return { fields, sync, fit };

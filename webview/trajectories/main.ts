@@ -4,10 +4,11 @@
  * The last page and detail are kept in the webview's state, so a reloaded (hidden, then
  * shown) panel draws them at once, before the host answers.
  */
+import type { TrajectoryQuery } from '../../src/shared/shapes';
 import { watchScrollCue } from '../scrollCueWatch';
 import { h, initialState, useControls, saveState, channel } from '../common';
 import { visibleText } from '../../src/shared/visibleText';
-import type { QueryView, PanelState } from '../../src/shared/protocol';
+import type { PanelState } from '../../src/shared/protocol';
 import type {
   BrowserAction,
   PageMessage,
@@ -52,7 +53,7 @@ interface BrowserState extends PanelState {
 }
 
 const state: BrowserState = initialState();
-let query: QueryView = state.query ?? { filter: {}, sort: [] };
+let query: TrajectoryQuery = state.query ?? { filter: {}, sort: [] };
 let total = 0;
 const rows = new Map<number, RowView>();
 /** the rows when the source is a checkpoint's eval episodes (`filter.evalIteration`) */
@@ -218,7 +219,7 @@ function persist(): void {
 }
 
 /** Replaces the whole query (a chip removed, Clear all) and fetches its first page. */
-function setQuery(q: QueryView): void {
+function setQuery(q: TrajectoryQuery): void {
   query = q;
   syncControls();
   refetch();

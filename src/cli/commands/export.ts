@@ -5,11 +5,11 @@
  * unreadable log or a path that cannot be written (one line on stderr, nothing left behind);
  * Ctrl-C, SIGTERM and SIGHUP stop it and remove the partial file.
  */
+import type { TrajectoryFilter } from '../../shared/shapes';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { Flag, TAG_NAMES } from '../../shared/shapes';
-import type { TrajectoryFilter } from '../../core/run/query';
 import type { Run } from '../../core/run/run';
 import { EXPORT_FORMATS, exportRows } from '../../core/export/exportRows';
 import type { ExportFormat } from '../../core/export/exportRows';

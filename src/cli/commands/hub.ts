@@ -167,7 +167,8 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
           const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;
           const bar = '#'.repeat(Math.round(pct / 4)).padEnd(25, '.');
           process.stderr.write(
-            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s over ${p.connections} connection${p.connections === 1 ? '' : 's'} ` +
+            `\r[${bar}] ${pct.toFixed(1)}% ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)} ${formatBytes(p.rate)}/s ` +
+              `over ${p.connections} connection${p.connections === 1 ? '' : 's'} ` +
               `ETA ${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)} ${p.filesDone}/${p.filesTotal} files\x1b[K`,
           );
           if (p.event && p.event !== 'done' && !p.event.includes('verified')) process.stderr.write(`\n${safeText(redactUrls(p.event))}\n`);
@@ -228,10 +229,11 @@ async function filtered(
   const here = await localStates(plan.dest, excluded, stateRoot);
   const missing = here.filter((s) => s.state !== 'verified');
   if (!plan.latestFile) return { plan: { ...plan, items: kept }, latestNote: undefined };
+  const leftOut = excluded.length === 1 ? 'the file left out is' : `the ${excluded.length} files left out are`;
   if (missing.length === 0)
     return {
       plan: { ...plan, items: [...kept, ...excluded] },
-      latestNote: `${excluded.length === 1 ? 'the file left out is' : `the ${excluded.length} files left out are`} already here and verified`,
+      latestNote: `${leftOut} already here and verified`,
     };
   const { latestFile: _left, ...rest } = plan;
   return {

@@ -99,9 +99,11 @@ async function run(a: ParsedArgs): Promise<number> {
 }
 
 export const WATCH: Command = {
-  usage: `watch <run folder or hub:owner/name[@revision]> [--json] [--interval S] [--once] [--on-event CMD] [--endpoint URL] ${INDEX_USAGE}`,
+  usage:
+    `watch <run folder or hub:owner/name[@revision]> [--json] [--interval S] [--once] [--on-event CMD] [--endpoint URL] ` + INDEX_USAGE,
   about:
-    'Follows a run as it trains: one line per event (iteration, checkpoint, evaluation, alert, stale). --once prints what is new since the last watch and exits 1 on an alert or stale.',
+    'Follows a run as it trains: one line per event (iteration, checkpoint, evaluation, alert, stale). ' +
+    '--once prints what is new since the last watch and exits 1 on an alert or stale.',
   flags: { json: 'boolean', interval: 'string', once: 'boolean', 'on-event': 'string', endpoint: 'string', ...INDEX_FLAGS },
   run,
 };

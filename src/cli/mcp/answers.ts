@@ -11,9 +11,8 @@ import { verdictWords } from '../../core/eval/verdictWords';
 import { locateRun, runName } from '../../core/run/runLocator';
 import type { RunLocation } from '../../core/run/runLocator';
 import { page, queryRows, textSearch } from '../../core/run/query';
-import type { TrajectoryFilter, TrajectorySort } from '../../core/run/query';
 import { Flag, SORT_KEYS } from '../../shared/shapes';
-import type { RewardFilter, SortKey, TagName } from '../../shared/shapes';
+import type { RewardFilter, SortKey, TagName, TrajectoryFilter, TrajectorySort } from '../../shared/shapes';
 import type { TrajectoryRow } from '../../core/log/creditIndex';
 import { errorMessage } from '../../core/errorMessage';
 import { trajectoryJson } from '../commands/show';
@@ -120,20 +119,16 @@ export const FLAG_BITS: Readonly<Record<string, number>> = Object.fromEntries(
 
 export const flagNames = (bits: number): string[] => Object.keys(FLAG_BITS).filter((k) => (bits & FLAG_BITS[k]!) !== 0);
 
-/** A row of the trajectory browser's table. */
-export interface TableRow {
-  iteration: number;
-  group: number;
-  rollout: number;
+/**
+ * A row of `query_trajectories`: the core row (`TrajectoryRow`) in the words of the browser's table,
+ * reward and A null when not finite, flags and tags by name.
+ */
+export type TableRow = Pick<TrajectoryRow, 'iteration' | 'group' | 'rollout' | 'labeled' | 'turns' | 'meanC' | 'line'> & {
   reward: number | null;
   A: number | null;
-  labeled: boolean;
-  turns: number;
-  meanC: number | null;
   flags: string[];
   tags: TagName[];
-  line: number;
-}
+};
 
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
 

@@ -6,7 +6,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { safeLine } from '../output/safeText';
+import { safeLine, writeErr } from '../output/safeText';
+import { errorMessage } from '../../core/errorMessage';
 
 interface ErrorResult {
   isError: true;
@@ -54,7 +55,10 @@ export async function connectServer(server: McpServer, transport: Transport): Pr
   const receive = transport.onmessage;
   transport.onmessage = (m, extra) => {
     const refusal = protoRefusal(m);
-    if (refusal !== undefined) void send(refusal, { relatedRequestId: 'id' in m ? m.id : undefined });
+    if (refusal !== undefined)
+      send(refusal, { relatedRequestId: 'id' in m ? m.id : undefined }).catch((e: unknown) =>
+        writeErr(`rlrb mcp: cannot send a refusal: ${errorMessage(e)}\n`),
+      );
     else receive?.(m, extra);
   };
 }

@@ -96,8 +96,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: Served, port
   const server = createServer(s.config, s.cache);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
-    void transport.close();
-    void server.close();
+    const closed = (e: unknown): void => writeErr(`rlrb mcp: cannot close a request's session: ${errorMessage(e)}\n`);
+    transport.close().catch(closed);
+    server.close().catch(closed);
   });
   await connectServer(server, transport);
   await transport.handleRequest(req, res);

@@ -131,7 +131,8 @@ export function createServer(config: ServerConfig, cache: RunCache = new RunCach
       ok(
         await runReport(opener, a.run, { beta: a.beta, tau: a.tau }, a.from, a.to),
         MAX_RESULT_CHARS,
-        'its per-iteration lists are too long: give from and to (e.g. from 0, to 199) for a window of iterations, or run rlrb report --json',
+        'its per-iteration lists are too long: give from and to (e.g. from 0, to 199) for a window of iterations, ' +
+          'or run rlrb report --json',
       ),
     ),
   );
@@ -163,7 +164,8 @@ export function createServer(config: ServerConfig, cache: RunCache = new RunCach
       description:
         'One row a run (a sweep at a glance): iterations, trajectories, reward of the first and last 10 iterations, the gate, ' +
         "sign-flip, fallback and argmax rates, the behaviour tags' rates, the last evaluation and its verdict against the baseline " +
-        `(docs/format.md section 8), beta and tau where the run states them; equal to \`rlrb runs --json\`. ${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
+        '(docs/format.md section 8), beta and tau where the run states them; equal to `rlrb runs --json`. ' +
+        `${limitNote(MAX_RESULT_CHARS)} ${UNTRUSTED}`,
       inputSchema: z.strictObject({
         runs: z.array(run).min(1).max(MAX_RUNS).describe(`the runs, one row each. ${RUN}`),
         baseline: run.optional().describe(`the run each verdict is against (added as a row when not among runs). ${RUN}`),

@@ -64,7 +64,7 @@ export function indexOptions(a: ParsedArgs): IndexOptions {
   return { credit: { beta, tau }, match: { clickTolerance, keyCaseInsensitive: kc !== 'off' }, mapping, behaviour };
 }
 
-/** The largest mapping file read (`--map /dev/zero` read 7.8 GB): a mapping is a few lines of JSON. */
+/** The largest mapping file read (unbounded, `--map /dev/zero` reads until memory runs out): a mapping is a few lines of JSON. */
 export const MAX_MAPPING_BYTES = 1024 * 1024;
 
 /** At most `max` bytes of the regular file `path`, or a usage error naming it (not a regular file, too large, unreadable). */

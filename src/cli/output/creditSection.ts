@@ -1,4 +1,4 @@
-/** The text report's short section on the credit diagnostics (issue #24 item 6); `report --json` holds them whole. */
+/** The text report's short section on the credit diagnostics; `report --json` holds them whole. */
 import type { CreditDiagnostics } from '../../core/report/creditDiagnostics';
 import { formatFigure as fmt } from '../../shared/format';
 import { table } from './table';
@@ -37,7 +37,8 @@ export function creditSection(d: CreditDiagnostics): string[] {
     dose.length === 0
       ? '  dose per iteration: no credited turn'
       : `  dose per iteration: ${fmt(dose[0]!.dose)} at iteration ${dose[0]!.iteration}, ` +
-          `${fmt(dose[dose.length - 1]!.dose)} at iteration ${dose[dose.length - 1]!.iteration} (the card's whole-run figure: ${d.doseCard})`,
+          `${fmt(dose[dose.length - 1]!.dose)} at iteration ${dose[dose.length - 1]!.iteration} ` +
+          `(the card's whole-run figure: ${d.doseCard})`,
   );
   return out;
 }

@@ -137,7 +137,10 @@ export class RunComparer {
     };
   }
 
-  /** Section 7 on both runs' eval episodes: read again only when either evaluation log or the checkpoints changed (an append to a credit log reads none). */
+  /**
+   * Section 7 on both runs' eval episodes: read again only when either evaluation log or the
+   * checkpoints changed (an append to a credit log reads none).
+   */
   private async evalBehaviour(ea: EvalLog, eb: EvalLog, iterations: readonly number[]): Promise<BehaviourComparison> {
     const key = `${ea.version}:${ea.skippedCount}:${eb.version}:${eb.skippedCount}:${iterations.join(',')}`;
     if (this.evalHeld?.key === key) return this.evalHeld.value;

@@ -15,7 +15,7 @@ import type { SchemaTables } from '../record/schema';
 import { normaliseRecord } from '../record/trajectory';
 import { csvHeader, csvRow } from './csv';
 import type { RecordText } from './summary';
-import { ParquetRows } from './parquet';
+import { parquetRows } from './parquet';
 import { inFileOrder, readRanges } from './recordReader';
 import type { RangeOrigin, RangeSource } from './recordReader';
 import { ChunkedWriter } from './sink';
@@ -125,8 +125,8 @@ async function encoder(index: CreditIndex, format: ExportFormat, sink: ExportSin
   const tables = buildSchemaTables(index.options.mapping);
   const text = (id: number, bytes: Buffer): RecordText => recordText(index, tables, id, bytes);
   if (format === 'parquet') {
-    const p = new ParquetRows(sink, opts.rowGroup);
-    return { row: (id, bytes) => p.add(index.row(id), text(id, bytes)), end: () => p.finish(), written: () => p.written };
+    const p = parquetRows(sink, opts.rowGroup);
+    return { row: (id, bytes) => p.add({ row: index.row(id), text: text(id, bytes) }), end: () => p.finish(), written: () => p.written };
   }
   const out = new ChunkedWriter(sink, opts.chunk);
   await out.write(csvHeader());

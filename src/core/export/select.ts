@@ -1,7 +1,7 @@
 /** The rows an export takes: the browser's filter, through the same query and text search. */
+import type { TrajectoryFilter } from '../../shared/shapes';
 import type { CreditIndex } from '../log/creditIndex';
 import { queryRows, textSearch } from '../run/query';
-import type { TrajectoryFilter } from '../run/query';
 
 export interface SelectOptions {
   signal?: AbortSignal;

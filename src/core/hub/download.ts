@@ -147,7 +147,8 @@ export async function runDownload(plan: DownloadPlan, o: DownloadOptions): Promi
     const cur = await currentLatest(dest);
     if (cur !== null && cur !== plan.latestFile.value) {
       throw new DownloadError(
-        `${join(dest, DEST_LATEST)} names iteration ${cur}; downloading ${plan.latestFile.value} would change what the launcher resumes from (allow it to overwrite: --set-latest)`,
+        `${join(dest, DEST_LATEST)} names iteration ${cur}; downloading ${plan.latestFile.value} ` +
+          'would change what the launcher resumes from (allow it to overwrite: --set-latest)',
       );
     }
   }

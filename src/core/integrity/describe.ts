@@ -54,10 +54,9 @@ export function describeHf(c: HfCheck): Described {
   const state = stateOf(c.complete);
   const text =
     state === 'complete'
-      ? `complete: ${formatParameters(c.parameters ?? 0)} parameters ${mainDtype(c) ?? ''}, ${c.shards} shard${c.shards === 1 ? '' : 's'}`.replace(
-          ' ,',
-          ',',
-        )
+      ? `complete: ${formatParameters(c.parameters ?? 0)} parameters ${mainDtype(c) ?? ''}, ${c.shards} shard${c.shards === 1 ? '' : 's'}`
+          // without a dtype the text would read "parameters , N shards"
+          .replace(' ,', ',')
       : state === 'incomplete'
         ? `incomplete: ${c.missing.length ? `missing ${list(c.missing)}` : (c.reason ?? 'a header does not fit its file')}`
         : `cannot tell: ${c.reason ?? 'no reason given'}`;

@@ -41,7 +41,9 @@ export function readDistcpMetadata(bytes: Uint8Array): DistcpMetadata {
     if (typeof path !== 'string' || !SHARD_NAME.test(path))
       return {
         ok: false,
-        reason: `a storage_data entry names ${typeof path === 'string' ? JSON.stringify(path).slice(0, 80) : 'no string'}, not a plain file name`,
+        reason:
+          `a storage_data entry names ${typeof path === 'string' ? JSON.stringify(path).slice(0, 80) : 'no string'}, ` +
+          'not a plain file name',
       };
     if (!isCount(offset) || !isCount(length))
       return { ok: false, reason: `a storage_data entry of ${path} has no whole offset and length` };

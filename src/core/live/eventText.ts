@@ -24,7 +24,10 @@ export function eventLine(e: LiveEvent): string {
       return `evaluation of iteration ${e.iteration}: ${e.tasks} tasks, success ${pct(e.success)}`;
     case 'alert':
       if (e.check === 'loggedDisagrees')
-        return `ALERT iteration ${e.iteration}: ${e.field ?? 'a logged figure'} is ${fig(e.value)} in the metrics log, ${fig(e.limit)} recomputed`;
+        return (
+          `ALERT iteration ${e.iteration}: ${e.field ?? 'a logged figure'} is ${fig(e.value)} in the metrics log, ` +
+          `${fig(e.limit)} recomputed`
+        );
       if (e.check === 'argmax')
         return `ALERT iteration ${e.iteration}: ${CHECK_TITLES.argmax}: ${fig(e.value)}, band 0.2 ± ${fig(e.limit)}`;
       return `ALERT iteration ${e.iteration}: ${CHECK_TITLES[e.check]}: ${fig(e.value)}`;

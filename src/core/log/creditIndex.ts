@@ -145,7 +145,7 @@ function allocColumns(n: number): Columns {
   return out as Columns;
 }
 
-/** One row of the trajectory table, as the CLI and the webview show it. */
+/** One row of the trajectory table: the engine's type (the wire's `RowView` is made from it by the presenter `rowView`). */
 export interface TrajectoryRow {
   row: number;
   iteration: number;

@@ -1,6 +1,6 @@
 /** The browser's filter in words, for a notebook's heading or an export's title. */
+import type { TrajectoryFilter } from '../../shared/shapes';
 import { Flag } from '../../shared/shapes';
-import type { TrajectoryFilter } from '../run/query';
 
 const REWARD_WORDS = {
   success: 'succeeded (reward > 0)',

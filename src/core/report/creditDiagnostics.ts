@@ -1,5 +1,5 @@
 /**
- * Credit diagnostics over training (issue #24 item 6), from the report's own pass: the gate's
+ * Credit diagnostics over training, from the report's own pass (no second read of the log): the gate's
  * mean diff per iteration with its 95% interval, a histogram of trajectory-mean c by outcome in
  * the gate's groups, and the dose per iteration. Plain arrays only, so a kept report (JSON) keeps them.
  */

@@ -4,13 +4,13 @@ import type { SortKey, TrajectoryQuery } from '../../shared/shapes';
 import { Flag } from '../../shared/shapes';
 import { tagMask } from '../behaviour/tags';
 
-export type { SortKey, TrajectoryFilter, TrajectorySort } from '../../shared/shapes';
-
-/** The engine's query: the shared shape (src/shared/shapes.ts), the wire's too. */
-export type QuerySpec = TrajectoryQuery;
-
 /** Row ids that pass the filter (text aside), sorted; stable in file order. */
-export function queryRows(index: CreditIndex, spec: QuerySpec, gateRows?: ReadonlySet<number>, textRows?: ReadonlySet<number>): Int32Array {
+export function queryRows(
+  index: CreditIndex,
+  spec: TrajectoryQuery,
+  gateRows?: ReadonlySet<number>,
+  textRows?: ReadonlySet<number>,
+): Int32Array {
   const c = index.columns;
   const f = spec.filter;
   const out: number[] = [];

@@ -197,7 +197,18 @@ export class Run {
 
   private reportKey(): string {
     const credit = this.credit;
-    return `${credit?.version}:${credit?.skippedCount}:${credit?.pendingTail}:${this.metrics?.version ?? -1}:${this.metrics?.skippedCount ?? -1}:${this.metricsError}:${this.evals?.version ?? -1}:${this.evals?.skippedCount ?? -1}:${this.evalsError}`;
+    const { metrics, evals } = this;
+    return [
+      credit?.version,
+      credit?.skippedCount,
+      credit?.pendingTail,
+      metrics?.version ?? -1,
+      metrics?.skippedCount ?? -1,
+      this.metricsError,
+      evals?.version ?? -1,
+      evals?.skippedCount ?? -1,
+      this.evalsError,
+    ].join(':');
   }
 
   /**

@@ -1,8 +1,7 @@
 /** The comparison's behaviour lines (docs/format.md section 7): each tag's rate in A and B, the difference, p, and the line in words. */
 import type { BehaviourComparison } from '../../core/compare/behaviour';
 import { TAG_NAMES } from '../../shared/shapes';
-import type { TagName } from '../../shared/shapes';
-import type { QueryView } from '../../shared/protocol';
+import type { TagName, TrajectoryQuery } from '../../shared/shapes';
 import { TAG_WORDS, behaviourWords } from '../../shared/tagWords';
 import type { BehaviourLineView, CompareBehaviourView } from '../../shared/protocol/compare';
 
@@ -30,7 +29,7 @@ export function compareBehaviourView(training: BehaviourComparison, evals: Behav
  * A behaviour line's trajectories in one run: the tag over the comparison's window (its first to its last common iteration; the rates
  * count the common iterations only, so a run with iterations the other lacks inside that span shows more rows than its rate's count).
  */
-export function tagQuery(tag: TagName, iterations: readonly number[]): QueryView {
+export function tagQuery(tag: TagName, iterations: readonly number[]): TrajectoryQuery {
   const first = iterations[0];
   const last = iterations[iterations.length - 1];
   const span = first === undefined || last === undefined ? {} : { iterationMin: first, iterationMax: last };

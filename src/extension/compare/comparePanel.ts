@@ -117,7 +117,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
         this.computing = undefined;
         if (this.again && !this.closed) {
           this.again = false;
-          void this.compute();
+          this.background(this.compute(), 'cannot compare the runs again');
         }
       });
     return this.computing;

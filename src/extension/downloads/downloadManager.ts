@@ -13,6 +13,8 @@ import { formatBytes, formatDuration, formatPercent, plural } from '../../shared
 import { Disposable } from '../dispose';
 import { escapeNotification as esc } from '../text';
 import { errorMessage } from '../../core/errorMessage';
+import { background } from '../background';
+import type { FailureLog } from '../background';
 
 export interface DownloadRequest {
   repo: string;
@@ -57,6 +59,8 @@ export class DownloadManager extends Disposable {
     private readonly hub: HubService,
     private readonly memento: vscode.Memento,
     private readonly tuning: () => DownloadTuning,
+    /** where a failure nobody waits for goes (a download started from a notification) */
+    private readonly log: FailureLog,
   ) {
     super();
     this.status.name = 'RL Runs downloads';
@@ -70,7 +74,7 @@ export class DownloadManager extends Disposable {
   /** Queues a download; resolves when it has ended (well or not). */
   enqueue(r: DownloadRequest): Promise<boolean> {
     const key = `${r.repo}:${r.kind}:${r.iteration ?? 'latest'}:${r.dest}${r.keepLatest ? ':keep-latest' : ''}`;
-    void this.remember(r, true);
+    background(this.remember(r, true), this.log, `cannot note the download of ${r.repo} as pending`);
     const p = this.queue.then(() => this.run(r, key));
     this.queue = p.then(
       () => undefined,
@@ -88,6 +92,11 @@ export class DownloadManager extends Disposable {
     return this.memento.get<DownloadRequest[]>(PENDING_KEY, []);
   }
 
+  /** `enqueue` without waiting: its notifications say how it ends, a failure of its own goes to the log. */
+  private start(r: DownloadRequest): void {
+    background(this.enqueue(r), this.log, `cannot download from ${r.repo}`);
+  }
+
   /** After a reload: offers to resume the downloads the last window did not finish. */
   offerResume(): void {
     const pending = this.pending();
@@ -99,7 +108,7 @@ export class DownloadManager extends Disposable {
         'Forget',
       )
       .then(async (c) => {
-        if (c === 'Resume') for (const r of pending) void this.enqueue(r);
+        if (c === 'Resume') for (const r of pending) this.start(r);
         if (c === 'Forget') await this.memento.update(PENDING_KEY, []);
       });
   }
@@ -163,7 +172,8 @@ export class DownloadManager extends Disposable {
           await this.remember(r, true);
         }
       }
-      const title = `${r.repo}: ${r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`}${r.keepLatest ? ' (latest file left as it was)' : ''}`;
+      const what = r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`;
+      const title = `${r.repo}: ${what}${r.keepLatest ? ' (latest file left as it was)' : ''}`;
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
@@ -192,7 +202,8 @@ export class DownloadManager extends Disposable {
                 progress.report({
                   increment: pct - reported,
                   message: esc(
-                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ${formatBytes(p.rate)}/s over ${p.connections} connection${p.connections === 1 ? '' : 's'} · ETA ` +
+                    `${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)} · ` +
+                      `${formatBytes(p.rate)}/s over ${p.connections} connection${p.connections === 1 ? '' : 's'} · ETA ` +
                       `${p.etaSeconds === null ? '?' : formatDuration(p.etaSeconds)}${files ? ` · ${files}` : ''}`,
                   ),
                 });
@@ -220,13 +231,13 @@ export class DownloadManager extends Disposable {
         void vscode.window
           .showInformationMessage('Download cancelled. The bytes on disk are kept; run it again to finish.', 'Resume')
           .then((c) => {
-            if (c) void this.enqueue(r);
+            if (c) this.start(r);
           });
         return false;
       }
       const msg = e instanceof DownloadError || e instanceof HubError ? e.message : errorMessage(e);
       void vscode.window.showErrorMessage(`Download failed: ${esc(msg)}`, 'Retry').then((c) => {
-        if (c) void this.enqueue({ ...r });
+        if (c) this.start({ ...r });
       });
       return false;
     } finally {

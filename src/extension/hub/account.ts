@@ -8,7 +8,7 @@ import { errorMessage } from '../../core/errorMessage';
 
 export function registerAccount(ctx: vscode.ExtensionContext, s: Services): void {
   const refreshAll = (): void => {
-    for (const r of s.settings().repos) void s.hub.refresh(r);
+    for (const r of s.settings().repos) s.hub.startRefresh(r);
   };
   registerCommands(ctx, ACCOUNT_COMMANDS, {
     'rlRunBrowser.signIn': async (tokenArg?: unknown) => {

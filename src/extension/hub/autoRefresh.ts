@@ -18,7 +18,7 @@ export class HubAutoRefresh extends Disposable {
     this.stop();
     if (minutes <= 0) return;
     this.timer = setInterval(() => {
-      for (const r of this.repos()) void this.hub.refresh(r);
+      for (const r of this.repos()) this.hub.startRefresh(r);
     }, minutes * 60_000);
   }
 

@@ -8,6 +8,8 @@ import { Disposable } from '../dispose';
 import { errorMessage } from '../../core/errorMessage';
 import { checkListing } from '../../core/integrity/checkHub';
 import type { IntegrityCheck } from '../../core/integrity/types';
+import { background } from '../background';
+import type { FailureLog } from '../background';
 
 const TOKEN_KEY = 'rlRunBrowser.hfToken';
 
@@ -29,6 +31,8 @@ export class HubService extends Disposable {
     private endpointSetting: () => string | undefined,
     /** rlRunBrowser.stallTimeoutSeconds, in ms: an API call that receives nothing for this long is dropped */
     private stallMs: () => number,
+    /** where a failure nobody waits for goes (a refresh started by a timer or a tree) */
+    private readonly log: FailureLog,
   ) {
     super();
   }
@@ -53,6 +57,11 @@ export class HubService extends Disposable {
     };
   }
 
+  /** `refresh` without waiting: the tree shows the outcome, a failure of the refresh itself goes to the log. */
+  startRefresh(repo: string): void {
+    background(this.refresh(repo), this.log, `cannot refresh ${repo}`);
+  }
+
   async refresh(repo: string): Promise<void> {
     const prev = this.state(repo);
     this.states.set(repo, { ...prev, loading: true });
@@ -62,7 +71,7 @@ export class HubService extends Disposable {
       // the same commit holds the same checkpoints: its check (a .metadata of a few MB per resume iteration) is kept
       const same = prev.integrity !== undefined && prev.listing?.commit === listing.commit;
       this.states.set(repo, { listing, error: undefined, loading: false, ...(same ? { integrity: prev.integrity } : {}) });
-      if (!same) void this.checkIntegrity(repo, listing);
+      if (!same) background(this.checkIntegrity(repo, listing), this.log, `cannot check the checkpoints of ${repo}`);
     } catch (e) {
       this.states.set(repo, { listing: prev.listing, error: errorMessage(e), loading: false });
     }

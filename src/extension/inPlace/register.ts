@@ -15,6 +15,7 @@ import { RangeCache } from '../../core/hub/inPlace/rangeCache';
 import { escapeNotification as esc } from '../text';
 import { errorMessage } from '../../core/errorMessage';
 import { setCommitRead } from '../share/runOrigin';
+import { background } from '../background';
 
 /** The fetched ranges of Hub logs, under the global storage's `ranges/`. */
 export const rangeCacheOf = (ctx: vscode.ExtensionContext): RangeCache =>
@@ -26,6 +27,7 @@ const REMEMBERED = 'rlRunBrowser.inPlaceRuns';
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   const cache = rangeCacheOf(ctx);
   const open = new Map<string, HubRun>();
+  const log = (line: string): void => s.out.error(line);
   setCommitRead((root) => [...open.values()].find((hr) => hr.run.location.root === root)?.commit);
   const remember = (): Thenable<void> =>
     ctx.workspaceState.update(
@@ -44,10 +46,10 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
     s.hub.onDidChange((repo) => {
       const hr = repo ? open.get(repo) : undefined;
       const commit = repo ? s.hub.state(repo).listing?.commit : undefined;
-      if (hr && commit && commit !== hr.commit) void follow(s, hr);
+      if (hr && commit && commit !== hr.commit) background(follow(s, hr), log, `${hubRefText(hr.ref)}: cannot follow the repo`);
     }),
   );
-  void reopenRemembered(ctx, s, cache, open);
+  background(reopenRemembered(ctx, s, cache, open), log, 'cannot open again the Hub logs read in place before');
 }
 
 /** Opens again the runs this workspace read in place before the window reloaded (a stored entry is untrusted input). */

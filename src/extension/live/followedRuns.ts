@@ -19,6 +19,7 @@ import { errorMessage } from '../../core/errorMessage';
 import { MetricsPanel } from '../metrics/metricsPanel';
 import { applyEvents, followInterval, initialFollowState, mutedChecks, notificationOf, statusView } from './liveViews';
 import type { FollowState, OpenTarget } from './liveViews';
+import { background } from '../background';
 
 interface Followed {
   follower: Follower;
@@ -132,6 +133,11 @@ export class FollowedRuns implements vscode.Disposable {
     f.item.backgroundColor = v.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 
+  /** The next `poll`, from a timer: a failure goes to the output channel. */
+  private startPoll(root: string, f: Followed): void {
+    background(this.poll(root, f), (line) => this.s.out.error(line), `${f.state.name}: cannot look for new lines`);
+  }
+
   private async poll(root: string, f: Followed): Promise<void> {
     if (this.followed.get(root) !== f) return;
     const muted = this.muted();
@@ -144,7 +150,7 @@ export class FollowedRuns implements vscode.Disposable {
       f.state = { ...f.state, error: errorMessage(e) };
     }
     this.show(f);
-    if (this.followed.get(root) === f) f.timer = setTimeout(() => void this.poll(root, f), this.interval() * 1000);
+    if (this.followed.get(root) === f) f.timer = setTimeout(() => this.startPoll(root, f), this.interval() * 1000);
   }
 
   private notify(root: string, n: ReturnType<typeof notificationOf>): void {

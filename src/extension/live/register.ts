@@ -6,6 +6,7 @@ import { registerCommands } from '../commands/registry';
 import { pickRun } from '../runs/pickRun';
 import { parseRunArg } from '../commandArgs';
 import { FollowedRuns } from './followedRuns';
+import { background } from '../background';
 
 export function register(ctx: vscode.ExtensionContext, s: Services): void {
   const followed = new FollowedRuns(s, ctx.workspaceState);
@@ -23,5 +24,9 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       if (root) await followed.unfollow(root);
     },
   });
-  void s.runs.scanned().then(() => followed.restore());
+  background(
+    s.runs.scanned().then(() => followed.restore()),
+    (line) => s.out.error(line),
+    'cannot follow again the runs followed before',
+  );
 }

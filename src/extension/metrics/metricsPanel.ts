@@ -68,7 +68,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     this.linked.add(metric);
     if (!this.ready) return;
     if (this.charted.has(metric)) this.flushFocus();
-    else void this.push();
+    else this.background(this.push(), `cannot show ${metric}`);
   }
 
   private flushFocus(): void {
@@ -148,7 +148,6 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     }
   }
 
-  /** A point of the Evaluation chart: offers that iteration's checkpoint from the run's Hub repo (the download commands), or says why not. */
   /** Whether a clicked point is a spike up or down against its neighbours in its run's metrics log. */
   private async direction(root: string, metric: string, iteration: number): Promise<'up' | 'down' | undefined> {
     const t = (await this.deps.runs.ensure(root))?.run.metrics?.getTable();
@@ -209,7 +208,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     if (!this.ready || this.overlayTimer) return;
     this.overlayTimer = setTimeout(() => {
       this.overlayTimer = undefined;
-      void this.push();
+      this.background(this.push(), 'cannot show the overlaid run');
     }, 300);
   }
 

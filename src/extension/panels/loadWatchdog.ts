@@ -1,9 +1,9 @@
 /**
  * Reloads a webview whose page never said `ready`. VS Code sometimes leaves a new webview
  * blank: its inner frame never gets the page (the platform's service worker fails to
- * register or to answer, microsoft/vscode#125993; in code-server on a loaded machine the
- * second of two browsers opened side by side stayed blank for over a minute, e2e
- * evalBrowser E2). Giving the webview its html again loads it in a fresh frame. Only a
+ * register or to answer, microsoft/vscode#125993; on a loaded machine the second of two
+ * webviews opened side by side can stay blank for minutes). Giving the webview its html
+ * again loads it in a fresh frame. Only a
  * visible panel is timed: a webview does not load while it is hidden.
  */
 

@@ -3,8 +3,9 @@
  * message pump, its disposables, posting, and the state it remembers. Every kind of panel
  * extends it with its own protocol, state and push; `panelRegistry.ts` opens and restores them.
  */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import * as vscode from 'vscode';
-import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
+import type { PanelKind, PanelState, TrajectoryKey } from '../../shared/protocol';
 import type { RunTrajectoryKey } from '../../shared/protocol/task';
 import type { ShareAction } from '../../shared/protocol/trajectories';
 import type { ShareArgs } from '../share/shareArgs';
@@ -14,6 +15,8 @@ import { buildHtml } from './html';
 import { LoadWatchdog } from './loadWatchdog';
 import { parseShowProblems, rawMessage } from '../../shared/protocol';
 import { problemsMessage, runProblems } from '../problems/dataProblems';
+import { background } from '../background';
+import type { FailureLog } from '../background';
 
 export const TITLES: Readonly<Record<PanelKind, string>> = {
   metrics: 'Metrics',
@@ -44,7 +47,7 @@ export interface PanelPage {
 /** How a panel opens another panel, or a row in the tree (a service, not a command id). */
 export interface PanelNavigator {
   open(kind: PanelKind, root: string): Promise<unknown>;
-  openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void>;
+  openTrajectories(root: string, query: TrajectoryQuery | undefined, label: string | null, select?: TrajectoryKey): Promise<void>;
   revealRow(root: string, row: number): Promise<void>;
   /** the task view of `task` over 1 or 2 runs */
   openTask(task: string, runs: string[]): void;
@@ -64,8 +67,8 @@ export interface PanelDeps {
   readonly extensionUri: vscode.Uri;
   readonly runs: RunService;
   readonly navigate: PanelNavigator;
-  /** a line for the RL Runs output channel (what the panels do on their own, such as loading a blank page again) */
-  readonly log?: (line: string) => void;
+  /** a line for the RL Runs output channel (what the panels do on their own, such as loading a blank page again, and what failed) */
+  readonly log: FailureLog;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -108,7 +111,7 @@ function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: Pane
   });
 }
 
-/** How long a visible page may take to say `ready` before it is loaded again (a page here says it in 0.1-1.5 s), and how often. */
+/** How long a visible page may take to say `ready` before it is loaded again (a page says it within a second or two), and how often. */
 const LOAD_TIMEOUT_MS = 10_000;
 const LOAD_TRIES = 2;
 
@@ -116,7 +119,8 @@ const LOAD_TRIES = 2;
 async function notLoaded(title: string): Promise<void> {
   const reload = 'Reload Window';
   const pick = await vscode.window.showWarningMessage(
-    `RL Runs: the panel "${title}" did not load (the webview stayed blank after ${LOAD_TRIES} reloads). Reloading the window usually mends it.`,
+    `RL Runs: the panel "${title}" did not load (the webview stayed blank after ${LOAD_TRIES} reloads). ` +
+      'Reloading the window usually mends it.',
     reload,
   );
   if (pick === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');
@@ -175,7 +179,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
         const raw = rawMessage(m);
         if (raw && parseShowProblems(raw)) return void vscode.commands.executeCommand('workbench.actions.view.problems');
         const msg = parse(m);
-        if (msg) void this.receive(msg);
+        if (msg) this.background(this.receive(msg), `cannot answer the page's ${msg.type}`);
       }),
     );
     this._register(
@@ -203,6 +207,11 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   protected abstract onMessage(m: In): Promise<void>;
   /** Sends the page everything it shows; `initial` after `ready` or a navigation. */
   protected abstract push(initial: boolean): Promise<void>;
+
+  /** Lets `work` go on without waiting; its failure is a line in the output channel, after the panel's title. */
+  protected background(work: PromiseLike<unknown>, what: string): void {
+    background(work, this.deps.log, `${this.panel.title}: ${what}`);
+  }
 
   private async receive(m: In): Promise<void> {
     if (m.type === 'ready') {
@@ -234,15 +243,15 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
       tries: LOAD_TRIES,
       visible: () => panel.visible,
       reload: (n) => {
-        deps.log?.(
+        deps.log(
           `${panel.title}: the page did not say it was ready in ${LOAD_TIMEOUT_MS / 1000} s; loading it again (${n} of ${LOAD_TRIES})`,
         );
         // a fresh nonce makes the html new to the webview, which loads it in a new frame
         panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, this.state);
       },
       giveUp: () => {
-        deps.log?.(`${panel.title}: the page stayed blank after ${LOAD_TRIES} reloads`);
-        void notLoaded(panel.title);
+        deps.log(`${panel.title}: the page stayed blank after ${LOAD_TRIES} reloads`);
+        this.background(notLoaded(panel.title), 'cannot offer to reload the window');
       },
     });
   }
@@ -270,7 +279,10 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
     if (!this.ready || this.pushTimer) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
-      void this.push(false).then(() => this.postProblems());
+      this.background(
+        this.push(false).then(() => this.postProblems()),
+        "cannot show the run's change",
+      );
     }, 300);
   }
 

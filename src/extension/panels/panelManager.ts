@@ -3,8 +3,9 @@
  * and run; the comparison, one per ordered pair; the task view and the side-by-side
  * view), and the navigator through which panels and commands open each other.
  */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import type * as vscode from 'vscode';
-import type { PanelKind, PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
+import type { PanelKind, PanelState, TrajectoryKey } from '../../shared/protocol';
 import type { MetricsPanelState } from '../../shared/protocol/metrics';
 import type { RunTrajectoryKey, SideBySideState, TaskPanelState } from '../../shared/protocol/task';
 import type { CompareState } from '../../shared/protocol/compare';
@@ -24,6 +25,7 @@ import type { TaskPanel } from '../task/taskPanel';
 import { TASK_KIND } from '../task/taskPanel';
 import type { SideBySidePanel } from '../task/sideBySidePanel';
 import { SIDE_BY_SIDE_KIND } from '../task/sideBySidePanel';
+import type { FailureLog } from '../background';
 
 /** Pinned metrics of a run, remembered per workspace. */
 class WorkspacePins implements PinStore {
@@ -95,13 +97,10 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     ctx: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>,
     runs: RunService,
     readonly revealRow: (root: string, row: number) => Promise<void>,
-    log?: (line: string) => void,
+    log: FailureLog,
   ) {
     const pins = new WorkspacePins(ctx.workspaceState);
-    this.registry = new PanelRegistry(
-      { extensionUri: ctx.extensionUri, runs, navigate: this, ...(log ? { log } : {}) },
-      ctx.workspaceState,
-    );
+    this.registry = new PanelRegistry({ extensionUri: ctx.extensionUri, runs, navigate: this, log }, ctx.workspaceState);
     this.metrics = this.registry.kind(runKind('metrics', (panel, state, site) => new MetricsPanel(panel, state, site, pins)));
     this.trajectories = this.registry.kind(runKind('trajectories', (panel, state, site) => new TrajectoriesPanel(panel, state, site)));
     this.report = this.registry.kind(runKind('report', (panel, state, site) => new ReportPanel(panel, state, site)));
@@ -132,7 +131,7 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     return this.runSet(kind).show({ kind, root });
   }
 
-  async openTrajectories(root: string, query: QueryView | undefined, label: string | null, select?: TrajectoryKey): Promise<void> {
+  async openTrajectories(root: string, query: TrajectoryQuery | undefined, label: string | null, select?: TrajectoryKey): Promise<void> {
     const existing = this.trajectories.find({ kind: 'trajectories', root });
     if (existing) {
       existing.navigate(query, label, select);
@@ -145,11 +144,11 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
   async openEvalEpisodes(roots: readonly string[], task: string, iteration: number): Promise<void> {
     const names = ['A', 'B'];
     for (const [i, root] of roots.entries()) {
-      const query: QueryView = { filter: { evalIteration: iteration, evalTask: task }, sort: [] };
+      const query: TrajectoryQuery = { filter: { evalIteration: iteration, evalTask: task }, sort: [] };
       const label = roots.length > 1 ? `run ${names[i] ?? i + 1} of the comparison` : null;
       const existing = this.trajectories.find({ kind: 'trajectories', root });
       if (existing) existing.navigate(query, label, undefined, i > 0);
-      // one webview at a time: two created at once in code-server left one of them blank (e2e evalBrowser E2);
+      // one webview at a time: two created at once can leave one of them blank (see loadWatchdog.ts);
       // on a loaded machine a page may take more than the default 10 s to listen
       else await this.trajectories.create({ kind: 'trajectories', root, query, label }, i > 0).whenReady(PAIR_READY_MS);
     }
@@ -160,7 +159,10 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     return this.compare.show({ kind: 'compare', rootA, rootB, root: rootA });
   }
 
-  /** The task view of `task` over `runs`: that one when open, else an open task view of the same runs shows it (no new webview), else a new one. */
+  /**
+   * The task view of `task` over `runs`: that one when open, else an open task view of the
+   * same runs shows it (no new webview), else a new one.
+   */
   openTask(task: string, runs: string[]): TaskPanel {
     const state: TaskPanelState = { kind: 'task', root: runs[0]!, task, runs };
     const same = this.tasks.find(state);

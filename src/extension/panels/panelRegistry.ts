@@ -67,8 +67,8 @@ export class PanelSet<S extends HostState, P extends OpenPanel<S['kind']>> imple
       this.spec.viewType,
       this.spec.title,
       beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
-      // Kept alive when hidden: in the workbench, creating a webview again cost about 1.5 s
-      // (bench/workbench), the retained page no more memory; the data stays in the host either way.
+      // Kept alive when hidden: creating a webview again is slow, the retained page costs little
+      // memory; the data stays in the host either way.
       { ...webviewOptions(this.deps.extensionUri), retainContextWhenHidden: true },
     );
     this.remember(state);

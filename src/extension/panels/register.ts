@@ -1,7 +1,7 @@
 /** Opening the metrics, report and trajectories panels of a local run. */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import type { QueryView } from '../../shared/protocol';
 import { parseOpenTrajectoriesArgs } from '../commandArgs';
 import { pickRun } from '../runs/pickRun';
 import { registerCommands } from '../commands/registry';
@@ -23,7 +23,7 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
       const a = parseOpenTrajectoriesArgs(arg);
       const root = await pickRun(s.runs, a.root);
       if (!root) return;
-      const q: QueryView | undefined = a.filter ? { filter: a.filter, sort: a.sort ?? [] } : undefined;
+      const q: TrajectoryQuery | undefined = a.filter ? { filter: a.filter, sort: a.sort ?? [] } : undefined;
       await s.panels.openTrajectories(root, q, a.label ?? null, a.select);
     },
     'rlRunBrowser.openTrajectory': (arg?: unknown) => openOneTrajectory(s, arg),

@@ -2,16 +2,16 @@
  * From a point on a metric's chart to the trajectories behind it: which filter and sort
  * the trajectory browser opens with. One small table; the first matching row wins.
  */
-import type { QuerySpec } from '../../core/run/query';
+import type { TrajectoryQuery } from '../../shared/shapes';
 import { Flag } from '../../shared/shapes';
 
 export interface Jump {
   /** a few words for the browser's header */
   label: string;
-  spec: QuerySpec;
+  spec: TrajectoryQuery;
 }
 
-const ROWS: readonly { match: RegExp; label: string; spec: (it: number) => QuerySpec }[] = [
+const ROWS: readonly { match: RegExp; label: string; spec: (it: number) => TrajectoryQuery }[] = [
   {
     match: /sign_flip/,
     label: 'turns that flipped sign',

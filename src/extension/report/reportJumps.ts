@@ -1,11 +1,11 @@
 /** From a row of the run report (or a side of a gate pair) to the trajectories behind it: the browser's filter and sort. */
-import type { QuerySpec } from '../../core/run/query';
+import type { TrajectoryQuery } from '../../shared/shapes';
 import { Flag } from '../../shared/shapes';
 import { isTagName } from '../../core/behaviour/tags';
 import { TAG_WORDS } from '../../shared/tagWords';
 import type { Jump } from './jumpTable';
 
-const BY_KEY: Readonly<Record<string, { label: string; spec: QuerySpec }>> = {
+const BY_KEY: Readonly<Record<string, { label: string; spec: TrajectoryQuery }>> = {
   signFlipRate: { label: 'sign-flip turns', spec: { filter: { flags: Flag.SignFlip }, sort: [{ key: 'signFlips', descending: true }] } },
   fallbackRate: { label: 'fallback turns', spec: { filter: { flags: Flag.Fallback }, sort: [{ key: 'fallbackTurns', descending: true }] } },
   executedIsArgmaxRate: {
@@ -16,11 +16,11 @@ const BY_KEY: Readonly<Record<string, { label: string; spec: QuerySpec }>> = {
   aTMismatches: { label: 'A_t mismatches', spec: { filter: { flags: Flag.ATMismatch }, sort: [] } },
 };
 
-const LABELED_BY_C: { label: string; spec: QuerySpec } = {
+const LABELED_BY_C: { label: string; spec: TrajectoryQuery } = {
   label: 'labeled, sorted by mean c',
   spec: { filter: { labeledOnly: true }, sort: [{ key: 'meanC', descending: true }] },
 };
-const GATE: { label: string; spec: QuerySpec } = {
+const GATE: { label: string; spec: TrajectoryQuery } = {
   label: "the gate's labeled pairs",
   spec: { filter: { gate: true }, sort: [{ key: 'iteration' }, { key: 'group' }, { key: 'reward', descending: true }] },
 };

@@ -14,6 +14,8 @@ import { Disposable, disposeAll, toDisposable } from '../dispose';
 import type { IDisposable } from '../dispose';
 import { escapeNotification as esc } from '../text';
 import { errorMessage } from '../../core/errorMessage';
+import { background } from '../background';
+import type { FailureLog } from '../background';
 
 export interface LiveRun {
   run: Run;
@@ -38,6 +40,8 @@ export class RunService extends Disposable {
     private readonly store?: IndexStore,
     /** the threads a first read of a large log uses (the setting, 0 = every core), asked at each open */
     private readonly threads: () => number = () => 1,
+    /** where a failure nobody waits for goes (a scan, a followed log's new lines) */
+    private readonly log: FailureLog = (line) => console.error(line),
   ) {
     super();
     this._register(toDisposable(() => this.dropAll()));
@@ -54,12 +58,17 @@ export class RunService extends Disposable {
   setOptions(o: IndexOptions): void {
     this.options = o;
     this.dropAll();
-    void this.scan();
-    for (const open of this.remotes.values()) void this.addRemote(open).catch(() => undefined);
+    this.startScan();
+    for (const open of this.remotes.values()) background(this.addRemote(open), this.log, 'cannot open a run read in place again');
   }
 
   get indexOptions(): IndexOptions {
     return this.options;
+  }
+
+  /** `scan` without waiting: the trees show what it found, a failure goes to the log. */
+  startScan(): void {
+    background(this.scan(), this.log, 'cannot look for runs');
   }
 
   /** Adds a run whose logs are elsewhere (already read by `open`); it stays in the list until the window closes. */
@@ -165,31 +174,12 @@ export class RunService extends Disposable {
           live.progress = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
         }),
       );
-      subs.push(run.credit.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
-      if (follow)
-        subs.push(
-          followFile(run.credit.path, () => {
-            void run.credit!.update().catch(() => undefined);
-          }),
-        );
     }
-    if (run.metrics) {
-      subs.push(run.metrics.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
-      if (follow)
-        subs.push(
-          followFile(run.metrics.path, () => {
-            void run.metrics!.update().catch(() => undefined);
-          }),
-        );
-    }
-    if (run.evals) {
-      subs.push(run.evals.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
-      if (follow)
-        subs.push(
-          followFile(run.evals.path, () => {
-            void run.evals!.update().catch(() => undefined);
-          }),
-        );
+    // the three logs alike: a change reaches the panels; followed, new lines are read as they come
+    for (const log of [run.credit, run.metrics, run.evals]) {
+      if (!log) continue;
+      subs.push(log.onDidChange((e) => this.changed.fire({ root, kind: e.kind })));
+      if (follow) subs.push(followFile(log.path, () => background(log.update(), this.log, `cannot read the new lines of ${log.path}`)));
     }
     this.watchers.set(root, subs);
     return live;

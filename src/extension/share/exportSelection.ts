@@ -3,16 +3,15 @@
  * notification. The file is written under a temporary name and renamed when complete, so
  * a cancel or an error leaves nothing where the chosen file belongs.
  */
+import type { TrajectoryFilter, TrajectoryQuery } from '../../shared/shapes';
 import * as vscode from 'vscode';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import { exportRows } from '../../core/export/exportRows';
 import type { ExportFormat, ExportResult } from '../../core/export/exportRows';
 import { selectRows } from '../../core/export/select';
 import type { RangeOrigin } from '../../core/export/recordReader';
-import type { TrajectoryFilter } from '../../core/run/query';
 import type { LiveRun } from '../runs/runService';
 import { copyFilter } from '../trajectories/queryViews';
-import type { QueryView } from '../../shared/protocol';
 import { formatBytes } from '../../shared/format';
 import { writeAtomically } from './atomicFile';
 
@@ -25,7 +24,7 @@ export interface Selection {
 }
 
 /** The rows the browser shows for `query` (its text search and the gate's groups included), in file order. */
-export async function selection(live: LiveRun, query: QueryView): Promise<Selection | undefined> {
+export async function selection(live: LiveRun, query: TrajectoryQuery): Promise<Selection | undefined> {
   const index = live.run.credit;
   if (!index) return undefined;
   const filter = copyFilter(query.filter);

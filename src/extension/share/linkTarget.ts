@@ -2,17 +2,18 @@
  * What a link's view names, looked up in its run: a link naming an iteration, group,
  * rollout, turn or metric the run does not hold is refused with one line saying which.
  */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import type { MetricsIndex } from '../../core/log/metricsIndex';
 import { LinkError } from '../../core/links/link';
 import type { LinkView } from '../../core/links/link';
 import { shown } from '../../core/links/values';
-import type { QueryView, TrajectoryKey } from '../../shared/protocol';
+import type { TrajectoryKey } from '../../shared/protocol';
 
 /** Where the browser opens for a link: its query, and the trajectory and turn to show. */
 export interface TrajectoriesTarget {
   kind: 'trajectories';
-  query: QueryView;
+  query: TrajectoryQuery;
   select?: TrajectoryKey;
   /** the selected trajectory's row, and the turn to scroll to */
   row?: number;
@@ -33,7 +34,7 @@ function trajectories(run: RunLogs, v: Extract<LinkView, { kind: 'trajectories' 
   const name = shown(run.name);
   if (!idx) throw new LinkError(`run ${name} has no credit log, so no trajectories`);
   if (!idx.iterations().includes(v.iteration)) throw new LinkError(`iteration ${v.iteration} is not in run ${name}`);
-  const query: QueryView = { filter: { iterationMin: v.iteration, iterationMax: v.iteration }, sort: [] };
+  const query: TrajectoryQuery = { filter: { iterationMin: v.iteration, iterationMax: v.iteration }, sort: [] };
   if (v.group === undefined) return { kind: 'trajectories', query };
   if (idx.groupRows(v.iteration, v.group).length === 0)
     throw new LinkError(`group ${v.group} is not in iteration ${v.iteration} of run ${name}`);

@@ -1,14 +1,14 @@
 /**
  * How "Open Raw Record" shows a record of a given size (pure; no vscode): the log at its
  * line, the formatted view, or, for a record too large to format, the log at its line with
- * a one-line note (formatting builds the whole indented text in memory: a 6 MB record took
- * 759 MB and a 60 MB one ended the extension host), refused when there is no local file.
+ * a one-line note (formatting builds the whole indented text in memory, a hundred times the
+ * record or more, enough to end the extension host), refused when there is no local file.
  */
 import { formatBytes } from '../../shared/format';
 
 /** Longer lines open as the formatted view: an editor slows down on them (and turns off its features). */
 export const LONG_LINE_BYTES = 200 * 1024;
-/** Longer records are not formatted (about 250 MB of memory at the ratio measured); they open as the log at their line. */
+/** Longer records are not formatted (their indented text would take hundreds of MB); they open as the log at their line. */
 export const FORMAT_MAX_BYTES = 2_000_000;
 
 export type RawRecordPlan = { kind: 'log'; note?: string } | { kind: 'formatted' } | { kind: 'refused'; message: string };

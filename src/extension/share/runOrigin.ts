@@ -1,8 +1,9 @@
 /**
  * Where a run came from, for its links: a run read in place (`hub:owner/name[@revision]`)
- * is its repo at the commit it read (the revision asked for only while none is known); a folder a Hub repo's logs were downloaded into is that repo
- * at the commit it was downloaded at, kept in the extension's global state keyed by the
- * folder (recorded when the download ends); any other run is its local path.
+ * is its repo at the commit it read (the revision asked for only while none is known); a
+ * folder a Hub repo's logs were downloaded into is that repo at the commit it was downloaded
+ * at, kept in the extension's global state keyed by the folder (recorded when the download
+ * ends); any other run is its local path.
  */
 import { resolve } from 'node:path';
 import type * as vscode from 'vscode';

@@ -2,8 +2,9 @@
  * The argument of the share commands (what the browser sends: its run, trajectory, turn and
  * query), checked once here, and the link it names.
  */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import type { LinkView } from '../../core/links/link';
-import type { QueryView, TrajectoryKey } from '../../shared/protocol';
+import type { TrajectoryKey } from '../../shared/protocol';
 import { isObj, isQuery, isRow } from '../../shared/protocol';
 import { runLink } from './runOrigin';
 
@@ -11,7 +12,7 @@ export interface ShareArgs {
   root: string;
   key: TrajectoryKey | null;
   turn: number | null;
-  query: QueryView;
+  query: TrajectoryQuery;
 }
 
 function keyOf(v: unknown): TrajectoryKey | null {

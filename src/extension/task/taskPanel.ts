@@ -42,14 +42,14 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
 
   /**
    * Shows `task` of the same runs in this panel, revealed (a jump from the comparison reuses an
-   * open task view: a new webview costs the workbench about a second, bench/workbench).
+   * open task view: a new webview is slow to create, and one more tab the user did not ask for).
    */
   showTask(task: string): void {
     this.state.task = task;
     this.instruction = undefined;
     this.panel.title = `Task: ${shortText(task)}`;
     this.panel.reveal();
-    if (this.ready) void this.push();
+    if (this.ready) this.background(this.push(), 'cannot show the task');
   }
 
   protected override shows(root: string | undefined): boolean {

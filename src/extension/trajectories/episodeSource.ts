@@ -4,13 +4,13 @@
  * the host; the page gets one page of rows at a time and one episode's detail, as for
  * training rollouts.
  */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import type { Run } from '../../core/run/run';
 import type { EvalLog } from '../../core/eval/evalLog';
 import { EpisodeTags, episodeTurnMarks } from '../../core/eval/episodeTags';
 import { episodeTextHits, queryEpisodes, sourceEpisodes } from '../../core/eval/episodeQuery';
 import { DEFAULT_BEHAVIOUR } from '../../core/behaviour/tags';
 import { errorMessage } from '../../core/errorMessage';
-import type { QueryView } from '../../shared/protocol';
 import type { EpisodeDetailView, PageMessage } from '../../shared/protocol/trajectories';
 import { querySpec } from './queryViews';
 import { episodeDetailView, episodeRowView } from './episodeViews';
@@ -37,7 +37,7 @@ export class EpisodeSource {
   }
 
   /** One page of the query's episodes. */
-  async page(q: QueryView, offset: number, limit: number): Promise<EpisodePage> {
+  async page(q: TrajectoryQuery, offset: number, limit: number): Promise<EpisodePage> {
     let log: EvalLog | undefined;
     try {
       log = await this.log();

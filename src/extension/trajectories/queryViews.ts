@@ -3,8 +3,7 @@
  * (`TrajectoryQuery`, src/shared/shapes.ts); what this file adds is the check of a query
  * that came from outside: only the known fields and sort keys pass, undefined fields dropped.
  */
-import type { QueryView } from '../../shared/protocol';
-import type { QuerySpec, TrajectoryFilter, TrajectorySort } from '../../core/run/query';
+import type { TrajectoryFilter, TrajectoryQuery, TrajectorySort } from '../../shared/shapes';
 import { SORT_KEYS } from '../../shared/shapes';
 
 /** The object without its undefined fields (so that it compares and serializes as it was written). */
@@ -39,7 +38,7 @@ function sortOf(key: TrajectorySort['key'], descending: boolean | undefined): Tr
  * The engine's query for a wire query. Sort keys it does not know are dropped: a query
  * may come from a command argument, which is checked less strictly than a webview message.
  */
-export function querySpec(q: QueryView): QuerySpec {
+export function querySpec(q: TrajectoryQuery): TrajectoryQuery {
   const sort: TrajectorySort[] = [];
   for (const s of q.sort) if ((SORT_KEYS as readonly string[]).includes(s.key)) sort.push(sortOf(s.key, s.descending));
   return { filter: copyFilter(q.filter), sort };

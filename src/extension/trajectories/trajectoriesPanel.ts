@@ -2,8 +2,9 @@
  * The trajectory browser: the table in pages for the page's query, one trajectory at a
  * time for the detail, and navigation from other panels (a jump sets query and label).
  */
+import type { TrajectoryQuery } from '../../shared/shapes';
 import * as vscode from 'vscode';
-import type { PanelState, QueryView, TrajectoryKey } from '../../shared/protocol';
+import type { PanelState, TrajectoryKey } from '../../shared/protocol';
 import type { BrowserAction, TrajectoriesHostMessage, TrajectoriesWebviewMessage } from '../../shared/protocol/trajectories';
 import { parseTrajectoriesMessage } from '../../shared/protocol/trajectories';
 import { queryRows, page, textSearch } from '../../core/run/query';
@@ -17,7 +18,7 @@ import { EpisodeSource } from './episodeSource';
 
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
-  private lastQuery: { q: QueryView; offset: number; limit: number } | undefined;
+  private lastQuery: { q: TrajectoryQuery; offset: number; limit: number } | undefined;
   /** a link's turn, sent again after the next detail of its row */
   private pendingTurn: { row: number; turn: number } | undefined;
   /** the eval episodes' source, for the run it was made for */
@@ -29,7 +30,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   }
 
   /** Shows the browser at a query and, optionally, a trajectory; `beside`: in the column beside the active one. */
-  navigate(query: QueryView | undefined, label: string | null, select?: TrajectoryKey, beside = false): void {
+  navigate(query: TrajectoryQuery | undefined, label: string | null, select?: TrajectoryKey, beside = false): void {
     if (query) this.state.query = query;
     this.state.label = label;
     if (select) this.state.selected = select;
@@ -37,7 +38,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     this.panel.reveal(beside ? vscode.ViewColumn.Beside : undefined, false);
     if (!this.ready) return; // the page starts from the state
     this.post({ type: 'trajectories/navigate', query: this.state.query ?? { filter: {}, sort: [] }, label, select: select ?? null });
-    void this.push(true);
+    this.background(this.push(true), 'cannot show the trajectories');
   }
 
   /** The trajectory the browser shows (a link's, an agent's or the user's pick). */
@@ -123,7 +124,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   }
 
   /** A page of the checkpoint's eval episodes (the query's `evalIteration`). */
-  private async sendEpisodePage(q: QueryView, offset: number, limit: number): Promise<void> {
+  private async sendEpisodePage(q: TrajectoryQuery, offset: number, limit: number): Promise<void> {
     const live = this.live();
     const source = this.episodeSource();
     if (!live || !source) return;
@@ -142,7 +143,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     }
   }
 
-  private async sendPage(q: QueryView, offset: number, limit: number): Promise<void> {
+  private async sendPage(q: TrajectoryQuery, offset: number, limit: number): Promise<void> {
     if (q.filter.evalIteration !== undefined) return this.sendEpisodePage(q, offset, limit);
     const live = this.live();
     const idx = live?.run.credit;

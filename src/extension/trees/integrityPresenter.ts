@@ -80,7 +80,9 @@ export function latestWarning(r: CheckReport): LatestWarning | undefined {
   return {
     icon: 'warning',
     label: `latest names iteration ${l.names}, which is not complete: ${instead}`,
-    tooltip: `latest_checkpointed_iteration.txt names ${l.names}: ${why}.\nThe launcher would resume from it. ${instead[0]!.toUpperCase()}${instead.slice(1)}.`,
+    tooltip:
+      `latest_checkpointed_iteration.txt names ${l.names}: ${why}.\n` +
+      `The launcher would resume from it. ${instead[0]!.toUpperCase()}${instead.slice(1)}.`,
     offer: l.lastComplete,
   };
 }

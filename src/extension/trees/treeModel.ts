@@ -416,7 +416,8 @@ export function iterationNodes(root: string, its: Map<number, IterationSummary>)
       label: `iteration ${s.iteration}`,
       description: `${s.trajectories} traj · reward ${formatFigure(s.rewardMean, 3)} · ${s.labeled} labeled`,
       tooltip:
-        `iteration ${s.iteration}\n${plural(s.trajectories, 'trajectory', 'trajectories')} in ${plural(s.groups.size, 'group')}\nreward mean ` +
+        `iteration ${s.iteration}\n${plural(s.trajectories, 'trajectory', 'trajectories')} ` +
+        `in ${plural(s.groups.size, 'group')}\nreward mean ` +
         `${formatFigure(s.rewardMean, 4)}\n${s.labeled} labeled`,
       icon: 'symbol-number',
       contextValue: 'runIteration',
@@ -459,7 +460,8 @@ export function trajectoryNodes(root: string, index: CreditIndex, iteration: num
       tooltip:
         `iteration ${iteration}, group ${group}, rollout ${t.rollout} (line ${t.line})\nreward ${t.reward}, A ` +
         `${t.A}\n${plural(t.turns, 'turn')}, ${t.labeledTurns} ` +
-        `labeled${t.meanC !== null ? `\nmean c ${formatCredit(t.meanC)}` : ''}${t.signFlips ? `\n${plural(t.signFlips, 'sign flip')}` : ''}`,
+        `labeled${t.meanC !== null ? `\nmean c ${formatCredit(t.meanC)}` : ''}` +
+        `${t.signFlips ? `\n${plural(t.signFlips, 'sign flip')}` : ''}`,
       icon: t.reward > 0 ? 'pass' : t.reward < 0 ? 'error' : 'circle-slash',
       contextValue: 'runTrajectory',
       collapsible: false,

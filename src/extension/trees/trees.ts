@@ -122,7 +122,7 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
       return this.keep(
         this.repos().map((r) => {
           const s = this.hub.state(r);
-          if (!s.listing && !s.loading && !s.error) void this.hub.refresh(r);
+          if (!s.listing && !s.loading && !s.error) this.hub.startRefresh(r);
           return hubRepoNode(r, s.listing, s.error, s.loading);
         }),
       );

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { firstRun } from './firstRun';
+import { background } from '../background';
 
 export const WALKTHROUGH_ID = 'rl-run-browser.rl-run-browser#getStarted';
 
@@ -10,9 +11,10 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
     openOnFirstRun: vscode.workspace.getConfiguration('rlRunBrowser.walkthrough').get<boolean>('openOnFirstRun', true),
     openOnInstall: vscode.workspace.getConfiguration('workbench.welcomePage.walkthroughs').get<boolean>('openOnInstall', true),
   };
-  void firstRun(ctx.globalState, settings).then(async (open) => {
+  const opened = firstRun(ctx.globalState, settings).then(async (open) => {
     if (!open) return;
     s.out.info('first activation: opening the walkthrough');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
   });
+  background(opened, (line) => s.out.error(line), 'cannot open the walkthrough');
 }

@@ -1,4 +1,4 @@
-/** The credit diagnostics as the report and the comparison panels draw them (issue #24 item 6). */
+/** The credit diagnostics as the report and the comparison panels draw them (the gate over training, c by outcome, the dose). */
 
 /** One iteration's gate: the mean diff over its groups and its 95% interval (null below two groups). */
 export interface GateIntervalView {

@@ -1,4 +1,4 @@
-/** The report's explanations (#24): the groups behind the sign flips and the logged figures that differ from their recomputed twin. */
+/** The report's explanations: the groups behind the sign flips and the logged figures that differ from their recomputed twin. */
 
 export interface SignFlipGroupView {
   iteration: number;

@@ -1,8 +1,9 @@
 /** The trajectory browser's messages: one union per direction, checked on arrival. */
-import type { ErrorMessage, OpenTrajectoryMessage, QueryView, RawMessage, ReadyMessage, TrajectoryKey } from '../protocol';
-import type { TagName } from '../shapes';
+import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage, TrajectoryKey } from '../protocol';
+import type { TagName, TrajectoryQuery } from '../shapes';
 import { isInt, isObj, isQuery, isRow, parseOpenTrajectory, rawMessage } from '../protocol';
 
+/** A row of the browser's table on the wire: core's `TrajectoryRow` as the presenter `rowView` maps it. */
 export interface RowView {
   row: number;
   iteration: number;
@@ -159,7 +160,7 @@ export interface EpisodeDetailView extends EpisodeRowView {
 export interface PageMessage {
   type: 'trajectories/page';
   runName: string;
-  query: QueryView;
+  query: TrajectoryQuery;
   total: number;
   /** every trajectory of the run, filtered or not */
   size: number;
@@ -209,7 +210,7 @@ export interface FocusTurnMessage {
  */
 export interface NavigateMessage {
   type: 'trajectories/navigate';
-  query: QueryView;
+  query: TrajectoryQuery;
   label: string | null;
   select: TrajectoryKey | null;
 }
@@ -221,7 +222,7 @@ export type TrajectoriesHostMessage =
 
 export interface QueryMessage {
   type: 'trajectories/query';
-  query: QueryView;
+  query: TrajectoryQuery;
   offset: number;
   limit: number;
   /** the page's own new query (a filter, a sort, a chip), not one more page of the same: a jump's label no longer names it */
@@ -257,7 +258,7 @@ export interface ShareMessage {
   action: ShareAction;
   key: TrajectoryKey | null;
   turn: number | null;
-  query: QueryView;
+  query: TrajectoryQuery;
 }
 
 export type TrajectoriesWebviewMessage =

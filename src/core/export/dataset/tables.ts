@@ -10,7 +10,12 @@ import type { BehaviourTurnMarks, TurnClass } from '../../credit/turnMarks';
 import { LABEL_TAGS } from '../../behaviour/tags';
 import { Flag, TAG_NAMES } from '../../../shared/shapes';
 import type { TagName } from '../../../shared/shapes';
-import type { DatasetColumn } from './parquetTable';
+import type { ParquetColumn } from '../parquetTable';
+
+/** A column of the dataset's files, with what a reader is told it means (docs/dataset.md). */
+export interface DatasetColumn<R> extends ParquetColumn<R> {
+  about: string;
+}
 
 export interface TrajectoryEntry {
   id: string;

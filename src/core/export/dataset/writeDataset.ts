@@ -20,10 +20,9 @@ import { actionWindows } from '../../behaviour/windows';
 import { inFileOrder, readRanges } from '../recordReader';
 import type { RangeOrigin, RangeSource } from '../recordReader';
 import { writableSink } from '../sink';
-import { ParquetTable } from './parquetTable';
-import type { DatasetColumn } from './parquetTable';
+import { ParquetTable } from '../parquetTable';
 import { TRAJECTORY_COLUMNS, TURN_COLUMNS } from './tables';
-import type { TrajectoryEntry } from './tables';
+import type { DatasetColumn, TrajectoryEntry } from './tables';
 
 export const DATASET_TABLES = ['trajectories', 'turns'] as const;
 

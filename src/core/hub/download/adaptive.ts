@@ -44,9 +44,8 @@ export function eventLoopBusy(): () => number {
 
 /**
  * The share of a span one connection's reads waited for bytes above which the link, not
- * the thread, is the limit. Measured on loopback: 99% behind a cap of 25 MB/s a connection
- * (the thread 24% busy, 73% under a profiler); 43-79% uncapped, where the thread is the limit
- * (the wait holds the fetch's own parsing).
+ * the thread, is the limit: behind a capped link nearly all of a read is waiting, while a
+ * busy thread shows far less (the wait then holds the fetch's own parsing).
  */
 const LINK_WAIT = 0.9;
 /** A rate counts as grown when it beats the last by this share of what the connections added would add. */

@@ -28,8 +28,8 @@ export { encodePath } from './source';
 const FLUSH_EVERY = 32 << 20;
 const WRITE_BATCH = 1 << 20;
 /**
- * A cancelled body's connection closes a moment after the cancel resolves (1.5 ms on
- * loopback, 6 ms in a cold process, measured); fetch does not tell when. The slot is held
+ * A cancelled body's connection closes a moment after the cancel resolves (a few ms, more
+ * in a cold process); fetch does not tell when. The slot is held
  * this long after it, so the next request does not overlap the closing one at the server.
  */
 const CLOSING_MS = 50;
@@ -191,6 +191,7 @@ async function fetchBody(
   count(0);
   // a read pending when the attempt is aborted did not always settle (Node 20's fetch,
   // under load): the abort cancels the body, which ends the pending read
+  // (a cancel that fails has nothing left to cancel: the body is gone either way)
   const cancel = (): void => void reader.cancel().catch(() => undefined);
   if (signal.aborted) cancel();
   else signal.addEventListener('abort', cancel, { once: true });

@@ -103,8 +103,10 @@ export class Manifest {
   /** `n` more bytes reached a partial (its record already says so): saved when 4 MB or a second went unsaved. */
   wrote(n: number): void {
     this.unsaved += n;
-    if (this.unsaved >= SAVE_EVERY_BYTES) void this.save(true).catch(() => undefined);
-    else void this.save(false).catch(() => undefined);
+    // a failed save is retried by the next one (each save chains past the last one's failure),
+    // and the save awaited as each file is placed (finish.ts) reports one that keeps failing
+    if (this.unsaved >= SAVE_EVERY_BYTES) this.save(true).catch(() => undefined);
+    else this.save(false).catch(() => undefined);
   }
 
   /** Saves now (`force`) or when the last save is a second old. */

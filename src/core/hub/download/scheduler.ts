@@ -22,6 +22,7 @@ import { FileSource } from './source';
 import type { AdaptiveLimit } from './adaptive';
 import { SignedUrlExpired, fetchRange, hubError } from './fetchFile';
 import type { FetchContext, Span, SpanHooks } from './fetchFile';
+import { errorMessage } from '../../errorMessage';
 
 /** Ranges one request may take while the pool is at one connection (16 MB ranges: 1 GB). */
 export const SPAN_RANGES = 64;
@@ -139,8 +140,10 @@ export async function fetchAll(s: Schedule): Promise<void> {
     }
   };
   const rangeFinished = (job: FileJob): void => {
-    void s.save(false);
-    void job.advanceHash().catch(() => undefined);
+    // a save that fails leaves the last record, so a resume fetches those bytes again: worth a line, not a stop
+    s.save(false).catch((e: unknown) => ctx.meter.emit(`cannot save the download's progress: ${errorMessage(e)}`));
+    // a failed read-back stays in the job's hash chain: the file's final check meets it again and reports it
+    job.advanceHash().catch(() => undefined);
   };
   /** a span's request ended with every range of it in (one cut short by `cut` ends at its range's end) */
   const spanEnded = (t: Task): void => {
@@ -150,7 +153,7 @@ export async function fetchAll(s: Schedule): Promise<void> {
   for (const job of jobs) {
     if (job.complete) finishing.push(complete(job));
     else {
-      void job.advanceHash().catch(() => undefined);
+      job.advanceHash().catch(() => undefined); // as in rangeFinished: the final check reports a failure
       enqueue(job);
     }
   }
@@ -217,7 +220,10 @@ export async function fetchAll(s: Schedule): Promise<void> {
 
 const workers = (s: Schedule): number => Math.max(1, s.maxWorkers);
 
-/** A span until it is in (or given back): the first attempt has the worker's connection slot, each retry takes one again, the waits between them do not. */
+/**
+ * A span until it is in (or given back): the first attempt has the worker's connection slot,
+ * each retry takes one again, the waits between them do not.
+ */
 async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task, hooks: SpanHooks): Promise<void> {
   const { o, meter } = c;
   const it = t.job.it;

@@ -152,7 +152,8 @@ export class PassCheck {
     if (got.equals(want)) return;
     const a = k * BLOCK_BYTES;
     throw new PrefixChanged(
-      `${label(this.f)}: bytes ${a}-${Math.min(a + BLOCK_BYTES, this.prefix!.old.size) - 1} are not the bytes indexed at the commit before ` +
+      `${label(this.f)}: bytes ${a}-${Math.min(a + BLOCK_BYTES, this.prefix!.old.size) - 1} ` +
+        'are not the bytes indexed at the commit before ' +
         `(sha256 ${got.toString('hex')}, indexed ${want.toString('hex')}); the file did not only grow`,
     );
   }

@@ -11,10 +11,9 @@ import type { PartResult, PartTask } from './parts';
  * A worker's V8 flags: a 64 MB young generation (16 MB by default), since parsing JSON
  * lines makes many short-lived objects and fewer scavenges cut a worker's CPU; and its
  * garbage collector and its optimizing compiler on its own thread, since helper threads
- * of every worker compete with the workers for the same cores: with the compiler on four
- * helpers each worker waited about 700 ms of 5 s for a core here and the workers spent
- * 10.8 s of CPU in all; with it on the worker's thread, 50-90 ms and 9.0 s, against 8.9 s
- * for one thread (bench/results.md, index cache and threads). The one-thread path runs in
+ * of every worker compete with the workers for the same cores: with helpers, workers wait
+ * for a core and spend more CPU in all than one thread does; without, about the same as one
+ * thread (the index benchmark measures it). The one-thread path runs in
  * the host's process, whose flags an extension cannot set; a flag the runtime refuses
  * makes the worker exit, and the file is then read on one thread, which says why.
  */
@@ -33,9 +32,9 @@ function lastError(stderr: string): string {
 }
 
 /**
- * A worker process. Processes, not worker threads: two workers in one process shared its
- * heap and allocator and parsed at 0.63x their speed alone here, where two processes each
- * keep theirs (see bench/results.md, index cache and threads).
+ * A worker process. Processes, not worker threads: two workers in one process share its
+ * heap and allocator and parse markedly slower than each alone, where two processes each
+ * keep theirs.
  */
 export class PartWorker implements PartRunner {
   private readonly child: ChildProcess;

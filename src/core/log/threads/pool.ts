@@ -2,11 +2,10 @@
  * Indexing a large log with several threads: the file is cut at line starts into parts,
  * long ones first and short ones last, and worker processes (`partWorker.ts`) each take the
  * next part as they finish one, so they finish together whatever a core's speed or a part's
- * cost (two even halves measured 1.13-1.57 apart in CPU, bench/results.md); the results are
+ * cost (two even halves of one file can differ by half again in CPU); the results are
  * merged in file order. Only whole lines are indexed here (up to the last newline); the
  * caller reads the rest as it always does. The calling thread takes no part: without the
- * workers' V8 flags it read its parts at about 0.6x a worker's speed (1.18x one thread in all,
- * against 1.64x for two workers, in the same bench).
+ * workers' V8 flags it reads well below a worker's speed, and the whole would wait for it.
  */
 import { availableParallelism } from 'node:os';
 import { openLog, readRoots } from '../logFile';

@@ -1,12 +1,13 @@
 /**
- * A Parquet file of typed columns written a row group at a time to a sink (hyparquet-writer,
- * as the trajectory export writes its file): memory is one row group whatever the rows.
- * Columns are scalars (INT64, DOUBLE, UTF-8, BOOLEAN) or lists of them (the 3-level LIST).
+ * The one Parquet writer of the exports (the trajectory table, the dataset's files): typed
+ * columns written with `hyparquet-writer` a row group at a time: rows gather in columns until
+ * a group is full, the group is encoded and its bytes handed to the sink, so memory is one
+ * row group whatever the rows. Every column is optional, null where a value is absent; a
+ * column is a scalar (INT64, INT32, DOUBLE, UTF-8, BOOLEAN) or a list of them (the 3-level LIST).
  */
-import { ParquetWriter } from 'hyparquet-writer';
+import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { ColumnSource, SchemaElement } from 'hyparquet-writer';
-import { SinkWriter } from '../parquet';
-import type { ExportSink } from '../sink';
+import type { ExportSink } from './sink';
 
 /** `int`: INT64 (held exactly to 2^53); `int32`: counts that fit, no BigInt per cell */
 export type ScalarType = 'int' | 'int32' | 'float' | 'string' | 'bool';
@@ -14,11 +15,9 @@ export type ColumnType = ScalarType | { list: ScalarType };
 export type Scalar = number | string | boolean | null;
 export type CellValue = Scalar | readonly Scalar[];
 
-export interface DatasetColumn<R> {
+export interface ParquetColumn<R> {
   name: string;
   type: ColumnType;
-  /** what a reader is told the column means (docs/dataset.md) */
-  about: string;
   get: (r: R) => CellValue;
 }
 
@@ -30,7 +29,7 @@ const PHYSICAL: Record<ScalarType, Omit<SchemaElement, 'name'>> = {
   bool: { type: 'BOOLEAN' },
 };
 
-function elements<R>(c: DatasetColumn<R>): SchemaElement[] {
+function elements<R>(c: ParquetColumn<R>): SchemaElement[] {
   if (typeof c.type === 'string') return [{ name: c.name, ...PHYSICAL[c.type], repetition_type: 'OPTIONAL' }];
   return [
     { name: c.name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
@@ -54,6 +53,28 @@ function cell(type: ColumnType, v: CellValue): Stored {
   return (v as readonly Scalar[]).map((x) => scalar(type.list, x));
 }
 
+/** hyparquet-writer's writer, whose bytes go to a sink at each row group's end instead of growing one buffer. */
+class SinkWriter extends ByteWriter {
+  /** bytes handed to the sink so far */
+  written = 0;
+
+  constructor(private readonly sink: ExportSink) {
+    super(1 << 16);
+  }
+
+  flush(): Promise<void> {
+    const chunk = Buffer.from(new Uint8Array(this.buffer, 0, this.index));
+    this.index = 0;
+    this.written += chunk.length;
+    return this.sink.write(chunk);
+  }
+
+  override finish(): Promise<void> {
+    return this.flush();
+  }
+}
+
+/** Rows as one Parquet file, a row group every `groupRows` rows (the last one may have fewer). */
 export class ParquetTable<R> {
   private readonly writer: SinkWriter;
   private readonly parquet: ParquetWriter;
@@ -63,7 +84,7 @@ export class ParquetTable<R> {
   count = 0;
 
   constructor(
-    private readonly cols: readonly DatasetColumn<R>[],
+    private readonly cols: readonly ParquetColumn<R>[],
     sink: ExportSink,
     private readonly groupRows = 10_000,
   ) {
@@ -71,6 +92,11 @@ export class ParquetTable<R> {
     const schema: SchemaElement[] = [{ name: 'root', num_children: cols.length }, ...cols.flatMap(elements)];
     this.parquet = new ParquetWriter({ writer: this.writer, schema, createdBy: 'rl-run-browser' });
     this.columns = cols.map(() => []);
+  }
+
+  /** bytes handed to the sink so far */
+  get written(): number {
+    return this.writer.written;
   }
 
   async add(r: R): Promise<void> {
@@ -88,6 +114,7 @@ export class ParquetTable<R> {
     await this.parquet.write({ columnData, rowGroupSize: n });
   }
 
+  /** The last row group and the footer. */
   async finish(): Promise<void> {
     await this.writeGroup();
     await this.parquet.finish();
