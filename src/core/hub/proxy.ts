@@ -6,7 +6,7 @@
  * origin ever gets, see hubFetch.ts) travels inside the tunnel, never as a header the proxy
  * reads. Hosts that `NO_PROXY` names are reached directly.
  */
-import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import type { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
 import { HubError } from './errors';
 
 export interface ProxySettings {
@@ -158,8 +158,14 @@ export function proxiedFetch(s: ProxySettings): typeof fetch {
   const key = JSON.stringify([s.http, s.https, s.noProxy]);
   const have = made.get(key);
   if (have) return have;
-  const agent = new EnvHttpProxyAgent({ httpProxy: s.http, httpsProxy: s.https, noProxy: s.noProxy });
+  // undici is loaded at the first request through a proxy: a command that makes none (most) does not pay for loading it
+  let client: Promise<{ agent: EnvHttpProxyAgent; fetch: typeof undiciFetch }> | undefined;
   const f = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    client ??= import('undici').then((u) => ({
+      agent: new u.EnvHttpProxyAgent({ httpProxy: s.http, httpsProxy: s.https, noProxy: s.noProxy }),
+      fetch: u.fetch,
+    }));
+    const { agent, fetch: undiciFetch } = await client;
     try {
       // undici's Response is the web Response Node's own fetch returns (another copy of the same classes)
       return await undiciFetch(input as Parameters<typeof undiciFetch>[0], {
