@@ -24,6 +24,7 @@ import * as problems from './problems/register';
 import * as welcome from './welcome/register';
 import * as agentTools from './mcp/register';
 import * as live from './live/register';
+import * as runsTable from './runsTable/register';
 import type { AgentToolsFacts } from './mcp/register';
 import { TrajectoriesPanel } from './trajectories/trajectoriesPanel';
 import type { TrajectoryKey } from '../shared/protocol';
@@ -118,6 +119,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     welcome,
     agentTools,
     live,
+    runsTable,
   ])
     feature.register(ctx, services);
 
