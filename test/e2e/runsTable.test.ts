@@ -111,5 +111,7 @@ wb.journey('R1. the table of the demo runs: sorted, filtered, a baseline, a tag 
   await rowOf(base).locator('vscode-checkbox').click();
   await webview().locator('#compare:not([disabled])').click();
   await webview().locator('#figures tr[data-key="success"]').waitFor({ timeout: 60_000 });
+  // the run ticked first is A, the picked baseline B
+  await page.locator('.tab', { hasText: 'Compare: run ↔ baseline' }).waitFor();
   await wb.shot('compared');
 });

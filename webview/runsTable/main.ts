@@ -88,8 +88,7 @@ app.append(
     'div',
     { class: 'toolbar runs-toolbar' },
     filterField,
-    h('label', { class: 'baseline-label', for: 'baseline' }, 'Baseline'),
-    baselineSelect,
+    h('span', { class: 'baseline-pick' }, h('label', { class: 'baseline-label', for: 'baseline' }, 'Baseline'), baselineSelect),
     compareButton,
     overlayButton,
     addButton,
@@ -109,7 +108,8 @@ baselineSelect.addEventListener('change', () => {
   post({ type: 'runsTable/baseline', root: v === '' ? null : v });
 });
 compareButton.addEventListener('click', () => {
-  const roots = ticked();
+  // run A is the one ticked first; the picked baseline is always B
+  const roots = ticked().sort((a, b) => Number(a === view?.baseline?.root) - Number(b === view?.baseline?.root));
   if (roots.length === 2) post({ type: 'runsTable/compare', roots });
 });
 overlayButton.addEventListener('click', () => {
@@ -118,9 +118,10 @@ overlayButton.addEventListener('click', () => {
 });
 addButton.addEventListener('click', () => post({ type: 'runsTable/add' }));
 
-/** The ticked rows still in the table, in the table's order. */
+/** The ticked rows still in the table, in the order they were ticked. */
 function ticked(): string[] {
-  return (view?.rows ?? []).filter((r) => selected.has(r.root) && r.note === null).map((r) => r.root);
+  const shown = new Set((view?.rows ?? []).filter((r) => r.note === null).map((r) => r.root));
+  return [...selected].filter((root) => shown.has(root));
 }
 
 function chip(kind: string, text: string, clear: () => void): HTMLElement {
@@ -208,7 +209,12 @@ function row(r: RunsRowView): HTMLElement {
     if (read) read.addEventListener('click', () => post({ type: 'runsTable/read', root: r.root }));
     tr.append(
       h('td', { class: 'tick' }),
-      h('td', { class: 'name' }, r.name, r.source === 'hub' ? h('span', { class: 'codicon codicon-cloud', title: 'on the Hub' }) : ''),
+      h(
+        'td',
+        { class: 'name' },
+        h('span', { class: 'nm', title: r.name }, r.name),
+        r.source === 'hub' ? h('span', { class: 'codicon codicon-cloud', title: 'on the Hub' }) : '',
+      ),
       h('td', { colspan: RUNS_COLUMNS.length - 1, class: 'muted note' }, r.note, ' ', read),
     );
     return tr;
@@ -218,10 +224,9 @@ function row(r: RunsRowView): HTMLElement {
     const v = r.cells[c];
     const td = h('td', { class: `${numeric(c) ? 'num' : ''}${c === 'run' ? ' name' : ''}`, 'data-col': c });
     if (v) {
-      const text =
-        c === 'run' && r.source !== 'local'
-          ? [v.text, h('span', { class: `codicon codicon-${r.source === 'hub' ? 'cloud' : 'folder'}` })]
-          : [v.text];
+      const icon =
+        c === 'run' && r.source !== 'local' ? h('span', { class: `codicon codicon-${r.source === 'hub' ? 'cloud' : 'folder'}` }) : '';
+      const text = [c === 'run' ? h('span', { class: 'nm' }, v.text) : v.text, icon];
       const el = v.opens
         ? h('button', { class: 'link', 'data-open': c, title: v.title, 'data-value': v.sort ?? '' }, ...text)
         : h('span', { title: v.title, 'data-value': v.sort ?? '' }, ...text);

@@ -22,9 +22,9 @@ export const RUNS_COLUMNS = [
   'signFlip',
   'fallback',
   'argmax',
-  ...TAG_NAMES.map((t) => `tag:${t}` as const),
   'evalSuccess',
   'verdict',
+  ...TAG_NAMES.map((t) => `tag:${t}` as const),
 ] as const;
 
 export type RunsColumn = (typeof RUNS_COLUMNS)[number];
