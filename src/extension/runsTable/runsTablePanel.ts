@@ -112,12 +112,13 @@ export class RunsTablePanel extends PanelHost<RunsTableWebviewMessage, RunsTable
       .catch(() => undefined);
   }
 
-  protected async push(): Promise<void> {
+  protected async push(initial = true): Promise<void> {
     const seq = ++this.seq;
     const { entries, live } = await this.entries();
     this.roots = new Set(entries.map((e) => e.root));
     const baseline = this.state.baseline && live.has(this.state.baseline) ? this.state.baseline : null;
-    this.post({ type: 'runsTable/view', view: runsTableView(entries, undefined, baseline) });
+    // the rows named at once, their figures when computed; a run that grew keeps its old figures meanwhile
+    if (initial) this.post({ type: 'runsTable/view', view: runsTableView(entries, undefined, baseline) });
     const computed = entries.filter((e) => e.note === undefined).map((e) => this.tableRun(live.get(e.root)!));
     let table: RunsTable;
     try {
@@ -141,7 +142,7 @@ export class RunsTablePanel extends PanelHost<RunsTableWebviewMessage, RunsTable
         if (m.root !== null && !this.roots.has(m.root)) return;
         this.state.baseline = m.root;
         this.remember();
-        await this.push();
+        await this.push(false);
         return;
       case 'runsTable/compare':
         if (m.roots.length === 2 && m.roots.every((r) => this.roots.has(r))) src?.compare(m.roots[0]!, m.roots[1]!);
