@@ -95,7 +95,7 @@ const targets = {
     esbuild.build({ ...common, entryPoints: ['test/hubEmulator/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs' }),
   // one folder a webview, its entry main.ts; the bundle keeps the name the host loads (dist/webview/<name>.js)
   webviews: () => {
-    const names = ['metrics', 'trajectories', 'report', 'controls', 'task', 'sideBySide', 'compare'];
+    const names = ['metrics', 'trajectories', 'report', 'controls', 'task', 'sideBySide', 'compare', 'runsTable'];
     const entries = Object.fromEntries(names.map((n) => [n, join('webview', n, 'main.ts')]).filter(([, f]) => existsSync(f)));
     if (Object.keys(entries).length === 0) return;
     return esbuild

@@ -5,9 +5,18 @@ import { existsSync } from 'node:fs';
 const only = process.argv[2];
 if (spawnSync('node', ['esbuild.mjs', '--only=bench,cli,emulator,webviews,indexWorker'], { stdio: 'inherit' }).status !== 0)
   process.exit(1);
-const benches = ['logEngine', 'indexCache', 'download', 'inPlace', 'webview', 'compare', 'workbench', 'metricsMemory'].filter(
-  (b) => !only || b === only,
-);
+const benches = [
+  'logEngine',
+  'indexCache',
+  'download',
+  'inPlace',
+  'webview',
+  'compare',
+  'workbench',
+  'metricsMemory',
+  'runsTable',
+  'dataset',
+].filter((b) => !only || b === only);
 let status = 0;
 for (const b of benches) {
   const f = `build/bench/${b}.js`;

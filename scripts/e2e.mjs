@@ -64,6 +64,7 @@ const SUITE = [
   'behaviourViews',
   'evalBrowser',
   'a11y',
+  'runsTable',
   'welcome',
 ];
 // a file named as test/e2e/x.test.ts, build/test/e2e/x.test.js or x

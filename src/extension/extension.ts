@@ -18,6 +18,7 @@ import * as problems from './problems/register';
 import * as welcome from './welcome/register';
 import * as agentTools from './mcp/register';
 import * as live from './live/register';
+import * as runsTable from './runsTable/register';
 
 export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
   const config = new Configuration();
@@ -42,6 +43,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
     welcome,
     agentTools,
     live,
+    runsTable,
   ])
     feature.register(ctx, services);
 

@@ -3,23 +3,18 @@
  * CLI's answers (src/cli/mcp). Over HTTP every request needs the server's bearer token: read
  * from `--token-file` or `RLRB_MCP_TOKEN`, else made at start and printed on stderr.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { UsageError, listFlag, stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { parseListen, serveHttp } from '../mcp/http';
 import { ToolError } from '../mcp/limits';
 import { realRoots } from '../mcp/roots';
-import { createServer } from '../mcp/server';
-import { connectServer } from '../mcp/connect';
 import type { ServerConfig } from '../mcp/opener';
 import { writeErr } from '../output/safeText';
 import { repoProblem } from '../open/repoId';
 import { readSmallFile } from '../open/indexOptions';
-import { newToken } from '../mcp/http';
 
 /** The token over HTTP, and whether it was made here (then it is printed). */
-function httpToken(a: ParsedArgs): { token: string; made: boolean } {
+function httpToken(a: ParsedArgs, newToken: () => string): { token: string; made: boolean } {
   const file = stringFlag(a, 'token-file');
   const given = file !== undefined ? readSmallFile(file, 'the token file', 4096).trim() : process.env['RLRB_MCP_TOKEN']?.trim();
   if (given === undefined || given === '') {
@@ -62,18 +57,25 @@ function config(a: ParsedArgs): ServerConfig {
 
 async function run(a: ParsedArgs): Promise<number> {
   if (a.positional.length > 1) throw new UsageError(`usage: rlrb ${MCP.usage}`);
+  // the MCP SDK and zod are loaded here, not when the CLI starts: every other command would pay for them
+  const { parseListen, serveHttp, newToken } = await import('../mcp/http');
   const listen = stringFlag(a, 'http');
   const where = listen !== undefined ? parseListen(listen) : undefined;
   const c = config(a);
   if (where === undefined && a.flags.has('token-file')) throw new UsageError('--token-file goes with --http');
   if (where !== undefined) {
-    const { token, made } = httpToken(a);
+    const { token, made } = httpToken(a, newToken);
     const { port } = await serveHttp(c, where, token);
     const host = where.host.includes(':') ? `[${where.host}]` : where.host;
     writeErr(`rlrb mcp: serving http://${host}:${port}/mcp (roots: ${c.roots.join(', ')})\n`);
     if (made) writeErr(`rlrb mcp: bearer token (send "Authorization: Bearer <token>"): ${token}\n`);
   } else {
     endOnBrokenPipe();
+    const [{ StdioServerTransport }, { createServer }, { connectServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../mcp/server'),
+      import('../mcp/connect'),
+    ]);
     await connectServer(createServer(c), new StdioServerTransport());
   }
   // served until stdin closes (stdio) or the process is stopped (http)

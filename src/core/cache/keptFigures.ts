@@ -30,6 +30,24 @@ export async function fileStates(paths: readonly (string | undefined)[]): Promis
   );
 }
 
+/** The states of files, taken by `fileStates` or by a memo of it (`statesOnce`). */
+export type StatesOf = (paths: readonly (string | undefined)[]) => Promise<FileState[]>;
+
+/**
+ * `fileStates` taking each file's state once: for the lookups of many kept entries over the same
+ * logs at one moment (the runs table: each row and its verdict, every verdict the baseline's).
+ * Never for the check after a computation, which must see the files as they are then.
+ */
+export function statesOnce(): StatesOf {
+  const seen = new Map<string, Promise<FileState>>();
+  const one = (p: string): Promise<FileState> => {
+    let s = seen.get(p);
+    if (!s) seen.set(p, (s = fileStates([p]).then((x) => x[0] ?? null)));
+    return s;
+  };
+  return (paths) => Promise.all(paths.map((p) => (p === undefined ? Promise.resolve(null) : one(p))));
+}
+
 export interface KeptKey {
   kind: string;
   /** every file the figures are computed from, in a fixed order (undefined: the run has none) */
@@ -82,9 +100,10 @@ export async function keptOrCompute<T>(
   valid: (v: unknown) => v is T,
   compute: () => Promise<T>,
   clean: () => boolean = () => true,
+  states: StatesOf = fileStates,
 ): Promise<T> {
   if (!store || store.maxBytes <= 0) return compute();
-  const before = await fileStates(k.paths);
+  const before = await states(k.paths);
   const hit = await loadKept(store, k, before, valid);
   if (hit !== undefined) return hit;
   const value = await compute();

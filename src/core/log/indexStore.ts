@@ -27,27 +27,33 @@ export interface FileIdentity {
   tail: string;
 }
 
-async function hashRange(path: string, start: number, end: number): Promise<string> {
+/** sha256 of each range of the open file (bytes past its end are not there: a range is cut short). */
+async function hashRanges(path: string, ranges: readonly (readonly [number, number])[]): Promise<string[]> {
   const fh = await open(path, 'r');
   try {
-    const buf = Buffer.alloc(end - start);
-    let done = 0;
-    while (done < buf.length) {
-      const { bytesRead } = await fh.read(buf, done, buf.length - done, start + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
+    // every byte hashed is one read here: the buffer needs no zeroing
+    const buf = Buffer.allocUnsafe(Math.max(...ranges.map(([a, b]) => b - a)));
+    const out: string[] = [];
+    for (const [start, end] of ranges) {
+      let done = 0;
+      while (done < end - start) {
+        const { bytesRead } = await fh.read(buf, done, end - start - done, start + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
+      out.push(createHash('sha256').update(buf.subarray(0, done)).digest('hex'));
     }
-    return createHash('sha256').update(buf.subarray(0, done)).digest('hex');
+    return out;
   } finally {
     await fh.close();
   }
 }
 
 export async function fileIdentity(path: string, committed: number, size: number, mtimeMs: number): Promise<FileIdentity> {
-  const [head, tail] = await Promise.all([
-    hashRange(path, 0, Math.min(EDGE, committed)),
-    hashRange(path, Math.max(0, committed - EDGE), committed),
-  ]);
+  const [head, tail] = (await hashRanges(path, [
+    [0, Math.min(EDGE, committed)],
+    [Math.max(0, committed - EDGE), committed],
+  ])) as [string, string];
   return { size, mtimeMs, committed, head, tail };
 }
 

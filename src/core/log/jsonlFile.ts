@@ -100,7 +100,8 @@ export class JsonlFile {
   private lines = 0;
   private tailMark: number | undefined;
   private identity: { dev: number; ino: number; head: Buffer } | undefined;
-  private buf: Buffer = Buffer.allocUnsafe(CHUNK);
+  // allocated at the first read: a run whose figures are kept opens its logs and never reads them
+  private buf: Buffer = Buffer.alloc(0);
   private busy: Promise<UpdateResult> | undefined;
   readonly skipped: SkippedLine[] = [];
   skippedCount = 0;
@@ -256,7 +257,7 @@ export class JsonlFile {
       if (bytesRead === 0) break;
       signal?.throwIfAborted();
       if (carry + bytesRead > this.buf.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, carry + bytesRead));
+        const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, carry + bytesRead, CHUNK));
         this.buf.copy(bigger, 0, 0, carry);
         this.buf = bigger;
       }

@@ -11,7 +11,7 @@ import { evalSummary } from '../eval/evalFigures';
 import type { EvalSummary } from '../eval/evalFigures';
 import type { CurveRow, FullReport } from '../report/report';
 import { fileStates, keptOrCompute } from '../cache/keptFigures';
-import type { FileState, KeptKey } from '../cache/keptFigures';
+import type { FileState, KeptKey, StatesOf } from '../cache/keptFigures';
 import { keepReport, loadKeptReport, steadyStates } from '../cache/keptReport';
 import { keptAt } from '../cache/keptAt';
 import type { IndexStore } from '../log/indexStore';
@@ -63,9 +63,9 @@ export class Run {
    * value of `kind` computed with `withKey` and these options while the logs are unchanged, else
    * `compute()` (which reads the logs itself), kept for next time.
    */
-  kept<T>(kind: string, withKey: unknown, valid: (v: unknown) => v is T, compute: () => Promise<T>): Promise<T> {
+  kept<T>(kind: string, withKey: unknown, valid: (v: unknown) => v is T, compute: () => Promise<T>, states?: StatesOf): Promise<T> {
     const key = { kind, paths: this.logPaths, with: { options: this.options, root: this.location.root, with: withKey } };
-    return keptOrCompute(this.store, key, valid, compute, () => this.readCleanly);
+    return keptOrCompute(this.store, key, valid, compute, () => this.readCleanly, states);
   }
 
   /** Like `kept`, for figures of two runs (a comparison): keyed by both runs' logs, kept in `a`'s store. */
@@ -76,13 +76,14 @@ export class Run {
     withKey: unknown,
     valid: (v: unknown) => v is T,
     compute: () => Promise<T>,
+    states?: StatesOf,
   ): Promise<T> {
     const key = {
       kind,
       paths: [...a.logPaths, ...b.logPaths],
       with: { options: [a.options, b.options], roots: [a.location.root, b.location.root], with: withKey },
     };
-    return keptOrCompute(a.store, key, valid, compute, () => a.readCleanly && b.readCleanly);
+    return keptOrCompute(a.store, key, valid, compute, () => a.readCleanly && b.readCleanly, states);
   }
 
   /** Why the metrics log could not be read at the last update, when it could not. */

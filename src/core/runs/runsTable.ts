@@ -4,6 +4,8 @@
  */
 import { errorDetail } from '../errorMessage';
 import { Run } from '../run/run';
+import { statesOnce } from '../cache/keptFigures';
+import type { StatesOf } from '../cache/keptFigures';
 import { isRunFigures, runFigures } from './runFigures';
 import type { RunFigures } from './runFigures';
 import { isVerdict, verdictOf } from './verdict';
@@ -54,30 +56,46 @@ async function readEvals(t: TableRun, warnings: string[]): Promise<void> {
   }
 }
 
-function figuresOf(t: TableRun, warnings: string[]): Promise<RunFigures> {
-  return t.run.kept('runs-row', {}, isRunFigures, async () => {
-    await t.read();
-    await readEvals(t, warnings);
-    return runFigures(t.run, t.card ? await t.card() : undefined);
-  });
+function figuresOf(t: TableRun, warnings: string[], states: StatesOf): Promise<RunFigures> {
+  return t.run.kept(
+    'runs-row',
+    {},
+    isRunFigures,
+    async () => {
+      await t.read();
+      await readEvals(t, warnings);
+      return runFigures(t.run, t.card ? await t.card() : undefined);
+    },
+    states,
+  );
 }
 
-function verdictAgainst(t: TableRun, base: TableRun, warnings: string[]): Promise<Verdict | null> {
+function verdictAgainst(t: TableRun, base: TableRun, warnings: string[], states: StatesOf): Promise<Verdict | null> {
   if (!t.run.evals || !base.run.evals) return Promise.resolve(null);
-  return Run.keptAcross(t.run, base.run, 'runs-verdict', {}, isVerdict, async () => {
-    await Promise.all([readEvals(t, warnings), readEvals(base, warnings)]);
-    if (t.run.evalsError !== undefined || base.run.evalsError !== undefined) return null;
-    return verdictOf(t.run.evals?.episodes, base.run.evals?.episodes);
-  });
+  return Run.keptAcross(
+    t.run,
+    base.run,
+    'runs-verdict',
+    {},
+    isVerdict,
+    async () => {
+      await Promise.all([readEvals(t, warnings), readEvals(base, warnings)]);
+      if (t.run.evalsError !== undefined || base.run.evalsError !== undefined) return null;
+      return verdictOf(t.run.evals?.episodes, base.run.evals?.episodes);
+    },
+    states,
+  );
 }
 
 /** The table of `runs`; `baseline` (one of them, or another run) is the run each verdict is against. */
 export async function runsTable(runs: readonly TableRun[], baseline?: TableRun): Promise<RunsTable> {
   const warnings: string[] = [];
+  // each log's state is taken once for every lookup: a row's and its verdict's, every verdict's baseline
+  const states = statesOnce();
   const rows = await inTurn(runs, async (t): Promise<RunsRow> => {
-    const figures = await figuresOf(t, warnings);
+    const figures = await figuresOf(t, warnings, states);
     const isBase = baseline !== undefined && (t === baseline || t.run.location.root === baseline.run.location.root);
-    const verdict = baseline && !isBase ? await verdictAgainst(t, baseline, warnings) : null;
+    const verdict = baseline && !isBase ? await verdictAgainst(t, baseline, warnings, states) : null;
     return { run: t.name, root: t.run.location.root, baseline: isBase, verdict, ...figures };
   });
   return { baseline: baseline?.name ?? null, runs: rows, warnings: [...new Set(warnings)] };

@@ -56,6 +56,8 @@ export const COMPARE_COMMANDS = ['rlRunBrowser.compareRuns', 'rlRunBrowser.compa
 
 export const LIVE_COMMANDS = ['rlRunBrowser.followRun', 'rlRunBrowser.unfollowRun'] as const;
 
+export const RUNS_TABLE_COMMANDS = ['rlRunBrowser.openRunsTable'] as const;
+
 /** A command a tree item runs when clicked (VS Code's API for a click; code calls the services instead). */
 export type PanelCommandId = (typeof PANEL_COMMANDS)[number];
 
@@ -71,4 +73,5 @@ export const ALL_COMMANDS: readonly string[] = [
   ...TASK_COMMANDS,
   ...COMPARE_COMMANDS,
   ...LIVE_COMMANDS,
+  ...RUNS_TABLE_COMMANDS,
 ];

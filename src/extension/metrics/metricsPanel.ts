@@ -90,6 +90,12 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
       return;
     }
     const roots = await pickOverlayRuns(this.deps.runs, [this.root, ...this.overlay.map((o) => o.root)], many);
+    await this.addOverlay(roots);
+  }
+
+  /** Overlays these runs (those not on it yet), as far as the dashboard has room. */
+  async addOverlay(picked: readonly string[]): Promise<void> {
+    const roots = picked.filter((r) => r !== this.root && !this.overlay.some((o) => o.root === r));
     if (roots.length === 0) return;
     const next = addRuns(this.overlay, roots, this.root);
     if (next.length < this.overlay.length + roots.length)

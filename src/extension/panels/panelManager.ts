@@ -26,6 +26,9 @@ import { TASK_KIND } from '../task/taskPanel';
 import type { SideBySidePanel } from '../task/sideBySidePanel';
 import { SIDE_BY_SIDE_KIND } from '../task/sideBySidePanel';
 import type { FailureLog } from '../background';
+import type { RunsTablePanel, RunsTableSources } from '../runsTable/runsTablePanel';
+import { runsTableKind } from '../runsTable/runsTablePanel';
+import type { RunsTableState } from '../../shared/protocol/runsTable';
 
 /** Pinned metrics of a run, remembered per workspace. */
 class WorkspacePins implements PinStore {
@@ -91,6 +94,8 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
   private readonly compare: PanelSet<CompareState, ComparePanel>;
   private readonly tasks: PanelSet<TaskPanelState, TaskPanel>;
   private readonly pairs: PanelSet<SideBySideState, SideBySidePanel>;
+  private readonly runsTables: PanelSet<RunsTableState, RunsTablePanel>;
+  private runsSources: RunsTableSources | undefined;
   private shareActions: ShareActions | undefined;
 
   constructor(
@@ -107,6 +112,7 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
     this.compare = this.registry.kind(COMPARE_KIND);
     this.tasks = this.registry.kind(TASK_KIND);
     this.pairs = this.registry.kind(SIDE_BY_SIDE_KIND);
+    this.runsTables = this.registry.kind(runsTableKind(() => this.runsSources));
   }
 
   /** The serializers of every kind of panel (for the context's subscriptions). */
@@ -175,6 +181,16 @@ export class PanelManager implements PanelNavigator, vscode.Disposable {
 
   openSideBySide(left: RunTrajectoryKey, right: RunTrajectoryKey): SideBySidePanel {
     return this.pairs.show({ kind: 'sideBySide', root: left.run, left, right });
+  }
+
+  /** The runs table (one a window). */
+  openRunsTable(): RunsTablePanel {
+    return this.runsTables.show({ kind: 'runsTable', root: '' });
+  }
+
+  /** What the runs table needs from the other features (set once, at activation). */
+  useRunsTableSources(sources: RunsTableSources): void {
+    this.runsSources = sources;
   }
 
   /** The share feature's actions, for the browser's share buttons (set once, at activation). */
