@@ -199,9 +199,10 @@ test('a worker on a slow core takes fewer parts: the others take the rest, and t
     slowWorker,
     `const fs = require('node:fs');
 let slow = false;
-try { fs.writeFileSync(${JSON.stringify(join(dir, 'slow'))}, String(process.pid), { flag: 'wx' }); slow = true; } catch {}
-const send = process.send.bind(process);
-process.send = (m, ...rest) => (slow ? setTimeout(() => send(m, ...rest), 300) : send(m, ...rest));
+try { fs.writeFileSync(${JSON.stringify(join(dir, 'slow'))}, 'slow', { flag: 'wx' }); slow = true; } catch {}
+const { parentPort } = require('node:worker_threads');
+const send = parentPort.postMessage.bind(parentPort);
+parentPort.postMessage = (m, ...rest) => (slow ? setTimeout(() => send(m, ...rest), 300) : send(m, ...rest));
 require(${JSON.stringify(WORKER)});`,
   );
   const cutNear = Array.from({ length: 11 }, (_, i) => Math.floor(((i + 1) * text.length) / 12));

@@ -1,6 +1,6 @@
 /**
  * Indexing a large log with several threads: the file is cut at line starts into parts,
- * long ones first and short ones last, and worker processes (`partWorker.ts`) each take the
+ * long ones first and short ones last, and worker threads (`partWorker.ts`) each take the
  * next part as they finish one, so they finish together whatever a core's speed or a part's
  * cost (two even halves measured 1.13-1.57 apart in CPU, bench/results.md); the results are
  * merged in file order. Only whole lines are indexed here (up to the last newline); the
@@ -51,7 +51,7 @@ export interface ThreadTiming {
   mergeMs: number;
   /** wall ms from the workers' start to the last part's answer */
   workersWallMs: number;
-  /** each worker process's CPU, its start included */
+  /** each worker thread's CPU, its start included */
   workers: ThreadCpu[];
   /** the parts each worker read */
   partsPerThread: number[];
@@ -60,7 +60,7 @@ export interface ThreadTiming {
 export interface ThreadedIndex extends MergedParts {
   /** parts the file was cut into */
   parts: number;
-  /** worker processes that read them */
+  /** worker threads that read them */
   threads: number;
   /** undefined where the system does not give a thread its CPU time */
   timing: ThreadTiming | undefined;
@@ -139,7 +139,7 @@ async function planParts(
 }
 
 /**
- * The index of the whole lines of `path`, built by `threads` worker processes; undefined when
+ * The index of the whole lines of `path`, built by `threads` worker threads; undefined when
  * the file is too small for threads or is not one a reader can start on (it is then read on
  * one thread, which says why).
  */
