@@ -7,6 +7,7 @@ import { tempDir } from '../helpers';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import type { Columns } from '../../src/core/log/creditIndex';
 import type { ThreadOptions } from '../../src/core/log/threads/pool';
+import { autoThreads } from '../../src/core/log/threads/pool';
 import { guidedTargets, MIN_PART_BYTES } from '../../src/core/log/threads/split';
 import { observerToJson } from '../../src/core/log/observerCodec';
 import { computeReport } from '../../src/core/report/report';
@@ -216,4 +217,13 @@ require(${JSON.stringify(WORKER)});`,
     assert.ok(Math.min(a, b) <= 2 && Math.max(a, b) >= 10, `parts per worker ${a} and ${b}`);
   }
   assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
+});
+
+test('the default thread count: every core the load average leaves free, one at least', () => {
+  assert.equal(autoThreads(2, 0.1), 2, 'a quiet machine: both cores');
+  assert.equal(autoThreads(2, 0.6), 2, 'a core 60% busy still counts as free');
+  assert.equal(autoThreads(2, 1), 1, 'a core kept busy: one thread');
+  assert.equal(autoThreads(2, 12), 1, 'a crowded machine: one thread, never none');
+  assert.equal(autoThreads(8, 2.2), 6);
+  assert.equal(autoThreads(4, 0), 4, 'never more than the cores');
 });

@@ -8,7 +8,7 @@
  * workers' V8 flags it read its parts at about 0.6x a worker's speed (1.18x one thread in all,
  * against 1.64x for two workers, in the same bench).
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { openLog, readRoots } from '../logFile';
 import { join } from 'node:path';
 import type { ReadLimits } from '../jsonlFile';
@@ -24,7 +24,7 @@ import type { PartRunner } from './partWorker';
 
 /** How many threads index a log, and from what size. */
 export interface ThreadOptions {
-  /** threads to use; 0 = every core; 1 = no worker */
+  /** threads to use; 0 = the cores the load leaves free (`autoThreads`); 1 = no worker */
   threads: number;
   /** a smaller log is indexed on one thread (default 32 MB) */
   minBytes?: number;
@@ -36,9 +36,20 @@ export interface ThreadOptions {
 
 export const DEFAULT_MIN_THREAD_BYTES = 32 * 1024 * 1024;
 
-/** The number of threads `threads` stands for on this machine. */
+/**
+ * The threads the default (`0`) stands for: the cores the load average leaves free, one at
+ * least. A second thread pays only on a core nobody else keeps busy: threads cost about a fifth
+ * more CPU in all than one (a second heap, its collector and compiler), so on a core another
+ * process holds, two threads ended no sooner than one. A core counts as free from 0.7 of it
+ * (`cores - load` rounded up from .3).
+ */
+export function autoThreads(cores: number, load: number): number {
+  return Math.max(1, Math.min(cores, Math.floor(cores - load + 0.7)));
+}
+
+/** The number of threads `threads` stands for on this machine (a number asked for is taken as it is). */
 export function threadCount(threads: number): number {
-  return threads === 0 ? availableParallelism() : threads;
+  return threads === 0 ? autoThreads(availableParallelism(), loadavg()[0] ?? 0) : threads;
 }
 
 /** Where a threaded read spent its CPU time (for the benchmark). */
