@@ -11,7 +11,7 @@
  * varies from round to round next to it (see `roundLines`).
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -40,25 +40,11 @@ interface Open {
   mainWaitMs: number;
   /** CPU ms of the whole process during the open: every thread, the GC's and compiler's helpers and the file reads included */
   processMs: number;
-  /** CPU ms of the child processes that ended during the open (the workers: every thread of theirs), NaN where the system does not say */
-  childrenMs: number;
-}
-
-/** CPU ms of this process's ended children (Linux: cutime + cstime of /proc/self/stat, in 10 ms ticks). */
-function childrenCpuMs(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'latin1');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[13]) + Number(f[14])) * 10;
-  } catch {
-    return NaN;
-  }
 }
 
 async function timedOpen(log: string, engine: IndexEngine): Promise<Open> {
   const c0 = threadCpu();
   const p0 = process.cpuUsage();
-  const k0 = childrenCpuMs();
   const t = performance.now();
   const idx = new CreditIndex(log, undefined, undefined, engine);
   await idx.update();
@@ -66,15 +52,12 @@ async function timedOpen(log: string, engine: IndexEngine): Promise<Open> {
   const c1 = threadCpu();
   const p1 = process.cpuUsage(p0);
   const mainMs = c0 && c1 ? c1.cpuMs - c0.cpuMs : NaN;
-  // the workers exit once their channel closes, just after the open: their CPU counts when they have ended
-  await new Promise((r) => setTimeout(r, 300));
   return {
     ms,
     idx,
     mainMs,
     mainWaitMs: c0 && c1 ? c1.waitMs - c0.waitMs : NaN,
     processMs: (p1.user + p1.system) / 1000,
-    childrenMs: childrenCpuMs() - k0,
   };
 }
 
@@ -110,7 +93,7 @@ function cpuLines(one: Open[], many: Open[]): string[] {
   const f = (x: number): string => x.toFixed(0);
   return [
     `CPU, one thread (best of ${one.length}): ${f(o.mainMs)} ms (it waited ${f(o.mainWaitMs)} ms for a core); the whole process ${f(o.processMs)} ms`,
-    `CPU, ${THREADS} worker processes (best of ${many.length}): main thread ${f(m.mainMs)} ms (cutting ${t.beforeMs.toFixed(1)} ms, merge ${t.mergeMs.toFixed(1)} ms), workers ${t.workers.map((w) => `${f(w.cpuMs)} ms (waited ${f(w.waitMs)} ms)`).join(', ')}; ${(((m.mainMs + workers) / o.mainMs - 1) * 100).toFixed(1)}% more CPU than one thread in all; the whole process ${f(m.processMs)} ms and its workers ${f(m.childrenMs)} ms (every thread of theirs, their start included)`,
+    `CPU, ${THREADS} worker threads (best of ${many.length}): main thread ${f(m.mainMs)} ms (cutting ${t.beforeMs.toFixed(1)} ms, merge ${t.mergeMs.toFixed(1)} ms), workers ${t.workers.map((w) => `${f(w.cpuMs)} ms (waited ${f(w.waitMs)} ms)`).join(', ')}; ${(((m.mainMs + workers) / o.mainMs - 1) * 100).toFixed(1)}% more CPU than one thread in all; the whole process ${f(m.processMs)} ms (the workers, their start and V8's helper threads included)`,
     `serial fraction ${(serial * 100).toFixed(2)}% of the threaded CPU: Amdahl's law allows ${amdahl(serial, THREADS).toFixed(2)}x on ${THREADS} cores; one-thread CPU over the threaded longest path (main + slowest worker): ${(o.mainMs / path(m)).toFixed(2)}x (what the work allows on cores that share nothing; target >= 1.6x)`,
   ];
 }
@@ -134,7 +117,7 @@ function roundLines(one: Open[], many: Open[]): string[] {
   const ratio = median(one.map((o) => o.ms)) / median(many.map((m) => m.ms));
   const paired = one.map((o, i) => o.ms / many[i]!.ms);
   const lines = [
-    `median of ${one.length}: one thread ${f(median(one.map((o) => o.ms)))} ms, ${THREADS} worker processes ${f(median(many.map((m) => m.ms)))} ms: ` +
+    `median of ${one.length}: one thread ${f(median(one.map((o) => o.ms)))} ms, ${THREADS} worker threads ${f(median(many.map((m) => m.ms)))} ms: ` +
       `${ratio.toFixed(2)}x one thread (target >= 1.5x at the median: ${ratio >= 1.5 ? 'PASS' : 'FAIL'}); each round's own ratio ${paired.map((r) => `${r.toFixed(2)}x`).join(', ')} (median ${median(paired).toFixed(2)}x)`,
     `what varies, per threaded round (workers' wall; each worker's CPU, its wait for a core and the parts it took, of ${many[0]?.idx.threadedParts ?? 0}; the slowest worker's CPU over the fastest's; merge on the main thread):`,
   ];
@@ -244,7 +227,7 @@ async function main(): Promise<void> {
     }
     const best = (r: { ms: number }[]): number => Math.min(...r.map((x) => x.ms));
     if (many.some((m) => m.idx.threadsUsed !== THREADS))
-      throw new Error(`the threaded open did not use ${THREADS} worker processes (${many[0]!.idx.threadError})`);
+      throw new Error(`the threaded open did not use ${THREADS} worker threads (${many[0]!.idx.threadError})`);
     const same = many.every((m) => sameFigures(m.idx, one[0]!.idx));
     if (!same) throw new Error('the threaded index differs from the one-thread index');
     const loadThreads = load();
@@ -252,7 +235,7 @@ async function main(): Promise<void> {
     const threadLines = [
       `log: ${(size / 1e6).toFixed(0)} MB, ${one[0]!.idx.size} trajectories; load average (1, 5, 15 min) ${loadStart} at the start, ${loadThreads} after the thread rounds`,
       `one thread: ${ms(one)} (best ${mbps(size, best(one)).toFixed(0)} MB/s)`,
-      `${THREADS} worker processes: ${ms(many)} (best ${mbps(size, best(many)).toFixed(0)} MB/s); ${(best(one) / best(many)).toFixed(2)}x one thread, best against best`,
+      `${THREADS} worker threads: ${ms(many)} (best ${mbps(size, best(many)).toFixed(0)} MB/s); ${(best(one) / best(many)).toFixed(2)}x one thread, best against best`,
       ...roundLines(one, many),
       ...cpuLines(one, many),
       `a core's parsing speed while all ${THREADS} parse, against alone (JSON.parse in workers, CPU time): ${shared.toFixed(2)}; the most ${THREADS} threads can give on this hardware: ${(shared * THREADS).toFixed(2)}x (1 and ${THREADS}x for cores that share nothing; it means something only on a quiet machine)`,
@@ -277,7 +260,7 @@ async function main(): Promise<void> {
       const saved = statSync(join(cache, store.nameOf('credit', log, first.idx.options))).size;
       recordResults('index cache and threads', [
         ...threadLines,
-        `first open with a store (${THREADS} worker processes + save): ${first.ms.toFixed(0)} ms; saved index ${(saved / 1e6).toFixed(1)} MB`,
+        `first open with a store (${THREADS} worker threads + save): ${first.ms.toFixed(0)} ms; saved index ${(saved / 1e6).toFixed(1)} MB`,
         `second open (unchanged, from the saved index): ${second.ms.toFixed(1)} ms; ${(first.ms / second.ms).toFixed(1)}x faster than the first (target >= 20x and < 300 ms); same figures: ${sameSaved}`,
         ...cliSecondOpens(dir),
         `load average at the end ${load()}`,

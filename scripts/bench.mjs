@@ -8,6 +8,7 @@ if (spawnSync('node', ['esbuild.mjs', '--only=bench,cli,emulator,webviews,indexW
 const benches = [
   'logEngine',
   'indexCache',
+  'coldReport',
   'download',
   'inPlace',
   'webview',

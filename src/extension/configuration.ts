@@ -5,7 +5,7 @@ import type { ConfigSource, Settings } from './settings';
 import { Disposable } from './dispose';
 import { escapeNotification as esc } from './text';
 
-/** How logs are indexed on this machine: `indexThreads` (0 = every core) and `indexCacheMegabytes`, machine-scoped. */
+/** How logs are indexed on this machine: `indexThreads` (0 = every core the load leaves free) and `indexCacheMegabytes`, machine-scoped. */
 export interface EngineSettings {
   threads: number;
   cacheBytes: number;

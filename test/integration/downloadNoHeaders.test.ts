@@ -58,3 +58,36 @@ test(
       assert.ok(readFileSync(join(dest, 'iter_0000003', f)).equals(readFileSync(join(repoDir, 'resume', 'iter_0000003', f))), f);
   },
 );
+
+test(
+  "download: a range's first request waits the shorter first-answer watch, the request made again the whole stall timeout",
+  { timeout: 20_000 },
+  async () => {
+    const dest = tempDir('rlrb-noheaders-dest-');
+    const l = await listRun(REPO, 'main', { endpoint: emu.url });
+    emu.faults.noHeaders = { count: 2, ranged: false };
+    emu.faults.pathContains = '__0_0';
+    const seen: string[] = [];
+    try {
+      await runDownload(planDownload(l, 'resume', 3, dest), {
+        endpoint: emu.url,
+        backoffMs: 10,
+        stallTimeoutMs: 1500,
+        firstAnswerStallMs: 300,
+        onProgress: (p: { event?: string }) => void (p.event && seen.push(p.event)),
+      });
+    } finally {
+      delete emu.faults.noHeaders;
+      delete emu.faults.pathContains;
+    }
+    const stalls = seen.filter((e) => /no byte for/.test(e));
+    assert.equal(stalls.length, 2, seen.join('\n'));
+    assert.match(stalls[0]!, /no byte for 0\.3 s/, 'the first request is dropped after the first-answer watch');
+    assert.match(stalls[1]!, /no byte for 1\.5 s/, 'the request made again is given the whole stall timeout');
+    assert.ok(
+      readFileSync(join(dest, 'iter_0000003', '__0_0.distcp')).equals(
+        readFileSync(join(repoDir, 'resume', 'iter_0000003', '__0_0.distcp')),
+      ),
+    );
+  },
+);

@@ -132,3 +132,31 @@ test('AUROC counts ties half', () => {
   assert.equal(auroc([0, 1, 1, 3], [false, true, false, true]), 0.875);
   assert.equal(auroc([1, 2], [true, true]), null);
 });
+
+test('AUROC: the counted way equals the ranked definition to the last bit, ties and signed zeros included', () => {
+  /** The definition: average ranks over all scores, ties sharing theirs. */
+  const ranked = (scores: number[], positive: boolean[]): number => {
+    const order = scores.map((_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
+    let sum = 0;
+    for (let i = 0; i < order.length;) {
+      let j = i;
+      while (j + 1 < order.length && scores[order[j + 1]!] === scores[order[i]!]) j++;
+      for (let k = i; k <= j; k++) if (positive[order[k]!]) sum += (i + j) / 2 + 1;
+      i = j + 1;
+    }
+    const p = positive.filter(Boolean).length;
+    return (sum - (p * (p + 1)) / 2) / (p * (positive.length - p));
+  };
+  let seed = 7;
+  const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let n = 2; n < 400; n += 37) {
+    // few distinct values: many ties within and across the classes
+    const scores = Array.from({ length: n }, (_, i) => (i % 7 === 0 ? -0 : Math.round(rnd() * 9) / 4 - 1));
+    const positive = Array.from({ length: n }, (_, i) => i === 0 || (i !== 1 && rnd() > 0.6));
+    assert.equal(auroc(scores, positive), ranked(scores, positive), `n ${n}`);
+  }
+  const inf = [0.1, Infinity, -Infinity, 0.1];
+  const infPositive = [true, false, true, false];
+  assert.equal(auroc(inf, infPositive), ranked(inf, infPositive), 'infinite scores');
+  assert.equal(auroc(inf, infPositive), 0.125);
+});

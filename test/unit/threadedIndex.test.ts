@@ -7,6 +7,7 @@ import { tempDir } from '../helpers';
 import { CreditIndex } from '../../src/core/log/creditIndex';
 import type { Columns } from '../../src/core/log/creditIndex';
 import type { ThreadOptions } from '../../src/core/log/threads/pool';
+import { autoThreads } from '../../src/core/log/threads/pool';
 import { guidedTargets, MIN_PART_BYTES } from '../../src/core/log/threads/split';
 import { observerToJson } from '../../src/core/log/observerCodec';
 import { computeReport } from '../../src/core/report/report';
@@ -199,9 +200,10 @@ test('a worker on a slow core takes fewer parts: the others take the rest, and t
     slowWorker,
     `const fs = require('node:fs');
 let slow = false;
-try { fs.writeFileSync(${JSON.stringify(join(dir, 'slow'))}, String(process.pid), { flag: 'wx' }); slow = true; } catch {}
-const send = process.send.bind(process);
-process.send = (m, ...rest) => (slow ? setTimeout(() => send(m, ...rest), 300) : send(m, ...rest));
+try { fs.writeFileSync(${JSON.stringify(join(dir, 'slow'))}, 'slow', { flag: 'wx' }); slow = true; } catch {}
+const { parentPort } = require('node:worker_threads');
+const send = parentPort.postMessage.bind(parentPort);
+parentPort.postMessage = (m, ...rest) => (slow ? setTimeout(() => send(m, ...rest), 300) : send(m, ...rest));
 require(${JSON.stringify(WORKER)});`,
   );
   const cutNear = Array.from({ length: 11 }, (_, i) => Math.floor(((i + 1) * text.length) / 12));
@@ -215,4 +217,13 @@ require(${JSON.stringify(WORKER)});`,
     assert.ok(Math.min(a, b) <= 2 && Math.max(a, b) >= 10, `parts per worker ${a} and ${b}`);
   }
   assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
+});
+
+test('the default thread count: every core the load average leaves free, one at least', () => {
+  assert.equal(autoThreads(2, 0.1), 2, 'a quiet machine: both cores');
+  assert.equal(autoThreads(2, 0.6), 2, 'a core 60% busy still counts as free');
+  assert.equal(autoThreads(2, 1), 1, 'a core kept busy: one thread');
+  assert.equal(autoThreads(2, 12), 1, 'a crowded machine: one thread, never none');
+  assert.equal(autoThreads(8, 2.2), 6);
+  assert.equal(autoThreads(4, 0), 4, 'never more than the cores');
 });

@@ -56,18 +56,28 @@ export const shouldRetry = (e: HubError, failures: number, p: RetryPolicy): bool
  */
 export const DEFAULT_ANSWERED_STALL_MS = 10_000;
 
+/**
+ * A download's first wait for the server's answer (its headers), on a span's first attempt: a
+ * request that got no answer in this long is dropped and made again at once, so that it costs
+ * at most about 16 s rather than the 30 s stall timeout. A retry after such a stall waits the
+ * whole stall timeout (a server slow to answer, not a lost request, is then given its time).
+ */
+export const DEFAULT_FIRST_ANSWER_STALL_MS = 15_000;
+
 /** A transfer dropped by its stall watch: retried at once on a new connection, without shrinking the pool. */
 export class StallError extends HubError {
   constructor(
     readonly ms: number,
     from = 'the server',
+    /** the server had not answered (no headers, no byte) */
+    readonly beforeAnswer = false,
   ) {
     super('offline', `no byte for ${(ms / 1000).toFixed(1)} s from ${from}; dropping that connection and resuming on a new one`);
   }
 }
 
 /** The one line a stall ends a transfer with. */
-export const stallError = (ms: number, from?: string): StallError => new StallError(ms, from);
+export const stallError = (ms: number, from?: string, beforeAnswer?: boolean): StallError => new StallError(ms, from, beforeAnswer);
 
 /**
  * Runs one attempt under a stall watch from its start, the request and its response headers
@@ -92,7 +102,7 @@ export async function watched<T>(
       answered = true;
     });
   } catch (e) {
-    if (watch.stalled && !parent?.aborted) throw stallError(watch.firedAfter, from?.());
+    if (watch.stalled && !parent?.aborted) throw stallError(watch.firedAfter, from?.(), !answered);
     throw e;
   } finally {
     watch.stop();

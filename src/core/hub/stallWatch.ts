@@ -36,7 +36,8 @@ export class StallWatch {
           abort();
         }
       },
-      Math.max(20, Math.min(ms, answeredMs) / 4),
+      // a tenth of the watch: a stall is seen at most a tenth late (a quarter cost 2.5 s of a 10 s watch)
+      Math.max(20, Math.min(ms, answeredMs) / 10),
     );
     this.timer.unref();
   }

@@ -210,7 +210,7 @@ export class CreditIndex implements LineSink {
   private readonly limits: ReadLimits | undefined;
   /** parts the first read was indexed in by several threads (0: one thread) */
   threadedParts = 0;
-  /** worker processes that indexed them */
+  /** worker threads that indexed them */
   threadsUsed = 0;
   /** where the threaded first read spent its CPU time (for the benchmark) */
   threadTiming: ThreadTiming | undefined;
@@ -300,7 +300,7 @@ export class CreditIndex implements LineSink {
     return this.options.behaviour ?? DEFAULT_BEHAVIOUR;
   }
 
-  /** A first read with worker processes, when nothing was restored and the file is large enough; else nothing (one thread reads it). */
+  /** A first read with worker threads, when nothing was restored and the file is large enough; else nothing (one thread reads it). */
   private async indexThreaded(t: ThreadOptions, signal?: AbortSignal): Promise<void> {
     if (this.file.bytesRead > 0 || this.n > 0) return;
     try {
@@ -333,7 +333,7 @@ export class CreditIndex implements LineSink {
     this.file.restore(m.file);
   }
 
-  /** Indexes the whole lines of [start, end) alone, numbering lines from 1 (in a worker process). */
+  /** Indexes the whole lines of [start, end) alone, numbering lines from 1 (in a worker thread). */
   async indexPart(start: number, end: number, align: number): Promise<void> {
     await this.file.readPart(start, end, align);
     this.chunkDone();

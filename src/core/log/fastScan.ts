@@ -21,6 +21,8 @@ const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
 interface KeyEntry<F> {
   field: F;
+  /** the field's place in TOP_SLOTS or TURN_SLOTS (-1: none) */
+  slot: number;
   name: string;
   bytes: Buffer;
   rank: number;
@@ -80,10 +82,11 @@ const TOP_SLOTS: readonly TrajectoryField[] = [
 const TURN_SLOTS: readonly TurnField[] = ['action', 'candidates', 'scores', 'same', 'done', 'c', 'A_t', 'masked', 'fallback'];
 const REQUIRED_TOP_MASK = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 5) | (1 << 6) | (1 << 8);
 
-function entries<F extends string>(table: KeyTable<F>): KeyMap<F> {
+function entries<F extends string>(table: KeyTable<F>, slots: readonly F[]): KeyMap<F> {
   const out: KeyEntry<F>[] = [];
   for (const [name, field] of table.byName) {
-    out.push({ field, name, bytes: Buffer.from(name, 'utf8'), rank: table.names.get(field)!.indexOf(name), count: 0 });
+    const rank = table.names.get(field)!.indexOf(name);
+    out.push({ field, slot: slots.indexOf(field), name, bytes: Buffer.from(name, 'utf8'), rank, count: 0 });
   }
   return new KeyMap(out);
 }
@@ -96,8 +99,6 @@ export class FastScanner extends ByteCursor {
   private ke = 0;
   private kh = 0;
   private kEscaped = false;
-  private readonly topSlot: Map<TrajectoryField, number>;
-  private readonly turnSlot: Map<TurnField, number>;
   private readonly turnChosen: (KeyEntry<TurnField> | undefined)[] = Array.from({ length: TURN_SLOTS.length }, () => undefined);
   private readonly unknownTop = new Map<string, number>();
   private readonly unknownTurn = new Map<string, number>();
@@ -135,10 +136,8 @@ export class FastScanner extends ByteCursor {
     super();
     this.actions = withActions ? new ByteActions(match) : undefined;
     this.candidateArgs = new ByteArgs(match);
-    this.top = entries(tables.trajectory);
-    this.turn = entries(tables.turn);
-    this.topSlot = new Map(TOP_SLOTS.map((f, i) => [f, i]));
-    this.turnSlot = new Map(TURN_SLOTS.map((f, i) => [f, i]));
+    this.top = entries(tables.trajectory, TOP_SLOTS);
+    this.turn = entries(tables.turn, TURN_SLOTS);
   }
 
   /** Reads the record in buf[start, end); throws when the text is not what it expects. */
@@ -176,7 +175,7 @@ export class FastScanner extends ByteCursor {
           unknown.push(name);
           this.skipValue();
         } else {
-          const slot = this.topSlot.get(e.field)!;
+          const slot = e.slot;
           const prev = chosen[slot];
           if (prev !== undefined && prev.rank < e.rank) {
             this.skipValue();
@@ -272,7 +271,7 @@ export class FastScanner extends ByteCursor {
     const key = `${field}\0${name}`;
     let e = map.get(key);
     if (!e) {
-      e = { field, name, bytes: Buffer.alloc(0), rank: 0, count: 0 };
+      e = { field, slot: -1, name, bytes: Buffer.alloc(0), rank: 0, count: 0 };
       map.set(key, e);
     }
     if (e.count++ === 0) touched.push(e);
@@ -339,7 +338,7 @@ export class FastScanner extends ByteCursor {
         this.unknownTurn.set(name, (this.unknownTurn.get(name) ?? 0) + 1);
         this.skipValue();
       } else {
-        const slot = this.turnSlot.get(e.field)!;
+        const slot = e.slot;
         const prev = chosen[slot];
         if (prev !== undefined && prev.rank < e.rank) this.skipValue();
         else {
@@ -489,7 +488,7 @@ export class FastScanner extends ByteCursor {
       } else {
         const len = close - open - 1;
         let same: boolean | undefined;
-        if (len === e0 - s0 && b.compare(b, s0, e0, open + 1, close) === 0) same = true;
+        if (len === e0 - s0 && sameBytes(b, s0, open + 1, len)) same = true;
         else {
           const n = nameEnd(b, open + 1, close);
           if (
@@ -497,7 +496,7 @@ export class FastScanner extends ByteCursor {
             b[n0] === 0x28 &&
             n > open + 1 &&
             b[n] === 0x28 &&
-            (n - open - 1 !== n0 - s0 || b.compare(b, s0, n0, open + 1, n) !== 0)
+            (n - open - 1 !== n0 - s0 || !sameBytes(b, s0, open + 1, n0 - s0))
           )
             same = false;
           if (
@@ -506,7 +505,7 @@ export class FastScanner extends ByteCursor {
             n0 > s0 &&
             isIdStart(b[s0]!) &&
             n - open - 1 === n0 - s0 &&
-            b.compare(b, s0, n0, open + 1, n) === 0
+            sameBytes(b, s0, open + 1, n0 - s0)
           ) {
             // the same tool name: the common argument forms are compared on the bytes, as the tags compare actions
             if (!argsReset) {
@@ -814,12 +813,18 @@ function wordsOf(b: Buffer): Int32Array {
   return wordsView;
 }
 
-/** End of the tool name at the start of an action's bytes (ASCII identifier characters and dots). */
+/** Whether b[a, a + len) and b[c, c + len) hold the same bytes (a loop: the ranges are short, a native call costs more). */
+function sameBytes(b: Buffer, a: number, c: number, len: number): boolean {
+  for (let i = 0; i < len; i++) if (b[a + i] !== b[c + i]) return false;
+  return true;
+}
+
 /** A parsed tool name starts with a letter or `_`. */
 function isIdStart(c: number): boolean {
   return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 }
 
+/** End of the tool name at the start of an action's bytes (ASCII identifier characters and dots). */
 function nameEnd(b: Buffer, start: number, end: number): number {
   let i = start;
   while (i < end && (b[i] === 0x20 || b[i] === 0x09)) i++;

@@ -98,16 +98,31 @@ export function accumulate(index: CreditIndex): Accumulated {
   const total = newAcc();
   const perIteration = new Map<number, Acc>();
   const groups = new Map<string, number[]>();
+  // a group's rows are mostly one after another: the last group's rows are kept at hand, so that
+  // a key is built and looked up once a run of rows, not once a row
+  let lastIt = NaN;
+  let lastGroup = NaN;
+  let acc = newAcc();
+  let rows: number[] = [];
   for (let i = 0; i < index.size; i++) {
     const it = c.iteration[i]!;
-    let acc = perIteration.get(it);
-    if (!acc) perIteration.set(it, (acc = newAcc()));
+    const group = c.group[i]!;
+    if (it !== lastIt) {
+      const a = perIteration.get(it);
+      if (a) acc = a;
+      else perIteration.set(it, (acc = newAcc()));
+    }
     addRow(total, index, i);
     addRow(acc, index, i);
-    const key = `${it}:${c.group[i]}`;
-    const g = groups.get(key);
-    if (g) g.push(i);
-    else groups.set(key, [i]);
+    if (it !== lastIt || group !== lastGroup) {
+      const key = `${it}:${group}`;
+      const g = groups.get(key);
+      if (g) rows = g;
+      else groups.set(key, (rows = []));
+      lastIt = it;
+      lastGroup = group;
+    }
+    rows.push(i);
   }
   return { total, perIteration, groups };
 }

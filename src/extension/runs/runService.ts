@@ -38,7 +38,7 @@ export class RunService extends Disposable {
     private extra: () => string[],
     /** saved indexes in the extension's global storage: a second open reads them instead of the log */
     private readonly store?: IndexStore,
-    /** the threads a first read of a large log uses (the setting, 0 = every core), asked at each open */
+    /** the threads a first read of a large log uses (the setting, 0 = every core the load leaves free), asked at each open */
     private readonly threads: () => number = () => 1,
     /** where a failure nobody waits for goes (a scan, a followed log's new lines) */
     private readonly log: FailureLog = (line) => console.error(line),

@@ -14,7 +14,7 @@ import { HubError, toHubError, whoAt } from '../errors';
 import type { DownloadItem, DownloadOptions } from './types';
 import { DownloadError } from './types';
 import { shown } from '../treeEntry';
-import { DEFAULT_ANSWERED_STALL_MS, DEFAULT_STALL_MS, cancelled, watched } from '../retry';
+import { DEFAULT_ANSWERED_STALL_MS, DEFAULT_FIRST_ANSWER_STALL_MS, DEFAULT_STALL_MS, cancelled, watched } from '../retry';
 import type { ProgressMeter } from './progress';
 import type { SyncSlots } from './fileJob';
 import type { FileJob } from './fileJob';
@@ -88,14 +88,26 @@ export interface SpanHooks {
   rangeDone: (r: RangeState) => void;
 }
 
-/** One attempt at the rest of a span, under the stall watch; bytes that arrived are written on any exit. */
-export async function fetchRange(c: FetchContext, job: FileJob, src: FileSource, span: Span, hooks: SpanHooks): Promise<void> {
+/**
+ * One attempt at the rest of a span, under the stall watch; bytes that arrived are written on
+ * any exit. `patient`: the last attempt got no answer in time, this one waits the whole stall
+ * timeout for it (else the shorter first-answer watch).
+ */
+export async function fetchRange(
+  c: FetchContext,
+  job: FileJob,
+  src: FileSource,
+  span: Span,
+  hooks: SpanHooks,
+  patient = false,
+): Promise<void> {
   const { o } = c;
   let hf: HubFetch | undefined;
   const ms = o.stallTimeoutMs ?? DEFAULT_STALL_MS;
+  const first = patient ? ms : Math.min(ms, o.firstAnswerStallMs ?? DEFAULT_FIRST_ANSWER_STALL_MS);
   try {
     await watched(
-      ms,
+      first,
       o.signal,
       (signal, moved) => {
         hf = makeHubFetch(o.endpoint, signal, o.baseFetch);

@@ -230,6 +230,8 @@ async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task, hooks: S
   const retries = o.retries ?? DEFAULT_RETRIES;
   let failures = 0;
   let renewals = 0;
+  /** the last attempt got no answer in time: this one waits the whole stall timeout for it */
+  let patient = false;
   for (let held = true; ; held = false) {
     if (o.signal?.aborted) {
       if (held) limit.release();
@@ -239,7 +241,7 @@ async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task, hooks: S
     let err: unknown;
     const done = t.span.ranges.filter(rangeDone).length;
     try {
-      await fetchRange(c, t.job, t.src, t.span, hooks);
+      await fetchRange(c, t.job, t.src, t.span, hooks, patient);
       return;
     } catch (e) {
       err = e;
@@ -249,6 +251,7 @@ async function runRange(c: FetchContext, limit: AdaptiveLimit, t: Task, hooks: S
     if (err instanceof DownloadError) throw err;
     const he = err instanceof HubError ? err : hubError(c, it, err);
     if (he.kind === 'cancelled' || o.signal?.aborted) throw cancelled();
+    patient = he instanceof StallError && he.beforeAnswer;
     if (he instanceof SignedUrlExpired && ++renewals <= retries + 1) {
       t.src.expired(he.url);
       meter.emit(`${it.target}: ${he.message}`);

@@ -103,6 +103,12 @@ export interface DownloadOptions extends HubConnection {
    * (headers or bytes), 10000 or this, whichever is shorter.
    */
   stallTimeoutMs?: number;
+  /**
+   * A range's first request waits this long for the server's answer (ms, default 15000, or
+   * `stallTimeoutMs` if shorter) before it is dropped and made again at once; the request made
+   * again waits `stallTimeoutMs`.
+   */
+  firstAnswerStallMs?: number;
 }
 
 export interface DownloadResult {

@@ -1,13 +1,13 @@
 /**
  * Indexing a large log with several threads: the file is cut at line starts into parts,
- * long ones first and short ones last, and worker processes (`partWorker.ts`) each take the
+ * long ones first and short ones last, and worker threads (`partWorker.ts`) each take the
  * next part as they finish one, so they finish together whatever a core's speed or a part's
  * cost (two even halves of one file can differ by half again in CPU); the results are
  * merged in file order. Only whole lines are indexed here (up to the last newline); the
  * caller reads the rest as it always does. The calling thread takes no part: without the
  * workers' V8 flags it reads well below a worker's speed, and the whole would wait for it.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { openLog, readRoots } from '../logFile';
 import { join } from 'node:path';
 import type { ReadLimits } from '../jsonlFile';
@@ -23,7 +23,7 @@ import type { PartRunner } from './partWorker';
 
 /** How many threads index a log, and from what size. */
 export interface ThreadOptions {
-  /** threads to use; 0 = every core; 1 = no worker */
+  /** threads to use; 0 = the cores the load leaves free (`autoThreads`); 1 = no worker */
   threads: number;
   /** a smaller log is indexed on one thread (default 32 MB) */
   minBytes?: number;
@@ -35,9 +35,20 @@ export interface ThreadOptions {
 
 export const DEFAULT_MIN_THREAD_BYTES = 32 * 1024 * 1024;
 
-/** The number of threads `threads` stands for on this machine. */
+/**
+ * The threads the default (`0`) stands for: the cores the load average leaves free, one at
+ * least. A second thread pays only on a core nobody else keeps busy: threads cost about a fifth
+ * more CPU in all than one (a second heap, its collector and compiler), so on a core another
+ * process holds, two threads ended no sooner than one. A core counts as free from 0.7 of it
+ * (`cores - load` rounded up from .3).
+ */
+export function autoThreads(cores: number, load: number): number {
+  return Math.max(1, Math.min(cores, Math.floor(cores - load + 0.7)));
+}
+
+/** The number of threads `threads` stands for on this machine (a number asked for is taken as it is). */
 export function threadCount(threads: number): number {
-  return threads === 0 ? availableParallelism() : threads;
+  return threads === 0 ? autoThreads(availableParallelism(), loadavg()[0] ?? 0) : threads;
 }
 
 /** Where a threaded read spent its CPU time (for the benchmark). */
@@ -50,7 +61,7 @@ export interface ThreadTiming {
   mergeMs: number;
   /** wall ms from the workers' start to the last part's answer */
   workersWallMs: number;
-  /** each worker process's CPU, its start included */
+  /** each worker thread's CPU, its start included */
   workers: ThreadCpu[];
   /** the parts each worker read */
   partsPerThread: number[];
@@ -59,7 +70,7 @@ export interface ThreadTiming {
 export interface ThreadedIndex extends MergedParts {
   /** parts the file was cut into */
   parts: number;
-  /** worker processes that read them */
+  /** worker threads that read them */
   threads: number;
   /** undefined where the system does not give a thread its CPU time */
   timing: ThreadTiming | undefined;
@@ -138,7 +149,7 @@ async function planParts(
 }
 
 /**
- * The index of the whole lines of `path`, built by `threads` worker processes; undefined when
+ * The index of the whole lines of `path`, built by `threads` worker threads; undefined when
  * the file is too small for threads or is not one a reader can start on (it is then read on
  * one thread, which says why).
  */
