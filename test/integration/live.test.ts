@@ -15,6 +15,7 @@ import { IndexStore } from '../../src/core/log/indexStore';
 import { RangeCache } from '../../src/core/hub/inPlace/rangeCache';
 import { Follower } from '../../src/core/live/follower';
 import { hubLiveSource } from '../../src/core/live/liveSource';
+import { hubIntegrityProbe } from '../../src/core/live/integrityProbe';
 import { emptyCursor } from '../../src/core/live/liveCursor';
 import type { LiveEvent } from '../../src/core/live/liveEvent';
 
@@ -288,4 +289,23 @@ test('rlrb demo --grow writes a run that trains: rlrb watch following it gets ev
   const cps = of('checkpoint');
   assert.equal(new Set(cps).size, cps.length, 'each checkpoint once');
   assert.ok(cps.includes('resume44') && cps.includes('hf44') && cps.includes('resume4'), cps.join(' '));
+});
+
+test('the Hub checkpoint probe the editor uses asks for the connection at each probe and checks each iteration once per content', async () => {
+  let asked = 0;
+  const count = counting();
+  const probe = hubIntegrityProbe(
+    REPO,
+    () => 'main',
+    () => {
+      asked++;
+      return Promise.resolve({ endpoint: emu.url, baseFetch: count.fetch });
+    },
+  );
+  assert.deepEqual(await probe(), [{ kind: 'resume', iteration: 3, complete: true }]);
+  const first = count.requests;
+  assert.deepEqual(await probe(), [{ kind: 'resume', iteration: 3, complete: true }]);
+  assert.equal(asked, 2);
+  // the second probe lists the repo again but reads no checkpoint part: the iteration's files did not change
+  assert.ok(count.requests - first < first, `${count.requests - first} requests the second time, ${first} the first`);
 });
