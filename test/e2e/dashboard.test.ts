@@ -1,6 +1,7 @@
 /**
  * End-to-end journeys of the metrics dashboard and the run report in a real VS Code
- * (code-server) driven by Chromium (the harness: harness.ts). Screenshots go to
+ * (code-server) driven by Chromium (the harness: harness.ts), and of a run followed while
+ * it grows (the demo's growing run, src/core/demo/growingRun.ts). Screenshots go to
  * test-results/e2e/dash-*.png.
  */
 import assert from 'node:assert/strict';

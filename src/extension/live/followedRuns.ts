@@ -37,8 +37,8 @@ interface Followed {
 }
 
 const STORED = 'rlRunBrowser.followedRuns';
-/** After the run list read new lines: a burst of appends is one poll */
-const SOON_MS = 400;
+/** After the run list read new lines: a burst of appends is one poll, and a run being indexed is not recomputed on every block */
+const SOON_MS = 1500;
 
 export class FollowedRuns implements vscode.Disposable {
   private readonly followed = new Map<string, Followed>();
