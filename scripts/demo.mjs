@@ -1,7 +1,9 @@
 // `npm start`: the product on its embedded demo run, offline. Builds and packages the
 // extension, writes the demo run into .demo/, serves its fake Hub repo with the
 // emulator, installs code-server (once per machine) on first use, and opens it with the demo
-// run as the workspace. Ctrl-C stops everything.
+// run as the workspace. Ctrl-C stops everything. `npm start -- --grow [S]` also writes a run that
+// trains, .demo/run/live (one more iteration every S seconds, 20 unless given), served as a second
+// Hub repo too: follow it (RL Runs: Follow Run While It Trains) and watch it grow.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -36,9 +38,33 @@ export async function startEmulator(repoDir, extraArgs = []) {
   return { emu, url };
 }
 
+const LIVE_REPO = 'XunmeiLiu/openwebrl-live-demo';
+
+/** `--grow [S]` on the command line: the seconds between two iterations of the growing run, or undefined. */
+function growSeconds() {
+  const i = process.argv.indexOf('--grow');
+  if (i < 0) return undefined;
+  const s = Number(process.argv[i + 1] ?? 20);
+  return Number.isFinite(s) && s >= 1 ? s : 20;
+}
+
+/** `rlrb demo --grow` into `dir`; each step it prints, the emulator is asked to take the new files in as a commit. */
+function startGrowing(dir, seconds, emuUrl) {
+  const child = spawn('node', ['dist/cli.js', 'demo', dir, '--grow', String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout.on('data', (c) => {
+    process.stdout.write(`grow: ${c}`);
+    void fetch(`${emuUrl}/__emulator/rescan`, { method: 'POST' }).catch(() => undefined);
+  });
+  return child;
+}
+
 async function main() {
   const { demo, vsix } = await prepareDemo();
-  const { emu, url } = await startEmulator(join(demo, '.hub-repo'));
+  const grow = growSeconds();
+  const live = join(demo, 'live');
+  if (grow !== undefined) mkdirSync(live, { recursive: true });
+  const { emu, url } = await startEmulator(join(demo, '.hub-repo'), grow !== undefined ? ['--repo', `${LIVE_REPO}=${live}`] : []);
+  const grower = grow !== undefined ? startGrowing(live, grow, url) : undefined;
   installCodeServer();
   const state = resolve('.cache', 'demo-user');
   const cs = await startCodeServer({
@@ -50,7 +76,7 @@ async function main() {
     stdio: 'inherit',
     settings: {
       'rlRunBrowser.endpoint': url,
-      'rlRunBrowser.repos': ['XunmeiLiu/openwebrl-ws-credit-beta0.4'],
+      'rlRunBrowser.repos': ['XunmeiLiu/openwebrl-ws-credit-beta0.4', ...(grow !== undefined ? [LIVE_REPO] : [])],
       'rlRunBrowser.downloadDestination': resolve('.demo', 'downloads'),
     },
   });
@@ -59,6 +85,7 @@ async function main() {
       `(Hub emulator at ${url}; Ctrl-C stops everything)\n`,
   );
   const stop = () => {
+    grower?.kill();
     stopCodeServer(cs);
     emu.kill();
     process.exit(0);

@@ -1,13 +1,17 @@
 /**
  * End-to-end journeys of the metrics dashboard and the run report in a real VS Code
- * (code-server) driven by Chromium (the harness: harness.ts). Screenshots go to
+ * (code-server) driven by Chromium (the harness: harness.ts), and of a run followed while
+ * it grows (the demo's growing run, src/core/demo/growingRun.ts). Screenshots go to
  * test-results/e2e/dash-*.png.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, FrameLocator } from 'playwright-core';
-import { workbench } from './harness';
+import { settled, until, workbench } from './harness';
+import { menuItem } from './steps';
+import { demoStage, growingRun } from '../../src/core/demo/growingRun';
+import type { GrowingRun } from '../../src/core/demo/growingRun';
 
 let page: Page;
 const wb = workbench(
@@ -26,6 +30,8 @@ const wb = workbench(
       });
       writeFileSync(mpath, out.join('\n') + '\n');
     },
+    // the least the setting takes: a checkpoint that comes without new log lines is found this soon
+    settings: { 'rlRunBrowser.followIntervalSeconds': 15 },
   },
   (w) => {
     page = w.page;
@@ -161,4 +167,120 @@ wb.journey('D6. a log with more metrics than a dashboard charts says how many we
   assert.equal(await wv.locator('section:not([aria-label="Behaviour"]):not([aria-label="Evaluation"]) .chart-card').count(), 200);
   assert.ok((await wv.locator('#card-targets .chart-card').count()) >= 6, 'the card targets are still charted');
   await shot('more-metrics');
+});
+
+/** The status-bar item of the followed run `live` showing `text`. */
+const liveItem = (text: string): ReturnType<Page['locator']> => page.locator('.statusbar-item', { hasText: text });
+const toast = (text: string | RegExp): ReturnType<Page['locator']> =>
+  page.locator('.notifications-toasts .notification-toast', { hasText: text });
+
+/** How far the visible dashboard is scrolled (whichever of its elements scrolls). */
+const dashboardScroll = async (): Promise<number> =>
+  Number(
+    await webview()
+      .locator('body')
+      .evaluate<number, undefined>(
+        `Math.max(0, ...[document.scrollingElement, ...document.querySelectorAll('body, body *')].map((e) => e ? e.scrollTop : 0))`,
+      ),
+  );
+
+let live: GrowingRun;
+
+/** Runs `item` from the context menu of the run `live` in Local runs, which must not offer `not`. */
+async function localRunsMenu(item: string, not: string): Promise<void> {
+  // the tree in view (a click on the activity bar's icon when it is already open would close it)
+  const tree = page.locator('.pane-header', { hasText: 'Local runs' });
+  if (!(await tree.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
+  const row = page.locator('.monaco-list-row', { hasText: /^live/ });
+  await row.waitFor({ timeout: 60_000 });
+  await row.click({ button: 'right' });
+  const labels = page.locator('.monaco-menu .action-label');
+  await labels.filter({ hasText: item }).waitFor({ timeout: 10_000 });
+  const offered = await labels.allTextContents();
+  assert.ok(!offered.includes(not), `the menu offers ${not}: ${offered.join(', ')}`);
+  await menuItem(page, item);
+}
+
+wb.journey(
+  'D7. a followed run that grows: the status bar shows its latest iteration, then the warning colour on an alert; notifications with Open; the dashboard grows in place',
+  async () => {
+    // the demo's first 30 iterations shown up to 22 (iteration 24 is the first whose sign flips the checks catch)
+    live = growingRun(join(wb.run, 'live'), 30);
+    live.show(demoStage(23, 30));
+    await command('RL Runs: Refresh');
+    // its row in Local runs offers Follow, not Stop Following
+    await localRunsMenu('Follow Run While It Trains', 'Stop Following Run');
+    await liveItem('live it 22').waitFor({ timeout: 60_000 });
+    await wb.commandPick('RL Runs: Open Metrics', { type: 'live', has: '/run/live' });
+    const wv = webview();
+    const cMean = wv.locator('#card-targets .chart-card[data-metric="ws/c_mean"]');
+    await cMean.locator('canvas').waitFor({ timeout: 60_000 });
+    assert.equal(await cMean.getAttribute('data-x-max'), '22');
+    // a point picked by keyboard, and the page scrolled down: both must survive the growth
+    await cMean.locator('canvas').focus();
+    await page.keyboard.press('End');
+    const readout = cMean.locator('.readout');
+    await readout.filter({ hasText: /iteration 22/ }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('ArrowLeft');
+    await readout.filter({ hasText: /iteration 21/ }).waitFor({ timeout: 10_000 });
+    await wv.locator('#chart-hint').hover();
+    await page.mouse.wheel(0, 300);
+    await until(async () => (await dashboardScroll()) > 0, 'the dashboard scrolled', 10_000);
+    await settled(page);
+    const scrolled = await dashboardScroll();
+
+    live.show(demoStage(24, 30));
+    await liveItem('live it 23').waitFor({ timeout: 30_000 });
+    await cMean.locator('.summary', { hasText: 'at iteration 23' }).waitFor({ timeout: 30_000 });
+    assert.equal(await dashboardScroll(), scrolled, 'the scroll is kept');
+    assert.match((await readout.textContent()) ?? '', /iteration 21/);
+    assert.equal(await liveItem('live it 23').evaluate((e) => e.classList.contains('warning-kind')), false);
+    await shot('follow-grown-dark');
+
+    // iteration 24: its sign flips (the logged rate says 0) and a resume checkpoint
+    live.show(demoStage(25, 30));
+    const item = liveItem('live it 24');
+    await item.waitFor({ timeout: 30_000 });
+    await until(() => item.evaluate((e) => e.classList.contains('warning-kind')), 'the warning colour', 10_000);
+    await toast('checkpoint resume/iter_0000024 is complete').waitFor({ timeout: 30_000 });
+    const flips = toast(/ALERT iteration 24: sign flips/);
+    await flips.waitFor({ timeout: 30_000 });
+    await toast(/ALERT iteration 24: ws\/sign_flip_rate is 0 in the metrics log/).waitFor({ timeout: 30_000 });
+    assert.equal(await dashboardScroll(), scrolled, 'the scroll is kept');
+    await shot('follow-alert-dark');
+    await flips.locator('.monaco-button', { hasText: 'Open' }).click();
+    await page
+      .locator('.tab', { hasText: /Trajectories/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await webview().getByText('has sign flip').first().waitFor({ timeout: 30_000 });
+    await webview().getByText('iteration 24', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await shot('follow-alert-opened');
+
+    // the status-bar item lists the open alerts; the logged figure's goes to its chart
+    await item.click();
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    await rows.first().waitFor({ timeout: 10_000 });
+    assert.equal(await rows.count(), 3, (await rows.allTextContents()).join(' | '));
+    await shot('follow-alerts-pick');
+    await rows.filter({ hasText: 'opens the chart of ws/sign_flip_rate' }).click();
+    await page.locator('.tab.active', { hasText: /Metrics/ }).waitFor({ timeout: 30_000 });
+    await webview().locator('.chart-card[data-metric="ws/sign_flip_rate"][data-focused]').first().waitFor({ timeout: 30_000 });
+  },
+);
+
+wb.continued('D8. the followed run in the light theme: an alert while it grows; its row offers Stop Following, not Follow', async () => {
+  await wb.theme('Light Modern');
+  live.show(demoStage(28, 30));
+  const item = liveItem('live it 27');
+  await item.waitFor({ timeout: 30_000 });
+  await until(() => item.evaluate((e) => e.classList.contains('warning-kind')), 'the warning colour', 10_000);
+  await toast(/ALERT iteration 27: sign flips/).waitFor({ timeout: 30_000 });
+  await webview()
+    .locator('#card-targets .chart-card[data-metric="ws/c_mean"] .summary', { hasText: 'at iteration 27' })
+    .waitFor({ timeout: 30_000 });
+  await shot('follow-alert-light');
+  await localRunsMenu('Stop Following Run', 'Follow Run While It Trains');
+  await item.waitFor({ state: 'detached', timeout: 10_000 });
+  await wb.theme('Dark Modern');
 });

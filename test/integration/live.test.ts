@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startHubEmulator } from '../hubEmulator/server';
 import type { HubEmulator } from '../hubEmulator/server';
-import { growingRun } from '../liveRun';
-import type { GrowingRun } from '../liveRun';
+import { growingRun } from '../../src/core/demo/growingRun';
+import type { GrowingRun } from '../../src/core/demo/growingRun';
 import { tempDir } from '../helpers';
 import { CLI, rlrb } from '../cliRun';
 import { HubRun } from '../../src/core/hub/inPlace/hubRun';
@@ -15,6 +15,7 @@ import { IndexStore } from '../../src/core/log/indexStore';
 import { RangeCache } from '../../src/core/hub/inPlace/rangeCache';
 import { Follower } from '../../src/core/live/follower';
 import { hubLiveSource } from '../../src/core/live/liveSource';
+import { hubIntegrityProbe } from '../../src/core/live/integrityProbe';
 import { emptyCursor } from '../../src/core/live/liveCursor';
 import type { LiveEvent } from '../../src/core/live/liveEvent';
 
@@ -23,7 +24,7 @@ let emu: HubEmulator;
 let run: GrowingRun;
 
 before(async () => {
-  run = growingRun(12);
+  run = growingRun(tempDir('rlrb-live-run-'), 12);
   run.show({ credit: 10, metrics: 9, evals: [[3, 6]], checkpoints: [['resume', 3]] });
   // stored with LFS as a real run's credit log is (hundreds of MB): the Hub names its sha256, which a grown file's hash continues
   emu = await startHubEmulator({ repos: { [REPO]: run.dir }, lfsPaths: /ws_credit_log\.jsonl$/ });
@@ -122,7 +123,7 @@ async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void
 }
 
 test('rlrb watch --interval 1 --on-event follows a growing Hub run: every new iteration once, each event reaching the command', async () => {
-  const g = growingRun(6);
+  const g = growingRun(tempDir('rlrb-live-run-'), 6);
   g.show({ credit: 3, metrics: 1, evals: [[1, 2]] });
   const repo = 'acme/live-cli';
   const emu2 = await startHubEmulator({ repos: { [repo]: g.dir } });
@@ -214,7 +215,7 @@ test('rlrb watch --interval 1 --on-event follows a growing Hub run: every new it
 });
 
 test('rlrb watch --once on a local run: what is new since the last watch, exit 1 on an alert', () => {
-  const g = growingRun(4);
+  const g = growingRun(tempDir('rlrb-live-run-'), 4);
   g.show({ credit: 2, metrics: 2 });
   const first = rlrb('watch', g.dir, '--once', '--json');
   assert.equal(first.code, 0, first.err);
@@ -251,4 +252,60 @@ test('rlrb watch --once on a local run: what is new since the last watch, exit 1
   assert.equal(evals.code, 0, evals.err);
   // episodes 0..3 on tasks 0, 1, 2, 0 with rewards 0, 1, 0, 1: task successes 1/2, 1, 0
   assert.deepEqual(JSON.parse(evals.out), { type: 'evaluation', iteration: 1, tasks: 3, success: 0.5 });
+});
+
+test('rlrb demo --grow writes a run that trains: rlrb watch following it gets every iteration once, its checkpoints and evaluations', async () => {
+  const dir = join(tempDir(), 'live');
+  const demo = spawn('node', [CLI, 'demo', dir, '--grow', '1', '--from', '43']);
+  let demoOut = '';
+  demo.stdout.on('data', (d: Buffer) => (demoOut += d.toString()));
+  const demoDone = new Promise<number | null>((r) => demo.once('close', r));
+  await until('the first stage', () => demoOut.includes('iterations 0 to 42'));
+  const watch = spawn('node', [CLI, 'watch', dir, '--json', '--interval', '1'], { env: { ...process.env, XDG_CACHE_HOME: tempDir() } });
+  let out = '';
+  watch.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const events = (): LiveEvent[] =>
+    out
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as LiveEvent);
+  try {
+    assert.equal(await demoDone, 0);
+    assert.match(demoOut, /iterations 0 to 44 · checkpoint resume and hf of 44\n$/);
+    await until('the last evaluation', () => events().some((e) => e.type === 'evaluation' && e.iteration === 44));
+    await sleep(1500);
+  } finally {
+    watch.kill('SIGTERM');
+    await new Promise((r) => watch.once('close', r));
+  }
+  const got = events();
+  const of = (type: string): string[] =>
+    got.filter((e) => e.type === type).map((e) => `${'kind' in e ? e.kind : ''}${'iteration' in e ? e.iteration : ''}`);
+  assert.deepEqual(
+    of('iteration'),
+    Array.from({ length: 45 }, (_, i) => String(i)),
+  );
+  assert.deepEqual(of('evaluation'), ['9', '19', '29', '39', '44']);
+  const cps = of('checkpoint');
+  assert.equal(new Set(cps).size, cps.length, 'each checkpoint once');
+  assert.ok(cps.includes('resume44') && cps.includes('hf44') && cps.includes('resume4'), cps.join(' '));
+});
+
+test('the Hub checkpoint probe the editor uses asks for the connection at each probe and checks each iteration once per content', async () => {
+  let asked = 0;
+  const count = counting();
+  const probe = hubIntegrityProbe(
+    REPO,
+    () => 'main',
+    () => {
+      asked++;
+      return Promise.resolve({ endpoint: emu.url, baseFetch: count.fetch });
+    },
+  );
+  assert.deepEqual(await probe(), [{ kind: 'resume', iteration: 3, complete: true }]);
+  const first = count.requests;
+  assert.deepEqual(await probe(), [{ kind: 'resume', iteration: 3, complete: true }]);
+  assert.equal(asked, 2);
+  // the second probe lists the repo again but reads no checkpoint part: the iteration's files did not change
+  assert.ok(count.requests - first < first, `${count.requests - first} requests the second time, ${first} the first`);
 });

@@ -5,7 +5,6 @@ import type { AlertInput } from '../../src/core/live/alerts';
 import { nextEvents, staleLimitMs, STALE_MIN_MS } from '../../src/core/live/liveEvents';
 import type { LiveIteration, LiveSnapshot } from '../../src/core/live/liveEvents';
 import { addToRanges, cursorFromText, cursorText, emptyCursor, parseCursor } from '../../src/core/live/liveCursor';
-import { presenceComplete } from '../../src/core/live/checkpoints';
 
 const quiet: AlertInput = {
   iteration: 7,
@@ -199,40 +198,4 @@ test('a first watch starts the quiet clock; a cursor survives its text and a bad
     [0, 3],
     [5, 7],
   ]);
-});
-
-test('the stand-in checkpoint check: every file a folder needs, not empty', () => {
-  const f = (kind: 'resume' | 'hf', names: [string, number][]): boolean =>
-    presenceComplete({ kind, iteration: 9, files: names.map(([n, size]) => ({ path: `${kind}/iter_0000009/${n}`, size })) });
-  const resume: [string, number][] = [
-    ['.metadata', 5],
-    ['common.pt', 5],
-    ['metadata.json', 5],
-    ['__0_0.distcp', 9],
-  ];
-  assert.equal(f('resume', resume), true);
-  assert.equal(f('resume', resume.slice(0, 3)), false);
-  assert.equal(f('resume', [...resume.slice(1), ['.metadata', 0]]), false);
-  assert.equal(
-    f('hf', [
-      ['config.json', 1],
-      ['model.safetensors', 1],
-    ]),
-    true,
-  );
-  assert.equal(
-    f('hf', [
-      ['config.json', 1],
-      ['model-00001-of-00002.safetensors', 1],
-    ]),
-    false,
-  );
-  assert.equal(
-    f('hf', [
-      ['config.json', 1],
-      ['model-00001-of-00002.safetensors', 1],
-      ['model-00002-of-00002.safetensors', 1],
-    ]),
-    true,
-  );
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  alertRows,
   applyEvents,
   followInterval,
   initialFollowState,
@@ -91,4 +92,37 @@ test('the settings: the interval at least 15 s (60 unset), muted checks checked 
   assert.deepEqual([...m.muted], ['meanC']);
   assert.equal(m.problems.length, 2);
   assert.deepEqual(mutedChecks('meanC').problems, ['rlRunBrowser.mutedChecks: not a list; ignored']);
+});
+
+test("the status-bar item's click: a row per open alert going where its notification's Open goes; none once an iteration passes", () => {
+  const disagrees: AlertEvent = {
+    type: 'alert',
+    iteration: 31,
+    check: 'loggedDisagrees',
+    value: 0,
+    limit: 0.002,
+    field: 'ws/$(x)[a](command:y)',
+  };
+  const s = applyEvents(
+    initialFollowState('r'),
+    [{ type: 'iteration', iteration: 31, trajectories: 240, reward: 0.5 }, flip, disagrees],
+    none,
+  );
+  const rows = alertRows(s);
+  assert.deepEqual(
+    rows.map((r) => r.target),
+    [
+      { kind: 'trajectories', iteration: 31, flags: Flag.SignFlip, label: 'sign flips, iteration 31' },
+      { kind: 'chart', metric: 'ws/$(x)[a](command:y)' },
+    ],
+  );
+  assert.match(rows[0]!.label, /^\$\(warning\) ALERT iteration 31: sign flips/);
+  assert.equal(rows[0]!.description, 'opens the trajectories: sign flips, iteration 31');
+  // a metric's name from the log shows as its characters: no icon, no link
+  assert.ok(!rows[1]!.label.slice('$(warning)'.length).includes('$('), rows[1]!.label);
+  assert.ok(!rows[1]!.description.includes(']('), rows[1]!.description);
+  const stale = applyEvents(s, [{ type: 'stale', quietMs: 9e6, limitMs: 7.2e6, since: 0 }], none);
+  assert.equal(alertRows(stale).at(-1)?.target, undefined);
+  assert.match(alertRows(stale).at(-1)!.label, /^\$\(clock\) STALE/);
+  assert.deepEqual(alertRows(applyEvents(s, [{ type: 'iteration', iteration: 32, trajectories: 240, reward: 0.5 }], none)), []);
 });

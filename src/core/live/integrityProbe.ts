@@ -15,10 +15,17 @@ function signature(it: IterationInfo): string {
   return `${it.dir}|${it.files.map((f) => `${f.path}=${f.size}`).join(',')}`;
 }
 
-/** The Hub repo's checkpoints at its current commit (`revision()`), each iteration checked once per content. */
-export function hubIntegrityProbe(repo: string, revision: () => string, conn: HubConnection): CheckpointProbe {
+/**
+ * The Hub repo's checkpoints at its current commit (`revision()`), each iteration checked once per
+ * content. The connection may be asked anew at each probe (the editor's token and proxy can change).
+ */
+export function hubIntegrityProbe(
+  repo: string,
+  revision: () => string,
+  connection: HubConnection | (() => Promise<HubConnection>),
+): CheckpointProbe {
   const known = new Map<string, boolean | null>();
-  const check = async (listing: RunListing, it: IterationInfo): Promise<boolean | null> => {
+  const check = async (listing: RunListing, it: IterationInfo, conn: HubConnection): Promise<boolean | null> => {
     const key = signature(it);
     const seen = known.get(key);
     if (seen !== undefined) return seen;
@@ -27,10 +34,11 @@ export function hubIntegrityProbe(repo: string, revision: () => string, conn: Hu
     return r.complete;
   };
   return async () => {
+    const conn = typeof connection === 'function' ? await connection() : connection;
     const listing = await listRun(repo, revision(), conn);
     const out: CheckpointState[] = [];
     for (const it of [...listing.resume, ...listing.hf])
-      out.push({ kind: it.kind, iteration: it.iteration, complete: await check(listing, it) });
+      out.push({ kind: it.kind, iteration: it.iteration, complete: await check(listing, it, conn) });
     return out;
   };
 }

@@ -16,7 +16,7 @@ import { Run } from '../run/run';
 import { locateRun } from '../run/runLocator';
 import type { RunLocation } from '../run/runLocator';
 import type { IndexEngine } from '../log/creditIndex';
-import { localCheckpointFolders, presenceProbe } from './checkpoints';
+import { localCheckpointFolders } from './checkpoints';
 import type { CheckpointFolder, CheckpointProbe } from './checkpoints';
 import { folderIntegrityProbe, hubIntegrityProbe } from './integrityProbe';
 
@@ -129,11 +129,7 @@ export function localLiveSource(
  * run read in place the repo's commits): the head is the indexes' versions and the checkpoint
  * folders' sizes, and a refresh reads nothing.
  */
-export function observedLiveSource(
-  run: Run,
-  folders: () => Promise<CheckpointFolder[]>,
-  probe?: (folders: () => Promise<CheckpointFolder[]>) => CheckpointProbe,
-): LiveSource {
+export function observedLiveSource(run: Run, folders: () => Promise<CheckpointFolder[]>, probe: CheckpointProbe): LiveSource {
   return {
     key: `observed:${run.location.root}`,
     run,
@@ -143,6 +139,6 @@ export function observedLiveSource(
       return JSON.stringify([versions, cps]);
     },
     refresh: () => Promise.resolve(),
-    checkpoints: (probe ?? presenceProbe)(folders),
+    checkpoints: probe,
   };
 }

@@ -54,7 +54,7 @@ export const TASK_COMMANDS = ['rlRunBrowser.openTask', 'rlRunBrowser.openSideByS
 
 export const COMPARE_COMMANDS = ['rlRunBrowser.compareRuns', 'rlRunBrowser.compareSelected', 'rlRunBrowser.compareWith'] as const;
 
-export const LIVE_COMMANDS = ['rlRunBrowser.followRun', 'rlRunBrowser.unfollowRun'] as const;
+export const LIVE_COMMANDS = ['rlRunBrowser.followRun', 'rlRunBrowser.unfollowRun', 'rlRunBrowser.showFollowedRunAlerts'] as const;
 
 export const RUNS_TABLE_COMMANDS = ['rlRunBrowser.openRunsTable'] as const;
 

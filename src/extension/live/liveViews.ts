@@ -124,3 +124,27 @@ export function mutedChecks(v: unknown): { muted: Set<AlertCheck>; problems: str
   });
   return { muted, problems };
 }
+
+/** One row of a followed run's open alerts (the status-bar item's quick pick). */
+export interface AlertRow {
+  label: string;
+  /** where choosing it goes */
+  description: string;
+  target: OpenTarget | undefined;
+}
+
+function targetWords(t: OpenTarget): string {
+  if (t.kind === 'chart') return `opens the chart of ${t.metric}`;
+  if (t.kind === 'evaluation') return `opens the evaluation of iteration ${t.iteration}`;
+  return `opens the trajectories: ${t.label}`;
+}
+
+/** The open alerts (muted ones are never open), then the stale note; empty when nothing is open. */
+export function alertRows(s: FollowState): AlertRow[] {
+  const rows: AlertRow[] = s.openAlerts.map((a) => {
+    const target = alertTarget(a);
+    return { label: `$(warning) ${esc(eventLine(a))}`, description: esc(targetWords(target)), target };
+  });
+  if (s.stale) rows.push({ label: `$(clock) ${esc(eventLine(s.stale))}`, description: 'opens the run report', target: undefined });
+  return rows;
+}

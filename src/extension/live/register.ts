@@ -1,4 +1,8 @@
-/** RL Runs: Follow Run / Stop Following Run: a run watched while it trains (docs/format.md section 10). */
+/**
+ * RL Runs: Follow Run / Stop Following Run / Show Open Alerts: a run watched while it trains
+ * (docs/format.md section 10). The context key `rlRunBrowser.followingRuns` and the Local runs
+ * rows' context value say which of the commands applies.
+ */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { LIVE_COMMANDS } from '../commands/ids';
@@ -23,7 +27,23 @@ export function register(ctx: vscode.ExtensionContext, s: Services): void {
         given ?? (roots.length <= 1 ? roots[0] : await vscode.window.showQuickPick(roots, { placeHolder: 'Stop following which run?' }));
       if (root) await followed.unfollow(root);
     },
+    'rlRunBrowser.showFollowedRunAlerts': async (arg?: unknown) => {
+      const roots = followed.roots();
+      const root =
+        parseRunArg(arg) ??
+        (roots.length <= 1 ? roots[0] : await vscode.window.showQuickPick(roots, { placeHolder: 'The alerts of which followed run?' }));
+      if (root) await followed.showAlerts(root);
+    },
   });
+  const sync = (): void => {
+    background(
+      vscode.commands.executeCommand('setContext', 'rlRunBrowser.followingRuns', followed.roots().length > 0),
+      (line) => s.out.error(line),
+      'cannot show which follow commands apply',
+    );
+    s.trees.runs.setFollowed(new Set(followed.roots()));
+  };
+  ctx.subscriptions.push(followed.onDidChange(sync));
   background(
     s.runs.scanned().then(() => followed.restore()),
     (line) => s.out.error(line),

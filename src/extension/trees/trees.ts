@@ -205,6 +205,8 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
   private readonly nodes = new Map<string, RunNode>();
   private pending: NodeJS.Timeout | undefined;
   private dirty = new Set<string | undefined>();
+  /** the runs followed while they train: their rows offer Stop Following instead of Follow */
+  private followed: ReadonlySet<string> = new Set();
 
   constructor(private readonly runs: RunService) {
     super();
@@ -232,9 +234,18 @@ export class RunTreeProvider extends Disposable implements vscode.TreeDataProvid
     if (n.kind === 'run') {
       // the run's figures change as its log grows: describe it from its current state
       const live = this.runs.get(n.root);
-      if (live) return toItem(liveRunNode(live));
+      const item = toItem(live ? liveRunNode(live) : n);
+      if (this.followed.has(n.root)) item.contextValue = 'localRunFollowed';
+      return item;
     }
     return toItem(n);
+  }
+
+  /** The followed runs' roots; the rows whose state changed are drawn again. */
+  setFollowed(roots: ReadonlySet<string>): void {
+    const was = this.followed;
+    this.followed = roots;
+    for (const r of new Set([...was, ...roots])) if (was.has(r) !== roots.has(r)) this.changed.fire(this.nodes.get(`run:${r}`));
   }
 
   node(id: string): RunNode | undefined {
