@@ -1,0 +1,138 @@
+/**
+ * The browser's detail pane: the model's trajectory (or eval episode), its skeleton while it
+ * comes, the focused turn, Next mark, and the group view's toggle.
+ */
+import { h } from '../../common';
+import { scrollWithin } from '../../scroll';
+import type { Block } from '../../scrollMath';
+import { visibleText } from '../../../src/shared/visibleText';
+import type { QueryView, TrajectoryKey } from '../../../src/shared/protocol';
+import type { ShareAction } from '../../../src/shared/protocol/trajectories';
+import { renderDetail } from '../detail';
+import { renderEpisode } from '../episodes';
+import { nextMarked, wantedMarks } from '../marks';
+import { nextEpisodeMark } from '../turnWalk';
+import type { BrowserModel } from './store';
+import { skeleton } from './list';
+
+/** What the detail asks of the page. */
+export interface DetailActions {
+  openSibling: (iteration: number, group: number, rollout: number) => void;
+  compare: (a: TrajectoryKey, b: TrajectoryKey) => void;
+  setQuery: (q: QueryView) => void;
+  share: (action: ShareAction, turn: number | null) => void;
+}
+
+export interface DetailPane {
+  el: HTMLElement;
+  /** the hint shown before anything is selected */
+  hint: () => void;
+  /** grey lines where the detail will be, while it is on its way */
+  loading: () => void;
+  /** draws the model's trajectory; `fresh`: another one than before (then it starts at its top or its first wanted mark) */
+  show: (fresh: boolean) => void;
+  /** draws the model's eval episode, at its top */
+  showEpisode: () => void;
+  error: (message: string) => void;
+  toggleGroup: () => void;
+  nextMark: () => void;
+  focusOn: (i: number, block?: Block) => void;
+  /** the focused turn, when one is (a key moved to it) */
+  focused: () => number | null;
+  /** a link's turn, once its trajectory's detail is here */
+  applyPendingFocus: () => void;
+  /** how many turns the detail shows: a training trajectory's, or an eval episode's */
+  shownTurns: () => number;
+}
+
+export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane {
+  const el = h('div', { class: 'detail', id: 'detail', tabindex: 0, 'aria-label': 'Selected trajectory' });
+  const hint = (): void => el.replaceChildren(h('p', { class: 'muted' }, 'Select a trajectory (arrows, Enter). g toggles the group view.'));
+  const loading = (): void =>
+    el.replaceChildren(
+      h(
+        'div',
+        { class: 'skeleton', id: 'detail-skeleton', 'aria-busy': 'true', 'aria-label': 'loading the trajectory' },
+        ...skeleton(3, 'skeleton-line'),
+        h('div', { class: 'skeleton-line block' }),
+        ...skeleton(4, 'skeleton-line'),
+      ),
+    );
+
+  function focusOn(i: number, block: Block = 'nearest'): void {
+    m.focusTurn = i;
+    el.querySelectorAll('.turn.focus, .turn.target').forEach((x) => x.classList.remove('focus', 'target'));
+    const t = el.querySelector(`.turn[data-turn="${i}"]`);
+    t?.classList.add('focus', 'target');
+    if (t) scrollWithin(t, block, el);
+  }
+
+  /** Next mark: the next turn after the focused one with a mark (a repeat, a cycle, a collapsed turn, an anomaly), round to the first. */
+  function nextMark(): void {
+    // nothing focused yet (a fresh trajectory): the first marked turn, turn 0 included
+    const from = el.querySelector('.turn.target') ? m.focusTurn : -1;
+    const i = m.detail ? nextMarked(m.detail.turns, from) : m.episode ? nextEpisodeMark(m.episode.turnList, from) : undefined;
+    if (i !== undefined) focusOn(i, 'start');
+  }
+
+  function toggleGroup(): void {
+    m.groupView = !m.groupView;
+    if (m.detail) show(false);
+  }
+
+  function show(fresh: boolean): void {
+    const d = m.detail;
+    if (!d) return;
+    el.replaceChildren(
+      ...renderDetail(d, {
+        showGroup: m.groupView,
+        outsideTable: m.outsideTable,
+        onToggleGroup: toggleGroup,
+        onOpenSibling: (iteration, group, rollout) => {
+          loading();
+          a.openSibling(iteration, group, rollout);
+        },
+        onCompare: a.compare,
+        onClearFilters: () => a.setQuery({ filter: {}, sort: m.query.sort }),
+        onJumpTurn: (i) => focusOn(i),
+        onNextMark: nextMark,
+        onShare: a.share,
+      }),
+    );
+    if (!fresh) return;
+    // a new trajectory starts at its top, or at its first turn with the mark the table is filtered for
+    el.scrollTop = 0;
+    m.focusTurn = 0;
+    const want = wantedMarks(m.query.filter.flags, m.query.filter.tags);
+    const first = want.length ? d.turns.find((t) => want.some((k) => t[k])) : undefined;
+    if (first) focusOn(first.index, 'start');
+  }
+
+  function showEpisode(): void {
+    if (!m.episode) return;
+    el.replaceChildren(...renderEpisode(m.episode, nextMark));
+    el.scrollTop = 0;
+  }
+
+  function applyPendingFocus(): void {
+    const p = m.pendingFocus;
+    if (!p || m.detail?.row !== p.row) return;
+    focusOn(Math.min(p.turn, Math.max(0, m.detail.turns.length - 1)), 'start');
+    m.pendingFocus = undefined;
+  }
+
+  return {
+    el,
+    hint,
+    loading,
+    show,
+    showEpisode,
+    error: (message) => el.replaceChildren(h('p', { class: 'error' }, visibleText(message))),
+    toggleGroup,
+    nextMark,
+    focusOn,
+    focused: () => (el.querySelector('.turn.focus') ? m.focusTurn : null),
+    applyPendingFocus,
+    shownTurns: () => m.detail?.turns.length ?? m.episode?.turnList.length ?? 0,
+  };
+}
