@@ -214,7 +214,8 @@ export class VerdictSection {
       h(
         'p',
         { class: 'muted' },
-        `${formatCount(rows.length)} tasks evaluated at iteration ${at}, sorted by A − B. Click a task: its episodes there in A's and B's trajectory browsers, side by side.`,
+        `${formatCount(rows.length)} tasks evaluated at iteration ${at}, sorted by A − B. ` +
+          "Click a task: its episodes there in A's and B's trajectory browsers, side by side.",
       ),
       h('div', { class: 'verdict-scroll' }, this.taskTable(rows, at)),
     );
