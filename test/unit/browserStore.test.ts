@@ -4,6 +4,8 @@ import type { PageMessage, RowView } from '../../src/shared/protocol/trajectorie
 import {
   createModel,
   detailArrived,
+  detailOutside,
+  episodeArrived,
   hostSelection,
   indexOfRow,
   navigated,
@@ -83,4 +85,24 @@ test("the browser's store: a detail is fresh only for another trajectory; its ro
   assert.equal(indexOfRow(m, 9), -1);
   assert.equal(selectIndex(m, 0)?.rollout, 4);
   assert.equal(m.selRow, 4);
+});
+
+test("the browser's store: the detail says when the list does not hold it (filtered out, or of the other source)", () => {
+  const m = createModel({});
+  assert.equal(detailOutside(m), null, 'nothing shown');
+  detailArrived(m, { row: 3 } as Parameters<typeof detailArrived>[1]);
+  assert.equal(detailOutside(m), null);
+  pageArrived(m, page(0, [], 0));
+  hostSelection(m, 3, -1);
+  assert.equal(detailOutside(m), 'filtered', 'a query with no match');
+  navigated(m, { filter: { evalIteration: 10 }, sort: [] }, 'eval episodes from the comparison');
+  assert.equal(detailOutside(m), 'otherSource', 'a training trajectory while the list holds eval episodes');
+  episodeArrived(m, { episode: 5 } as Parameters<typeof episodeArrived>[1]);
+  assert.equal(detailOutside(m), null, 'an episode opened from the list');
+  queryChanged(m);
+  pageArrived(m, page(0, [], 0));
+  hostSelection(m, 5, -1);
+  assert.equal(detailOutside(m), 'filtered');
+  navigated(m, { filter: {}, sort: [] }, null);
+  assert.equal(detailOutside(m), 'otherSource', 'an eval episode while the list holds training trajectories');
 });

@@ -156,6 +156,7 @@ function select(i: number, open: boolean): void {
   persist();
   if (evalSource(m)) {
     if (!open || !r || !('episode' in r)) return;
+    m.outsideTable = false;
     if (r.episode !== m.episode?.episode) detail.loading();
     post({ type: 'trajectories/openEpisode', episode: r.episode });
     return;
@@ -191,7 +192,7 @@ function showPage(p: PageMessage): void {
 function showHostSelection(row: number, index: number): void {
   if (!hostSelection(m, row, index)) return;
   // the detail never shows a trajectory the table no longer holds without saying so
-  if (m.detail && m.detail.row === row) detail.show(false);
+  detail.sayWhetherListed();
   if (index >= 0) {
     list.centre(index);
     list.renderRows();
@@ -216,6 +217,8 @@ onMessage((msg) => {
     case 'trajectories/page':
       pageArrived(m, msg);
       showPage(msg);
+      // a list of the other source (eval episodes, training rollouts) never holds the detail's: said at once
+      detail.sayWhetherListed();
       if (msg.offset === 0 && !msg.searching) state.page = msg;
       persist();
       break;

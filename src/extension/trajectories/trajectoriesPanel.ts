@@ -22,6 +22,8 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   private pendingTurn: { row: number; turn: number } | undefined;
   /** the eval episodes' source, for the run it was made for */
   private episodes: EpisodeSource | undefined;
+  /** the eval episode the detail shows (a training detail clears it), whose place each page of episodes says */
+  private shownEpisode: number | undefined;
 
   constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
     super(panel, state, site, parseTrajectoriesMessage);
@@ -128,15 +130,19 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     const source = this.episodeSource();
     if (!live || !source) return;
     this.lastQuery = { q, offset, limit };
-    const p = await source.page(q, offset, limit);
-    if (!p.ok) this.post({ type: 'error', message: p.message });
-    else this.post({ type: 'trajectories/page', runName: live.run.location.name, label: this.state.label ?? null, ...p.page });
+    const p = await source.page(q, offset, limit, this.shownEpisode);
+    if (!p.ok) return this.post({ type: 'error', message: p.message });
+    this.post({ type: 'trajectories/page', runName: live.run.location.name, label: this.state.label ?? null, ...p.page });
+    // the detail's episode, in this list or not (the page says so rather than show one the list no longer holds)
+    if (this.shownEpisode !== undefined) this.post({ type: 'trajectories/select', row: this.shownEpisode, index: p.at });
   }
 
   private async sendEpisode(episode: number): Promise<void> {
     try {
       const detail = await this.episodeSource()?.detail(episode);
-      if (detail) this.post({ type: 'trajectories/episode', episode: detail });
+      if (!detail) return;
+      this.shownEpisode = episode;
+      this.post({ type: 'trajectories/episode', episode: detail });
     } catch (e) {
       this.post({ type: 'error', message: errorMessage(e) });
     }
@@ -198,6 +204,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     if (!live || !idx || row >= idx.size) return;
     try {
       const t = await idx.read(row);
+      this.shownEpisode = undefined;
       this.state.selected = { iteration: t.iteration, group: t.group, rollout: t.rollout };
       this.remember();
       const siblings: Sibling[] = [];

@@ -178,7 +178,7 @@ export interface EpisodeMessage {
   type: 'trajectories/episode';
   episode: EpisodeDetailView;
 }
-/** The remembered trajectory: its row, and its place in the current table (-1: not in it). */
+/** The remembered trajectory: its row (on eval episodes: the shown episode's index), and its place in the current table (-1: not in it). */
 export interface SelectMessage {
   type: 'trajectories/select';
   row: number;

@@ -13,6 +13,7 @@ import { renderEpisode } from '../episodes';
 import { nextMarked, wantedMarks } from '../marks';
 import { nextEpisodeMark } from '../turnWalk';
 import type { BrowserModel } from './store';
+import { detailOutside, evalSource } from './store';
 import { skeleton } from './list';
 
 /** What the detail asks of the page. */
@@ -33,6 +34,8 @@ export interface DetailPane {
   show: (fresh: boolean) => void;
   /** draws the model's eval episode, at its top */
   showEpisode: () => void;
+  /** says, under the title, when the table's list no longer holds what the detail shows (or takes that back) */
+  sayWhetherListed: () => void;
   error: (message: string) => void;
   toggleGroup: () => void;
   nextMark: () => void;
@@ -80,25 +83,55 @@ export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane 
     if (m.detail) show(false);
   }
 
+  /** The note for what the detail shows and the list does not hold, with the way back into the list when there is one. */
+  function outsideNote(): HTMLElement | null {
+    const why = detailOutside(m);
+    if (why === null) return null;
+    const episode = m.episode !== undefined;
+    const what = episode ? 'This evaluation episode' : 'This trajectory';
+    const note = h('div', { class: 'detail-note', id: 'detail-outside', role: 'status', 'data-why': why });
+    if (why === 'otherSource' && episode) {
+      note.append(`${what} is not in the table, which lists training trajectories.`);
+      return note;
+    }
+    const listed = evalSource(m) ? `the evaluation episodes of iteration ${m.query.filter.evalIteration}` : '';
+    note.append(
+      why === 'otherSource'
+        ? `${what} is not in the table, which lists ${listed}: `
+        : `${what} is not in the table under the current filters: `,
+    );
+    // an episode's way back keeps its checkpoint; a trajectory's drops every filter
+    const keep = episode ? { evalIteration: m.query.filter.evalIteration } : {};
+    const clear = h('button', { class: 'link', id: 'detail-clear' }, 'clear the filters');
+    clear.addEventListener('click', () => a.setQuery({ filter: keep, sort: m.query.sort }));
+    note.append(clear);
+    return note;
+  }
+
+  function sayWhetherListed(): void {
+    el.querySelector('#detail-outside')?.remove();
+    const note = outsideNote();
+    if (note) el.querySelector('#detail-title')?.after(note);
+  }
+
   function show(fresh: boolean): void {
     const d = m.detail;
     if (!d) return;
     el.replaceChildren(
       ...renderDetail(d, {
         showGroup: m.groupView,
-        outsideTable: m.outsideTable,
         onToggleGroup: toggleGroup,
         onOpenSibling: (iteration, group, rollout) => {
           loading();
           a.openSibling(iteration, group, rollout);
         },
         onCompare: a.compare,
-        onClearFilters: () => a.setQuery({ filter: {}, sort: m.query.sort }),
         onJumpTurn: (i) => focusOn(i),
         onNextMark: nextMark,
         onShare: a.share,
       }),
     );
+    sayWhetherListed();
     if (!fresh) return;
     // a new trajectory starts at its top, or at its first turn with the mark the table is filtered for
     el.scrollTop = 0;
@@ -111,6 +144,7 @@ export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane 
   function showEpisode(): void {
     if (!m.episode) return;
     el.replaceChildren(...renderEpisode(m.episode, nextMark));
+    sayWhetherListed();
     el.scrollTop = 0;
   }
 
@@ -127,6 +161,7 @@ export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane 
     loading,
     show,
     showEpisode,
+    sayWhetherListed,
     error: (message) => el.replaceChildren(h('p', { class: 'error' }, visibleText(message))),
     toggleGroup,
     nextMark,

@@ -41,7 +41,7 @@ export interface BrowserModel {
   detail: TrajectoryDetailView | undefined;
   /** the eval episode the detail shows (the eval source) */
   episode: EpisodeDetailView | undefined;
-  /** the detail's trajectory is not among the table's rows for the current query */
+  /** the host said the detail's trajectory (or eval episode) is not among the table's rows for the current query */
   outsideTable: boolean;
   /** the jump that opened the browser, in words (null once the page sets its own query) */
   label: string | null;
@@ -168,12 +168,27 @@ export function detailArrived(m: BrowserModel, d: TrajectoryDetailView): boolean
   return fresh;
 }
 
-/** An eval episode's detail arrived: the training detail is gone. */
+/** An eval episode's detail arrived (a row of the table opened it): the training detail is gone. */
 export function episodeArrived(m: BrowserModel, e: EpisodeDetailView): void {
   m.episode = e;
   m.detail = undefined;
   m.selRow = e.episode;
   m.focusTurn = 0;
+  m.outsideTable = false;
+}
+
+/**
+ * Whether the detail shows something the table's list does not hold: 'filtered' (the query leaves it
+ * out), 'otherSource' (a training trajectory while the table lists eval episodes, or the other way
+ * round); null when it is in the list, or nothing is shown.
+ */
+export type Outside = 'filtered' | 'otherSource' | null;
+
+export function detailOutside(m: BrowserModel): Outside {
+  const shown = m.episode ? 'episode' : m.detail ? 'trajectory' : null;
+  if (shown === null) return null;
+  if ((shown === 'episode') !== evalSource(m)) return 'otherSource';
+  return m.outsideTable ? 'filtered' : null;
 }
 
 /** The index of the training row `row` among the rows here, or -1. */
