@@ -83,7 +83,7 @@ test("the browser's store: a detail is fresh only for another trajectory; its ro
   assert.equal(detailArrived(m, d), false);
   assert.equal(indexOfRow(m, 7), 1);
   assert.equal(indexOfRow(m, 9), -1);
-  assert.equal(selectIndex(m, 0)?.rollout, 4);
+  assert.equal((selectIndex(m, 0) as RowView | undefined)?.rollout, 4);
   assert.equal(m.selRow, 4);
 });
 

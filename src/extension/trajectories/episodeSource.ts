@@ -14,6 +14,7 @@ import type { QueryView } from '../../shared/protocol';
 import type { EpisodeDetailView, PageMessage } from '../../shared/protocol/trajectories';
 import { querySpec } from './queryViews';
 import { episodeDetailView, episodeRowView } from './episodeViews';
+import { episodeFields, firstMatch } from '../../core/run/textMatch';
 
 /** What the source answers: a page and where the episode asked for is in the query's rows (-1: not), or why there is none. */
 export type EpisodePage = { ok: true; page: Omit<PageMessage, 'type' | 'label' | 'runName'>; at: number } | { ok: false; message: string };
@@ -59,6 +60,13 @@ export class EpisodeSource {
     const bits = (i: number): number => tags.get(i) ?? 0;
     const rows = queryEpisodes(log.episodes, spec, bits, hits);
     const episodes = rows.slice(offset, offset + limit).map((i) => episodeRowView(log.episodes[i]!, i, bits(i)));
+    // where the text is, read back from each episode of the page
+    if (needle)
+      for (const e of episodes)
+        e.match = await log.read(e.episode).then(
+          (v) => firstMatch(episodeFields(v), needle),
+          () => null,
+        );
     const page = { query: q, total: rows.length, size: source.length, offset, rows: [], episodes, searching: false };
     return { ok: true, page, at: find < 0 ? -1 : rows.indexOf(find) };
   }

@@ -14,6 +14,9 @@ import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
 import { errorMessage } from '../../core/errorMessage';
 import { EpisodeSource } from './episodeSource';
+import { firstMatch, trajectoryFields } from '../../core/run/textMatch';
+import type { CreditIndex } from '../../core/log/creditIndex';
+import type { RowView } from '../../shared/protocol/trajectories';
 
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
@@ -179,6 +182,8 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     }
     const gateRows = spec.filter.gate ? new Set(live.run.report()?.gateGroups.flatMap((g) => g.rows) ?? []) : undefined;
     const rows = queryRows(idx, spec, gateRows, textRows);
+    const views = page(idx, rows, offset, limit).map(rowView);
+    if (text) await withMatches(idx, views, text);
     this.post({
       type: 'trajectories/page',
       runName: live.run.location.name,
@@ -186,7 +191,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
       total: rows.length,
       size: idx.size,
       offset,
-      rows: page(idx, rows, offset, limit).map(rowView),
+      rows: views,
       label: this.state.label ?? null,
       searching: false,
     });
@@ -219,4 +224,13 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
       this.post({ type: 'error', message: errorMessage(e) });
     }
   }
+}
+
+/** Each row's place of the searched text, read back from its record (a record that cannot be read has none). */
+async function withMatches(idx: CreditIndex, rows: RowView[], text: string): Promise<void> {
+  for (const r of rows)
+    r.match = await idx.read(r.row).then(
+      (t) => firstMatch(trajectoryFields(t), text),
+      () => null,
+    );
 }

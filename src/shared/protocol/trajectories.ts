@@ -3,6 +3,14 @@ import type { ErrorMessage, OpenTrajectoryMessage, QueryView, RawMessage, ReadyM
 import type { TagName } from '../shapes';
 import { isInt, isObj, isQuery, isRow, parseOpenTrajectory, rawMessage } from '../protocol';
 
+/** Where the query's text was found in a row's trajectory: the field in words and the text around the hit. */
+export interface TextMatchView {
+  where: string;
+  before: string;
+  hit: string;
+  after: string;
+}
+
 export interface RowView {
   row: number;
   iteration: number;
@@ -20,6 +28,8 @@ export interface RowView {
   flags: number;
   /** its behaviour tags (docs/format.md section 7, with the run's horizon and theta), in `TAG_NAMES` order */
   tags: TagName[];
+  /** with a text filter: where the text is (null: only in a field the browser does not show) */
+  match?: TextMatchView | null;
 }
 
 export interface CandidateView {
@@ -134,6 +144,8 @@ export interface EpisodeRowView {
   turns: number;
   /** its behaviour tags (section 7 from its actions and reward; never `collapsed` or `creditDisagrees`) */
   tags: TagName[];
+  /** with a text filter: where the text is */
+  match?: TextMatchView | null;
 }
 
 /** One turn of an eval episode: its action and section 7's marks; an eval episode has no candidates, c or A_t. */

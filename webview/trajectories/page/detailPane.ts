@@ -9,11 +9,13 @@ import { visibleText } from '../../../src/shared/visibleText';
 import type { QueryView, TrajectoryKey } from '../../../src/shared/protocol';
 import type { ShareAction } from '../../../src/shared/protocol/trajectories';
 import { renderDetail } from '../detail';
+import { logNodes } from '../text';
 import { renderEpisode } from '../episodes';
 import { nextMarked, wantedMarks } from '../marks';
 import { nextEpisodeMark } from '../turnWalk';
 import type { BrowserModel } from './store';
 import { detailOutside, evalSource } from './store';
+import { SEARCHED_FIELDS, markMatches } from './textMarks';
 import { skeleton } from './list';
 
 /** What the detail asks of the page. */
@@ -108,6 +110,34 @@ export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane 
     return note;
   }
 
+  /**
+   * Marks the query's text where the detail shows it, flags the turns that hold it (and their strip
+   * buttons), and says where it is under the mark bar; returns those turns.
+   */
+  function markSearch(): number[] {
+    const needle = m.query.filter.text?.trim();
+    if (!needle) return [];
+    const turns = new Set<number>();
+    const places = new Set<string>();
+    for (const f of el.querySelectorAll(SEARCHED_FIELDS)) {
+      if (!markMatches(f, needle)) continue;
+      const turn = f.closest<HTMLElement>('.turn[data-turn]');
+      if (turn) {
+        turn.classList.add('hit');
+        turns.add(Number(turn.dataset['turn']));
+      } else places.add(f.getAttribute('data-field') ?? '');
+    }
+    for (const b of el.querySelectorAll<HTMLElement>('#turn-strip [data-turn]'))
+      if (turns.has(Number(b.dataset['turn']))) b.classList.add('hit');
+    const list = [...turns].sort((x, y) => x - y);
+    const where = [...[...places].sort(), ...(list.length ? [`${list.length === 1 ? 'turn' : 'turns'} ${list.join(', ')}`] : [])];
+    const said = where.length ? `in the ${where.join(', ')}` : 'only in fields not shown here (the raw record has it)';
+    const line = h('div', { class: 'muted search-hits', id: 'search-hits', role: 'note' }, 'search ');
+    line.append(h('mark', { class: 'hit' }, ...logNodes(needle)), `: ${said}`);
+    (el.querySelector('.mark-bar') ?? el.querySelector('#detail-title'))?.after(line);
+    return list;
+  }
+
   function sayWhetherListed(): void {
     el.querySelector('#detail-outside')?.remove();
     const note = outsideNote();
@@ -132,20 +162,23 @@ export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane 
       }),
     );
     sayWhetherListed();
+    const hits = markSearch();
     if (!fresh) return;
-    // a new trajectory starts at its top, or at its first turn with the mark the table is filtered for
+    // a new trajectory starts at its top, or at its first turn with the mark the table is filtered for, or with the searched text
     el.scrollTop = 0;
     m.focusTurn = 0;
     const want = wantedMarks(m.query.filter.flags, m.query.filter.tags);
-    const first = want.length ? d.turns.find((t) => want.some((k) => t[k])) : undefined;
-    if (first) focusOn(first.index, 'start');
+    const first = want.length ? d.turns.find((t) => want.some((k) => t[k]))?.index : hits[0];
+    if (first !== undefined) focusOn(first, 'start');
   }
 
   function showEpisode(): void {
     if (!m.episode) return;
     el.replaceChildren(...renderEpisode(m.episode, nextMark));
     sayWhetherListed();
+    const hits = markSearch();
     el.scrollTop = 0;
+    if (hits[0] !== undefined) focusOn(hits[0], 'start');
   }
 
   function applyPendingFocus(): void {

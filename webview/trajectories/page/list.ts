@@ -6,6 +6,9 @@ import { h } from '../../common';
 import { watchScrollCue } from '../../scrollCueWatch';
 import { scrollTopFor } from '../../scrollMath';
 import type { QueryView } from '../../../src/shared/protocol';
+import type { TextMatchView } from '../../../src/shared/protocol/trajectories';
+import { visibleText } from '../../../src/shared/visibleText';
+import { logNodes } from '../text';
 import { COLUMNS, colClass } from '../columns';
 import type { Column } from '../columns';
 import { EPISODE_COLUMNS } from '../episodes';
@@ -18,6 +21,25 @@ export const ROW_H = 22;
 /** `lines` grey lines standing in for what is on its way. */
 export const skeleton = (lines: number, cls: string): HTMLElement[] =>
   Array.from({ length: lines }, (_, i) => h('div', { class: `${cls}${i % 3 === 2 ? ' short' : ''}`, 'aria-hidden': 'true' }));
+
+/** A row's "found" cell under a text filter: where the text is, and the text around it with the hit marked. */
+function matchCell(mt: TextMatchView | null | undefined): HTMLElement {
+  if (!mt)
+    return h(
+      'span',
+      { class: 'match-cell muted', role: 'gridcell', title: 'the text is in a field the browser does not show' },
+      'other fields',
+    );
+  return h(
+    'span',
+    { class: 'match-cell', role: 'gridcell', title: `${mt.where}: ${visibleText(mt.before + mt.hit + mt.after)}` },
+    h('span', { class: 'match-where' }, mt.where),
+    ' ',
+    ...logNodes(mt.before),
+    h('mark', { class: 'hit' }, ...logNodes(mt.hit)),
+    ...logNodes(mt.after),
+  );
+}
 
 /** What the list asks of the page. */
 export interface ListActions {
@@ -50,6 +72,7 @@ export interface List {
 
 export function createList(m: BrowserModel, a: ListActions): List {
   const columns = (): readonly (Column | EpisodeColumn)[] => (evalSource(m) ? EPISODE_COLUMNS : COLUMNS);
+  const searching = (): boolean => !!m.query.filter.text?.trim();
   const thead = h('div', { class: 'thead', role: 'row' });
   /** The header scrolls sideways with the rows (the table scrolls rather than clip a column). */
   const theadWrap = h('div', { class: 'thead-wrap', role: 'rowgroup' }, thead);
@@ -72,6 +95,7 @@ export function createList(m: BrowserModel, a: ListActions): List {
   /** Click: sort by that column (again: the other way). Shift+click: add it as the next key. */
   function renderHead(): void {
     const q = m.query;
+    el.classList.toggle('searching', searching());
     thead.replaceChildren(
       ...columns().map((c) => {
         const at = q.sort.findIndex((x) => x.key === c.key);
@@ -99,6 +123,11 @@ export function createList(m: BrowserModel, a: ListActions): List {
         return b;
       }),
     );
+    // the text filter's column, before the sticky flags: where each row holds the text
+    if (searching())
+      thead.lastElementChild?.before(
+        h('span', { role: 'columnheader', class: 'match-head', title: 'where the searched text is' }, 'found'),
+      );
   }
 
   /** No rows yet (the skeleton) or none matching (the zero line): what the table says instead; null when it has rows. */
@@ -123,27 +152,22 @@ export function createList(m: BrowserModel, a: ListActions): List {
   /** Row `i` of the table, or undefined (then asked for) when its page is not here yet. */
   function rowEl(i: number): HTMLElement | undefined {
     const sel = { class: `trow${i === m.selIndex ? ' sel' : ''}`, role: 'row', 'aria-selected': String(i === m.selIndex), 'data-index': i };
-    let el: HTMLElement;
+    const cells = <R>(cols: readonly { cell: (r: R) => string | HTMLElement; num?: boolean; sticky?: boolean }[], r: R): HTMLElement[] =>
+      cols.map((c) => h('span', { class: colClass(c), role: 'gridcell' }, c.cell(r)));
+    let row: HTMLElement;
     if (evalSource(m)) {
       const r = m.episodeRows.get(i);
       if (!r) return void a.request(i);
-      el = h(
-        'div',
-        { ...sel, 'data-episode': r.episode },
-        ...EPISODE_COLUMNS.map((c) => h('span', { class: colClass(c), role: 'gridcell' }, c.cell(r))),
-      );
+      row = h('div', { ...sel, 'data-episode': r.episode }, ...cells(EPISODE_COLUMNS, r));
+      if (searching()) row.lastElementChild?.before(matchCell(r.match));
     } else {
       const r = m.rows.get(i);
       if (!r) return void a.request(i);
-      const key = `${r.iteration}/${r.group}/${r.rollout}`;
-      el = h(
-        'div',
-        { ...sel, 'data-row': r.row, 'data-key': key },
-        ...COLUMNS.map((c) => h('span', { class: colClass(c), role: 'gridcell' }, c.cell(r))),
-      );
+      row = h('div', { ...sel, 'data-row': r.row, 'data-key': `${r.iteration}/${r.group}/${r.rollout}` }, ...cells(COLUMNS, r));
+      if (searching()) row.lastElementChild?.before(matchCell(r.match));
     }
-    el.style.top = `${i * ROW_H}px`;
-    return el;
+    row.style.top = `${i * ROW_H}px`;
+    return row;
   }
 
   function renderRows(): void {
