@@ -213,6 +213,7 @@ export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLEle
       h(
         'span',
         { class: 'detail-actions' },
+        h('span', { class: 'muted', 'aria-hidden': 'true' }, '· '),
         shareButton(o, 'copyLink', null, 'Copy Link', 'detail-copy-link'),
         h('span', { class: 'muted', 'aria-hidden': 'true' }, ' · '),
         shareButton(o, 'openRaw', null, 'Open Raw Record', 'detail-raw'),

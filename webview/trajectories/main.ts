@@ -217,8 +217,9 @@ onMessage((msg) => {
     case 'trajectories/page':
       pageArrived(m, msg);
       showPage(msg);
-      // a list of the other source (eval episodes, training rollouts) never holds the detail's: said at once
-      detail.sayWhetherListed();
+      // a list of the other source (eval episodes, training rollouts) never holds the detail's: said at once;
+      // the search's marks follow the query's text
+      detail.followQuery();
       if (msg.offset === 0 && !msg.searching) state.page = msg;
       persist();
       break;

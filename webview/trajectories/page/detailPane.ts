@@ -38,6 +38,8 @@ export interface DetailPane {
   showEpisode: () => void;
   /** says, under the title, when the table's list no longer holds what the detail shows (or takes that back) */
   sayWhetherListed: () => void;
+  /** the note and the search's marks for the query now */
+  followQuery: () => void;
   error: (message: string) => void;
   toggleGroup: () => void;
   nextMark: () => void;
@@ -115,7 +117,8 @@ export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane 
    * buttons), and says where it is under the mark bar; returns those turns.
    */
   function markSearch(): number[] {
-    const needle = m.query.filter.text?.trim();
+    const needle = m.query.filter.text?.trim() ?? '';
+    markedText = needle;
     if (!needle) return [];
     const turns = new Set<number>();
     const places = new Set<string>();
@@ -130,12 +133,38 @@ export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane 
     for (const b of el.querySelectorAll<HTMLElement>('#turn-strip [data-turn]'))
       if (turns.has(Number(b.dataset['turn']))) b.classList.add('hit');
     const list = [...turns].sort((x, y) => x - y);
-    const where = [...[...places].sort(), ...(list.length ? [`${list.length === 1 ? 'turn' : 'turns'} ${list.join(', ')}`] : [])];
-    const said = where.length ? `in the ${where.join(', ')}` : 'only in fields not shown here (the raw record has it)';
+    const parts = [
+      ...[...places].sort().map((p) => `the ${p}`),
+      ...(list.length ? [`${list.length === 1 ? 'turn' : 'turns'} ${list.join(', ')}`] : []),
+    ];
+    const said = parts.length ? `found in ${parts.join(', ')}` : 'not in the fields shown here';
     const line = h('div', { class: 'muted search-hits', id: 'search-hits', role: 'note' }, 'search ');
     line.append(h('mark', { class: 'hit' }, ...logNodes(needle)), `: ${said}`);
     (el.querySelector('.mark-bar') ?? el.querySelector('#detail-title'))?.after(line);
     return list;
+  }
+
+  /** The text the detail's marks are of ('' for none). */
+  let markedText = '';
+
+  /** Takes the marks of a search away (the text nodes they split joined again). */
+  function unmark(): void {
+    for (const mk of el.querySelectorAll('mark.hit')) {
+      const parent = mk.parentNode;
+      mk.replaceWith(...mk.childNodes);
+      parent?.normalize();
+    }
+    el.querySelectorAll('.hit').forEach((x) => x.classList.remove('hit'));
+    el.querySelector('#search-hits')?.remove();
+  }
+
+  /** The marks and the note of the query now, after a new query's page (its text, its list, may have changed). */
+  function followQuery(): void {
+    sayWhetherListed();
+    if (!m.detail && !m.episode) return;
+    if ((m.query.filter.text?.trim() ?? '') === markedText) return;
+    unmark();
+    markSearch();
   }
 
   function sayWhetherListed(): void {
@@ -195,6 +224,7 @@ export function createDetailPane(m: BrowserModel, a: DetailActions): DetailPane 
     show,
     showEpisode,
     sayWhetherListed,
+    followQuery,
     error: (message) => el.replaceChildren(h('p', { class: 'error' }, visibleText(message))),
     toggleGroup,
     nextMark,

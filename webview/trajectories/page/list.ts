@@ -17,6 +17,8 @@ import type { BrowserModel } from './store';
 import { evalSource } from './store';
 
 export const ROW_H = 22;
+/** where a text filter's "found" column goes: after the row's key (iteration, group or task, rollout or sample) */
+const MATCH_AT = 3;
 
 /** `lines` grey lines standing in for what is on its way. */
 export const skeleton = (lines: number, cls: string): HTMLElement[] =>
@@ -123,9 +125,9 @@ export function createList(m: BrowserModel, a: ListActions): List {
         return b;
       }),
     );
-    // the text filter's column, before the sticky flags: where each row holds the text
+    // the text filter's column, after the row's key (always in view): where each row holds the text
     if (searching())
-      thead.lastElementChild?.before(
+      thead.children[MATCH_AT - 1]?.after(
         h('span', { role: 'columnheader', class: 'match-head', title: 'where the searched text is' }, 'found'),
       );
   }
@@ -159,12 +161,12 @@ export function createList(m: BrowserModel, a: ListActions): List {
       const r = m.episodeRows.get(i);
       if (!r) return void a.request(i);
       row = h('div', { ...sel, 'data-episode': r.episode }, ...cells(EPISODE_COLUMNS, r));
-      if (searching()) row.lastElementChild?.before(matchCell(r.match));
+      if (searching()) row.children[MATCH_AT - 1]?.after(matchCell(r.match));
     } else {
       const r = m.rows.get(i);
       if (!r) return void a.request(i);
       row = h('div', { ...sel, 'data-row': r.row, 'data-key': `${r.iteration}/${r.group}/${r.rollout}` }, ...cells(COLUMNS, r));
-      if (searching()) row.lastElementChild?.before(matchCell(r.match));
+      if (searching()) row.children[MATCH_AT - 1]?.after(matchCell(r.match));
     }
     row.style.top = `${i * ROW_H}px`;
     return row;
