@@ -84,7 +84,9 @@ async function openTrajectory(key: string): Promise<void> {
       const input = wb.page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(key, { timeout: 10_000 });
-      await wb.page.keyboard.press('Enter');
+      await input.press('Enter');
+      // an answer the box took closes it; one that did not arrive leaves it open and empty: ask again
+      await input.waitFor({ state: 'hidden', timeout: 10_000 });
       return;
     } catch (e) {
       if (attempt >= 3) throw e;
@@ -183,9 +185,14 @@ wb.continued('4. removing chips, zero matches, Clear all; the header never keeps
   await wv.locator('#f-iterationMax').fill('30');
   await wv.locator('#f-iterationMax').press('Enter');
   await wv.locator('#zero-matches').waitFor({ timeout: 20_000 });
+  // the detail's trajectory is in no row now: the detail says so, never shown as if the list held it
+  await wv
+    .locator('#detail-outside[data-why="filtered"]', { hasText: 'not in the table under the current filters' })
+    .waitFor({ timeout: 20_000 });
   await shot('zero');
   await wv.locator('#zero-clear').click();
   await wv.locator('#jump-label', { hasText: /^all \d+ trajectories$/ }).waitFor({ timeout: 20_000 });
+  await wv.locator('#detail-outside').waitFor({ state: 'detached', timeout: 20_000 });
   assert.equal(await wv.locator('#f-iterationMin').inputValue(), '');
   // "Clear all filters" keeps the sort, still shown as its chip; the toolbar's Clear all drops it too
   assert.deepEqual(await wv.locator('.chip').allTextContents(), ['sort rollout ↑']);
@@ -349,3 +356,84 @@ wb.continued('5. the split resizes by keyboard and is remembered; a hidden tab c
   assert.ok((await back.locator('#detail-title, #detail-skeleton').count()) > 0, 'the detail or its skeleton, at once');
   assert.equal(Number(await back.locator('#splitter').getAttribute('aria-valuenow')), before - 10);
 });
+
+/** Opens a checkpoint's eval episodes from the RL Runs view (its Evaluations node), in the browser already open. */
+async function openEvalEpisodes(iteration: number): Promise<void> {
+  const page = wb.page;
+  const icon = page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="RL Runs"]') });
+  if (!(await icon.getAttribute('class'))?.includes('checked')) await icon.locator('a').click();
+  const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
+  await runRow.waitFor({ timeout: 60_000 });
+  const evalsRow = page.locator('.monaco-list-row', { hasText: /^Evaluations$/ }).first();
+  if (!(await evalsRow.isVisible())) await runRow.click();
+  await evalsRow.waitFor({ timeout: 30_000 });
+  await evalsRow.click();
+  const node = page.locator('.monaco-list-row', { hasText: `iter ${iteration}` }).first();
+  await node.waitFor({ timeout: 30_000 });
+  await node.click();
+}
+
+/** The browser at `width` px in the current theme, laid out again, as a screenshot. */
+async function shotAt(width: number, name: string): Promise<void> {
+  await wb.page.setViewportSize({ width, height: 1000 });
+  await settled(wb.page);
+  await shot(name);
+}
+
+wb.continued(
+  '6. a text search marks where it matched, in the row and in the turns; eval episodes beside a trajectory say it is not listed',
+  async () => {
+    const wv = webview();
+    await wv.locator('#f-group').fill('900');
+    await wv.locator('#f-group').press('Enter');
+    // the search field is the controls' text field: its input is in its shadow root
+    await wv.locator('#f-text input').fill('dy=3');
+    const found = (key: string): ReturnType<typeof wv.locator> => wv.locator(`.trow[data-key="${key}"] .match-cell`);
+    await found('44/900/2').locator('mark.hit').waitFor({ timeout: 30_000 });
+    assert.equal(await wv.locator('.trow').count(), 2, 'rollouts 1 and 2 hold the text');
+    assert.equal(await wv.locator('.thead .match-head').textContent(), 'found');
+    // where, and the text around the hit, the hit marked (as text: no markup from the log)
+    assert.equal(await found('44/900/2').textContent(), 'turn 1 scroll(dy=3)');
+    assert.equal(await found('44/900/1').textContent(), 'turn 8 candidate 1 scroll(dy=3)');
+    assert.deepEqual(await wv.locator('.match-cell mark.hit').allTextContents(), ['dy=3', 'dy=3']);
+    await wv.locator('.trow[data-key="44/900/2"]').click();
+    await detailShows('44/900/2');
+    // the turn's action and its candidate marked, the turn flagged in the strip and scrolled to; turn 0 has none
+    // (a hit across a token's break is two marks side by side: one field's marks read the text)
+    const marked = wv.locator('#detail .turn[data-turn="1"] [data-field]', { has: wv.locator('mark.hit') });
+    assert.deepEqual(await marked.evaluateAll((els) => els.map((e) => e.getAttribute('data-field'))), ['action', 'candidate']);
+    assert.equal((await wv.locator('#detail .turn[data-turn="1"] [data-field="action"] mark.hit').allTextContents()).join(''), 'dy=3');
+    assert.equal(await wv.locator('#detail .turn[data-turn="0"] mark.hit').count(), 0);
+    assert.equal(await wv.locator('#turn-strip button.hit').getAttribute('data-turn'), '1');
+    await wv.locator('#detail .turn.target[data-turn="1"]').waitFor({ timeout: 10_000 });
+    assert.equal(await wv.locator('#search-hits').textContent(), 'search dy=3: found in turn 1');
+    await shotAt(1600, 'search-1600-dark');
+    await shotAt(820, 'search-820-dark');
+    await wb.theme('Light Modern');
+    await shotAt(820, 'search-820-light');
+    await shotAt(1600, 'search-1600-light');
+    await wb.theme('Dark Modern');
+    // a text no trajectory holds: no row, and the detail says its trajectory is not in the list
+    await wv.locator('#f-text input').fill('no trajectory says this');
+    await wv.locator('#zero-matches').waitFor({ timeout: 30_000 });
+    await wv.locator('#detail-outside[data-why="filtered"]').waitFor({ timeout: 20_000 });
+    assert.equal(await wv.locator('#detail [data-field] mark.hit').count(), 0, 'the marks follow the text searched now');
+    // eval episodes opened while a training trajectory is shown: the detail says the list does not hold it
+    await openEvalEpisodes(39);
+    await wv.locator('#row-count', { hasText: 'evaluation episodes' }).waitFor({ timeout: 60_000 });
+    await wv
+      .locator('#detail-outside[data-why="otherSource"]', { hasText: 'which lists the evaluation episodes of iteration 39' })
+      .waitFor({ timeout: 20_000 });
+    assert.match((await wv.locator('#detail-title').textContent()) ?? '', /iteration 44 · group 900 · rollout 2/);
+    await shot('eval-beside-trajectory');
+    // (its first cell: the middle of an episode's row can be a tag, which filters)
+    await wv.locator('.trow[data-index="0"] [role="gridcell"]').first().click();
+    await wv.locator('#no-candidates').waitFor({ timeout: 30_000 });
+    assert.equal(await wv.locator('#detail-outside').count(), 0, 'an episode of the list is in the list');
+    // back to the training rollouts: the episode is not among them, and says so
+    await wv.locator('#chips [data-chip="eval"] button').click();
+    await wv
+      .locator('#detail-outside[data-why="otherSource"]', { hasText: 'which lists training trajectories' })
+      .waitFor({ timeout: 30_000 });
+  },
+);

@@ -117,6 +117,14 @@ wb.continued('D3. a chart point is reachable by keyboard: arrows move the highli
     .first()
     .waitFor({ timeout: 30_000 });
   await webview().getByText(/@ 43/).first().waitFor({ timeout: 30_000 });
+  // the rows have the keyboard at once, as their hint says: ↓ moves the highlighted row, Enter opens it
+  const rows = webview();
+  await settled(page);
+  const before = (await rows.locator('.trow.sel').count()) > 0 ? Number(await rows.locator('.trow.sel').getAttribute('data-index')) : -1;
+  await page.keyboard.press('ArrowDown');
+  await rows.locator(`.trow.sel[data-index="${before + 1}"]`).waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await rows.locator('#detail-title').waitFor({ timeout: 30_000 });
   await shot('keyboard-opened-trajectories');
 });
 

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseMetricsMessage } from '../../src/shared/protocol/metrics';
 import { parseReportMessage } from '../../src/shared/protocol/report';
 import { parseNavigate, parseTrajectoriesMessage } from '../../src/shared/protocol/trajectories';
@@ -197,4 +199,22 @@ test('tick labels: the fewest decimals that write every tick exactly, exponents 
   assert.deepEqual(labels([0.00012, 0.00014, 0.00016]), ['1.2e-4', '1.4e-4', '1.6e-4']);
   assert.deepEqual(labels([0.0005, 0.001, 0.0015]), ['0.0005', '0.0010', '0.0015']);
   assert.equal(tickDecimals([2, 4, 6]), 0);
+});
+
+test('no line of the webview code is longer than 140 characters', () => {
+  const long: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.ts'))
+        readFileSync(p, 'utf8')
+          .split('\n')
+          .forEach((l, i) => {
+            if (l.length > 140) long.push(`${p}:${i + 1} (${l.length})`);
+          });
+    }
+  };
+  walk('webview');
+  assert.deepEqual(long, []);
 });

@@ -5,6 +5,7 @@
 import { Chart, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import { dataRange, h, lineOptions, themeColor } from '../common';
+import { levelDataset, lineDataset as line } from '../lineDataset';
 import { runColor } from '../metrics/palette';
 import { SLOT_A, SLOT_B } from '../../src/shared/runColours';
 import { formatFigure, formatRate } from '../../src/shared/format';
@@ -31,17 +32,6 @@ function colors(): { a: string; b: string; diff: string; zero: string; text: str
     grid: themeColor('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)'),
   };
 }
-
-const line = (label: string, data: Points, color: string, dash?: number[]): ChartDataset<'line', Points> => ({
-  label,
-  data,
-  borderColor: color,
-  backgroundColor: color,
-  borderWidth: 1.5,
-  pointRadius: 0,
-  pointHitRadius: 6,
-  ...(dash ? { borderDash: dash } : {}),
-});
 
 type Range = { min?: number; max?: number };
 
@@ -102,7 +92,7 @@ export class SuccessCharts {
       c1.data.datasets[0]!.data = sa;
       c1.data.datasets[1]!.data = sb;
       c2.data.datasets[0]!.data = d;
-      c2.data.datasets[1]!.data = zero(p);
+      c2.data.datasets[1]!.data = zero(p).data;
       for (const ch of [c1, c2]) Object.assign(ch.options.scales!['x']!, { min: undefined, max: undefined }, xRange(p));
       c1.update('none');
       c2.update('none');
@@ -113,9 +103,7 @@ export class SuccessCharts {
     const rate = (y: number): string => formatRate(y, 3);
     this.charts = [
       chart(this.success, [line(`A: ${v.a.name}`, sa, c.a), line(`B: ${v.b.name}`, sb, c.b)], xRange(p), { min: 0, max: 1 }, rate),
-      chart(this.diff, [line('A − B', d, c.diff), line('0 (no difference)', zero(p), c.zero, [4, 4])], xRange(p), {}, (y) =>
-        formatFigure(y, 3),
-      ),
+      chart(this.diff, [line('A − B', d, c.diff), zero(p)], xRange(p), {}, (y) => formatFigure(y, 3)),
     ];
   }
 
@@ -127,11 +115,8 @@ export class SuccessCharts {
   }
 }
 
-function zero(p: CompareView['perIteration']): Points {
-  return p.length === 0
-    ? []
-    : [
-        { x: p[0]!.iteration, y: 0 },
-        { x: p[p.length - 1]!.iteration, y: 0 },
-      ];
+/** The zero line from the first to the last common iteration. */
+function zero(p: CompareView['perIteration']): ChartDataset<'line', Points> {
+  const x = p.length === 0 ? {} : { min: p[0]!.iteration, max: p[p.length - 1]!.iteration };
+  return levelDataset('0 (no difference)', x, 0, themeColor('--vscode-descriptionForeground', '#888'), { borderWidth: 1.5 });
 }

@@ -4,8 +4,8 @@
  * final checkpoint and the pooled figure in words and numbers, then the per-task table at a chosen checkpoint.
  */
 import { Chart, Filler, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
-import type { ChartDataset } from 'chart.js';
 import { dataRange, h, lineOptions, themeColor } from '../common';
+import { levelDataset, lineDataset as ds, translucent } from '../lineDataset';
 import { formatCount, formatP, formatRate, formatSigned } from '../../src/shared/format';
 import type { VerdictFiguresView, VerdictTaskView, VerdictView } from '../../src/shared/protocol/compareVerdict';
 import { logNodes } from '../trajectories/text';
@@ -69,14 +69,6 @@ function figuresTable(v: VerdictView): HTMLElement {
 /** The difference rows sorted by A − B, largest first; a task one run did not evaluate there last. */
 function sortedRows(rows: readonly VerdictTaskView[]): VerdictTaskView[] {
   return [...rows].sort((x, y) => (x.diff === null ? (y.diff === null ? 0 : 1) : y.diff === null ? -1 : y.diff - x.diff));
-}
-
-/** A theme colour (#rgb or #rrggbb) at 15% opacity for the interval's band; other forms as they are. */
-function translucent(c: string): string {
-  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(c);
-  if (!m) return c;
-  const x = m[1]!.length === 3 ? [...m[1]!].map((d) => d + d).join('') : m[1]!;
-  return `#${x}26`;
 }
 
 /** The per-task table's header line: which checkpoint, and a choice of another. */
@@ -222,7 +214,8 @@ export class VerdictSection {
       h(
         'p',
         { class: 'muted' },
-        `${formatCount(rows.length)} tasks evaluated at iteration ${at}, sorted by A − B. Click a task: its episodes there in A's and B's trajectory browsers, side by side.`,
+        `${formatCount(rows.length)} tasks evaluated at iteration ${at}, sorted by A − B. ` +
+          "Click a task: its episodes there in A's and B's trajectory browsers, side by side.",
       ),
       h('div', { class: 'verdict-scroll' }, this.taskTable(rows, at)),
     );
@@ -273,28 +266,6 @@ export class VerdictSection {
     const pts = (f: (x: VerdictFiguresView) => number | null): Points =>
       p.filter((x) => f(x) !== null).map((x) => ({ x: x.iteration!, y: f(x)! }));
     const x = dataRange(p.map((q) => q.iteration!));
-    const ds = (
-      label: string,
-      data: Points,
-      color: string,
-      extra: Partial<ChartDataset<'line', Points>>,
-    ): ChartDataset<'line', Points> => ({
-      label,
-      data,
-      borderColor: color,
-      backgroundColor: color,
-      borderWidth: 1.5,
-      pointRadius: 0,
-      pointHitRadius: 6,
-      ...extra,
-    });
-    const zero: Points =
-      x.min === undefined
-        ? []
-        : [
-            { x: x.min, y: 0 },
-            { x: x.max!, y: 0 },
-          ];
     this.chart = new Chart(this.canvas, {
       type: 'line',
       data: {
@@ -323,7 +294,7 @@ export class VerdictSection {
             mean,
             { pointRadius: 4, borderWidth: 2, pointBackgroundColor: pointColours, pointBorderColor: pointColours },
           ),
-          ds('0 (no difference)', zero, zeroC, { borderDash: [4, 4], borderWidth: 1 }),
+          levelDataset('0 (no difference)', x, 0, zeroC),
         ],
       },
       options: lineOptions({

@@ -9,6 +9,7 @@ import { runColor, runDash } from './palette';
 import type { Line } from './overlay';
 import { linesOf, overlaid } from './overlay';
 import { twinDatasets } from './verdict';
+import { levelDataset, lineDataset } from '../lineDataset';
 
 export interface Colors {
   line: string;
@@ -52,28 +53,22 @@ export type Points = ChartDataset<'line', { x: number; y: number | null }[]>;
 function evalDatasets(l: Line, single: boolean): { line: Points; interval: Points[] } {
   const color = single ? colors().line : runColor(l.color);
   const e = l.evalPoints!;
-  const line: Points = {
-    label: single ? 'eval success' : l.name,
-    data: l.x.map((x, i) => ({ x, y: l.y[i] ?? null })),
-    borderColor: color,
-    backgroundColor: color,
+  const points = (ys: readonly (number | null)[]): { x: number; y: number | null }[] => l.x.map((x, i) => ({ x, y: ys[i] ?? null }));
+  const line = lineDataset(single ? 'eval success' : l.name, points(l.y), color, {
     borderWidth: 1.6,
     borderDash: single ? [] : runDash(l.color),
     pointRadius: 3.5,
     pointHoverRadius: 5,
     pointHitRadius: 8,
     spanGaps: false,
-  };
-  const bound = (ys: (number | null)[], which: string): Points => ({
-    label: `${single ? '' : `${l.name} `}95% CI ${which}`,
-    data: l.x.map((x, i) => ({ x, y: ys[i] ?? null })),
-    borderColor: color + '80',
-    borderWidth: 1,
-    borderDash: [2, 2],
-    pointRadius: 0,
-    pointHitRadius: 0,
-    spanGaps: false,
   });
+  const bound = (ys: (number | null)[], which: string): Points =>
+    lineDataset(`${single ? '' : `${l.name} `}95% CI ${which}`, points(ys), color + '80', {
+      borderWidth: 1,
+      borderDash: [2, 2],
+      pointHitRadius: 0,
+      spanGaps: false,
+    });
   return { line, interval: [bound(e.hi, 'high'), bound(e.lo, 'low')] };
 }
 
@@ -85,10 +80,7 @@ function lineDatasets(l: Line, single: boolean, smoothing: number): Points[] {
   const off = new Set(l.off ?? []);
   const dash = single ? [] : runDash(l.color);
   const out: Points[] = [
-    {
-      label: single ? 'raw' : smoothing > 0 ? `${l.name} (raw)` : l.name,
-      data: raw,
-      borderColor: smoothing > 0 ? color + '40' : color,
+    lineDataset(single ? 'raw' : smoothing > 0 ? `${l.name} (raw)` : l.name, raw, smoothing > 0 ? color + '40' : color, {
       borderWidth: 1,
       borderDash: smoothing > 0 ? [] : dash,
       // a value that misses the card's target: a dot and its segment in the error colour
@@ -97,26 +89,19 @@ function lineDatasets(l: Line, single: boolean, smoothing: number): Points[] {
       pointBorderColor: c.off,
       pointHoverRadius: 4,
       pointHoverBackgroundColor: color,
-      pointHitRadius: 6,
       spanGaps: false,
       ...(off.size ? { segment: { borderColor: (ctx: { p1DataIndex: number }) => (off.has(ctx.p1DataIndex) ? c.off : undefined) } } : {}),
-    },
+    }),
   ];
   if (smoothing > 0) {
     const sm = smooth(
       l.y.map((v) => (v === null ? NaN : v)),
       smoothing,
     );
-    out.push({
-      label: single ? 'smoothed' : l.name,
-      data: l.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null })),
-      borderColor: color,
-      borderWidth: 1.6,
-      borderDash: dash,
-      pointRadius: 0,
-      pointHitRadius: 0,
-      spanGaps: false,
-    });
+    const data = l.x.map((x, i) => ({ x, y: Number.isFinite(sm[i]!) ? sm[i]! : null }));
+    out.push(
+      lineDataset(single ? 'smoothed' : l.name, data, color, { borderWidth: 1.6, borderDash: dash, pointHitRadius: 0, spanGaps: false }),
+    );
   }
   return out;
 }
@@ -143,31 +128,10 @@ export function datasets(s: SeriesView, ctx: DrawContext): Points[] {
   out.push(...intervals);
   if (single && out.length > 0) out.push(...twinDatasets(s, themeColor('--vscode-charts-purple', '#b180d7'), c.off));
   if (s.target && xRange && out.length > 0) {
-    const lo = xRange.min,
-      hi = xRange.max;
-    const line = (y: number): { x: number; y: number }[] => [
-      { x: lo, y },
-      { x: hi, y },
-    ];
-    out.push({
-      label: `target ${s.target.label}`,
-      data: line(s.target.value),
-      borderColor: c.target,
-      borderDash: [4, 3],
-      borderWidth: 1,
-      pointRadius: 0,
-      pointHitRadius: 0,
-    });
-    if (s.target.kind === 'abs')
-      out.push({
-        label: `target ${s.target.label}`,
-        data: line(-s.target.value),
-        borderColor: c.target,
-        borderDash: [4, 3],
-        borderWidth: 1,
-        pointRadius: 0,
-        pointHitRadius: 0,
-      });
+    const t = s.target;
+    // an 'abs' target bounds the value on both sides of zero
+    for (const y of t.kind === 'abs' ? [t.value, -t.value] : [t.value])
+      out.push(levelDataset(`target ${t.label}`, xRange, y, c.target, { borderDash: [4, 3], pointHitRadius: 0 }));
   }
   return out;
 }

@@ -33,7 +33,8 @@ export function evalSummary(s: SeriesView): HTMLElement {
   const n = s.x.length;
   const last = s.last ? `last ${formatMetric('success', s.last.y)} at iteration ${s.last.x}` : 'no checkpoint evaluated';
   const tasks = n > 0 && s.evalPoints ? ` on ${plural(s.evalPoints.tasks[n - 1] ?? 0, 'task')}` : '';
-  return h('div', { class: 'summary muted' }, `${last}${tasks} · ${plural(n, 'checkpoint')} · a point offers its checkpoint’s download`);
+  const does = 'a point offers its checkpoint’s download';
+  return h('div', { class: 'summary muted' }, `${last}${tasks} · ${plural(n, 'checkpoint')} · ${does}`);
 }
 
 export const EVAL_SECTION_TITLE =

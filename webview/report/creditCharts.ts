@@ -18,6 +18,7 @@ import {
 } from 'chart.js';
 import type { ChartDataset } from 'chart.js';
 import { dataRange, lineOptions, themeColor } from '../common';
+import { levelDataset, lineDataset as line, translucent } from '../lineDataset';
 import { formatPlain, formatSigned } from '../../src/shared/format';
 import { runColor } from '../metrics/palette';
 import { SLOT_A } from '../../src/shared/runColours';
@@ -34,31 +35,11 @@ export interface GateSeries {
   gate: readonly GateIntervalView[];
 }
 
-/** A theme colour (#rgb or #rrggbb) at 15% opacity for a band; other forms as they are. */
-export function translucent(c: string, alpha = '26'): string {
-  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(c);
-  if (!m) return c;
-  const x = m[1]!.length === 3 ? [...m[1]!].map((d) => d + d).join('') : m[1]!;
-  return `#${x}${alpha}`;
-}
-
 const axes = (): { text: string; grid: string; zero: string } => ({
   text: themeColor('--vscode-foreground', '#ccc'),
   grid: themeColor('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)'),
   zero: themeColor('--vscode-descriptionForeground', '#888'),
 });
-
-function line(label: string, data: Points, color: string, extra: Partial<ChartDataset<'line', Points>> = {}): ChartDataset<'line', Points> {
-  return { label, data, borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0, pointHitRadius: 6, ...extra };
-}
-
-const flat = (x: { min?: number; max?: number }, y: number): Points =>
-  x.min === undefined
-    ? []
-    : [
-        { x: x.min, y },
-        { x: x.max!, y },
-      ];
 
 /** The interval's band of one series (low, then high filled to it) and its mean diff. */
 function gateDatasets(s: GateSeries, prefix: string): ChartDataset<'line', Points>[] {
@@ -101,7 +82,7 @@ export function gateIntervalChart(canvas: HTMLCanvasElement, series: readonly Ga
     data: {
       datasets: [
         ...series.flatMap((s) => gateDatasets(s, prefixed ? `${s.label}: ` : '')),
-        line('0 (no difference)', flat(x, 0), c.zero, { borderDash: [4, 4], borderWidth: 1 }),
+        levelDataset('0 (no difference)', x, 0, c.zero),
       ],
     },
     options: lineOptions({
@@ -174,7 +155,7 @@ export function doseChart(canvas: HTMLCanvasElement, d: CreditDiagnosticsView): 
     data: {
       datasets: [
         line('rms(β·c) / rms(A)', pts, color, { pointRadius: 2, borderWidth: 2 }),
-        line(`the card's whole-run figure (${d.doseCard})`, flat(x, d.doseCard), c.zero, { borderDash: [4, 4], borderWidth: 1 }),
+        levelDataset(`the card's whole-run figure (${d.doseCard})`, x, d.doseCard, c.zero),
       ],
     },
     options: lineOptions({

@@ -2,6 +2,7 @@
 import type { ChartDataset } from 'chart.js';
 import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } from 'chart.js';
 import { dataRange, lineOptions, themeColor } from '../common';
+import { lineDataset } from '../lineDataset';
 import { runColor } from '../metrics/palette';
 import { formatPercent } from '../../src/shared/format';
 import type { TaskRunView } from '../../src/shared/protocol/task';
@@ -12,18 +13,15 @@ type Points = { x: number; y: number | null }[];
 export type SuccessChart = Chart<'line', Points>;
 
 function datasets(runs: readonly TaskRunView[]): ChartDataset<'line', Points>[] {
-  return runs.map((r, i) => ({
-    label: r.name,
-    data: r.perIteration.map((p) => ({ x: p.iteration, y: p.success })),
-    borderColor: runColor(i),
-    backgroundColor: runColor(i),
-    borderWidth: 1.6,
-    pointRadius: 3,
-    pointHoverRadius: 5,
-    spanGaps: false,
-    // a point at 0 % or 100 % (or at the first or last iteration) sits on the chart area's edge: drawn whole, not cut in half
-    clip: 6,
-  }));
+  return runs.map((r, i) =>
+    lineDataset(
+      r.name,
+      r.perIteration.map((p) => ({ x: p.iteration, y: p.success })),
+      runColor(i),
+      // a point at 0 % or 100 % (or at the first or last iteration) sits on the chart area's edge: drawn whole, not cut in half
+      { borderWidth: 1.6, pointRadius: 3, pointHoverRadius: 5, pointHitRadius: 1, spanGaps: false, clip: 6 },
+    ),
+  );
 }
 
 /** The x axis from the first to the last iteration with data in either run (Chart.js alone rounds it up to a tick: 40 for 39). */

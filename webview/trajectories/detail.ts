@@ -13,13 +13,10 @@ import { tagButtons } from './tags';
 
 export interface DetailOptions {
   showGroup: boolean;
-  /** the trajectory is not in the table under the current filters */
-  outsideTable: boolean;
   onToggleGroup: () => void;
   onOpenSibling: (iteration: number, group: number, rollout: number) => void;
   /** two siblings of the group view to compare side by side */
   onCompare: (a: TrajectoryKey, b: TrajectoryKey) => void;
-  onClearFilters: () => void;
   onJumpTurn: (index: number) => void;
   /** Next mark: scroll to the next marked turn */
   onNextMark: () => void;
@@ -216,19 +213,13 @@ export function renderDetail(d: TrajectoryDetailView, o: DetailOptions): HTMLEle
       h(
         'span',
         { class: 'detail-actions' },
+        h('span', { class: 'muted', 'aria-hidden': 'true' }, '· '),
         shareButton(o, 'copyLink', null, 'Copy Link', 'detail-copy-link'),
         h('span', { class: 'muted', 'aria-hidden': 'true' }, ' · '),
         shareButton(o, 'openRaw', null, 'Open Raw Record', 'detail-raw'),
       ),
     ),
   );
-  if (o.outsideTable) {
-    const clear = h('button', { class: 'link', id: 'detail-clear' }, 'clear the filters');
-    clear.addEventListener('click', o.onClearFilters);
-    parts.push(
-      h('div', { class: 'detail-note', id: 'detail-outside' }, 'This trajectory is not in the table under the current filters: ', clear),
-    );
-  }
   if (d.taskId !== null) parts.push(h('div', { class: 'muted' }, 'task ', logEl('span', { 'data-field': 'task' }, d.taskId, '')));
   parts.push(logEl('pre', { class: 'text', id: 'instruction', 'data-field': 'instruction' }, d.instruction, '(no instruction logged)'));
   const toggle = h('button', { class: 'link', id: 'toggle-group' }, o.showGroup ? 'hide group (g)' : 'group view (g)');

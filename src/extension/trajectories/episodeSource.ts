@@ -14,9 +14,10 @@ import { errorMessage } from '../../core/errorMessage';
 import type { EpisodeDetailView, PageMessage } from '../../shared/protocol/trajectories';
 import { querySpec } from './queryViews';
 import { episodeDetailView, episodeRowView } from './episodeViews';
+import { episodeFields, firstMatch } from '../../core/run/textMatch';
 
-/** What the source answers: a page, or why there is none. */
-export type EpisodePage = { ok: true; page: Omit<PageMessage, 'type' | 'label' | 'runName'> } | { ok: false; message: string };
+/** What the source answers: a page and where the episode asked for is in the query's rows (-1: not), or why there is none. */
+export type EpisodePage = { ok: true; page: Omit<PageMessage, 'type' | 'label' | 'runName'>; at: number } | { ok: false; message: string };
 
 export class EpisodeSource {
   private tags: EpisodeTags | undefined;
@@ -36,8 +37,8 @@ export class EpisodeSource {
     return this.tags;
   }
 
-  /** One page of the query's episodes. */
-  async page(q: TrajectoryQuery, offset: number, limit: number): Promise<EpisodePage> {
+  /** One page of the query's episodes, and the place of episode `find` among them. */
+  async page(q: TrajectoryQuery, offset: number, limit: number, find = -1): Promise<EpisodePage> {
     let log: EvalLog | undefined;
     try {
       log = await this.log();
@@ -59,7 +60,15 @@ export class EpisodeSource {
     const bits = (i: number): number => tags.get(i) ?? 0;
     const rows = queryEpisodes(log.episodes, spec, bits, hits);
     const episodes = rows.slice(offset, offset + limit).map((i) => episodeRowView(log.episodes[i]!, i, bits(i)));
-    return { ok: true, page: { query: q, total: rows.length, size: source.length, offset, rows: [], episodes, searching: false } };
+    // where the text is, read back from each episode of the page
+    if (needle)
+      for (const e of episodes)
+        e.match = await log.read(e.episode).then(
+          (v) => firstMatch(episodeFields(v), needle),
+          () => null,
+        );
+    const page = { query: q, total: rows.length, size: source.length, offset, rows: [], episodes, searching: false };
+    return { ok: true, page, at: find < 0 ? -1 : rows.indexOf(find) };
   }
 
   /** Episode `i` read back, tagged and marked. */

@@ -15,6 +15,9 @@ import type { Sibling } from './trajectoryViews';
 import { querySpec } from './queryViews';
 import { errorMessage } from '../../core/errorMessage';
 import { EpisodeSource } from './episodeSource';
+import { firstMatch, trajectoryFields } from '../../core/run/textMatch';
+import type { CreditIndex } from '../../core/log/creditIndex';
+import type { RowView } from '../../shared/protocol/trajectories';
 
 export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, TrajectoriesHostMessage> {
   private textCache: { text: string; size: number; rows: Set<number> } | undefined;
@@ -23,6 +26,8 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   private pendingTurn: { row: number; turn: number } | undefined;
   /** the eval episodes' source, for the run it was made for */
   private episodes: EpisodeSource | undefined;
+  /** the eval episode the detail shows (a training detail clears it), whose place each page of episodes says */
+  private shownEpisode: number | undefined;
 
   constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
     super(panel, state, site, parseTrajectoriesMessage);
@@ -129,15 +134,19 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     const source = this.episodeSource();
     if (!live || !source) return;
     this.lastQuery = { q, offset, limit };
-    const p = await source.page(q, offset, limit);
-    if (!p.ok) this.post({ type: 'error', message: p.message });
-    else this.post({ type: 'trajectories/page', runName: live.run.location.name, label: this.state.label ?? null, ...p.page });
+    const p = await source.page(q, offset, limit, this.shownEpisode);
+    if (!p.ok) return this.post({ type: 'error', message: p.message });
+    this.post({ type: 'trajectories/page', runName: live.run.location.name, label: this.state.label ?? null, ...p.page });
+    // the detail's episode, in this list or not (the page says so rather than show one the list no longer holds)
+    if (this.shownEpisode !== undefined) this.post({ type: 'trajectories/select', row: this.shownEpisode, index: p.at });
   }
 
   private async sendEpisode(episode: number): Promise<void> {
     try {
       const detail = await this.episodeSource()?.detail(episode);
-      if (detail) this.post({ type: 'trajectories/episode', episode: detail });
+      if (!detail) return;
+      this.shownEpisode = episode;
+      this.post({ type: 'trajectories/episode', episode: detail });
     } catch (e) {
       this.post({ type: 'error', message: errorMessage(e) });
     }
@@ -174,6 +183,8 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     }
     const gateRows = spec.filter.gate ? new Set(live.run.report()?.gateGroups.flatMap((g) => g.rows) ?? []) : undefined;
     const rows = queryRows(idx, spec, gateRows, textRows);
+    const views = page(idx, rows, offset, limit).map(rowView);
+    if (text) await withMatches(idx, views, text);
     this.post({
       type: 'trajectories/page',
       runName: live.run.location.name,
@@ -181,7 +192,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
       total: rows.length,
       size: idx.size,
       offset,
-      rows: page(idx, rows, offset, limit).map(rowView),
+      rows: views,
       label: this.state.label ?? null,
       searching: false,
     });
@@ -199,6 +210,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     if (!live || !idx || row >= idx.size) return;
     try {
       const t = await idx.read(row);
+      this.shownEpisode = undefined;
       this.state.selected = { iteration: t.iteration, group: t.group, rollout: t.rollout };
       this.remember();
       const siblings: Sibling[] = [];
@@ -213,4 +225,13 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
       this.post({ type: 'error', message: errorMessage(e) });
     }
   }
+}
+
+/** Each row's place of the searched text, read back from its record (a record that cannot be read has none). */
+async function withMatches(idx: CreditIndex, rows: RowView[], text: string): Promise<void> {
+  for (const r of rows)
+    r.match = await idx.read(r.row).then(
+      (t) => firstMatch(trajectoryFields(t), text),
+      () => null,
+    );
 }

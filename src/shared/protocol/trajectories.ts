@@ -3,6 +3,14 @@ import type { ErrorMessage, OpenTrajectoryMessage, RawMessage, ReadyMessage, Tra
 import type { TagName, TrajectoryQuery } from '../shapes';
 import { isInt, isObj, isQuery, isRow, parseOpenTrajectory, rawMessage } from '../protocol';
 
+/** Where the query's text was found in a row's trajectory: the field in words and the text around the hit. */
+export interface TextMatchView {
+  where: string;
+  before: string;
+  hit: string;
+  after: string;
+}
+
 /** A row of the browser's table on the wire: core's `TrajectoryRow` as the presenter `rowView` maps it. */
 export interface RowView {
   row: number;
@@ -21,6 +29,8 @@ export interface RowView {
   flags: number;
   /** its behaviour tags (docs/format.md section 7, with the run's horizon and theta), in `TAG_NAMES` order */
   tags: TagName[];
+  /** with a text filter: where the text is (null: only in a field the browser does not show) */
+  match?: TextMatchView | null;
 }
 
 export interface CandidateView {
@@ -135,6 +145,8 @@ export interface EpisodeRowView {
   turns: number;
   /** its behaviour tags (section 7 from its actions and reward; never `collapsed` or `creditDisagrees`) */
   tags: TagName[];
+  /** with a text filter: where the text is */
+  match?: TextMatchView | null;
 }
 
 /** One turn of an eval episode: its action and section 7's marks; an eval episode has no candidates, c or A_t. */
@@ -179,7 +191,7 @@ export interface EpisodeMessage {
   type: 'trajectories/episode';
   episode: EpisodeDetailView;
 }
-/** The remembered trajectory: its row, and its place in the current table (-1: not in it). */
+/** The remembered trajectory: its row (on eval episodes: the shown episode's index), and its place in the current table (-1: not in it). */
 export interface SelectMessage {
   type: 'trajectories/select';
   row: number;
