@@ -6,6 +6,7 @@ import { formatCount, formatQuantity, formatSigned, metricQuantity, plural } fro
 import { visibleText } from '../../src/shared/visibleText';
 import { logNodes } from '../trajectories/text';
 import { signFlipSection, twinSection } from './verdict';
+import { checkpointVerdictSection } from './checkpointVerdict';
 import { behaviourSection } from './behaviour';
 import { CreditSection } from './credit';
 import type {
@@ -268,6 +269,7 @@ function render(r: ReportView, progressive: boolean): void {
       `${plural(f.trajectories, 'trajectory', 'trajectories')} over ${plural(f.iterations, 'iteration')} · ` +
         `${plural(f.labeledTurns, 'labeled turn')}, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
     ),
+    checkpointVerdictSection(r.checkpointVerdict, () => post({ type: 'report/chooseBaseline' })),
     h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
     figureTable(r),
   );
