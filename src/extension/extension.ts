@@ -29,6 +29,7 @@ import { TrajectoriesPanel } from './trajectories/trajectoriesPanel';
 import type { TrajectoryKey } from '../shared/protocol';
 import { IndexStore } from '../core/log/indexStore';
 import { hubEvals } from './trees/hubEvals';
+import { readBaseline } from './runs/baseline';
 import { rangeCacheOf } from './inPlace/register';
 
 /** What `activate` returns: read-only facts for the in-host tests (never the token itself). */
@@ -80,6 +81,7 @@ export function activate(ctx: vscode.ExtensionContext): RlRunBrowserApi {
       () => hub.connection(),
       rangeCacheOf(ctx),
       (line) => out.warn(line),
+      () => readBaseline(runs),
     ),
   );
   const panels = new PanelManager(
