@@ -229,7 +229,7 @@ export function hubIterationNode(
       `${it.dir}\n${it.files.length} files, ` +
       `${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}` +
       `${evaluation ? `\n${evalWords(evaluation)} (${plural(evaluation.samples, 'episode')}, logs/eval_log.jsonl)` : ''}` +
-      `${verdict ? `\n\nThe verdict against the baseline ${verdict.baseline} (A = this repo, B = the baseline):\n${verdict.words}` : ''}` +
+      `${verdict ? `\n\nVerdict against the baseline (A = this repo, B = ${verdict.baseline}):\n${verdict.words}` : ''}` +
       `${state ? `\nlocal copy: ${state}` : ''}` +
       `${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}` +
       `${integrity ? `\n\n${integrity.tooltip}` : ''}` +
