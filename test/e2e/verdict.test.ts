@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { workbench } from './harness';
+import { until, workbench } from './harness';
 import { verdictWords } from '../../src/core/eval/verdictWords';
 import type { EvaluationComparison } from '../../src/core/eval/evalFigures';
 import { compareRunWithBaseline } from './steps';
@@ -86,9 +86,13 @@ wb.journey('V1. the comparison opens on the verdict: its sentence and figures eq
   // at 820 px the figures table scrolls sideways, and the cue above it says so
   await inBothThemes('verdict', async () => {
     await wv.locator('#verdict-final').scrollIntoViewIfNeeded();
-    await wv.locator('#verdict .wide-scroll[data-hidden*="right"]').waitFor({ state: 'attached', timeout: 20_000 });
-    assert.match((await wv.locator('#verdict .scroll-cue').first().textContent()) ?? '', /scroll sideways →/);
   });
+  await page.setViewportSize({ width: 820, height: 1000 });
+  await until(
+    async () => /scroll sideways →/.test((await wv.locator('#verdict .scroll-cue').first().textContent()) ?? ''),
+    'the scroll cue at 820 px',
+  );
+  await page.setViewportSize({ width: 1600, height: 1000 });
 });
 
 /**
@@ -179,5 +183,12 @@ wb.journey(
     assert.equal(await verdict.getAttribute('data-conclusion'), said.conclusion);
     await wb.shot('report-verdict');
     await inBothThemes('report-verdict', () => verdict.scrollIntoViewIfNeeded());
+    // at 820 px the figures scroll sideways inside their table, and the cue above it says so
+    await page.setViewportSize({ width: 820, height: 1000 });
+    await until(
+      async () => /scroll sideways →/.test((await wv.locator('#report-table-cue').textContent()) ?? ''),
+      'the report’s cue at 820 px',
+    );
+    await page.setViewportSize({ width: 1600, height: 1000 });
   },
 );
