@@ -78,6 +78,11 @@ async function main() {
       'rlRunBrowser.endpoint': url,
       'rlRunBrowser.repos': ['XunmeiLiu/openwebrl-ws-credit-beta0.4', ...(grow !== undefined ? [LIVE_REPO] : [])],
       'rlRunBrowser.downloadDestination': resolve('.demo', 'downloads'),
+      // the product as a new user meets it: the walkthrough beside the runs on the first start
+      'rlRunBrowser.walkthrough.openOnFirstRun': true,
+      'workbench.welcomePage.walkthroughs.openOnInstall': true,
+      // the report and the Hub tree state the verdict against the demo's plain GRPO run
+      'rlRunBrowser.baseline': join(demo, 'baseline'),
     },
   });
   console.log(

@@ -11,6 +11,7 @@ import type { Services } from './services';
 import type { Settings } from './settings';
 import { IndexStore } from '../core/log/indexStore';
 import { hubEvals } from './trees/hubEvals';
+import { readBaseline } from './runs/baseline';
 import { rangeCacheOf } from './inPlace/register';
 
 export function createServices(ctx: vscode.ExtensionContext, config: Configuration): Services {
@@ -49,7 +50,7 @@ export function createServices(ctx: vscode.ExtensionContext, config: Configurati
     failed,
   );
   const warn = (line: string): void => out.warn(line);
-  const evalsOf = hubEvals(() => hub.connection(), rangeCacheOf(ctx), warn);
+  const evalsOf = hubEvals(() => hub.connection(), rangeCacheOf(ctx), warn, () => readBaseline(runs));
   const trees = new Trees(
     hub,
     runs,

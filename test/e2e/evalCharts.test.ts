@@ -4,7 +4,8 @@
  * the dashboard's Evaluation chart has the points `rlrb evals --json` gives (read from the
  * panel's keyboard readout), the overlaid baseline is a line of its own, Enter on a point
  * offers the checkpoint's download (a run read in place) or says why not (a local run), and
- * the Hub tree shows an iteration's eval success beside its checkpoint. Both themes.
+ * the Hub tree shows an iteration's eval success and its verdict against the baseline beside its
+ * checkpoint. Both themes, 1600 and 820 px.
  * Screenshots: test-results/e2e/evalcharts-*.png.
  */
 import assert from 'node:assert/strict';
@@ -13,9 +14,12 @@ import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { REPO, workbench } from './harness';
 import { expectAccessible, menuItem } from './steps';
+import { conclusionLabel } from '../../src/core/eval/verdictWords';
+import type { Conclusion } from '../../src/core/eval/verdict';
 
 let page: Page;
-const wb = workbench({ name: 'evalcharts', demoArgs: [] }, (w) => {
+// the Hub tree states each checkpoint's verdict against the demo's plain GRPO run (relative to the workspace folder)
+const wb = workbench({ name: 'evalcharts', demoArgs: [], settings: { 'rlRunBrowser.baseline': 'baseline' } }, (w) => {
   page = w.page;
 });
 const webview = (): FrameLocator => wb.webview();
@@ -23,6 +27,14 @@ const EVAL = 'Evaluation/eval success';
 
 interface Evals {
   iterations: { iteration: number; tasks: number; samples: number; success: number }[];
+}
+
+/** The conclusion at `iteration` of `rlrb compare a b --json`'s evaluation. */
+function checkpointConclusion(a: string, b: string, iteration: number): Conclusion {
+  const r = spawnSync('node', ['dist/cli.js', 'compare', a, b, '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const e = (JSON.parse(r.stdout) as { evaluation: { perIteration: { iteration: number; conclusion: Conclusion }[] } }).evaluation;
+  return e.perIteration.find((p) => p.iteration === iteration)!.conclusion;
 }
 
 function evals(run: string): Evals {
@@ -76,11 +88,12 @@ wb.journey(
     const heading = (await webview().locator('section[aria-label="Evaluation"] h2').textContent()) ?? '';
     assert.match(heading, /^Evaluation \(docs\/format\.md section 8/);
     await page.keyboard.press('Enter');
-    await page
-      .locator('.notifications-toasts', {
-        hasText: new RegExp(`is a local run with no Hub origin: there is no checkpoint to download for iteration ${last.iteration}`),
-      })
-      .waitFor({ timeout: 20_000 });
+    const toast = page.locator('.notifications-toasts', {
+      hasText: new RegExp(`is a local run with no Hub origin: there is no checkpoint to download for iteration ${last.iteration}`),
+    });
+    await toast.waitFor({ timeout: 20_000 });
+    // not only a toast: it opens that checkpoint's eval episodes
+    await toast.locator('.monaco-button', { hasText: `Open the eval episodes of iteration ${last.iteration}` }).waitFor();
     await wb.shot('dashboard-eval');
     await expectAccessible(webview(), 'the dashboard with its Evaluation chart');
     await wb.theme('Light Modern');
@@ -131,13 +144,37 @@ wb.journey(
     if ((await resume.getAttribute('aria-expanded')) !== 'true') await resume.click();
     const row = page.locator('.monaco-list-row', { hasText: 'iter_0000039 ★' });
     await row.waitFor({ timeout: 30_000 });
-    // its section 9 state first (the demo's iteration 39 is whole), then its eval success
-    const label = new RegExp(`iter_0000039 ★\\s*complete · eval ${at39.success.toFixed(3).replace('.', '\\.')} on ${at39.tasks} tasks · `);
+    // its section 9 state first (the demo's iteration 39 is whole), its eval success, then its verdict against the baseline
+    const verdict = conclusionLabel(checkpointConclusion(join(wb.run, '.hub-repo'), join(wb.run, 'baseline'), 39));
+    const label = new RegExp(
+      `iter_0000039 ★\\s*complete · eval ${at39.success.toFixed(3).replace('.', '\\.')} on ${at39.tasks} tasks · verdict: ${verdict} · `,
+    );
     await page.locator('.monaco-list-row', { hasText: label }).waitFor({ timeout: 30_000 });
     await wb.shot('hub-tree-eval');
-    await wb.theme('Light Modern');
-    await wb.shot('hub-tree-eval-light');
-    await wb.theme('Dark Modern');
+    // the tooltip holds the sentence; the light shots come after a change of width, which repaints the window
+    const full = page.viewportSize() ?? { width: 1600, height: 1000 };
+    const narrow = { width: 820, height: full.height };
+    const tip = page.locator('.monaco-hover', { hasText: 'Verdict against the baseline (A = this repo, B = baseline)' });
+    const hovered = async (): Promise<void> => {
+      await page.mouse.move(0, 0);
+      await row.hover();
+      await tip.waitFor({ timeout: 15_000 });
+    };
+    try {
+      await page.setViewportSize(narrow);
+      await hovered();
+      await wb.shot('hub-tree-eval-820');
+      await wb.theme('Light Modern');
+      await page.setViewportSize(full);
+      await row.waitFor();
+      await wb.shot('hub-tree-eval-light');
+      await page.setViewportSize(narrow);
+      await hovered();
+      await wb.shot('hub-tree-eval-820-light');
+    } finally {
+      await wb.theme('Dark Modern');
+      await page.setViewportSize(full);
+    }
   },
 );
 

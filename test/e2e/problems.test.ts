@@ -17,7 +17,8 @@ const wb = workbench({
     const credit = join(run, 'logs', 'ws_credit_log.jsonl');
     badLine = readFileSync(credit, 'utf8').split('\n').length; // the line after the last
     appendFileSync(credit, '{"iteration": 3, "group": oops\n');
-    appendFileSync(join(run, 'logs', 'ws_metrics.jsonl'), '{"iteration": 45, "ws/truncation_rate": NaN}\n');
+    // two metrics with a NaN (the demo run itself is clean)
+    appendFileSync(join(run, 'logs', 'ws_metrics.jsonl'), '{"iteration": 45, "ws/truncation_rate": NaN, "train/grad_norm": NaN}\n');
   },
 });
 
@@ -30,7 +31,7 @@ const openView = async (): Promise<void> => {
 wb.journey('P1. the run row shows its data problems, and the Problems panel entry opens the log at that line', async () => {
   const page = wb.page;
   await openView();
-  // the two added here and the demo's own NaN train/grad_norm, once both logs are read
+  // the three added here, once both logs are read
   const runRow = page.locator('.monaco-list-row', { hasText: /3 data problems · 10800 trajectories/ });
   await runRow.waitFor({ timeout: 60_000 });
   await wb.shot('tree-badge');

@@ -9,13 +9,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { workbench } from './harness';
+import { until, workbench } from './harness';
 import { verdictWords } from '../../src/core/eval/verdictWords';
 import type { EvaluationComparison } from '../../src/core/eval/evalFigures';
 import { compareRunWithBaseline } from './steps';
 
 let page: Page;
-const wb = workbench({ name: 'verdict', demoArgs: [] }, (w) => {
+// the report states the verdict against the demo's plain GRPO run (relative to the workspace folder, the demo run)
+const wb = workbench({ name: 'verdict', demoArgs: [], settings: { 'rlRunBrowser.baseline': 'baseline' } }, (w) => {
   page = w.page;
 });
 const webview = (): FrameLocator => wb.webview();
@@ -82,10 +83,41 @@ wb.journey('V1. the comparison opens on the verdict: its sentence and figures eq
   // that checkpoint's rows came from the host on the ask (the first message holds the last checkpoint's only)
   assert.equal(await wv.locator('#verdict-tasks tr[data-task]').count(), e.perIteration[0]!.tasks);
   await wb.shot('verdict');
-  await wb.theme('Light Modern');
-  await wb.shot('verdict-light');
-  await wb.theme('Dark Modern');
+  // at 820 px the figures table scrolls sideways, and the cue above it says so
+  await inBothThemes('verdict', async () => {
+    await wv.locator('#verdict-final').scrollIntoViewIfNeeded();
+  });
+  await page.setViewportSize({ width: 820, height: 1000 });
+  await until(
+    async () => /scroll sideways →/.test((await wv.locator('#verdict .scroll-cue').first().textContent()) ?? ''),
+    'the scroll cue at 820 px',
+  );
+  await page.setViewportSize({ width: 1600, height: 1000 });
 });
+
+/**
+ * The shots `name`-820 (dark), then -light and -820-light, ending dark at the full width: each light
+ * shot comes after a change of width, which repaints the window in the theme just picked.
+ */
+async function inBothThemes(name: string, ready: () => Promise<void>): Promise<void> {
+  const full = page.viewportSize() ?? { width: 1600, height: 1000 };
+  const narrow = { width: 820, height: full.height };
+  try {
+    await page.setViewportSize(narrow);
+    await ready();
+    await wb.shot(`${name}-820`);
+    await wb.theme('Light Modern');
+    await page.setViewportSize(full);
+    await ready();
+    await wb.shot(`${name}-light`);
+    await page.setViewportSize(narrow);
+    await ready();
+    await wb.shot(`${name}-820-light`);
+  } finally {
+    await wb.theme('Dark Modern');
+    await page.setViewportSize(full);
+  }
+}
 
 /** The mark the text report gives a figure ("  mean c   +0.0191   |mean| < 0.03   +0.034   pass"). */
 function reportMark(run: string, label: string): string {
@@ -125,7 +157,7 @@ wb.journey("V2. the dashboard's chips judge as the report does; a logged figure'
 });
 
 wb.journey(
-  'V3. the report lists the sign-flip groups with the one line, and the twin disagreements linked to their iterations',
+  'V3. the report lists the sign-flip groups and the twin disagreements, and leads with the verdict against the baseline',
   async () => {
     await wb.commandPick('RL Runs: Open Run Report', { has: wb.run, not: 'baseline' });
     const wv = webview();
@@ -141,5 +173,22 @@ wb.journey(
     assert.equal(await wv.locator('#twin-disagreements li').count(), json.twinDisagreements.length);
     await wv.locator('#sign-flips').scrollIntoViewIfNeeded();
     await wb.shot('report-sign-flips');
+    // the report leads with the checkpoint verdict against the baseline setting, in the comparison's words
+    const said = verdictWords(evaluation(wb.run, join(wb.run, 'baseline')) as unknown as EvaluationComparison);
+    const verdict = wv.locator('#checkpoint-verdict');
+    await verdict.scrollIntoViewIfNeeded();
+    assert.equal(((await verdict.locator('#verdict-final').textContent()) ?? '').trim(), said.final);
+    assert.equal(((await verdict.locator('#verdict-pooled').textContent()) ?? '').trim(), said.pooled);
+    assert.match((await verdict.locator('h2').textContent()) ?? '', /^The verdict: checkpoint evaluations against baseline/);
+    assert.equal(await verdict.getAttribute('data-conclusion'), said.conclusion);
+    await wb.shot('report-verdict');
+    await inBothThemes('report-verdict', () => verdict.scrollIntoViewIfNeeded());
+    // at 820 px the figures scroll sideways inside their table, and the cue above it says so
+    await page.setViewportSize({ width: 820, height: 1000 });
+    await until(
+      async () => /scroll sideways →/.test((await wv.locator('#report-table-cue').textContent()) ?? ''),
+      'the report’s cue at 820 px',
+    );
+    await page.setViewportSize({ width: 1600, height: 1000 });
   },
 );

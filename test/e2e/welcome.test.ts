@@ -17,8 +17,11 @@ const WALKTHROUGH = 'Get started with RL Run Browser';
 /** The Welcome editor showing the extension's walkthrough. */
 const walkthrough = (): ReturnType<Page['locator']> => page.locator('.gettingStartedContainer', { hasText: WALKTHROUGH });
 
-wb.continued('W1. a fresh profile: the walkthrough opens by itself on the first activation, its steps in plain words', async () => {
+wb.continued('W1. a fresh profile: the walkthrough opens by itself on the first activation beside the runs, in plain words', async () => {
   await walkthrough().waitFor({ timeout: 60_000 });
+  // the side bar shows the RL Runs view with the run, not the Explorer a fresh window opens on
+  await page.locator('.sidebar .pane-header', { hasText: 'Local runs' }).waitFor({ timeout: 30_000 });
+  await page.locator('.sidebar .monaco-list-row', { hasText: /^run\s*\d+ trajectories/ }).waitFor({ timeout: 60_000 });
   await wb.shot('walkthrough');
   const text = (await walkthrough().innerText()).replace(/\s+/g, ' ');
   assert.doesNotMatch(text, /`/, 'no raw backtick on the Welcome page');

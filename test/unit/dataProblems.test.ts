@@ -119,3 +119,15 @@ test('a plain GRPO run (turns with only `action`, so A_t = A) has no data proble
     [],
   );
 });
+
+test('the demo run is clean: no data problem in its logs or its baseline (a NaN is for the Problems test to write)', async () => {
+  const dir = tempDir();
+  // past iteration 17, where the demo once logged a NaN train/grad_norm
+  writeDemo(dir, { trajectories: 20 * 240, hubRepo: false });
+  for (const root of [dir, join(dir, 'baseline')]) {
+    const run = (await Run.open(root))!;
+    await run.update();
+    const p = runProblems(run);
+    assert.equal(p.total, 0, `${root}: ${problemBreakdown(p)}`);
+  }
+});

@@ -162,14 +162,16 @@ test("the Hub tree reads a repo's eval log once per listing commit, not per node
   const calls: string[] = [];
   const warned: string[] = [];
   let fail = false;
-  const summary: EvalSummary = { iterations: [] };
+  const episodes: EvalOutcome[] = [];
+  const summary = { summary: { iterations: [] } };
   const of = hubEvals(
     () => Promise.resolve({ endpoint: 'http://127.0.0.1:1' }),
     {} as RangeCache,
     (l) => warned.push(l),
+    undefined,
     (l) => {
       calls.push(l.commit);
-      return fail ? Promise.reject(new Error('boom')) : Promise.resolve(summary);
+      return fail ? Promise.reject(new Error('boom')) : Promise.resolve(episodes);
     },
   );
   const listing = (commit: string, withLog = true): RunListing =>
@@ -179,8 +181,8 @@ test("the Hub tree reads a repo's eval log once per listing commit, not per node
       logs: withLog ? [{ path: 'logs/eval_log.jsonl', size: 1, oid: 'b'.repeat(40) }] : [],
     }) as unknown as RunListing;
   const a = 'a'.repeat(40);
-  assert.equal(await of(listing(a)), summary);
-  assert.equal(await of(listing(a)), summary);
+  assert.deepEqual(await of(listing(a)), summary);
+  assert.deepEqual(await of(listing(a)), summary);
   assert.deepEqual(calls, [a], 'one read for two folders of the same listing');
   assert.equal(await of(listing('c'.repeat(40), false)), undefined);
   assert.deepEqual(calls, [a], 'no read without logs/eval_log.jsonl');

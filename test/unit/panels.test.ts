@@ -63,6 +63,11 @@ function fakePanel(viewType: string): FakePanel & Record<string, unknown> {
 const fakeVscode = {
   Uri: { joinPath: (u: { path: string }, ...parts: string[]) => ({ path: join(u.path, ...parts) }) },
   ViewColumn: { Active: -1 },
+  // the report reads the baseline setting (none set here) and follows its changes
+  workspace: {
+    getConfiguration: () => ({ get: () => undefined }),
+    onDidChangeConfiguration: () => ({ dispose: () => undefined }),
+  },
   window: {
     createWebviewPanel: (viewType: string) => {
       const p = fakePanel(viewType);

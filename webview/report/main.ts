@@ -6,6 +6,8 @@ import { formatCount, formatQuantity, formatSigned, metricQuantity, plural } fro
 import { visibleText } from '../../src/shared/visibleText';
 import { logNodes } from '../trajectories/text';
 import { signFlipSection, twinSection } from './verdict';
+import { checkpointVerdictSection } from './checkpointVerdict';
+import { watchScrollCue } from '../scrollCueWatch';
 import { behaviourSection } from './behaviour';
 import { CreditSection } from './credit';
 import type {
@@ -260,6 +262,8 @@ function render(r: ReportView, progressive: boolean): void {
   chart = undefined;
   const seq = ++renderSeq;
   const f = r.figures;
+  const figures = figureTable(r);
+  const figuresCue = h('div', { class: 'scroll-cue muted', 'aria-hidden': 'true', id: 'report-table-cue' });
   app.replaceChildren(
     h('h1', {}, 'Run report: ', ...logNodes(r.runName)),
     h(
@@ -268,9 +272,13 @@ function render(r: ReportView, progressive: boolean): void {
       `${plural(f.trajectories, 'trajectory', 'trajectories')} over ${plural(f.iterations, 'iteration')} · ` +
         `${plural(f.labeledTurns, 'labeled turn')}, ${formatCount(f.creditedTurns)} credited · β ${r.beta}, τ ${r.tau}`,
     ),
+    checkpointVerdictSection(r.checkpointVerdict, () => post({ type: 'report/chooseBaseline' })),
     h('p', { class: 'muted' }, 'Click a figure to open the trajectories behind it.'),
-    figureTable(r),
+    figuresCue,
+    figures,
   );
+  // a narrow panel scrolls the table sideways inside its own box (webview.css): the cue says so
+  watchScrollCue(figures, figuresCue);
   if (!progressive) {
     // a theme change before an earlier first render's rest came: that rest is dropped, so is its busy mark
     app.removeAttribute('aria-busy');

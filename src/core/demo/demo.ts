@@ -349,7 +349,8 @@ function iterationMetrics(g: Gen, it: number, trajs: DemoTrajectory[], progress:
     'rollout/temperature': 0.8,
     'rollout/groups': groups.size,
     'train/loss': 0.05 - 0.02 * progress + g.normal() * 0.005,
-    'train/grad_norm': it === 17 ? '__NaN__' : 0.8 + g.u() * 0.4,
+    // iteration 17 draws nothing (it once held a NaN), so that every later figure of the demo stays as it was
+    'train/grad_norm': it === 17 ? 1 : 0.8 + g.u() * 0.4,
     'train/lr': 1e-6,
     'train/kl': 0.001 + 0.004 * progress + g.u() * 0.001,
     'train/entropy': 0.9 - 0.2 * progress + g.normal() * 0.02,

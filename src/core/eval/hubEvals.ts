@@ -10,7 +10,7 @@ import type { RangeCache } from '../hub/inPlace/rangeCache';
 import { EVAL_PATH } from '../hub/inPlace/hubLogs';
 import { EvalLog } from './evalLog';
 import { evalSummary } from './evalFigures';
-import type { EvalSummary } from './evalFigures';
+import type { EvalOutcome, EvalSummary } from './evalFigures';
 
 /** The listing's evaluation log entry, or undefined when its logs have none at the reference path. */
 export function listedEvalLog(listing: RunListing): RunListing['logs'][number] | undefined {
@@ -19,6 +19,16 @@ export function listedEvalLog(listing: RunListing): RunListing['logs'][number] |
 
 /** The repo's evaluations at the listing's commit; undefined when it has no `logs/eval_log.jsonl`. Throws what the read throws. */
 export async function hubEvalSummary(listing: RunListing, conn: HubConnection, cache: RangeCache): Promise<EvalSummary | undefined> {
+  const episodes = await hubEvalEpisodes(listing, conn, cache);
+  return episodes && evalSummary(episodes);
+}
+
+/** The repo's eval episodes at the listing's commit (for a verdict against a baseline); undefined without an eval log. */
+export async function hubEvalEpisodes(
+  listing: RunListing,
+  conn: HubConnection,
+  cache: RangeCache,
+): Promise<readonly EvalOutcome[] | undefined> {
   const f = listedEvalLog(listing);
   if (!f) return undefined;
   const source = new HubLogSource(
@@ -29,5 +39,5 @@ export async function hubEvalSummary(listing: RunListing, conn: HubConnection, c
   );
   const log = new EvalLog(`hub:${listing.repo}/${f.path}`, {}, { source });
   await log.update(conn.signal);
-  return evalSummary(log.episodes);
+  return log.episodes;
 }

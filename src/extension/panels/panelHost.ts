@@ -275,7 +275,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   }
 
   /** A run changed: push once the burst settles (a growing log changes often). */
-  private schedulePush(): void {
+  protected schedulePush(): void {
     if (!this.ready || this.pushTimer) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;

@@ -12,6 +12,8 @@ import { iterationJump } from './jumpTable';
 import type { Jump } from './jumpTable';
 import { figureJump, gateSideJump } from './reportJumps';
 import { runBehaviour } from '../../core/behaviour/behaviourFigures';
+import { chooseBaseline, onBaselineChange, readBaseline } from '../runs/baseline';
+import { checkpointVerdictView } from './checkpointVerdict';
 
 export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessage> {
   /** the report the page shows, for the gate groups' further pages */
@@ -19,6 +21,7 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
 
   constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
     super(panel, state, site, parseReportMessage);
+    this._register(onBaselineChange(() => this.schedulePush()));
   }
 
   protected async onMessage(m: ReportWebviewMessage): Promise<void> {
@@ -39,6 +42,9 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
           const rows = gateGroupPage(this.shown.full, this.shown.index, m.offset, m.limit);
           this.post({ type: 'report/gateGroups', seq: m.seq, offset: m.offset, rows });
         }
+        break;
+      case 'report/chooseBaseline':
+        await chooseBaseline(this.deps.runs, this.root);
         break;
       case 'openTrajectory':
         await this.deps.navigate.openTrajectories(this.root, undefined, null, {
@@ -68,7 +74,10 @@ export class ReportPanel extends PanelHost<ReportWebviewMessage, ReportHostMessa
       return;
     }
     const behaviour = await runBehaviour(live.run);
-    const view = reportView(live.run.location.name, full, live.run.credit.schemaCheck(), live.run.credit, behaviour);
+    // an evaluation log read in place on the Hub is fetched only when asked for
+    if (live.run.location.remote?.evals && live.run.evals?.version === 0) await live.run.updateEvals().catch(() => undefined);
+    const verdict = checkpointVerdictView(live.run.evals?.episodes, await readBaseline(this.deps.runs, live.run.location.root));
+    const view = reportView(live.run.location.name, full, live.run.credit.schemaCheck(), live.run.credit, behaviour, verdict);
     this.shown = { full, index: live.run.credit };
     this.post({ type: 'report/data', report: view });
   }

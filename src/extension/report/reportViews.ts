@@ -8,7 +8,8 @@ import type { FullReport, CurveRow, GateGroup, RunReport } from '../../core/repo
 import type { ReportFigures } from '../../shared/shapes';
 import type { SchemaCheck } from '../../core/record/schema';
 import type { BehaviourFigures } from '../../core/behaviour/behaviourFigures';
-import type { GateGroupView, ReportView } from '../../shared/protocol/report';
+import type { CheckpointVerdictView, GateGroupView, ReportView } from '../../shared/protocol/report';
+import { NO_CHECKPOINT_VERDICT } from './checkpointVerdict';
 import { GATE_GROUP_PAGE, MAX_GATE_GROUPS } from '../../shared/protocol/report';
 
 /** The report's figures as the wire sends them: core's shape (src/shared/shapes.ts), copied so the view owns its arrays. */
@@ -47,6 +48,7 @@ export function reportView(
   check: SchemaCheck,
   index: CreditIndex,
   behaviour?: BehaviourFigures,
+  checkpointVerdict: CheckpointVerdictView = NO_CHECKPOINT_VERDICT,
 ): ReportView {
   const c = index.columns;
   const mismatches: ReportView['mismatches'] = [];
@@ -86,6 +88,7 @@ export function reportView(
     beta: index.options.credit.beta,
     tau: index.options.credit.tau,
     verdict: reportVerdictView(full, index.options.credit.beta),
+    checkpointVerdict,
     behaviour: reportBehaviourView(index, behaviour),
     credit: creditDiagnosticsView(full.creditDiagnostics.diagnostics),
   };

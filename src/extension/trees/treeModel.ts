@@ -7,6 +7,8 @@ import type { HubFile } from '../../core/hub/treeEntry';
 import type { CreditIndex } from '../../core/log/creditIndex';
 import type { IterationSummary } from '../../core/run/iterationSummary';
 import type { EvalIteration, EvalSummary } from '../../core/eval/evalFigures';
+import type { Conclusion } from '../../core/eval/verdict';
+import { conclusionLabel } from '../../core/eval/verdictWords';
 import type { PanelCommandId } from '../commands/ids';
 import { formatBytes, formatPercent, formatCredit, formatFigure, formatPlain, formatRate, plural } from '../../shared/format';
 import { kindNoun, problemCounts } from '../problems/dataProblems';
@@ -170,6 +172,13 @@ function listingWarnings(repo: string, warnings: readonly string[]): HubNode[] {
   return shown;
 }
 
+/** The checkpoint verdict against the baseline per evaluated iteration (docs/format.md section 8), in core's words. */
+export interface HubVerdict {
+  /** the baseline's name */
+  baseline: string;
+  at: ReadonlyMap<number, { conclusion: Conclusion; words: string }>;
+}
+
 /** "eval 0.533 on 274 tasks": a checkpoint's eval success (docs/format.md section 8) as the tree shows it beside the checkpoint. */
 export function evalWords(e: EvalIteration): string {
   return `eval ${formatRate(e.success, 3)} on ${plural(e.tasks, 'task')}`;
@@ -187,6 +196,7 @@ export function hubIterationNode(
   latestHere = false,
   evaluation?: EvalIteration,
   integrity?: IntegrityView,
+  verdict?: { baseline: string; conclusion: Conclusion; words: string },
 ): HubNode {
   const localCheck = local.state === 'complete' ? local.check : undefined;
   const state =
@@ -209,6 +219,7 @@ export function hubIterationNode(
       where,
       integrity?.description ?? '',
       evaluation ? evalWords(evaluation) : '',
+      verdict ? `verdict: ${conclusionLabel(verdict.conclusion)}` : '',
       formatBytes(it.bytes),
       `${it.files.length} files`,
     ]
@@ -218,6 +229,7 @@ export function hubIterationNode(
       `${it.dir}\n${it.files.length} files, ` +
       `${formatBytes(it.bytes)}${it.isLatest ? '\nnamed by latest_checkpointed_iteration.txt' : ''}` +
       `${evaluation ? `\n${evalWords(evaluation)} (${plural(evaluation.samples, 'episode')}, logs/eval_log.jsonl)` : ''}` +
+      `${verdict ? `\n\nVerdict against the baseline (A = this repo, B = ${verdict.baseline}):\n${verdict.words}` : ''}` +
       `${state ? `\nlocal copy: ${state}` : ''}` +
       `${latestHere ? '\nthe local latest_checkpointed_iteration.txt names this iteration' : ''}` +
       `${integrity ? `\n\n${integrity.tooltip}` : ''}` +
@@ -250,6 +262,8 @@ export function hubFolderChildren(
   /** the repo's checkpoint evaluations at the listing's commit, when its logs have them */
   evals?: EvalSummary,
   integrity?: IntegrityCheck,
+  /** the verdict against the baseline, when one is set */
+  verdict?: HubVerdict,
 ): HubNode[] {
   if (folder === 'logs') return listing.logs.map((f) => hubFileNode(repo, f, 'logs/'));
   const at = new Map((evals?.iterations ?? []).map((e) => [e.iteration, e]));
@@ -264,8 +278,14 @@ export function hubFolderChildren(
         folder === 'resume' && it.iteration === localLatest,
         at.get(it.iteration),
         iterationIntegrity(integrity, it),
+        verdictAt(verdict, it.iteration),
       ),
     );
+}
+
+function verdictAt(v: HubVerdict | undefined, iteration: number): { baseline: string; conclusion: Conclusion; words: string } | undefined {
+  const x = v?.at.get(iteration);
+  return v && x ? { baseline: v.baseline, ...x } : undefined;
 }
 
 export function hubFileNode(repo: string, f: HubFile, prefix: string): HubNode {

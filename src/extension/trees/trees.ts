@@ -144,8 +144,9 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
           n.folder,
           (it) => this.local.get(`${n.repo}:${it.kind}:${it.iteration}`) ?? { state: 'absent' },
           localLatest,
-          evals,
+          evals?.summary,
           s.integrity,
+          evals?.verdict,
         ),
       );
     }

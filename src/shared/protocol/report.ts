@@ -4,6 +4,29 @@ import { isInt, parseOpenTrajectory, rawMessage } from '../protocol';
 import type { ReportFigures, TagName } from '../shapes';
 import type { ReportVerdictView } from './reportVerdict';
 import type { CreditDiagnosticsView } from './credit';
+import type { VerdictConclusion } from './compareVerdict';
+
+/**
+ * The run's checkpoint verdict (docs/format.md section 8) against the baseline the setting
+ * `rlRunBrowser.baseline` names, in core's words (verdictWords); A is this run, B the baseline.
+ */
+export interface CheckpointVerdictView {
+  /** the run has an evaluation log */
+  hasEvals: boolean;
+  /** the baseline's name; null when no baseline is set */
+  baseline: string | null;
+  /** why the baseline set gives no verdict (no run there, its log unreadable, this run itself); '' otherwise */
+  problem: string;
+  /** the final checkpoint's conclusion (the sentence's colour); null without one */
+  conclusion: VerdictConclusion | null;
+  pooledConclusion: VerdictConclusion | null;
+  /** the final checkpoint's sentence, leading with its conclusion (or why there is no verdict) */
+  final: string;
+  /** the pooled sentence ('' without a common checkpoint) */
+  pooled: string;
+  /** final and pooled conclude differently: both are the verdict */
+  disagree: boolean;
+}
 
 export interface ReportLineView {
   key: string;
@@ -41,6 +64,8 @@ export interface ReportView {
   gateGroupCount: number;
   /** the sign-flip groups and the twin disagreements */
   verdict: ReportVerdictView;
+  /** the checkpoint evaluations against the baseline */
+  checkpointVerdict: CheckpointVerdictView;
   behaviour: ReportBehaviourView;
   /** the gate per iteration with its interval, c by outcome, the dose over training */
   credit: CreditDiagnosticsView;
@@ -129,8 +154,19 @@ export interface QueryGateGroupsMessage {
   limit: number;
 }
 
+/** The verdict's "Choose Baseline…": pick the run the checkpoint verdict is against. */
+export interface ChooseBaselineMessage {
+  type: 'report/chooseBaseline';
+}
+
 export type ReportWebviewMessage =
-  ReadyMessage | OpenIterationMessage | OpenTrajectoryMessage | OpenFigureMessage | OpenGateSideMessage | QueryGateGroupsMessage;
+  | ReadyMessage
+  | OpenIterationMessage
+  | OpenTrajectoryMessage
+  | OpenFigureMessage
+  | OpenGateSideMessage
+  | QueryGateGroupsMessage
+  | ChooseBaselineMessage;
 
 /** The gate groups the table lists at most (the JSON report holds them all). */
 export const MAX_GATE_GROUPS = 2000;
@@ -157,6 +193,8 @@ function parse(m: RawMessage): ReportWebviewMessage | undefined {
         ? { type: 'report/queryGateGroups', seq, offset, limit }
         : undefined;
     }
+    case 'report/chooseBaseline':
+      return { type: 'report/chooseBaseline' };
     case 'openTrajectory':
       return parseOpenTrajectory(m);
     default:
