@@ -17,12 +17,20 @@ test('each state of the fixtures: icon, description and a tooltip listing the sh
   assert.match(ok.tooltip, /__3_0\.distcp {2}21\.[0-9] KB/);
   const bad = resumeIntegrityView(r.report.resume['iter_0000030']!, r.files.resume['iter_0000030']!);
   assert.equal(bad.icon, 'error');
-  assert.equal(bad.description, 'incomplete (3 files)');
+  // the row names what is missing and what is short (the sidebar cuts a long one: two names, then a count)
+  assert.equal(bad.description, 'incomplete: missing __3_0.distcp, metadata.json; short __1_0.distcp');
   assert.match(bad.tooltip, /__3_0\.distcp {2}missing/);
   assert.match(bad.tooltip, /__1_0\.distcp {2}10\.[0-9] KB \(short: needs 21\.[0-9] KB\)/);
   const unknown = resumeIntegrityView({ complete: null, reason: '.metadata refers to posix.system' }, []);
   assert.equal(unknown.icon, 'question');
   assert.match(unknown.tooltip, /cannot tell: \.metadata refers to posix\.system/);
+  const why = resumeIntegrityView(
+    { complete: null, reason: 'it has no .metadata (not a torch_dist checkpoint, or its upload never got that far)' },
+    [],
+  );
+  assert.equal(why.description, 'cannot tell: it has no .metadata');
+  const many = resumeIntegrityView({ complete: false, missing: ['a', 'b', 'c', 'd'], short: [] }, []);
+  assert.equal(many.description, 'incomplete: missing a, b +2');
   const hf = hfIntegrityView(r.report.hf['iter_0000010']!, r.files.hf['iter_0000010']!);
   assert.equal(hf.description, '3.6K params BF16');
   const hfBad = hfIntegrityView(r.report.hf['iter_0000030']!, r.files.hf['iter_0000030']!);
@@ -55,7 +63,7 @@ test('the Hub tree: each iteration shows its state, and the repo a warning whose
   assert.deepEqual(
     resume.map((n) => [n.label, n.icon, n.description?.split(' · ')[0]]),
     [
-      ['iter_0000030 ★', 'error', 'incomplete (3 files)'],
+      ['iter_0000030 ★', 'error', 'incomplete: missing __3_0.distcp, metadata.json; short __1_0.distcp'],
       ['iter_0000020', 'cloud', 'complete'],
       ['iter_0000010', 'cloud', 'complete'],
     ],
@@ -82,7 +90,7 @@ test('a local destination: a downloaded resume checkpoint that is not whole on d
   const check = resumeIntegrityView(integrity.report.resume['iter_0000030']!, integrity.files.resume['iter_0000030']!);
   const n = hubIterationNode('acme/run', it, { state: 'complete', check });
   assert.equal(n.icon, 'error');
-  assert.match(n.description!, /^downloaded but incomplete \(3 files\)/);
+  assert.match(n.description!, /^downloaded but incomplete: missing __3_0\.distcp, metadata\.json; short __1_0\.distcp/);
   assert.match(n.tooltip!, /local copy: incomplete: missing __3_0\.distcp/);
   const whole = resumeIntegrityView(integrity.report.resume['iter_0000010']!, integrity.files.resume['iter_0000010']!);
   const ok = hubIterationNode('acme/run', listing.resume[0]!, { state: 'complete', check: whole });

@@ -18,7 +18,22 @@ export interface IntegrityView {
 }
 
 const ICONS: Record<IntegrityState, string> = { complete: 'pass', incomplete: 'error', unknown: 'question' };
-const WORDS: Record<IntegrityState, string> = { complete: 'complete', incomplete: 'incomplete', unknown: 'cannot tell' };
+
+/** Names for a tree row, where the sidebar cuts the end: the first two, then how many more. */
+const few = (names: string[]): string => (names.length <= 2 ? names.join(', ') : `${names.slice(0, 2).join(', ')} +${names.length - 2}`);
+
+/** The why of "cannot tell" in a few words for a row (the tooltip has it whole): up to its first aside, at most 60 characters. */
+export function shortReason(reason: string | undefined): string {
+  const head = (reason ?? 'no reason given').split(/ \(|, /)[0]!;
+  return head.length <= 60 ? head : `${head.slice(0, 59)}…`;
+}
+
+/** What a row says of a checkpoint that is not complete: what is missing or short, or why it cannot tell. */
+function resumeWords(c: ResumeCheck, state: IntegrityState): string {
+  if (state === 'unknown') return `cannot tell: ${shortReason(c.reason)}`;
+  const parts = [c.missing?.length ? `missing ${few(c.missing)}` : '', c.short?.length ? `short ${few(c.short)}` : ''];
+  return `incomplete: ${parts.filter(Boolean).join('; ')}`;
+}
 
 /** A shard list for a tooltip: each file with its size, a missing one marked, a short one with what it needs. */
 function shardLines(files: FileEntry[], missing: string[], need: Record<string, number> = {}): string[] {
@@ -35,7 +50,7 @@ export function resumeIntegrityView(c: ResumeCheck, files: FileEntry[]): Integri
   return {
     state: d.state,
     icon: ICONS[d.state],
-    description: d.state === 'incomplete' ? `incomplete (${(c.missing?.length ?? 0) + (c.short?.length ?? 0)} files)` : WORDS[d.state],
+    description: d.state === 'complete' ? 'complete' : resumeWords(c, d.state),
     tooltip: [
       head,
       ...(c.tensors !== undefined ? [`${c.tensors} tensors in .metadata`] : []),
@@ -52,8 +67,8 @@ export function hfIntegrityView(c: HfCheck, files: FileEntry[]): IntegrityView {
     d.state === 'complete'
       ? `${formatParameters(c.parameters ?? 0)} params${dtype ? ` ${dtype}` : ''}`
       : d.state === 'incomplete'
-        ? 'incomplete'
-        : WORDS[d.state];
+        ? `incomplete: ${c.missing.length ? `missing ${few(c.missing)}` : shortReason(c.reason ?? 'a header does not fit its file')}`
+        : `cannot tell: ${shortReason(c.reason)}`;
   return {
     state: d.state,
     icon: ICONS[d.state],
