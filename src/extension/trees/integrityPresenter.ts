@@ -31,8 +31,9 @@ export function shortReason(reason: string | undefined): string {
 /** What a row says of a checkpoint that is not complete: what is missing or short, or why it cannot tell. */
 function resumeWords(c: ResumeCheck, state: IntegrityState): string {
   if (state === 'unknown') return `cannot tell: ${shortReason(c.reason)}`;
+  // the error icon says incomplete; the sidebar's few characters go to what is missing
   const parts = [c.missing?.length ? `missing ${few(c.missing)}` : '', c.short?.length ? `short ${few(c.short)}` : ''];
-  return `incomplete: ${parts.filter(Boolean).join('; ')}`;
+  return parts.filter(Boolean).join('; ') || 'incomplete';
 }
 
 /** A shard list for a tooltip: each file with its size, a missing one marked, a short one with what it needs. */
@@ -67,7 +68,9 @@ export function hfIntegrityView(c: HfCheck, files: FileEntry[]): IntegrityView {
     d.state === 'complete'
       ? `${formatParameters(c.parameters ?? 0)} params${dtype ? ` ${dtype}` : ''}`
       : d.state === 'incomplete'
-        ? `incomplete: ${c.missing.length ? `missing ${few(c.missing)}` : shortReason(c.reason ?? 'a header does not fit its file')}`
+        ? c.missing.length
+          ? `missing ${few(c.missing)}`
+          : shortReason(c.reason ?? 'a header does not fit its file')
         : `cannot tell: ${shortReason(c.reason)}`;
   return {
     state: d.state,
@@ -79,7 +82,9 @@ export function hfIntegrityView(c: HfCheck, files: FileEntry[]): IntegrityView {
 
 export interface LatestWarning {
   icon: 'warning';
+  /** short: the sidebar cuts a row at about 33 characters */
   label: string;
+  description: string;
   tooltip: string;
   /** the iteration to offer instead (download it, or name it latest), when there is one */
   offer: number | null;
@@ -91,10 +96,12 @@ export function latestWarning(r: CheckReport): LatestWarning | undefined {
   if (l.names === null || l.namesComplete) return undefined;
   const named = r.resume[`iter_${String(l.names).padStart(7, '0')}`];
   const why = named === undefined ? 'has no folder under resume/' : describeResume(named).text;
+  const state = named === undefined ? 'absent' : named.complete === null ? 'cannot tell' : 'incomplete';
   const instead = l.lastComplete === null ? 'no resume iteration is complete' : `the last complete one is ${l.lastComplete}`;
   return {
     icon: 'warning',
-    label: `latest names iteration ${l.names}, which is not complete: ${instead}`,
+    label: `latest ${l.names} ${state}, ${l.lastComplete === null ? 'none' : l.lastComplete} complete`,
+    description: l.lastComplete === null ? instead : `click to download ${l.lastComplete}`,
     tooltip: `latest_checkpointed_iteration.txt names ${l.names}: ${why}.\nThe launcher would resume from it. ${instead[0]!.toUpperCase()}${instead.slice(1)}.`,
     offer: l.lastComplete,
   };
