@@ -20,6 +20,8 @@ test('each state of the fixtures: icon, description and a tooltip listing the sh
   // the row names what is missing and what is short (the sidebar cuts a long one: two names, then a count)
   assert.equal(bad.description, 'missing __3_0.distcp, metadata.json; short __1_0.distcp');
   assert.match(bad.tooltip, /__3_0\.distcp {2}missing/);
+  // a missing file in its place among the others
+  assert.match(bad.tooltip, /\n {2}__2_0\.distcp [^\n]*\n {2}__3_0\.distcp {2}missing\n {2}common\.pt /);
   assert.match(bad.tooltip, /__1_0\.distcp {2}10\.[0-9] KB \(short: needs 21\.[0-9] KB\)/);
   const unknown = resumeIntegrityView({ complete: null, reason: '.metadata refers to posix.system' }, []);
   assert.equal(unknown.icon, 'question');

@@ -36,13 +36,14 @@ function resumeWords(c: ResumeCheck, state: IntegrityState): string {
   return parts.filter(Boolean).join('; ') || 'incomplete';
 }
 
-/** A shard list for a tooltip: each file with its size, a missing one marked, a short one with what it needs. */
+/** A shard list for a tooltip: each file with its size, a short one with what it needs, a missing one marked in its place. */
 function shardLines(files: FileEntry[], missing: string[], need: Record<string, number> = {}): string[] {
-  const lines = files.map((f) => {
+  const rows: [string, string][] = files.map((f) => {
     const n = need[f.name];
-    return `  ${f.name}  ${formatBytes(f.size)}${n !== undefined && f.size < n ? ` (short: needs ${formatBytes(n)})` : ''}`;
+    return [f.name, `  ${f.name}  ${formatBytes(f.size)}${n !== undefined && f.size < n ? ` (short: needs ${formatBytes(n)})` : ''}`];
   });
-  return [...lines, ...missing.map((m) => `  ${m}  missing`)];
+  for (const m of missing) rows.push([m, `  ${m}  missing`]);
+  return rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, line]) => line);
 }
 
 export function resumeIntegrityView(c: ResumeCheck, files: FileEntry[]): IntegrityView {
