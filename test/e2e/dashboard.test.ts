@@ -185,9 +185,10 @@ async function sidebarWidth(width: number): Promise<number> {
   await page.mouse.down();
   await page.mouse.move(box.x + width, y, { steps: 8 });
   await page.mouse.up();
+  // page-side code as a string: the tests compile without the DOM's types
   await page.waitForFunction(
-    (w) => Math.abs((document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) - w) <= 2,
-    width,
+    `Math.abs((document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) - ${width}) <= 2`,
+    undefined,
     { timeout: 10_000 },
   );
   return Math.round(box.width);
