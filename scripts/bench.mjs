@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 const only = process.argv[2];
 if (spawnSync('node', ['esbuild.mjs', '--only=bench,cli,emulator,webviews,indexWorker'], { stdio: 'inherit' }).status !== 0)
   process.exit(1);
-const benches = ['logEngine', 'indexCache', 'download', 'inPlace', 'webview', 'compare', 'workbench', 'metricsMemory'].filter(
+const benches = ['logEngine', 'indexCache', 'download', 'inPlace', 'webview', 'compare', 'workbench', 'metricsMemory', 'integrity'].filter(
   (b) => !only || b === only,
 );
 let status = 0;
