@@ -17,6 +17,7 @@ const benches = [
   'metricsMemory',
   'runsTable',
   'dataset',
+  'integrity',
 ].filter((b) => !only || b === only);
 let status = 0;
 for (const b of benches) {

@@ -6,8 +6,10 @@ import type { CheckReport } from '../src/core/integrity/types';
 export const CHECKPOINTS = resolve(__dirname, '../../../test/fixtures/checkpoints');
 export const CHECKPOINT_TREE = resolve(CHECKPOINTS, 'tree');
 export const EXPLOIT_METADATA = resolve(CHECKPOINTS, 'exploit/.metadata');
+/** Checkpoints the reader was not written on (make.py heldout): other layouts, other breakages, a trojaned .metadata. */
+export const HELDOUT_TREE = resolve(CHECKPOINTS, 'heldout');
 
-export function reference(name: 'tree' | 'destination'): CheckReport {
+export function reference(name: 'tree' | 'destination' | 'heldout'): CheckReport {
   return JSON.parse(readFileSync(resolve(CHECKPOINTS, `expected-${name}.json`), 'utf8')) as CheckReport;
 }
 

@@ -1,17 +1,23 @@
 /**
  * End-to-end journeys of the metrics dashboard and the run report in a real VS Code
- * (code-server) driven by Chromium (the harness: harness.ts), and of a run followed while
- * it grows (the demo's growing run, src/core/demo/growingRun.ts). Screenshots go to
- * test-results/e2e/dash-*.png.
+ * (code-server) driven by Chromium (the harness: harness.ts), of a run followed while it grows
+ * (the demo's growing run, src/core/demo/growingRun.ts), and the Hub tree's checkpoint states
+ * (docs/format.md section 9) on the demo's repo with its latest checkpoint cut short.
+ * Screenshots go to test-results/e2e/dash-*.png.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, FrameLocator } from 'playwright-core';
-import { settled, until, workbench } from './harness';
+import { REPO, settled, until, workbench } from './harness';
 import { menuItem } from './steps';
 import { demoStage, growingRun } from '../../src/core/demo/growingRun';
 import type { GrowingRun } from '../../src/core/demo/growingRun';
+import type { CheckReport } from '../../src/core/integrity/types';
+
+/** The shard of the latest checkpoint whose upload never arrived (the demo's latest is whole until then). */
+const LOST_SHARD = '__5_1.distcp';
 
 let page: Page;
 const wb = workbench(
@@ -29,6 +35,8 @@ const wb = workbench(
         return k % 4 === 0 ? t.replace(/("ws\/truncation_rate":)[^,}]+/, '$1NaN') : t;
       });
       writeFileSync(mpath, out.join('\n') + '\n');
+      // the Hub repo as an upload cut after latest_checkpointed_iteration.txt was written leaves it
+      rmSync(join(run, '.hub-repo', 'resume', 'iter_0000039', LOST_SHARD));
     },
     // the least the setting takes: a checkpoint that comes without new log lines is found this soon
     settings: { 'rlRunBrowser.followIntervalSeconds': 15 },
@@ -292,3 +300,121 @@ wb.continued('D8. the followed run in the light theme: an alert while it grows; 
   await item.waitFor({ state: 'detached', timeout: 10_000 });
   await wb.theme('Dark Modern');
 });
+
+/** `rlrb check --json` on a folder: section 9 as the CLI computes it, for what the tree must show. */
+function checkJson(folder: string): { code: number | null; report: CheckReport } {
+  const r = spawnSync('node', ['dist/cli.js', 'check', folder, '--json'], { encoding: 'utf8' });
+  return { code: r.status, report: JSON.parse(r.stdout) as CheckReport };
+}
+
+/** Drags the side bar's edge until it is `width` px wide; returns the width it had. */
+async function sidebarWidth(width: number): Promise<number> {
+  const box = (await page.locator('.part.sidebar').boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 8 });
+  await page.mouse.up();
+  // page-side code as a string: the tests compile without the DOM's types
+  await page.waitForFunction(
+    `Math.abs((document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) - ${width}) <= 2`,
+    undefined,
+    { timeout: 10_000 },
+  );
+  return Math.round(box.width);
+}
+
+const HOVER = '.workbench-hover:visible, .monaco-hover:visible';
+
+/** The mouse away from the side bar, and any hover gone. */
+async function mouseAway(): Promise<void> {
+  await page.mouse.move(1200, 900);
+  await page.locator(HOVER).first().waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** The tree's hover of a row, holding `has`: waited on, its text returned. */
+async function hoverText(row: ReturnType<Page['locator']>, has: RegExp): Promise<string> {
+  await mouseAway();
+  await row.hover();
+  const hover = page.locator(HOVER, { hasText: has }).first();
+  await hover.waitFor({ timeout: 15_000 });
+  return (await hover.textContent()) ?? '';
+}
+
+wb.journey(
+  'D9. the Hub tree shows each checkpoint complete, incomplete with what is missing, cannot tell with why; latest incomplete warns and its click downloads the last complete one',
+  async () => {
+    const want = checkJson(join(wb.run, '.hub-repo'));
+    assert.equal(want.code, 1, 'latest names an incomplete checkpoint');
+    assert.deepEqual(want.report.latest, { names: 39, namesComplete: false, lastComplete: 29 });
+    const state = (d: string): boolean | null => want.report.resume[d]!.complete;
+    assert.deepEqual(
+      [state('iter_0000009'), state('iter_0000019'), state('iter_0000029'), state('iter_0000039')],
+      [false, null, true, false],
+    );
+    const icon = page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
+    await icon.waitFor({ timeout: 30_000 });
+    if (!(await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).isVisible())) await icon.click();
+    await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
+    const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
+    if ((await repo.getAttribute('aria-expanded')) !== 'true') await repo.click();
+    // the repo's warning names the last complete checkpoint
+    const warning = page.locator('.monaco-list-row', {
+      hasText: /latest 39 incomplete, 29 complete\s*click to download 29/,
+    });
+    await warning.waitFor({ timeout: 60_000 });
+    const resume = page.getByRole('treeitem', { name: /^resume/ });
+    if ((await resume.getAttribute('aria-expanded')) !== 'true') await resume.click();
+    const row = (label: string | RegExp): ReturnType<Page['locator']> => page.locator('.monaco-list-row', { hasText: label }).first();
+    // each state as the CLI computes it: what is missing (and short), why it cannot tell
+    const r39 = want.report.resume['iter_0000039']!;
+    assert.deepEqual(r39.missing, [LOST_SHARD]);
+    await row(new RegExp(`iter_0000039 ★\\s*missing ${LOST_SHARD.replace('.', '\\.')} · `)).waitFor({ timeout: 30_000 });
+    const r9 = want.report.resume['iter_0000009']!;
+    await row(
+      new RegExp(`iter_0000009\\s*missing ${r9.missing![0]!.replace('.', '\\.')}; short ${r9.short![0]!.replace('.', '\\.')} · `),
+    ).waitFor();
+    await row(/iter_0000029\s*complete · /).waitFor();
+    const why = want.report.resume['iter_0000019']!.reason!;
+    assert.match(why, /^\.metadata refers to lab_ckpt\.planner\.ShardLayout, /);
+    await row(/iter_0000019\s*cannot tell: \.metadata refers to lab_ckpt\.planner\.ShardLayout · /).waitFor();
+    // the hf iterations: parameter count and dtype, from the shards' headers
+    const hf = page.getByRole('treeitem', { name: /^hf/ });
+    if ((await hf.getAttribute('aria-expanded')) !== 'true') await hf.click();
+    await row(/iter_0000044\s*7\.2K params BF16 · /).waitFor({ timeout: 30_000 });
+    // the rows in full for the screenshots, as a user widens the side bar to read them (put back after)
+    const narrow = await sidebarWidth(620);
+    await mouseAway();
+    await wb.shot('integrity-tree');
+    // the tooltip lists the checkpoint's shards with their sizes, the lost one marked
+    const tip = await hoverText(row('iter_0000039 ★'), /resume\/iter_0000039/);
+    assert.match(tip, /__0_0\.distcp\s+\d+(\.\d+)? KB/);
+    assert.match(tip, new RegExp(`${LOST_SHARD.replace('.', '\\.')}\\s+missing`));
+    await wb.shot('integrity-tooltip');
+    // the warning's tooltip says why and what its click does
+    const warned = await hoverText(warning, /latest_checkpointed_iteration\.txt names 39/);
+    assert.match(warned, /The launcher would resume from it\. The last complete one is 29\./);
+    assert.match(warned, /Click to download iteration 29\./);
+    await wb.shot('integrity-warning');
+    await mouseAway();
+    await wb.theme('Light Modern');
+    await wb.shot('integrity-tree-light');
+    await hoverText(warning, /latest_checkpointed_iteration\.txt names 39/);
+    await wb.shot('integrity-warning-light');
+    await mouseAway();
+    await wb.theme('Dark Modern');
+    await sidebarWidth(narrow);
+    // the warning's click downloads iteration 29 (asking where, the repo's first resume download)
+    await warning.click();
+    await page
+      .locator('.quick-input-widget input[placeholder="Folder for the checkpoints"]')
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'default' }).first().click();
+    await page.locator('.notifications-toasts', { hasText: /Downloaded and verified/ }).waitFor({ timeout: 60_000 });
+    await row(/iter_0000029\s*latest here, downloaded · complete · /).waitFor({ timeout: 20_000 });
+    const dest = join(wb.downloads, REPO.replace('/', '__'), 'ckpt');
+    const got = checkJson(dest);
+    assert.equal(got.code, 0, 'the downloaded folder checks complete, and its latest file names it');
+    assert.deepEqual(got.report.latest, { names: 29, namesComplete: true, lastComplete: 29 });
+  },
+);

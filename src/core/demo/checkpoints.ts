@@ -70,6 +70,72 @@ const METADATA_BASE64 = [
 
 export const DEMO_METADATA: Buffer = Buffer.from(METADATA_BASE64, 'base64');
 
+/**
+ * The same checkpoint saved by another framework's planner (make.py demo-foreign, 4923 bytes): torch
+ * pickled that planner's own record (lab_ckpt.planner.ShardLayout) into planner_data, so loading it
+ * would import and build a class no torch_dist writer uses. A safe reader cannot vouch for it: "cannot tell".
+ */
+export const DEMO_FOREIGN_METADATA: Buffer = Buffer.from(
+  [
+    'gASVMBMAAAAAAACMJXRvcmNoLmRpc3RyaWJ1dGVkLmNoZWNrcG9pbnQubWV0YWRhdGGUjAhNZXRhZGF0YZSTlCmBlH2UKIwTc3RhdGVfZGljdF9tZXRhZGF0',
+    'YZR9lCiMLG1vZGVsLmRlY29kZXIubGF5ZXJzLjAubWxwLmxpbmVhcl9mYzEud2VpZ2h0lGgAjBVUZW5zb3JTdG9yYWdlTWV0YWRhdGGUk5QpgZR9lCiMCnBy',
+    'b3BlcnRpZXOUaACMEFRlbnNvclByb3BlcnRpZXOUk5QpgZQojAV0b3JjaJSMCGJmbG9hdDE2lJOUjBN0b3JjaC5zZXJpYWxpemF0aW9ulIwLX2dldF9sYXlv',
+    'dXSUk5SMDXRvcmNoLnN0cmlkZWSUhZRSlIloAIwUX01FTV9GT1JNQVRfRU5DT0RJTkeUk5RLAIWUUpSJdJRijARzaXpllIwFdG9yY2iUjARTaXpllJOUSyBL',
+    'EIaUhZRSlIwGY2h1bmtzlF2UaACMFENodW5rU3RvcmFnZU1ldGFkYXRhlJOUKYGUfZQojAdvZmZzZXRzlGghSwBLAIaUhZRSlIwFc2l6ZXOUaCFLIEsQhpSF',
+    'lFKUdWJhdWKMIG9wdGltaXplci5zdGF0ZS5leHBfYXZnLmxheWVycy4wlGgJKYGUfZQoaAxoDimBlChoEIwHZmxvYXQzMpSTlGgYiWgciXSUYmgeaCFLMEsQ',
+    'hpSFlFKUaCVdlGgoKYGUfZQoaCtoIUsASwCGlIWUUpRoL2ghSzBLEIaUhZRSlHViYXVijCxtb2RlbC5kZWNvZGVyLmxheWVycy4xLm1scC5saW5lYXJfZmMx',
+    'LndlaWdodJRoCSmBlH2UKGgMaA4pgZQoaBJoGIloHIl0lGJoHmghSyBLEIaUhZRSlGglXZRoKCmBlH2UKGgraCFLAEsAhpSFlFKUaC9oIUsgSxCGlIWUUpR1',
+    'YmF1Yowgb3B0aW1pemVyLnN0YXRlLmV4cF9hdmcubGF5ZXJzLjGUaAkpgZR9lChoDGgOKYGUKGg4aBiJaByJdJRiaB5oIUswSxCGlIWUUpRoJV2UaCgpgZR9',
+    'lChoK2ghSwBLAIaUhZRSlGgvaCFLMEsQhpSFlFKUdWJhdWKMLG1vZGVsLmRlY29kZXIubGF5ZXJzLjIubWxwLmxpbmVhcl9mYzEud2VpZ2h0lGgJKYGUfZQo',
+    'aAxoDimBlChoEmgYiWgciXSUYmgeaCFLIEsQhpSFlFKUaCVdlGgoKYGUfZQoaCtoIUsASwCGlIWUUpRoL2ghSyBLEIaUhZRSlHViYXVijCBvcHRpbWl6ZXIu',
+    'c3RhdGUuZXhwX2F2Zy5sYXllcnMuMpRoCSmBlH2UKGgMaA4pgZQoaDhoGIloHIl0lGJoHmghSzBLEIaUhZRSlGglXZRoKCmBlH2UKGgraCFLAEsAhpSFlFKU',
+    'aC9oIUswSxCGlIWUUpR1YmF1YowsbW9kZWwuZGVjb2Rlci5sYXllcnMuMy5tbHAubGluZWFyX2ZjMS53ZWlnaHSUaAkpgZR9lChoDGgOKYGUKGgSaBiJaByJ',
+    'dJRiaB5oIUsgSxCGlIWUUpRoJV2UaCgpgZR9lChoK2ghSwBLAIaUhZRSlGgvaCFLIEsQhpSFlFKUdWJhdWKMIG9wdGltaXplci5zdGF0ZS5leHBfYXZnLmxh',
+    'eWVycy4zlGgJKYGUfZQoaAxoDimBlChoOGgYiWgciXSUYmgeaCFLMEsQhpSFlFKUaCVdlGgoKYGUfZQoaCtoIUsASwCGlIWUUpRoL2ghSzBLEIaUhZRSlHVi',
+    'YXVijCxtb2RlbC5kZWNvZGVyLmxheWVycy40Lm1scC5saW5lYXJfZmMxLndlaWdodJRoCSmBlH2UKGgMaA4pgZQoaBJoGIloHIl0lGJoHmghSyBLEIaUhZRS',
+    'lGglXZRoKCmBlH2UKGgraCFLAEsAhpSFlFKUaC9oIUsgSxCGlIWUUpR1YmF1Yowgb3B0aW1pemVyLnN0YXRlLmV4cF9hdmcubGF5ZXJzLjSUaAkpgZR9lCho',
+    'DGgOKYGUKGg4aBiJaByJdJRiaB5oIUswSxCGlIWUUpRoJV2UaCgpgZR9lChoK2ghSwBLAIaUhZRSlGgvaCFLMEsQhpSFlFKUdWJhdWKMLG1vZGVsLmRlY29k',
+    'ZXIubGF5ZXJzLjUubWxwLmxpbmVhcl9mYzEud2VpZ2h0lGgJKYGUfZQoaAxoDimBlChoEmgYiWgciXSUYmgeaCFLIEsQhpSFlFKUaCVdlGgoKYGUfZQoaCto',
+    'IUsASwCGlIWUUpRoL2ghSyBLEIaUhZRSlHViYXVijCBvcHRpbWl6ZXIuc3RhdGUuZXhwX2F2Zy5sYXllcnMuNZRoCSmBlH2UKGgMaA4pgZQoaDhoGIloHIl0',
+    'lGJoHmghSzBLEIaUhZRSlGglXZRoKCmBlH2UKGgraCFLAEsAhpSFlFKUaC9oIUswSxCGlIWUUpR1YmF1YowsbW9kZWwuZGVjb2Rlci5sYXllcnMuNi5tbHAu',
+    'bGluZWFyX2ZjMS53ZWlnaHSUaAkpgZR9lChoDGgOKYGUKGgSaBiJaByJdJRiaB5oIUsgSxCGlIWUUpRoJV2UaCgpgZR9lChoK2ghSwBLAIaUhZRSlGgvaCFL',
+    'IEsQhpSFlFKUdWJhdWKMIG9wdGltaXplci5zdGF0ZS5leHBfYXZnLmxheWVycy42lGgJKYGUfZQoaAxoDimBlChoOGgYiWgciXSUYmgeaCFLMEsQhpSFlFKU',
+    'aCVdlGgoKYGUfZQoaCtoIUsASwCGlIWUUpRoL2ghSzBLEIaUhZRSlHViYXVijCxtb2RlbC5kZWNvZGVyLmxheWVycy43Lm1scC5saW5lYXJfZmMxLndlaWdo',
+    'dJRoCSmBlH2UKGgMaA4pgZQoaBJoGIloHIl0lGJoHmghSyBLEIaUhZRSlGglXZRoKCmBlH2UKGgraCFLAEsAhpSFlFKUaC9oIUsgSxCGlIWUUpR1YmF1Yowg',
+    'b3B0aW1pemVyLnN0YXRlLmV4cF9hdmcubGF5ZXJzLjeUaAkpgZR9lChoDGgOKYGUKGg4aBiJaByJdJRiaB5oIUswSxCGlIWUUpRoJV2UaCgpgZR9lChoK2gh',
+    'SwBLAIaUhZRSlGgvaCFLMEsQhpSFlFKUdWJhdWJ1jAxwbGFubmVyX2RhdGGUfZSMBmxheW91dJSMEGxhYl9ja3B0LnBsYW5uZXKUjAtTaGFyZExheW91dJST',
+    'lCmBlH2UKIwFcmFua3OUSwiMB3RocmVhZHOUSwJ1YnOMDHN0b3JhZ2VfZGF0YZR9lChoAIwNTWV0YWRhdGFJbmRleJSTlCmBlH2UKIwDZnFulIwgb3B0aW1p',
+    'emVyLnN0YXRlLmV4cF9hdmcubGF5ZXJzLjCUjAVpbmRleJRLAIwGb2Zmc2V0lGghSwBLAIaUhZRSlHVijCd0b3JjaC5kaXN0cmlidXRlZC5jaGVja3BvaW50',
+    'LmZpbGVzeXN0ZW2UjAxfU3RvcmFnZUluZm+Uk5QpgZR9lCiMDXJlbGF0aXZlX3BhdGiUjAxfXzBfMC5kaXN0Y3CUakcBAABLAIwGbGVuZ3RolE0pEnViakEB',
+    'AAApgZR9lChqRAEAAIwsbW9kZWwuZGVjb2Rlci5sYXllcnMuMC5tbHAubGluZWFyX2ZjMS53ZWlnaHSUakYBAABLAGpHAQAAaCFLAEsAhpSFlFKUdWJqTQEA',
+    'ACmBlH2UKGpQAQAAjAxfXzBfMS5kaXN0Y3CUakcBAABLAGpSAQAATSkKdWJqQQEAACmBlH2UKGpEAQAAjCxtb2RlbC5kZWNvZGVyLmxheWVycy4xLm1scC5s',
+    'aW5lYXJfZmMxLndlaWdodJRqRgEAAEsAakcBAABoIUsASwCGlIWUUpR1YmpNAQAAKYGUfZQoalABAACMDF9fMV8xLmRpc3RjcJRqRwEAAEsAalIBAABNKQp1',
+    'YmpBAQAAKYGUfZQoakQBAACMIG9wdGltaXplci5zdGF0ZS5leHBfYXZnLmxheWVycy4xlGpGAQAASwBqRwEAAGghSwBLAIaUhZRSlHViak0BAAApgZR9lChq',
+    'UAEAAIwMX18xXzAuZGlzdGNwlGpHAQAASwBqUgEAAE0pEnViakEBAAApgZR9lChqRAEAAIwsbW9kZWwuZGVjb2Rlci5sYXllcnMuMi5tbHAubGluZWFyX2Zj',
+    'MS53ZWlnaHSUakYBAABLAGpHAQAAaCFLAEsAhpSFlFKUdWJqTQEAACmBlH2UKGpQAQAAjAxfXzJfMS5kaXN0Y3CUakcBAABLAGpSAQAATSkKdWJqQQEAACmB',
+    'lH2UKGpEAQAAjCBvcHRpbWl6ZXIuc3RhdGUuZXhwX2F2Zy5sYXllcnMuMpRqRgEAAEsAakcBAABoIUsASwCGlIWUUpR1YmpNAQAAKYGUfZQoalABAACMDF9f',
+    'Ml8wLmRpc3RjcJRqRwEAAEsAalIBAABNKRJ1YmpBAQAAKYGUfZQoakQBAACMLG1vZGVsLmRlY29kZXIubGF5ZXJzLjMubWxwLmxpbmVhcl9mYzEud2VpZ2h0',
+    'lGpGAQAASwBqRwEAAGghSwBLAIaUhZRSlHViak0BAAApgZR9lChqUAEAAIwMX18zXzEuZGlzdGNwlGpHAQAASwBqUgEAAE0pCnViakEBAAApgZR9lChqRAEA',
+    'AIwgb3B0aW1pemVyLnN0YXRlLmV4cF9hdmcubGF5ZXJzLjOUakYBAABLAGpHAQAAaCFLAEsAhpSFlFKUdWJqTQEAACmBlH2UKGpQAQAAjAxfXzNfMC5kaXN0',
+    'Y3CUakcBAABLAGpSAQAATSkSdWJqQQEAACmBlH2UKGpEAQAAjCBvcHRpbWl6ZXIuc3RhdGUuZXhwX2F2Zy5sYXllcnMuNJRqRgEAAEsAakcBAABoIUsASwCG',
+    'lIWUUpR1YmpNAQAAKYGUfZQoalABAACMDF9fNF8wLmRpc3RjcJRqRwEAAEsAalIBAABNKRJ1YmpBAQAAKYGUfZQoakQBAACMLG1vZGVsLmRlY29kZXIubGF5',
+    'ZXJzLjQubWxwLmxpbmVhcl9mYzEud2VpZ2h0lGpGAQAASwBqRwEAAGghSwBLAIaUhZRSlHViak0BAAApgZR9lChqUAEAAIwMX180XzEuZGlzdGNwlGpHAQAA',
+    'SwBqUgEAAE0pCnViakEBAAApgZR9lChqRAEAAIwsbW9kZWwuZGVjb2Rlci5sYXllcnMuNS5tbHAubGluZWFyX2ZjMS53ZWlnaHSUakYBAABLAGpHAQAAaCFL',
+    'AEsAhpSFlFKUdWJqTQEAACmBlH2UKGpQAQAAjAxfXzVfMS5kaXN0Y3CUakcBAABLAGpSAQAATSkKdWJqQQEAACmBlH2UKGpEAQAAjCBvcHRpbWl6ZXIuc3Rh',
+    'dGUuZXhwX2F2Zy5sYXllcnMuNZRqRgEAAEsAakcBAABoIUsASwCGlIWUUpR1YmpNAQAAKYGUfZQoalABAACMDF9fNV8wLmRpc3RjcJRqRwEAAEsAalIBAABN',
+    'KRJ1YmpBAQAAKYGUfZQoakQBAACMIG9wdGltaXplci5zdGF0ZS5leHBfYXZnLmxheWVycy42lGpGAQAASwBqRwEAAGghSwBLAIaUhZRSlHViak0BAAApgZR9',
+    'lChqUAEAAIwMX182XzAuZGlzdGNwlGpHAQAASwBqUgEAAE0pEnViakEBAAApgZR9lChqRAEAAIwsbW9kZWwuZGVjb2Rlci5sYXllcnMuNi5tbHAubGluZWFy',
+    'X2ZjMS53ZWlnaHSUakYBAABLAGpHAQAAaCFLAEsAhpSFlFKUdWJqTQEAACmBlH2UKGpQAQAAjAxfXzZfMS5kaXN0Y3CUakcBAABLAGpSAQAATSkKdWJqQQEA',
+    'ACmBlH2UKGpEAQAAjCxtb2RlbC5kZWNvZGVyLmxheWVycy43Lm1scC5saW5lYXJfZmMxLndlaWdodJRqRgEAAEsAakcBAABoIUsASwCGlIWUUpR1YmpNAQAA',
+    'KYGUfZQoalABAACMDF9fN18xLmRpc3RjcJRqRwEAAEsAalIBAABNKQp1YmpBAQAAKYGUfZQoakQBAACMIG9wdGltaXplci5zdGF0ZS5leHBfYXZnLmxheWVy',
+    'cy43lGpGAQAASwBqRwEAAGghSwBLAIaUhZRSlHViak0BAAApgZR9lChqUAEAAIwMX183XzAuZGlzdGNwlGpHAQAASwBqUgEAAE0pEnVidYwMc3RvcmFnZV9t',
+    'ZXRhlGgAjAtTdG9yYWdlTWV0YZSTlCmBlH2UKIwNY2hlY2twb2ludF9pZJSMB3BhdGhsaWKUjAlQb3NpeFBhdGiUk5QojAEvlIwEd29ya5SMAnd0lIwJaW50',
+    'ZWdyaXR5lIwEdGVzdJSMCGZpeHR1cmVzlIwLY2hlY2twb2ludHOUjAxkZW1vLWZvcmVpZ26UdJRSlIwHc2F2ZV9pZJSMJDYyOGVkMTFiLTQxMjItNDg0MS1i',
+    'YjU5LWZhZjgwMDQzNDBhZpSMB2xvYWRfaWSUTowHbW9kdWxlc5RdlHVijAd2ZXJzaW9ulIwFMS4wLjCUdWIu',
+  ].join(''),
+  'base64',
+);
+
 /** The shard files the `.metadata` names and the bytes each holds, read the way `rlrb check` reads them. */
 export function demoShardSizes(): Record<string, number> {
   const md = readDistcpMetadata(DEMO_METADATA);
@@ -79,10 +145,10 @@ export function demoShardSizes(): Record<string, number> {
 
 /**
  * A torch_dist iteration folder. `broken`: as an interrupted upload leaves it, one shard never
- * arrived and another stopped at half its bytes.
+ * arrived and another stopped at half its bytes. `metadata`: the `.metadata` written (both name the same shards).
  */
-export function writeDemoResume(dir: string, fill: (n: number) => Buffer, broken: boolean): void {
-  writeFileSync(join(dir, '.metadata'), DEMO_METADATA);
+export function writeDemoResume(dir: string, fill: (n: number) => Buffer, broken: boolean, metadata: Buffer = DEMO_METADATA): void {
+  writeFileSync(join(dir, '.metadata'), metadata);
   const sizes = Object.entries(demoShardSizes());
   for (const [i, [name, size]] of sizes.entries()) {
     if (broken && i === sizes.length - 3) continue;

@@ -17,7 +17,7 @@ import { advantages, doneAction, Gen, nearDuplicate, randomAction, recordHead, r
 import type { DemoTask } from './gen';
 import { BASELINE_GAIN, writeBaseline } from './baseline';
 import { writeDemoEvals } from './evals';
-import { safetensorsBytes, writeDemoResume } from './checkpoints';
+import { DEMO_FOREIGN_METADATA, safetensorsBytes, writeDemoResume } from './checkpoints';
 import type { DemoTensor } from './checkpoints';
 import type { BaselineResult } from './baseline';
 
@@ -31,6 +31,8 @@ export const DEMO_HF_ITERATIONS = [19, 29, 39, 44] as const;
 export const DEMO_LATEST = 39;
 /** the resume iteration whose upload was cut: a shard missing, another short (docs/format.md section 9) */
 export const DEMO_BROKEN_ITERATION = 9;
+/** the resume iteration saved by another framework's planner: its `.metadata` cannot be vouched for ("cannot tell") */
+export const DEMO_FOREIGN_ITERATION = 19;
 export const DEMO_SEED = 20260923;
 /** the baseline run's folder inside the demo folder */
 export const DEMO_BASELINE_DIR = 'baseline';
@@ -375,7 +377,8 @@ function writeHubRepo(root: string, g: Gen, creditLog: string, metricsLog: strin
   for (const n of DEMO_RESUME_ITERATIONS) {
     const d = join(root, 'resume', iterDirName(n));
     mkdirSync(d, { recursive: true });
-    writeDemoResume(d, (k) => bytesOf(g, k), n === DEMO_BROKEN_ITERATION);
+    const foreign = n === DEMO_FOREIGN_ITERATION ? DEMO_FOREIGN_METADATA : undefined;
+    writeDemoResume(d, (k) => bytesOf(g, k), n === DEMO_BROKEN_ITERATION, foreign);
     writeFileSync(join(d, 'common.pt'), bytesOf(g, 700));
     writeFileSync(
       join(d, 'metadata.json'),

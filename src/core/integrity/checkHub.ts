@@ -23,6 +23,9 @@ export async function checkHubRepo(repo: string, revision: string, c: HubConnect
   return checkListing(await listRun(repo, revision, c), c);
 }
 
+/** Iterations checked at once: each is a few small requests, so the time is latency, not bytes. */
+const CHECK_CONCURRENCY = 4;
+
 /** Checks the iterations of a listing already made (the tree has one). */
 export async function checkListing(listing: RunListing, c: HubConnection): Promise<IntegrityCheck> {
   const out: IntegrityCheck = {
@@ -30,19 +33,31 @@ export async function checkListing(listing: RunListing, c: HubConnection): Promi
     files: { resume: {}, hf: {} },
     warnings: [...listing.warnings],
   };
-  for (const it of listing.resume) {
-    const key = it.dir.slice('resume/'.length);
-    out.files.resume[key] = entries(it);
-    out.report.resume[key] = await checkResumeIteration(listing, it, c);
-  }
-  for (const it of listing.hf) {
-    const key = it.dir.slice('hf/'.length);
-    out.files.hf[key] = entries(it);
-    out.report.hf[key] = await checkHfIteration(listing, it, c);
-  }
+  const jobs = [...listing.resume, ...listing.hf].map((it) => async (): Promise<void> => {
+    const key = it.dir.slice(it.kind.length + 1);
+    out.files[it.kind][key] = entries(it);
+    if (it.kind === 'resume') out.report.resume[key] = await checkResumeIteration(listing, it, c);
+    else out.report.hf[key] = await checkHfIteration(listing, it, c);
+  });
+  await inPool(jobs, CHECK_CONCURRENCY);
   out.report.latest = latestVerdict(out.report.resume, listing.latest);
+  // the keys in order, whichever iteration answered first
   out.report = sortedReport(out.report);
+  out.files = { resume: sortedKeys(out.files.resume), hf: sortedKeys(out.files.hf) };
   return out;
+}
+
+/** Runs the jobs, at most `limit` at a time. */
+async function inPool(jobs: (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) await jobs[next++]!();
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+}
+
+function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => byCodePoint(a, b)));
 }
 
 /** An iteration's files by their name inside its folder. */

@@ -90,6 +90,8 @@ export function hubRepoChildren(
     collapsible: true,
   });
   return [
+    // before the folders: the one thing here that says the launcher would resume from a broken checkpoint
+    ...latestWarningNodes(repo, integrity),
     folder(
       'resume',
       listing.resume.length,
@@ -105,7 +107,6 @@ export function hubRepoChildren(
       listing.logs.length,
       listing.logs.reduce((s, f) => s + f.size, 0),
     ),
-    ...latestWarningNodes(repo, integrity),
     ...listingWarnings(repo, listing.warnings),
   ];
 }
@@ -120,6 +121,7 @@ function latestWarningNodes(repo: string, integrity: IntegrityCheck | undefined)
       repo,
       id: `hub:${repo}:latest-incomplete`,
       label: w.label,
+      description: w.description,
       tooltip:
         w.offer === null
           ? w.tooltip
