@@ -50,7 +50,12 @@ export function createServices(ctx: vscode.ExtensionContext, config: Configurati
     failed,
   );
   const warn = (line: string): void => out.warn(line);
-  const evalsOf = hubEvals(() => hub.connection(), rangeCacheOf(ctx), warn, () => readBaseline(runs));
+  const evalsOf = hubEvals(
+    () => hub.connection(),
+    rangeCacheOf(ctx),
+    warn,
+    () => readBaseline(runs),
+  );
   const trees = new Trees(
     hub,
     runs,

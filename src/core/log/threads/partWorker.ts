@@ -61,6 +61,10 @@ export class PartWorker implements PartRunner {
   /** Ends the thread (a part under way is dropped). */
   close(): void {
     this.exited ??= new Error('the index worker was closed');
-    void this.worker.terminate();
+    // a thread that will not end is the process's to end at its exit: nothing waits on it, nothing to report
+    this.worker.terminate().then(
+      () => undefined,
+      () => undefined,
+    );
   }
 }
