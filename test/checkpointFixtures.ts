@@ -13,12 +13,12 @@ export function reference(name: 'tree' | 'destination' | 'heldout'): CheckReport
   return JSON.parse(readFileSync(resolve(CHECKPOINTS, `expected-${name}.json`), 'utf8')) as CheckReport;
 }
 
-/** The report with only the keys the reference has (no `reason`, no `dtypes`): what is compared with it. */
+/** The report with only the keys the reference has (no `reason`, `unsafe` or `dtypes`): what is compared with it. */
 export function comparable(r: CheckReport): CheckReport {
   const strip = <T extends object>(o: Record<string, T>): Record<string, T> =>
     Object.fromEntries(
       Object.entries(o).map(([k, v]) => {
-        const { reason: _r, dtypes: _d, ...rest } = v as T & { reason?: string; dtypes?: unknown };
+        const { reason: _r, dtypes: _d, unsafe: _u, ...rest } = v as T & { reason?: string; dtypes?: unknown; unsafe?: string };
         return [k, rest as T];
       }),
     );

@@ -8,7 +8,7 @@ import { listRun } from '../../src/core/hub/model';
 import { planDownload, runDownload, DownloadError } from '../../src/core/hub/download';
 import { checkBeforeLatest, gateResumeDownload } from '../../src/core/integrity/downloadGate';
 import { tempDir } from '../helpers';
-import { CHECKPOINT_TREE } from '../checkpointFixtures';
+import { CHECKPOINT_TREE, HELDOUT_TREE } from '../checkpointFixtures';
 
 const REPO = 'acme/ckpt-gate';
 let emu: HubEmulator;
@@ -42,7 +42,7 @@ test('allowing it fetches what is there and never writes the latest file', async
   const g = await gateResumeDownload(listing, planDownload(listing, 'resume', 30, dest), c, true);
   assert.equal(g.plan.latestFile, undefined);
   assert.match(g.warnings[0]!, /latest file is left as it is/);
-  const r = await runDownload(g.plan, { endpoint: emu.url, beforeLatest: async (d, n) => void (await checkBeforeLatest(d, n)) });
+  const r = await runDownload(g.plan, { endpoint: emu.url, beforeLatest: async (d, n) => (await checkBeforeLatest(d, n)).write });
   assert.equal(r.latestWritten, false);
   assert.ok(!existsSync(join(dest, 'latest_checkpointed_iteration.txt')));
   assert.deepEqual(readdirSync(join(dest, 'iter_0000030')).sort(), [
@@ -65,7 +65,9 @@ test('a complete iteration passes the gate and is checked on disk before latest 
     endpoint: emu.url,
     beforeLatest: async (d, n) => {
       checked++;
-      assert.equal(await checkBeforeLatest(d, n), undefined);
+      const b = await checkBeforeLatest(d, n);
+      assert.deepEqual(b, { write: true });
+      return b.write;
     },
   });
   assert.equal(checked, 1);
@@ -82,5 +84,46 @@ test('the check before latest: a short shard on disk throws (latest stays unwrit
   cpSync(join(CHECKPOINT_TREE, 'resume/iter_0000010'), join(old, 'iter_0000010'), { recursive: true });
   const { rmSync } = await import('node:fs');
   rmSync(join(old, 'iter_0000010/.metadata'));
-  assert.match((await checkBeforeLatest(old, 10))!, /cannot tell .* no \.metadata/);
+  const noMd = await checkBeforeLatest(old, 10);
+  assert.equal(noMd.write, true);
+  assert.match(noMd.warning!, /cannot tell .* no \.metadata/);
+});
+
+test('the check before latest: a .metadata naming os.system withholds the latest file, a cut one only warns', async () => {
+  const put = (md: string): string => {
+    const d = tempDir();
+    cpSync(join(CHECKPOINT_TREE, 'resume/iter_0000010'), join(d, 'iter_0000010'), { recursive: true });
+    cpSync(join(HELDOUT_TREE, 'resume', md, '.metadata'), join(d, 'iter_0000010/.metadata'));
+    return d;
+  };
+  const trojan = await checkBeforeLatest(put('iter_0000035'), 10);
+  assert.equal(trojan.write, false);
+  assert.equal(trojan.unsafe, 'posix.system');
+  assert.match(trojan.warning!, /names posix\.system, .*latest_checkpointed_iteration\.txt is not written; .*write 10 into that file/);
+  assert.doesNotMatch(trojan.warning!, /\n/);
+  const cut = await checkBeforeLatest(put('iter_0000025'), 10);
+  assert.equal(cut.write, true);
+  assert.equal(cut.unsafe, undefined);
+  assert.match(cut.warning!, /cannot tell/);
+});
+
+test('the gate: an unsafe .metadata on the Hub is fetched without its latest file, the one line naming the reference', async () => {
+  const emu2 = await startHubEmulator({ repos: { 'acme/heldout': HELDOUT_TREE } });
+  try {
+    const c = { endpoint: emu2.url };
+    const listing = await listRun('acme/heldout', 'main', c);
+    const dest = tempDir();
+    const g = await gateResumeDownload(listing, planDownload(listing, 'resume', 35, dest), c, false);
+    assert.equal(g.plan.latestFile, undefined);
+    assert.equal(g.unsafe, 'posix.system');
+    assert.equal(g.warnings.length, 1);
+    assert.match(g.warnings[0]!, /^resume\/iter_0000035\/\.metadata names posix\.system, .*write 35 into that file yourself$/);
+    // a cut .metadata keeps its latest file (cannot tell warns, does not block)
+    const cut = await gateResumeDownload(listing, planDownload(listing, 'resume', 25, dest), c, false);
+    assert.deepEqual(cut.plan.latestFile?.value, 25);
+    assert.equal(cut.unsafe, undefined);
+    assert.match(cut.warnings[0]!, /cannot tell whether resume\/iter_0000025 is complete/);
+  } finally {
+    await emu2.close();
+  }
 });

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startHubEmulator } from '../hubEmulator/server';
 import type { HubEmulator } from '../hubEmulator/server';
@@ -59,6 +59,8 @@ test('rlrb check hub:owner/name on held-out torch checkpoints: the reference, no
   assert.deepEqual(comparable(got), reference('heldout'));
   reasonsGiven(got);
   assert.match(got.resume['iter_0000035']!.reason!, /posix\.system/);
+  assert.equal(got.resume['iter_0000035']!.unsafe, 'posix.system');
+  assert.equal(got.resume['iter_0000025']!.unsafe, undefined, 'a cut .metadata is not unsafe');
   assert.equal(distcpAsked(), 0, 'no .distcp is asked for');
 });
 
@@ -92,11 +94,22 @@ test('a resume download of the held-out latest is refused before its first shard
   assert.equal(allowed.code, 0, allowed.err);
   assert.ok(existsSync(join(dest, 'iter_0000015', '__2_7.distcp')));
   assert.ok(!existsSync(join(dest, 'latest_checkpointed_iteration.txt')));
-  // the cut .metadata and the trojaned one do not block (cannot tell): they warn, and the bytes come
-  for (const it of ['25', '35']) {
-    const d = tempDir('rlrb-heldout-unknown-');
-    const u = await cli('download', REPO, '--kind', 'resume', '--iteration', it, '--dest', d, '--endpoint', emu.url);
-    assert.equal(u.code, 0, u.err);
-    assert.match(u.err, new RegExp(`warning: cannot tell whether resume/iter_00000${it} is complete`));
-  }
+  // the cut .metadata does not block (cannot tell): it warns, the bytes come and latest names it
+  const cut = tempDir('rlrb-heldout-unknown-');
+  const u = await cli('download', REPO, '--kind', 'resume', '--iteration', '25', '--dest', cut, '--endpoint', emu.url);
+  assert.equal(u.code, 0, u.err);
+  assert.match(u.err, /warning: cannot tell whether resume\/iter_0000025 is complete/);
+  assert.equal(readFileSync(join(cut, 'latest_checkpointed_iteration.txt'), 'utf8'), '25');
+  // the trojaned one: fetched, but never named latest (the launcher would pickle.load it), in one line naming the payload
+  const troj = tempDir('rlrb-heldout-trojan-');
+  const t = await cli('download', REPO, '--kind', 'resume', '--iteration', '35', '--dest', troj, '--endpoint', emu.url, '--json');
+  assert.equal(t.code, 0, t.err);
+  assert.ok(existsSync(join(troj, 'iter_0000035', '.metadata')));
+  assert.ok(!existsSync(join(troj, 'latest_checkpointed_iteration.txt')), 'no latest file names the trojaned checkpoint');
+  const line = t.err.split('\n').find((l) => l.includes('posix.system'));
+  assert.match(line ?? '', /^warning: resume\/iter_0000035\/\.metadata names posix\.system, .*not written; .*write 35 into that file/);
+  const j = JSON.parse(t.out) as { latestWritten: boolean; unsafeMetadata: string | null; warnings: string[] };
+  assert.equal(j.latestWritten, false);
+  assert.equal(j.unsafeMetadata, 'posix.system');
+  assert.match(j.warnings.join('\n'), /names posix\.system/);
 });

@@ -31,6 +31,23 @@ test('an exploit .metadata (REDUCE of posix.system) is read as a record, never r
   const md = readDistcpMetadata(bytes);
   assert.equal(md.ok, false);
   assert.match(md.ok ? '' : md.reason, /posix\.system/);
+  assert.equal(md.ok ? undefined : md.unsafe, 'posix.system');
+});
+
+test('a foreign global before the point the reader refuses at is still named unsafe (pickle.load would call it first)', () => {
+  // os.system('id') is called, then a persistent id makes both readers stop
+  const evil = b([0x80, 4], 'cos\nsystem\n', [0x8c, 2], 'id', [0x85], 'R', 'K', [1], 'Q.');
+  const p = readPickle(evil);
+  assert.equal(p.ok, false);
+  assert.deepEqual(p.globals, [{ kind: 'global', module: 'os', name: 'system' }]);
+  const md = readDistcpMetadata(evil);
+  assert.equal(md.ok ? undefined : md.unsafe, 'os.system');
+  assert.match(md.ok ? '' : md.reason, /os\.system/);
+  // cut, with only torch's own classes before the cut: cannot tell, not unsafe
+  const real = readFileSync(join(CHECKPOINT_TREE, 'resume', 'iter_0000010', '.metadata'));
+  const cut = readDistcpMetadata(real.subarray(0, real.length >> 1));
+  assert.equal(cut.ok, false);
+  assert.equal(cut.ok ? 'ok' : cut.unsafe, undefined);
 });
 
 test('a foreign call hidden inside an otherwise real Metadata is refused too (torch would run it on load)', () => {
@@ -39,6 +56,7 @@ test('a foreign call hidden inside an otherwise real Metadata is refused too (to
   const evil = b([...real.subarray(0, real.length - 1)], 'cos\nsystem\n', [0x8c, 2], 'id', [0x85], 'R', [0x30], '.');
   const md = readDistcpMetadata(evil);
   assert.equal(md.ok, false);
+  assert.equal(md.ok ? undefined : md.unsafe, 'os.system');
 });
 
 test('protocol 0 and 2 opcodes: text GLOBAL/INT/PUT/GET, LONG1, BINFLOAT, lists, dicts and sets become plain values', () => {

@@ -139,6 +139,8 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       c,
       a.flags.has('allow-incomplete'),
     );
+    const warnings = [...gate.warnings];
+    let unsafe = gate.unsafe ?? null;
     for (const w of gate.warnings) writeErr(`warning: ${safeLine(w)}\n`);
     const { plan, latestNote } = await filtered(gate.plan, listFlag(a, 'include'), listFlag(a, 'exclude'), stateRoot);
     if (a.flags.has('dry-run')) {
@@ -157,8 +159,13 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
       ...(stallSeconds !== undefined ? { stallTimeoutMs: stallSeconds * 1000 } : {}),
       latestConflict: a.flags.has('set-latest') ? 'overwrite' : 'fail',
       beforeLatest: async (d: string, n: number) => {
-        const w = await checkBeforeLatest(d, n);
-        if (w !== undefined) writeErr(`warning: ${safeLine(w)}\n`);
+        const b = await checkBeforeLatest(d, n);
+        if (b.warning !== undefined) {
+          warnings.push(b.warning);
+          writeErr(`warning: ${safeLine(b.warning)}\n`);
+        }
+        if (b.unsafe !== undefined) unsafe = b.unsafe;
+        return b.write;
       },
       // the manifest (ranges written, files verified) lives here, not in the checkpoint folder
       stateDir: stateRoot,
@@ -189,11 +196,15 @@ async function runDownloadCommand(a: ParsedArgs): Promise<number> {
         bytesFetched: res.bytesFetched,
         alreadyComplete: res.skipped,
         latestWritten: res.latestWritten,
+        // a .metadata naming a callable no checkpoint writer uses: fetched, never named latest
+        unsafeMetadata: unsafe,
+        warnings,
       });
     else
       writeOut(
         `done: ${res.files} files verified in ${res.dest} (${formatBytes(res.bytesFetched)} fetched, ${res.skipped} already complete)` +
-          `${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}\n`,
+          `${res.latestWritten ? `; latest_checkpointed_iteration.txt = ${plan.iteration}` : ''}` +
+          `${unsafe !== null ? `; latest_checkpointed_iteration.txt not written (.metadata names ${safeLine(unsafe)})` : ''}\n`,
       );
     return 0;
   } catch (e) {

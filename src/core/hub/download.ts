@@ -292,8 +292,7 @@ async function runLocked(
     throw f instanceof DownloadError ? f : new DownloadError(errorMessage(f));
   }
   let latestWritten = false;
-  if (plan.latestFile && !o.keepLatest) {
-    await o.beforeLatest?.(dest, plan.latestFile.value);
+  if (plan.latestFile && !o.keepLatest && (o.beforeLatest === undefined || (await o.beforeLatest(dest, plan.latestFile.value)))) {
     const latest = safeTarget(dest, plan.latestFile.target);
     await refuseSymlinks(dest, latest + '.tmp');
     await refuseSymlinks(dest, latest);

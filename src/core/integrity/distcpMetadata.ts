@@ -7,7 +7,12 @@
 import type { PickleGlobal, PickleObject, PickleValue } from './pickle';
 import { readPickle } from './pickle';
 
-export type DistcpMetadata = { ok: true; needBytes: Record<string, number>; tensors: number } | { ok: false; reason: string };
+/**
+ * `unsafe`: the first global reference (`module.name`) that no checkpoint writer puts in a `.metadata`;
+ * `pickle.load`, which the launcher reads the file with, would import it and may call it.
+ */
+export type DistcpMetadata =
+  { ok: true; needBytes: Record<string, number>; tensors: number } | { ok: false; reason: string; unsafe?: string };
 
 const METADATA_CLASS = 'torch.distributed.checkpoint.metadata.Metadata';
 const STORAGE_INFO_CLASS = 'torch.distributed.checkpoint.filesystem._StorageInfo';
@@ -17,13 +22,15 @@ const SHARD_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,255}$/;
 /** Reads `.metadata` bytes without executing them: the files it names with the bytes each must hold, and its tensor count. */
 export function readDistcpMetadata(bytes: Uint8Array): DistcpMetadata {
   const p = readPickle(bytes);
-  if (!p.ok) return { ok: false, reason: `.metadata cannot be read safely: ${p.reason}` };
+  // checked on a refusal too: a payload before the point the reader stopped at runs before pickle.load fails there
   const foreign = p.globals.find((g) => !knownGlobal(g));
   if (foreign)
     return {
       ok: false,
       reason: `.metadata refers to ${foreign.module}.${foreign.name}, which torch would call when loading it and no checkpoint writer uses`,
+      unsafe: `${foreign.module}.${foreign.name}`,
     };
+  if (!p.ok) return { ok: false, reason: `.metadata cannot be read safely: ${p.reason}` };
   const top = p.value;
   if (classOf(top) !== METADATA_CLASS) return { ok: false, reason: `.metadata does not hold a ${METADATA_CLASS}` };
   const fields = stateOf(top as PickleObject);

@@ -77,7 +77,12 @@ export interface PickleLimits {
 /** A torch.distributed.checkpoint `.metadata` of the real run is a few MB; these leave room and still bound the work. */
 export const DEFAULT_PICKLE_LIMITS: PickleLimits = { maxBytes: 256 << 20, maxDepth: 64, maxMemo: 1 << 22, maxStack: 1 << 20 };
 
-export type PickleResult = { ok: true; value: PickleValue; globals: PickleGlobal[] } | { ok: false; reason: string };
+/**
+ * `globals` holds every global reference read, on a refusal too: those before the point refused, which
+ * `pickle.load` would have imported (and may have called) before failing there.
+ */
+export type PickleResult =
+  { ok: true; value: PickleValue; globals: PickleGlobal[] } | { ok: false; reason: string; globals: PickleGlobal[] };
 
 class Refused extends Error {}
 
@@ -90,11 +95,12 @@ const isRecord = (v: PickleValue): v is PickleTuple | PickleDict | PickleSet | P
 /** Reads a pickle into plain values; never calls, imports or resolves anything it names. */
 export function readPickle(bytes: Uint8Array, limits: PickleLimits = DEFAULT_PICKLE_LIMITS): PickleResult {
   if (bytes.length > limits.maxBytes)
-    return { ok: false, reason: `it is ${bytes.length} bytes, over the ${limits.maxBytes} bytes a reader accepts` };
+    return { ok: false, reason: `it is ${bytes.length} bytes, over the ${limits.maxBytes} bytes a reader accepts`, globals: [] };
+  const reader = new Reader(bytes, limits);
   try {
-    return new Reader(bytes, limits).run();
+    return reader.run();
   } catch (e) {
-    if (e instanceof Refused) return { ok: false, reason: e.message };
+    if (e instanceof Refused) return { ok: false, reason: e.message, globals: reader.globalsRead() };
     throw e;
   }
 }
@@ -112,6 +118,10 @@ class Reader {
     private readonly limits: PickleLimits,
   ) {
     this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+
+  globalsRead(): PickleGlobal[] {
+    return this.globals;
   }
 
   run(): PickleResult {

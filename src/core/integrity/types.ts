@@ -6,6 +6,11 @@ export interface ResumeCheck {
   complete: boolean | null;
   /** why it cannot tell, when complete is null */
   reason?: string;
+  /**
+   * when it cannot tell because `.metadata` names a callable or class no checkpoint writer uses
+   * (`module.name`): loading it may run code, so no latest file names it
+   */
+  unsafe?: string;
   files?: number;
   needBytes?: Record<string, number>;
   tensors?: number;

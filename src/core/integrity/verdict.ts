@@ -10,7 +10,7 @@ const SIDE_FILES = ['common.pt', 'metadata.json'];
 export function resumeVerdict(files: FileEntry[], md: DistcpMetadata | undefined): ResumeCheck {
   if (md === undefined)
     return { complete: null, reason: 'it has no .metadata (not a torch_dist checkpoint, or its upload never got that far)' };
-  if (!md.ok) return { complete: null, reason: md.reason };
+  if (!md.ok) return { complete: null, reason: md.reason, ...(md.unsafe !== undefined ? { unsafe: md.unsafe } : {}) };
   const size = new Map(files.map((f) => [f.name, f.size]));
   const names = Object.keys(md.needBytes).sort();
   const missing = [...names.filter((n) => !size.has(n)), ...SIDE_FILES.filter((n) => !size.has(n))];

@@ -173,7 +173,11 @@ export class DownloadManager extends Disposable {
         }
       }
       const what = r.kind === 'logs' ? 'logs' : `${r.kind} iteration ${plan.iteration}`;
-      const title = `${r.repo}: ${what}${r.keepLatest ? ' (latest file left as it was)' : ''}`;
+      // the gate drops the latest file of an incomplete checkpoint fetched anyway, or of an unsafe .metadata
+      const withheld = r.kind === 'resume' && !r.keepLatest && !plan.latestFile;
+      const title =
+        `${r.repo}: ${what}` +
+        `${r.keepLatest ? ' (latest file left as it was)' : withheld ? ' (latest file not written: see the warning)' : ''}`;
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
@@ -190,8 +194,9 @@ export class DownloadManager extends Disposable {
               latestConflict: setLatest ? 'overwrite' : 'fail',
               ...(r.keepLatest ? { keepLatest: true } : {}),
               beforeLatest: async (d, n) => {
-                const w = await checkBeforeLatest(d, n);
-                if (w !== undefined) void vscode.window.showWarningMessage(esc(w));
+                const b = await checkBeforeLatest(d, n);
+                if (b.warning !== undefined) void vscode.window.showWarningMessage(esc(b.warning));
+                return b.write;
               },
               onProgress: (p) => {
                 const pct = p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 100;

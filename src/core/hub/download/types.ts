@@ -82,8 +82,11 @@ export interface DownloadOptions extends HubConnection {
    * fetching an older checkpoint to evaluate without changing what the launcher resumes from.
    */
   keepLatest?: boolean;
-  /** run after every file is in place, before the latest file is written; may throw to leave it unwritten */
-  beforeLatest?: (dest: string, iteration: number) => Promise<void>;
+  /**
+   * run after every file is in place, before the latest file is written: resolves false to leave it
+   * unwritten (the download still succeeds), throws to fail the download without it
+   */
+  beforeLatest?: (dest: string, iteration: number) => Promise<boolean>;
   /**
    * A partial is flushed to disk (fdatasync, in the background) each time this many more
    * bytes are written (default 32 MB), so that the disk writes while the network reads:
