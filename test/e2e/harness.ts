@@ -377,6 +377,10 @@ class Shared {
     const page = this.ctx.pages()[0] ?? (await this.ctx.newPage());
     this.pageOrUndefined = page;
     await this.logFocus(page);
+    // the workbench's own errors (a tree provider that throws shows only an empty tree): kept for a failure's evidence
+    page.on('console', (m) => {
+      if (m.type() === 'error') appendFileSync(join(SHOTS, 'console-errors.log'), `${m.text().slice(0, 2000)}\n`);
+    });
     page.on('dialog', (d) => {
       throw new Error(`a dialog opened: ${d.message()}`);
     });
@@ -704,9 +708,8 @@ export class Workbench {
     } catch (e) {
       this.failed++;
       const prefix = this.o.name ? `${this.o.name}-` : '';
-      await this.page
-        .screenshot({ path: join(SHOTS, `FAILED-${prefix}${j.name.slice(0, 3).replace(/\W/g, '')}.png`) })
-        .catch(() => undefined);
+      // what the user saw and the workbench's logs (the extension host's among them)
+      await sharedWorkbench().keepEvidence(`${prefix}${j.name.slice(0, 3).replace(/\W/g, '')}`);
       throw e;
     }
   }

@@ -59,12 +59,13 @@ export class HubTreeProvider extends Disposable implements vscode.TreeDataProvid
     private readonly evalsOf: HubEvalsOf = () => Promise.resolve(undefined),
   ) {
     super();
-    // one repo at a time; getTreeItem rebuilds its node from the new state
+    // The whole tree is asked again, not the repo's node: only a refresh of the root cancels the
+    // children fetches under way, and a folder asked for by its expansion while a refresh of its
+    // repo asks for it too would register its children twice (and show none).
     this._register(
       hub.onDidChange((repo) => {
-        const node = repo ? this.nodes.get(`hub:${repo}`) : undefined;
         if (repo) for (const k of [...this.local.keys()]) if (k.startsWith(`${repo}:`)) this.local.delete(k);
-        this.fire(node);
+        this.fire(undefined);
       }),
     );
   }
