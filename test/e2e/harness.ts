@@ -10,7 +10,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -317,6 +328,8 @@ class Shared {
   private pageOrUndefined: Page | undefined;
   /** the demo runs written so far, by their flags */
   private readonly templates = new Map<string, string>();
+  /** the browser's console errors, newest last (a failure prints those of its journey) */
+  private readonly consoleErrors: { at: number; text: string }[] = [];
 
   get page(): Page {
     if (!this.pageOrUndefined) throw new Error('the workbench is not started (use it inside a journey)');
@@ -379,7 +392,9 @@ class Shared {
     await this.logFocus(page);
     // the workbench's own errors (a tree provider that throws shows only an empty tree): kept for a failure's evidence
     page.on('console', (m) => {
-      if (m.type() === 'error') appendFileSync(join(SHOTS, 'console-errors.log'), `${m.text().slice(0, 2000)}\n`);
+      if (m.type() !== 'error') return;
+      appendFileSync(join(SHOTS, 'console-errors.log'), `${m.text().slice(0, 2000)}\n`);
+      this.consoleErrors.push({ at: Date.now(), text: m.text() });
     });
     page.on('dialog', (d) => {
       throw new Error(`a dialog opened: ${d.message()}`);
@@ -434,10 +449,23 @@ class Shared {
   }
 
   /** What the user saw and what the workbench logged, kept in SHOTS (the work folder is removed). */
-  async keepEvidence(what: string): Promise<void> {
+  async keepEvidence(what: string, since: number): Promise<void> {
     await this.pageOrUndefined?.screenshot({ path: join(SHOTS, `FAILED-${what}.png`) }).catch(() => undefined);
     const logs = join(this.userData, 'logs');
     if (existsSync(logs)) cpSync(logs, join(SHOTS, `FAILED-${what}-logs`), { recursive: true });
+    // a CI run keeps only what is printed: the journey's console errors and the extension's own lines
+    const lines = [
+      ...this.consoleErrors.filter((e) => e.at >= since).map((e) => `console: ${e.text}`),
+      ...(existsSync(logs) ? extensionLogLines(logs) : []),
+    ];
+    console.log(
+      `e2e: ${what} failed; the workbench said:\n${
+        lines
+          .slice(-30)
+          .map((l) => `  ${l.slice(0, 400)}`)
+          .join('\n') || '  nothing'
+      }`,
+    );
   }
 
   /** Browser, code-server and emulator stopped; the work folder removed. */
@@ -541,7 +569,7 @@ export class Workbench {
       console.log(`e2e: ${this.file}: its run written in ${secs(this.t0, tDemo)} s, its window open in ${secs(tDemo, Date.now())} s`);
     } catch (e) {
       this.failed++;
-      await sharedWorkbench().keepEvidence(`${this.o.name ? `${this.o.name}-` : ''}start`);
+      await sharedWorkbench().keepEvidence(`${this.o.name ? `${this.o.name}-` : ''}start`, tDemo);
       throw e;
     }
     this.started?.(this);
@@ -701,6 +729,7 @@ export class Workbench {
 
   /** Runs one journey from the known state; on failure, a screenshot of what the user saw. */
   async runJourney(j: Journey): Promise<void> {
+    const since = Date.now();
     try {
       this.mark(`journey ${j.name.slice(0, 3)}`);
       await this.knownState(j.editors);
@@ -709,7 +738,7 @@ export class Workbench {
       this.failed++;
       const prefix = this.o.name ? `${this.o.name}-` : '';
       // what the user saw and the workbench's logs (the extension host's among them)
-      await sharedWorkbench().keepEvidence(`${prefix}${j.name.slice(0, 3).replace(/\W/g, '')}`);
+      await sharedWorkbench().keepEvidence(`${prefix}${j.name.slice(0, 3).replace(/\W/g, '')}`, since);
       throw e;
     }
   }
@@ -723,6 +752,26 @@ export class Workbench {
   async openTrajectory(key: string): Promise<void> {
     await this.commandPick('RL Runs: Open Trajectory by Iteration/Group/Rollout…', { enter: key });
   }
+}
+
+/** The RL Runs output channel's lines and the extension hosts' errors and warnings, from code-server's logs folder. */
+function extensionLogLines(logs: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/RL Runs\.log$/.test(e.name)) out.push(...tail(p, () => true).map((l) => `RL Runs: ${l}`));
+      else if (/exthost\.log$/i.test(e.name)) out.push(...tail(p, (l) => /\[(error|warning)\]/.test(l)).map((l) => `${e.name}: ${l}`));
+    }
+  };
+  const tail = (file: string, keep: (l: string) => boolean): string[] =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() && keep(l))
+      .slice(-15);
+  walk(logs);
+  return out;
 }
 
 function sharedWorkbench(): Shared {

@@ -194,8 +194,10 @@ test('more parts than threads: each thread takes the next part as it finishes on
 test('a worker on a slow core takes fewer parts: the others take the rest, and the index is the same', async () => {
   const { path, text } = hostileLog();
   const dir = tempDir();
-  // the first of the two workers to start answers each part 300 ms late (a core three times busier than the other)
+  // the first of the two workers to start holds its answer until the other has answered 10 parts (a core
+  // far busier than the other), whatever the machine's load: the split is decided by finishing order alone
   const slowWorker = join(dir, 'slowWorker.js');
+  const answered = join(dir, 'answered');
   writeFileSync(
     slowWorker,
     `const fs = require('node:fs');
@@ -203,7 +205,14 @@ let slow = false;
 try { fs.writeFileSync(${JSON.stringify(join(dir, 'slow'))}, 'slow', { flag: 'wx' }); slow = true; } catch {}
 const { parentPort } = require('node:worker_threads');
 const send = parentPort.postMessage.bind(parentPort);
-parentPort.postMessage = (m, ...rest) => (slow ? setTimeout(() => send(m, ...rest), 300) : send(m, ...rest));
+const count = () => { try { return fs.readFileSync(${JSON.stringify(answered)}, 'utf8').length; } catch { return 0; } };
+const held = (m, rest, t0) =>
+  count() >= 10 || Date.now() - t0 > 20000 ? send(m, ...rest) : setTimeout(() => held(m, rest, t0), 10);
+parentPort.postMessage = (m, ...rest) => {
+  if (slow) return held(m, rest, Date.now());
+  send(m, ...rest);
+  fs.appendFileSync(${JSON.stringify(answered)}, 'x');
+};
 require(${JSON.stringify(WORKER)});`,
   );
   const cutNear = Array.from({ length: 11 }, (_, i) => Math.floor(((i + 1) * text.length) / 12));
