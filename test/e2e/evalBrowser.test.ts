@@ -57,9 +57,23 @@ wb.journey("E1. the tree's Evaluations node opens a checkpoint's episodes; one o
     new RegExp(`iter 39\\s*0\\.\\d{3} on ${checkpoint.tasks} tasks · ${checkpoint.samples.toLocaleString('en-US')} episodes`),
   );
   await node.click();
+  // a row drawn again under the pointer (its run's figures changed) can lose a click: a user clicks again
+  const tab = page.locator('.tab', { hasText: /^Trajectories: run/ });
+  if (
+    !(await tab.waitFor({ timeout: 15_000 }).then(
+      () => true,
+      () => false,
+    ))
+  )
+    await node.click();
   const wv = wb.webview();
   const count = wv.locator('#row-count');
-  await count.filter({ hasText: 'evaluation episodes' }).waitFor({ timeout: 60_000 });
+  await count
+    .filter({ hasText: 'evaluation episodes' })
+    .waitFor({ timeout: 60_000 })
+    .catch(async (e: unknown) => {
+      throw new Error(`the browser shows no evaluation episodes: ${await pairState()}`, { cause: e });
+    });
   // N in the panel = the CLI's count at that checkpoint
   assert.equal(await count.textContent(), `${checkpoint.samples} of ${checkpoint.samples} evaluation episodes`);
   assert.equal(await wv.locator('#chips [data-chip="eval"]').textContent(), 'Evaluation episodes · iteration 39');
@@ -123,7 +137,7 @@ wb.journey("E1. the tree's Evaluations node opens a checkpoint's episodes; one o
 async function pairState(): Promise<string> {
   const frames = page.locator('iframe.webview.ready:visible');
   const n = await frames.count();
-  const tabs = await page.locator('.tab.active .label-name').allTextContents();
+  const tabs = await page.locator('.tab .label-name').allTextContents();
   const each: string[] = [];
   for (let i = 0; i < n; i++) {
     const doc = visibleWebview(i);
@@ -138,7 +152,7 @@ async function pairState(): Promise<string> {
       .catch(() => null);
     each.push(`#${i}: ${count ?? `no row count (${h1 === null ? 'an empty page' : h1.slice(0, 80)})`}`);
   }
-  return `${n} visible webview(s); active tabs ${tabs.join(' | ')}; ${each.join('; ')}`;
+  return `${n} visible webview(s); tabs ${tabs.join(' | ')}; ${each.join('; ')}`;
 }
 
 wb.journey("E2. the verdict's per-task table: a task opens its episodes at that checkpoint in both runs, side by side", async () => {

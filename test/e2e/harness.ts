@@ -393,8 +393,10 @@ class Shared {
     // the workbench's own errors (a tree provider that throws shows only an empty tree): kept for a failure's evidence
     page.on('console', (m) => {
       if (m.type() !== 'error') return;
-      appendFileSync(join(SHOTS, 'console-errors.log'), `${m.text().slice(0, 2000)}\n`);
-      this.consoleErrors.push({ at: Date.now(), text: m.text() });
+      // a failed load names only its status: the address says which resource
+      const text = `${m.text()}${m.location().url ? ` (${m.location().url})` : ''}`;
+      appendFileSync(join(SHOTS, 'console-errors.log'), `${text.slice(0, 2000)}\n`);
+      this.consoleErrors.push({ at: Date.now(), text });
     });
     page.on('dialog', (d) => {
       throw new Error(`a dialog opened: ${d.message()}`);

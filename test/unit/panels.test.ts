@@ -22,6 +22,7 @@ interface FakePanel {
 }
 
 const created: FakePanel[] = [];
+const warned: string[] = [];
 
 function fakePanel(viewType: string): FakePanel & Record<string, unknown> {
   const onMessage: ((m: unknown) => void)[] = [];
@@ -69,6 +70,7 @@ const fakeVscode = {
     onDidChangeConfiguration: () => ({ dispose: () => undefined }),
   },
   window: {
+    showWarningMessage: async (m: string) => void warned.push(m),
     createWebviewPanel: (viewType: string) => {
       const p = fakePanel(viewType);
       created.push(p);
@@ -324,9 +326,10 @@ test('a restored dashboard takes its overlaid runs from the fresher of the pageâ
   mgr.dispose();
 });
 
-test('a visible panel whose page never says ready gets its html again after 10 s (a fresh frame), twice; one that says ready does not', async () => {
+test('a visible panel whose page never says ready gets its html again after 10 s, then a new webview; one that says ready does not', async () => {
   const { mgr, root, logged } = await setup();
   created.length = 0;
+  warned.length = 0;
   mock.timers.enable({ apis: ['setTimeout'] });
   try {
     await mgr.open('report', root);
@@ -339,10 +342,23 @@ test('a visible panel whose page never says ready gets its html again after 10 s
     const second = blank.webview.html;
     assert.notEqual(second, first, 'the html given again (its nonce is new, so the webview loads it)');
     assert.match(second, /report\.js/);
-    assert.match(logged[0] ?? '', /^Run report: .*did not say it was ready in 10 s; loading it again \(1 of 2\)$/);
+    assert.match(logged[0] ?? '', /^Run report: .*did not say it was ready in 10 s; loading it again \(1 of 1\)$/);
+    // still blank: the same panel in a new webview (a new frame), the blank one closed
     mock.timers.tick(10_000);
-    assert.notEqual(blank.webview.html, second);
-    assert.equal(logged.length, 2);
+    assert.equal(created.length, 2, 'a new webview');
+    assert.equal(blank.disposed, true);
+    const again = created[1]!;
+    assert.equal(again.viewType, 'rlRunBrowser.report');
+    assert.match(again.webview.html, /report\.js/);
+    assert.match(logged[1] ?? '', /stayed blank after 1 reload; opening it in a new webview$/);
+    assert.equal(mgr.find('report', root)?.panel, again as never, 'the new webview is the runâ€™s report panel');
+    // blank in the new webview too: one more reload, then the user is told (no third webview)
+    mock.timers.tick(10_000);
+    mock.timers.tick(10_000);
+    assert.equal(created.length, 2);
+    assert.match(logged.at(-1) ?? '', /stayed blank in a new webview too$/);
+    await new Promise((r) => setImmediate(r));
+    assert.match(warned[0] ?? '', /did not load/);
   } finally {
     mock.timers.reset();
   }

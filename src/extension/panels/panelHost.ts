@@ -113,14 +113,13 @@ function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: Pane
 
 /** How long a visible page may take to say `ready` before it is loaded again (a page says it within a second or two), and how often. */
 const LOAD_TIMEOUT_MS = 10_000;
-const LOAD_TRIES = 2;
+const LOAD_TRIES = 1;
 
 /** Every reload of a panel's page failed too: the user is told, with the way out that works. */
 async function notLoaded(title: string): Promise<void> {
   const reload = 'Reload Window';
   const pick = await vscode.window.showWarningMessage(
-    `RL Runs: the panel "${title}" did not load (the webview stayed blank after ${LOAD_TRIES} reloads). ` +
-      'Reloading the window usually mends it.',
+    `RL Runs: the panel "${title}" did not load (it stayed blank, in a new webview too). ` + 'Reloading the window usually mends it.',
     reload,
   );
   if (pick === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');
@@ -131,6 +130,8 @@ export interface PanelSite<S extends HostState> {
   readonly deps: PanelDeps;
   remember(state: S): void;
   gone(p: OpenPanel<S['kind']>): void;
+  /** opens `state` again in a new webview in `column` (a page that stayed blank in this one); none on a panel opened so */
+  readonly reopen?: (state: S, column: vscode.ViewColumn | undefined) => void;
 }
 
 /** A panel as its set sees it. */
@@ -250,7 +251,15 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
         panel.webview.html = panelHtml(panel.webview, deps.extensionUri, page, this.state);
       },
       giveUp: () => {
-        deps.log(`${panel.title}: the page stayed blank after ${LOAD_TRIES} reloads`);
+        const reopen = this.site.reopen;
+        if (reopen) {
+          // a webview whose frame stays blank is not mended by its html alone: a new webview is a new frame
+          deps.log(`${panel.title}: the page stayed blank after ${LOAD_TRIES} reload; opening it in a new webview`);
+          reopen(this.state, panel.viewColumn);
+          panel.dispose();
+          return;
+        }
+        deps.log(`${panel.title}: the page stayed blank in a new webview too`);
         this.background(notLoaded(panel.title), 'cannot offer to reload the window');
       },
     });

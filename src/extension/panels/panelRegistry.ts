@@ -63,16 +63,21 @@ export class PanelSet<S extends HostState, P extends OpenPanel<S['kind']>> imple
 
   /** `beside`: in the column beside the active one (the second run's browser of a comparison's task) */
   create(state: S, beside = false): P {
+    return this.openIn(state, { viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active }, true);
+  }
+
+  /** A new webview for `state`; `reopenable`: one whose page stays blank may be opened once more in a new webview. */
+  private openIn(state: S, show: { viewColumn: vscode.ViewColumn; preserveFocus?: boolean }, reopenable: boolean): P {
     const panel = vscode.window.createWebviewPanel(
       this.spec.viewType,
       this.spec.title,
-      beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
+      show,
       // Kept alive when hidden: creating a webview again is slow, the retained page costs little
       // memory; the data stays in the host either way.
       { ...webviewOptions(this.deps.extensionUri), retainContextWhenHidden: true },
     );
     this.remember(state);
-    return this.adopt(panel, state);
+    return this.adopt(panel, state, reopenable);
   }
 
   /** Restores a panel after a window reload, from its checked state; anything else closes it. */
@@ -84,16 +89,19 @@ export class PanelSet<S extends HostState, P extends OpenPanel<S['kind']>> imple
       return;
     }
     for (const root of this.spec.roots(state)) await this.deps.runs.ensure(root);
-    this.adopt(panel, state);
+    this.adopt(panel, state, true);
   }
 
-  private adopt(panel: vscode.WebviewPanel, state: S): P {
+  private adopt(panel: vscode.WebviewPanel, state: S, reopenable: boolean): P {
+    const reopen = (s: S, column: vscode.ViewColumn | undefined): void =>
+      void this.openIn(s, { viewColumn: column ?? vscode.ViewColumn.Active, preserveFocus: true }, false);
     const site: PanelSite<S> = {
       deps: this.deps,
       remember: (s) => this.remember(s),
       gone: (p) => {
         for (const q of this.open.keys()) if (q === p) this.open.delete(q);
       },
+      ...(reopenable ? { reopen } : {}),
     };
     const p = this.spec.create(panel, state, site);
     this.open.set(p, this.spec.key(state));
