@@ -198,12 +198,32 @@ async function shown(): Promise<{ title: string; roots: string[]; window: string
 }
 
 wb.journey(
-  'C6. "Compare with…" on the demo run and the followed Hub repo: its logs are downloaded into a run folder, the panel shows its figures',
+  'C6. "Compare with…" on the demo run: the Hub repo is not offered while the Hub fails; once back, its logs are downloaded and compared',
   async () => {
     await localRuns();
     const runRow = page.locator('.monaco-list-row', { hasText: /^run\s*(\d+ data problems? · )?\d+ trajectories/ });
     await runRow.waitFor({ timeout: 60_000 });
-    // one run selected (C1 left two: the menu then offers Compare Selected Runs instead)
+    // the Hub gone since the tree listed the repo (every API request a 503): the pick does not offer it, and says why
+    await page
+      .locator('.monaco-list-row', { hasText: /\d+ resume · \d+ hf/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await wb.faults({ apiErrors: { count: 1_000, status: 503 } });
+    const why = page.locator('.quick-input-widget .quick-input-title', { hasText: `Not reachable now: ${REPO}` });
+    const offered = page.locator('.quick-input-list .monaco-list-row');
+    for (const theme of ['Dark Modern', 'Light Modern'] as const) {
+      if (theme !== 'Dark Modern') await wb.theme(theme);
+      // one run selected (C1 left two: the menu then offers Compare Selected Runs instead)
+      await rowMenu(page, [runRow], 'Compare with…');
+      await why.waitFor({ timeout: 10_000 });
+      await offered.filter({ hasText: 'baseline' }).first().waitFor({ timeout: 10_000 });
+      assert.equal(await offered.filter({ hasText: REPO }).count(), 0, (await offered.allTextContents()).join(' | '));
+      await wb.shot(`pick-hub-unreachable-${theme.startsWith('Dark') ? 'dark' : 'light'}`);
+      await page.keyboard.press('Escape');
+      await why.waitFor({ state: 'hidden', timeout: 5_000 });
+    }
+    await wb.theme('Dark Modern');
+    await wb.faults({});
     await rowMenu(page, [runRow], 'Compare with…');
     const repoRow = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: REPO }).first();
     await repoRow.waitFor({ timeout: 10_000 });

@@ -136,16 +136,88 @@ wb.continued('D3. a chart point is reachable by keyboard: arrows move the highli
   await shot('keyboard-opened-trajectories');
 });
 
-wb.continued('D4. the dashboard in the light theme', async () => {
-  await page
-    .locator('.tab', { hasText: /Metrics/ })
-    .first()
-    .click();
-  await wb.theme('Light Modern');
-  await webview().locator('#card-targets .chart-card[data-drawn]').first().waitFor({ timeout: 30_000 });
-  await shot('dashboard-light');
-  await wb.theme('Dark Modern');
-});
+/** A metrics or credit log's lines as records: the demo writes Python's NaN and Infinity, which JSON.parse refuses. */
+function records(file: string): Record<string, unknown>[] {
+  return readFileSync(join(wb.run, 'logs', file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l.replace(/\b-?(NaN|Infinity)\b/g, 'null')) as Record<string, unknown>);
+}
+
+/**
+ * The iteration nearest the end (not the last) whose ws/reward_mean in the metrics log stands
+ * above (`up`) or below (`down`) the mean of its finite neighbours, as a user sees a spike.
+ */
+function rewardSpike(dir: 'up' | 'down'): number {
+  const rows = records('ws_metrics.jsonl').map((r) => ({ it: r['iteration'] as number, y: r['ws/reward_mean'] }));
+  const finite = rows.filter((r): r is { it: number; y: number } => typeof r.y === 'number' && Number.isFinite(r.y));
+  for (let i = finite.length - 2; i > 0; i--) {
+    const m = (finite[i - 1]!.y + finite[i + 1]!.y) / 2;
+    if (dir === 'up' ? finite[i]!.y > m : finite[i]!.y < m) return finite[i]!.it;
+  }
+  throw new Error(`no spike ${dir} in ws/reward_mean`);
+}
+
+/**
+ * From the reward chart by keyboard (End, then ← to `it`), Enter: the browser's jump label says
+ * `said`, and its first rows carry the credit log's rewards of that iteration sorted as it says.
+ */
+async function openRewardPoint(it: number, said: 'succeeded first' | 'failed first'): Promise<void> {
+  const card = webview().locator('.chart-card[data-metric="ws/reward_mean"]').first();
+  // a click into the panel first, as a user's: the workbench's quick pick had the keyboard, and a page may not take it back itself
+  await card.locator('.title').click();
+  await card.locator('canvas').focus();
+  await page.keyboard.press('End');
+  const last = Math.max(...records('ws_metrics.jsonl').map((r) => r['iteration'] as number));
+  for (let k = it; k < last; k++) await page.keyboard.press('ArrowLeft');
+  await card
+    .locator('.readout')
+    .filter({ hasText: new RegExp(`iteration ${it}\\b`) })
+    .waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: /Trajectories/ }).waitFor({ timeout: 30_000 });
+  const rows = webview();
+  await rows.locator('#jump-label', { hasText: `ws/reward_mean @ ${it}: ${said}` }).waitFor({ timeout: 30_000 });
+  const rewards = records('ws_credit_log.jsonl')
+    .filter((r) => r['iteration'] === it)
+    .map((r) => r['reward'] as number)
+    .sort((a, b) => (said === 'succeeded first' ? b - a : a - b));
+  assert.equal(rewards[0], said === 'succeeded first' ? 1 : Math.min(...rewards), 'the iteration has a success to show first');
+  // the rows drawn, by index, from row 0 on: their reward column
+  const shown = async (): Promise<number[]> => {
+    const cells = await rows
+      .locator('.trow')
+      .evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-index')), e.children[3]?.textContent ?? ''] as const));
+    const sorted = [...cells].sort((a, b) => a[0] - b[0]);
+    return sorted.filter(([i], k) => i === k).map(([, r]) => Number(r));
+  };
+  const want = rewards.slice(0, 8);
+  const same = async (): Promise<boolean> => JSON.stringify((await shown()).slice(0, want.length)) === JSON.stringify(want);
+  await until(same, `the first rows of iteration ${it} ${said}`, 15_000).catch(async () => assert.deepEqual(await shown(), want));
+  assert.ok((await rows.locator('.trow[data-index="0"]').getAttribute('data-key'))?.startsWith(`${it}/`), `row 0 is of iteration ${it}`);
+}
+
+wb.continued(
+  'D4. the dashboard in the light theme; a spike up of the reward chart opens its successes first, a spike down its failures first',
+  async () => {
+    await page
+      .locator('.tab', { hasText: /Metrics/ })
+      .first()
+      .click();
+    await wb.theme('Light Modern');
+    await webview().locator('#card-targets .chart-card[data-drawn]').first().waitFor({ timeout: 30_000 });
+    await shot('dashboard-light');
+    await openRewardPoint(rewardSpike('up'), 'succeeded first');
+    await shot('spike-up-succeeded-first-light');
+    await page
+      .locator('.tab', { hasText: /Metrics/ })
+      .first()
+      .click();
+    await wb.theme('Dark Modern');
+    await openRewardPoint(rewardSpike('down'), 'failed first');
+    await shot('spike-down-failed-first');
+  },
+);
 
 wb.journey('D5. the report states the tolerance of each mark and the units of the schema counts', async () => {
   await command('RL Runs: Open Run Report');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sideChoices } from '../../src/extension/compare/sides';
+import { sideChoices, sidePick } from '../../src/extension/compare/sides';
 
 test('Compare with… offers the local runs and the reachable Hub repos; an unreachable repo is a line, not a choice', () => {
   const runs = [
@@ -22,4 +22,15 @@ test('Compare with… offers the local runs and the reachable Hub repos; an unre
     false,
     'every repo reachable: no such line',
   );
+});
+
+test('the quick pick of a side: the unreachable repos are said in its title, never as a last row (a separator there is not drawn)', () => {
+  const err = (repo: string): string | undefined => (repo === 'me/down' ? 'the Hub answered 503' : undefined);
+  const p = sidePick(sideChoices([{ name: 'b', root: '/r/b' }], ['me/up', 'me/down'], err));
+  assert.deepEqual(
+    p.rows.map((x) => x.root ?? x.repo),
+    ['/r/b', 'me/up'],
+  );
+  assert.equal(p.title, 'Not reachable now: me/down (listing it failed just now; the Hub view says why)');
+  assert.equal(sidePick(sideChoices([], ['me/up'], () => undefined)).title, undefined, 'every repo reachable: no title');
 });

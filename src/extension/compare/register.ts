@@ -11,11 +11,10 @@ import { registerCommands } from '../commands/registry';
 import { COMPARE_COMMANDS } from '../commands/ids';
 import { downloadLogsRun } from '../downloads/register';
 import { escapeNotification as esc } from '../text';
+import { background } from '../background';
 import { hubRefText } from '../../core/hub/inPlace/hubRef';
-import { sideChoices } from './sides';
+import { sideChoices, sidePick } from './sides';
 import type { SideChoice } from './sides';
-
-type SideItem = vscode.QuickPickItem & SideChoice;
 
 /** A run root named by an argument, opened in the run service if it is not yet: its root, or undefined with a message. */
 async function runFromArg(s: Services, arg: unknown): Promise<string | undefined> {
@@ -26,29 +25,56 @@ async function runFromArg(s: Services, arg: unknown): Promise<string | undefined
   return live?.run.location.root;
 }
 
-/** Asks for one side: a local run (not `except`) or a followed Hub repo, whose logs are then downloaded. */
+/**
+ * Asks for one side: a local run (not `except`) or a followed Hub repo, whose logs are then downloaded.
+ * The repos are listed again while the pick is open: one whose Hub has gone since its last listing
+ * leaves the list, and the title says why (a separator at the end of a quick pick is never shown).
+ */
 async function pickSide(s: Services, placeHolder: string, except?: string): Promise<string | undefined> {
   await s.runs.scan();
-  const choices = sideChoices(
-    s.runs.list().map((l) => ({ name: l.run.location.name, root: l.run.location.root })),
-    s.settings().repos,
-    (repo) => s.hub.state(repo).error,
-    except,
-  );
-  if (!choices.some((c) => c.root !== undefined || c.repo !== undefined)) {
+  const repos = s.settings().repos;
+  const choices = (): SideChoice[] =>
+    sideChoices(
+      s.runs.list().map((l) => ({ name: l.run.location.name, root: l.run.location.root })),
+      repos,
+      (repo) => s.hub.state(repo).error,
+      except,
+    );
+  const first = choices();
+  if (repos.length === 0 && !first.some((c) => c.root !== undefined)) {
     void vscode.window.showWarningMessage('RL Runs: no other run to compare with: open a folder with logs, or follow a Hub repo.');
     return undefined;
   }
-  // a line that is no choice (the unreachable repos) is a separator: it cannot be picked
-  const items: SideItem[] = choices.map((c) =>
-    c.root !== undefined || c.repo !== undefined
-      ? c
-      : { label: `${c.label} (${c.description})`, description: '', kind: vscode.QuickPickItemKind.Separator },
-  );
-  const pick = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
-  if (!pick) return undefined;
-  if (pick.root !== undefined) return pick.root;
-  return pick.repo !== undefined ? downloadLogsRun(s, pick.repo) : undefined;
+  const qp = vscode.window.createQuickPick<SideChoice>();
+  qp.placeholder = placeHolder;
+  qp.matchOnDescription = true;
+  let shown = sidePick(first);
+  qp.items = shown.rows;
+  qp.title = shown.title;
+  qp.busy = repos.length > 0;
+  let open = true;
+  const pick = new Promise<SideChoice | undefined>((res) => {
+    qp.onDidAccept(() => res(qp.selectedItems[0]));
+    qp.onDidHide(() => res(undefined));
+  });
+  qp.show();
+  const relisted = Promise.all(repos.map((r) => s.hub.refresh(r))).then(() => {
+    if (!open) return;
+    qp.busy = false;
+    const now = sidePick(choices());
+    // the rows are set again only when they changed: setting them moves the highlight back to the first
+    if (JSON.stringify(now) === JSON.stringify(shown)) return;
+    shown = now;
+    qp.items = now.rows;
+    qp.title = now.title;
+  });
+  background(relisted, (line) => s.out.warn(line), 'cannot list the followed repos again');
+  const picked = await pick;
+  open = false;
+  qp.dispose();
+  if (!picked) return undefined;
+  if (picked.root !== undefined) return picked.root;
+  return picked.repo !== undefined ? downloadLogsRun(s, picked.repo) : undefined;
 }
 
 /** A Hub repo's run: its logs read in place, or downloaded before, or (asking where) downloaded now. */

@@ -27,7 +27,16 @@ export function sideChoices(
   if (down.length > 0)
     out.push({
       label: `Not reachable now: ${down.join(', ')}`,
-      description: 'its last listing failed; Refresh in the Hub view, then compare',
+      description: 'listing it failed just now; the Hub view says why',
     });
   return out;
+}
+
+/**
+ * The quick pick of a side: its rows (the choices) and its title (the line saying which repos are left
+ * out, if any). The line goes to the title: a separator ending a quick pick's list is never drawn.
+ */
+export function sidePick(choices: readonly SideChoice[]): { rows: SideChoice[]; title: string | undefined } {
+  const line = choices.find((c) => c.root === undefined && c.repo === undefined);
+  return { rows: choices.filter((c) => c !== line), title: line ? `${line.label} (${line.description})` : undefined };
 }
