@@ -1,7 +1,8 @@
 // The end-to-end suite: packages the VSIX, then runs test/e2e in a real VS Code
-// (code-server) driven by Debian's Chromium, every file in one process on one workbench
-// (test/e2e/harness.ts), and prints each file's time. Fails, never skips, when either is missing.
-import { spawnSync } from 'node:child_process';
+// (code-server) driven by Debian's Chromium: the files shared between two workbenches that run at
+// once, each share in one process on one workbench (test/e2e/harness.ts); prints each file's time.
+// Fails, never skips, when either is missing.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -67,6 +68,29 @@ const SUITE = [
   'runsTable',
   'welcome',
 ];
+/** Each file's seconds on one workbench (a quiet two-core machine), to give the workbenches equal shares. */
+const WEIGHT = {
+  journeys: 85,
+  a11y: 87,
+  share: 68,
+  dashboard: 55,
+  verdict: 48,
+  compare: 45,
+  browser: 40,
+  evalCharts: 38,
+  behaviourViews: 36,
+  evalBrowser: 37,
+  problems: 32,
+  overlay: 26,
+  task: 25,
+  inPlace: 24,
+  browse: 21,
+  runsTable: 20,
+  behaviour: 20,
+  credit: 18,
+  welcome: 18,
+};
+
 // a file named as test/e2e/x.test.ts, build/test/e2e/x.test.js or x
 const asked = process.argv.slice(2).map((f) => basename(f).replace(/\.test\.[jt]s$/, ''));
 for (const f of asked) {
@@ -79,7 +103,7 @@ for (const f of asked) {
 rmSync('test-results/e2e', { recursive: true, force: true });
 const files = asked.length > 0 ? asked : SUITE;
 const tRun = Date.now();
-const first = await runSuite(files, 'first');
+const first = await runSuite(files, 'first', shardCount(files));
 // A real VS Code on a loaded two-core machine can miss a wait it makes in time alone. A file that fails
 // runs once more, after the others, on a workbench of its own, and is named either way: a failure twice
 // fails the suite, a pass on the second run is reported as flaky (never silently).
@@ -90,7 +114,7 @@ if (failed.length > 0) {
   console.error(
     `e2e: ${failed.join(', ')} FAILED; running ${failed.length === 1 ? 'it' : 'them'} once more to tell a flake from a failure`,
   );
-  const second = await runSuite(failed, 'second');
+  const second = await runSuite(failed, 'second', 1);
   for (const f of failed) (second.passed.has(f) ? flaky : broken).push(f);
 }
 console.log(
@@ -103,14 +127,60 @@ if (outside) console.log(`e2e: FAILED outside any file (the workbench's start or
 process.exit(broken.length > 0 || outside ? 1 : 0);
 
 /**
- * The given files in one test process on one workbench (the entry bundle loads them in order,
- * naming each for the harness); each file's time and result, read from the summary the harness writes.
+ * How many workbenches run the files at once: RLRB_E2E_WORKBENCHES, else 2 for more than a few files.
+ * A journey mostly waits on the workbench (a page to load, a host to answer), so two workbenches on two
+ * cores take about two thirds of one's time; each is the one workbench of its own test process.
  */
-async function runSuite(names, which) {
+function shardCount(names) {
+  const asked = Number(process.env.RLRB_E2E_WORKBENCHES);
+  if (Number.isInteger(asked) && asked >= 1) return Math.min(asked, names.length);
+  return names.length > 3 ? 2 : 1;
+}
+
+/** The files cut into `n` shares of about equal time, each share in the suite's order. */
+function shares(names, n) {
+  const load = Array.from({ length: n }, () => ({ seconds: 0, files: new Set() }));
+  for (const f of [...names].sort((a, b) => (WEIGHT[b] ?? 30) - (WEIGHT[a] ?? 30))) {
+    const least = load.reduce((m, x) => (x.seconds < m.seconds ? x : m));
+    least.seconds += WEIGHT[f] ?? 30;
+    least.files.add(f);
+  }
+  return load.map((x) => names.filter((f) => x.files.has(f))).filter((x) => x.length > 0);
+}
+
+/**
+ * The given files on `n` workbenches at once, each share in one test process on one workbench (the
+ * entry bundle loads its files in order, naming each for the harness); each file's time and result,
+ * read from the summaries the harnesses write. With two, each line says which workbench printed it.
+ */
+async function runSuite(names, which, n) {
+  const parts = shares(names, n);
+  if (parts.length > 1) parts.forEach((p, i) => console.log(`e2e: workbench ${i + 1} of ${parts.length} runs ${p.join(', ')}`));
+  mkdirSync('test-results', { recursive: true });
+  const runs = await Promise.all(
+    parts.map((p, i) => runShare(p, parts.length > 1 ? `${which}-${i + 1}` : which, parts.length > 1 ? `[${i + 1}] ` : '')),
+  );
+  const results = runs.flatMap((r) => r.results);
+  console.log(`e2e: time per file (${which} run):`);
+  for (const f of names) {
+    const res = results.find((x) => x.file === `${f}.test.ts`);
+    if (!res) console.log(`  ${f}.test.ts: did not run to its end`);
+    else
+      console.log(
+        `  ${`${f}.test.ts`.padEnd(24)} ${res.seconds.toFixed(1).padStart(6)} s  ${res.journeys - res.failed} of ${res.journeys} journeys passed`,
+      );
+  }
+  const passed = new Set(names.filter((f) => results.some((x) => x.file === `${f}.test.ts` && x.failed === 0)));
+  const status = runs.find((r) => r.status !== 0)?.status ?? 0;
+  return { passed, status, outside: status !== 0 && passed.size === names.length };
+}
+
+/** One share of the files in its own test process; its lines printed as they come, after `prefix`. */
+async function runShare(names, which, prefix) {
   const entry = join('build', 'test', `e2e-${which}.js`);
   const contents = [
     "const { e2eFile } = require('./harness');",
-    ...names.map((n) => `e2eFile(${JSON.stringify(`${n}.test.ts`)});\nrequire(${JSON.stringify(`./${n}.test`)});`),
+    ...names.map((f) => `e2eFile(${JSON.stringify(`${f}.test.ts`)});\nrequire(${JSON.stringify(`./${f}.test`)});`),
   ].join('\n');
   await esbuild.build({
     stdin: { contents, resolveDir: join('test', 'e2e'), sourcefile: `e2e-${which}.ts`, loader: 'ts' },
@@ -124,29 +194,37 @@ async function runSuite(names, which) {
     external: ['vscode', 'playwright-core'],
   });
   const summary = join('test-results', `e2e-${which}.jsonl`);
-  mkdirSync('test-results', { recursive: true });
   rmSync(summary, { force: true });
-  const r = spawnSync('node', ['--enable-source-maps', '--test-reporter=spec', entry], {
-    stdio: 'inherit',
+  const child = spawn('node', ['--enable-source-maps', '--test-reporter=spec', entry], {
+    stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', RLRB_E2E_SUMMARY: summary },
   });
+  if (prefix) {
+    prefixed(child.stdout, process.stdout, prefix);
+    prefixed(child.stderr, process.stderr, prefix);
+  }
+  const status = await new Promise((res) => child.on('close', (code, signal) => res(code ?? (signal ? 1 : 0))));
   const results = existsSync(summary)
     ? readFileSync(summary, 'utf8')
         .split('\n')
         .filter((l) => l.trim())
         .map((l) => JSON.parse(l))
     : [];
-  console.log(`e2e: time per file (${which} run):`);
-  for (const n of names) {
-    const res = results.find((x) => x.file === `${n}.test.ts`);
-    if (!res) console.log(`  ${n}.test.ts: did not run to its end`);
-    else
-      console.log(
-        `  ${`${n}.test.ts`.padEnd(24)} ${res.seconds.toFixed(1).padStart(6)} s  ${res.journeys - res.failed} of ${res.journeys} journeys passed`,
-      );
-  }
-  const passed = new Set(names.filter((n) => results.some((x) => x.file === `${n}.test.ts` && x.failed === 0)));
-  return { passed, status: r.status, outside: r.status !== 0 && passed.size === names.length };
+  return { results, status };
+}
+
+/** Copies a stream's lines to `out`, each after `prefix` (a line is written whole, never mixed with the other workbench's). */
+function prefixed(from, out, prefix) {
+  let rest = '';
+  from.setEncoding('utf8');
+  from.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    if (lines.length > 0) out.write(lines.map((l) => prefix + l).join('\n') + '\n');
+  });
+  from.on('end', () => {
+    if (rest) out.write(prefix + rest + '\n');
+  });
 }
 
 /** The file names in a zip's central directory (a VSIX is a zip; no zip64, which a VSIX never needs). */
