@@ -93,6 +93,9 @@ export function writeUserSettings(userData, settings) {
         'security.workspace.trust.enabled': false,
         'window.commandCenter': false,
         'git.openRepositoryInParentFolders': 'never',
+        // nothing redrawn while a test waits: two workbenches share two cores
+        'editor.cursorBlinking': 'solid',
+        'workbench.reduceMotion': 'on',
         ...settings,
       },
       null,
