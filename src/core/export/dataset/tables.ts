@@ -7,6 +7,7 @@
 import type { CreditIndex } from '../../log/creditIndex';
 import type { TrajectoryView, TurnView } from '../../record/trajectory';
 import type { BehaviourTurnMarks, TurnClass } from '../../credit/turnMarks';
+import { MARK_CYCLE, MARK_REPEAT } from '../../behaviour/actionSeq';
 import { LABEL_TAGS } from '../../behaviour/tags';
 import { Flag, TAG_NAMES } from '../../../shared/shapes';
 import type { TagName } from '../../../shared/shapes';
@@ -28,16 +29,31 @@ export interface TrajectoryEntry {
   tags: number;
 }
 
+/** One turn; the writer reuses one entry for every turn (a column reads it at once). */
 export interface TurnEntry {
   trajectoryId: string;
   group: number;
   rollout: number;
   turn: TurnView;
   cls: TurnClass;
-  marks: BehaviourTurnMarks;
+  /** section 7's window marks of the turn (`MARK_REPEAT`, `MARK_CYCLE`) */
+  windows: number;
+  collapsed: boolean;
 }
 
 const FLAG_NAMES = Object.entries(Flag).map(([k, bit]) => [k.charAt(0).toLowerCase() + k.slice(1), bit] as const);
+
+/** The names of the bits set in `bits`, one array a set of bits (a list cell is read, never changed). */
+function namesOf(names: readonly (readonly [string, number])[]): (bits: number) => readonly string[] {
+  const seen = new Map<number, readonly string[]>();
+  return (bits) => {
+    let l = seen.get(bits);
+    if (!l) seen.set(bits, (l = names.filter(([, bit]) => (bits & bit) !== 0).map(([n]) => n)));
+    return l;
+  };
+}
+const flagNames = namesOf(FLAG_NAMES);
+const tagNames = namesOf(TAG_NAMES.map((n, k) => [n, 1 << k] as const));
 const snake = (s: string): string => s.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
 type T = DatasetColumn<TrajectoryEntry>;
@@ -106,13 +122,13 @@ export const TRAJECTORY_COLUMNS: readonly T[] = [
     name: 'flags',
     type: { list: 'string' },
     about: 'the row flags set (signFlip, argmax, fallback, masked, ...)',
-    get: (e) => FLAG_NAMES.filter(([, bit]) => (col(e).flags[e.row]! & bit) !== 0).map(([n]) => n),
+    get: (e) => flagNames(col(e).flags[e.row]!),
   },
   {
     name: 'tags',
     type: { list: 'string' },
     about: 'the behaviour tags it has',
-    get: (e) => TAG_NAMES.filter((_, k) => (e.tags & (1 << k)) !== 0),
+    get: (e) => tagNames(e.tags),
   },
   ...TAG_NAMES.map((name, k) => tagColumn(name, 1 << k)),
 ];
@@ -133,6 +149,16 @@ const MARK_NAMES: readonly (keyof BehaviourTurnMarks)[] = [
   'collapsed',
 ];
 
+/** A turn's mark `m`, from its classification and its windows. */
+function marked(e: TurnEntry, m: keyof BehaviourTurnMarks): boolean {
+  if (m === 'repeat') return (e.windows & MARK_REPEAT) !== 0;
+  if (m === 'cycle') return (e.windows & MARK_CYCLE) !== 0;
+  if (m === 'collapsed') return e.collapsed;
+  return e.cls[m] === true;
+}
+
+const markNames = namesOf(MARK_NAMES.map((m, k) => [m, 1 << k] as const));
+
 export const TURN_COLUMNS: readonly U[] = [
   { name: 'turn_id', type: 'string', about: 'trajectory_id/turn', get: (e) => `${e.trajectoryId}/${e.turn.index}` },
   { name: 'trajectory_id', type: 'string', about: 'the trajectory it belongs to', get: (e) => e.trajectoryId },
@@ -145,16 +171,20 @@ export const TURN_COLUMNS: readonly U[] = [
   { name: 'done', type: { list: 'bool' }, about: 'candidate k is a done action', get: (e) => e.turn.done },
   { name: 'c', type: 'float', about: 'logged credit (null: absent or null)', get: (e) => e.turn.c ?? null },
   { name: 'A_t', type: 'float', about: 'logged turn advantage', get: (e) => e.turn.At ?? null },
-  { name: 'recomputed_c', type: 'float', about: 'c recomputed from the scores (section 3)', get: (e) => e.marks.recomputedC },
+  { name: 'recomputed_c', type: 'float', about: 'c recomputed from the scores (section 3)', get: (e) => e.cls.recomputedC },
   mark('labeled', 'at least 2 scores', (e) => e.cls.labeled),
   mark('credited', 'labeled, neither masked nor fallback', (e) => e.cls.credited),
   mark('flip_counted', 'counted by the sign-flip rate', (e) => e.cls.flipCounted),
   mark('c_counted', 'credited with a numeric logged c', (e) => e.cls.cCounted),
-  ...MARK_NAMES.map((m) => mark(snake(m), `the turn mark \`${m}\``, (e) => e.marks[m] === true)),
+  ...MARK_NAMES.map((m) => mark(snake(m), `the turn mark \`${m}\``, (e) => marked(e, m))),
   {
     name: 'marks',
     type: { list: 'string' },
     about: 'the marks that hold',
-    get: (e) => MARK_NAMES.filter((m) => e.marks[m] === true),
+    get: (e) => {
+      let bits = 0;
+      for (let k = 0; k < MARK_NAMES.length; k++) if (marked(e, MARK_NAMES[k]!)) bits |= 1 << k;
+      return markNames(bits);
+    },
   },
 ];

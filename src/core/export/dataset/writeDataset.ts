@@ -14,15 +14,15 @@ import { buildSchemaTables } from '../../record/schema';
 import type { SchemaTables } from '../../record/schema';
 import { normaliseRecord } from '../../record/trajectory';
 import type { TrajectoryView } from '../../record/trajectory';
-import { Collapse, classifyTurn, collapseOf } from '../../credit/turnMarks';
-import { MARK_CYCLE, MARK_REPEAT, StringActions } from '../../behaviour/actionSeq';
+import { Collapse, classifyTurn, collapseOf, newTurnClass, recomputeSame } from '../../credit/turnMarks';
+import { StringActions } from '../../behaviour/actionSeq';
 import { actionWindows } from '../../behaviour/windows';
 import { inFileOrder, readRanges } from '../recordReader';
 import type { RangeOrigin, RangeSource } from '../recordReader';
 import { writableSink } from '../sink';
 import { ParquetTable } from '../parquetTable';
 import { TRAJECTORY_COLUMNS, TURN_COLUMNS } from './tables';
-import type { DatasetColumn, TrajectoryEntry } from './tables';
+import type { DatasetColumn, TrajectoryEntry, TurnEntry } from './tables';
 
 export const DATASET_TABLES = ['trajectories', 'turns'] as const;
 
@@ -100,6 +100,16 @@ async function writeIteration(
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
   const seen = new Set<string>();
+  const windows = new Uint8Array(64);
+  const turn: TurnEntry = {
+    trajectoryId: '',
+    group: 0,
+    rollout: 0,
+    turn: undefined as never,
+    cls: newTurnClass(),
+    windows: 0,
+    collapsed: false,
+  };
   try {
     const reader = readRanges(index.path, inFileOrder(rows, src), src, {
       ...(o.signal ? { signal: o.signal } : {}),
@@ -115,23 +125,26 @@ async function writeIteration(
       await tf.table.add(entry);
       const A = c.A[row]!;
       // one classification a turn (the marks are its fields), the windows of section 7 over the trajectory
-      const windows = new Uint8Array(v.turns.length);
+      const w = v.turns.length <= windows.length ? windows.fill(0, 0, v.turns.length) : new Uint8Array(v.turns.length);
       actionWindows(
         new StringActions(
           v.turns.map((t) => t.action),
           match,
         ),
-        windows,
+        w,
       );
-      for (const [k, turn] of v.turns.entries()) {
-        const cls = classifyTurn(turn, A, credit, match);
-        const marks = {
-          ...cls,
-          repeat: (windows[k]! & MARK_REPEAT) !== 0,
-          cycle: (windows[k]! & MARK_CYCLE) !== 0,
-          collapsed: collapseOf(turn, match) === Collapse.Collapsed,
-        };
-        await uf.table.add({ trajectoryId: id, group: c.group[row]!, rollout: c.rollout[row]!, turn, cls, marks });
+      turn.trajectoryId = id;
+      turn.group = c.group[row]!;
+      turn.rollout = c.rollout[row]!;
+      for (let k = 0; k < v.turns.length; k++) {
+        const t = v.turns[k]!;
+        // the candidates matched once for the classification and the collapse
+        t.sameRecomputed ??= recomputeSame(t.candidates, match);
+        turn.turn = t;
+        classifyTurn(t, A, credit, match, turn.cls);
+        turn.windows = w[k]!;
+        turn.collapsed = collapseOf(t, match) === Collapse.Collapsed;
+        await uf.table.add(turn);
       }
     }
     await tf.close();
