@@ -11,6 +11,7 @@ import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import type { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
+import { endianness } from 'node:os';
 
 /** `int`: INT64 (held exactly to 2^53); `int32`: counts that fit, no BigInt per cell */
 export type ScalarType = 'int' | 'int32' | 'float' | 'string' | 'bool';
@@ -22,16 +23,23 @@ export type ColumnChunk = FileMetaData['row_groups'][number]['columns'][number];
 const PHYSICAL = { int: 'INT64', int32: 'INT32', float: 'DOUBLE', string: 'BYTE_ARRAY', bool: 'BOOLEAN' } as const;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** A growable byte buffer. */
+/** Parquet's numbers are little-endian; typed arrays are the machine's order. */
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** A growable byte buffer, with number views on it for values of a fixed size (written at aligned offsets). */
 class Bytes {
-  buf = Buffer.allocUnsafe(1 << 12);
+  buf = Buffer.from(new ArrayBuffer(1 << 12));
+  f64 = new Float64Array(this.buf.buffer);
+  i32 = new Int32Array(this.buf.buffer);
   used = 0;
 
   ensure(n: number): void {
     if (this.used + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.used + n));
+    const next = Buffer.from(new ArrayBuffer(Math.max(this.buf.length * 2, (this.used + n + 7) & ~7)));
     this.buf.copy(next, 0, 0, this.used);
     this.buf = next;
+    this.f64 = new Float64Array(next.buffer);
+    this.i32 = new Int32Array(next.buffer);
   }
 
   /** a level or a boolean, one a byte */
@@ -107,19 +115,22 @@ export class ColumnBuilder {
       case 'float':
         if (typeof v !== 'number' || !Number.isFinite(v)) return false;
         b.ensure(8);
-        b.used = b.buf.writeDoubleLE(v, b.used);
+        b.f64[b.used >> 3] = v;
+        b.used += 8;
         break;
       case 'int32':
         if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) >= 2 ** 31) return false;
         b.ensure(4);
-        b.used = b.buf.writeInt32LE(v, b.used);
+        b.i32[b.used >> 2] = v;
+        b.used += 4;
         break;
       case 'int': {
         if (typeof v !== 'number' || !Number.isSafeInteger(v)) return false;
         const hi = Math.floor(v / 2 ** 32);
         b.ensure(8);
-        b.buf.writeUInt32LE(v - hi * 2 ** 32, b.used);
-        b.used = b.buf.writeInt32LE(hi, b.used + 4);
+        b.i32[b.used >> 2] = (v - hi * 2 ** 32) | 0;
+        b.i32[(b.used >> 2) + 1] = hi;
+        b.used += 8;
         break;
       }
       case 'bool':
@@ -149,6 +160,8 @@ export class ColumnBuilder {
     const repLength = this.rep ? writeRleBitPackedHybrid(levels, this.rep.view(), 1) : 0;
     const defLength = writeRleBitPackedHybrid(levels, this.def.view(), this.maxDef === 1 ? 1 : 2);
     let page: Uint8Array = this.values.view();
+    if (!LITTLE_ENDIAN && this.type === 'float') this.values.view().swap64();
+    if (!LITTLE_ENDIAN && (this.type === 'int' || this.type === 'int32')) this.values.view().swap32();
     if (this.type === 'bool') {
       const rle = new ByteWriter(page.length / 4 + 16);
       rle.appendUint32(0);

@@ -5,8 +5,7 @@
  * trajectory view use. `run` and `iteration` are not columns: they are the Hive partitions.
  */
 import type { CreditIndex } from '../../log/creditIndex';
-import type { TrajectoryView, TurnView } from '../../record/trajectory';
-import type { BehaviourTurnMarks, TurnClass } from '../../credit/turnMarks';
+import type { BehaviourTurnMarks, TurnClass, TurnInput } from '../../credit/turnMarks';
 import { MARK_CYCLE, MARK_REPEAT } from '../../behaviour/actionSeq';
 import { LABEL_TAGS } from '../../behaviour/tags';
 import { Flag, TAG_NAMES } from '../../../shared/shapes';
@@ -22,7 +21,8 @@ export interface TrajectoryEntry {
   id: string;
   index: CreditIndex;
   row: number;
-  view: TrajectoryView;
+  /** its texts as logged (null: absent) */
+  view: { taskId: string | null; instruction: string | null };
   /** the run has labeled turns (else the label tags are unknown: null) */
   labels: boolean;
   /** its behaviour tags (`index.tags`), computed once for the dozen columns that read them */
@@ -34,7 +34,10 @@ export interface TurnEntry {
   trajectoryId: string;
   group: number;
   rollout: number;
-  turn: TurnView;
+  turn: TurnInput;
+  /** its place in the trajectory, from 0 */
+  index: number;
+  action: string | null;
   cls: TurnClass;
   /** section 7's window marks of the turn (`MARK_REPEAT`, `MARK_CYCLE`) */
   windows: number;
@@ -160,12 +163,12 @@ function marked(e: TurnEntry, m: keyof BehaviourTurnMarks): boolean {
 const markNames = namesOf(MARK_NAMES.map((m, k) => [m, 1 << k] as const));
 
 export const TURN_COLUMNS: readonly U[] = [
-  { name: 'turn_id', type: 'string', about: 'trajectory_id/turn', get: (e) => `${e.trajectoryId}/${e.turn.index}` },
+  { name: 'turn_id', type: 'string', about: 'trajectory_id/turn', get: (e) => `${e.trajectoryId}/${e.index}` },
   { name: 'trajectory_id', type: 'string', about: 'the trajectory it belongs to', get: (e) => e.trajectoryId },
   { name: 'group', type: 'int', about: 'GRPO group', get: (e) => e.group },
   { name: 'rollout', type: 'int', about: 'rollout in the group', get: (e) => e.rollout },
-  { name: 'turn', type: 'int32', about: 'its place in the trajectory, from 0', get: (e) => e.turn.index },
-  { name: 'action', type: 'string', about: 'the executed action', get: (e) => e.turn.action },
+  { name: 'turn', type: 'int32', about: 'its place in the trajectory, from 0', get: (e) => e.index },
+  { name: 'action', type: 'string', about: 'the executed action', get: (e) => e.action },
   { name: 'scores', type: { list: 'float' }, about: 'candidate scores, [0] executed', get: (e) => e.turn.scores },
   { name: 'same', type: { list: 'bool' }, about: 'candidate k is the executed action', get: (e) => e.turn.same },
   { name: 'done', type: { list: 'bool' }, about: 'candidate k is a done action', get: (e) => e.turn.done },
