@@ -23,6 +23,16 @@ export type ColumnChunk = FileMetaData['row_groups'][number]['columns'][number];
 const PHYSICAL = { int: 'INT64', int32: 'INT32', float: 'DOUBLE', string: 'BYTE_ARRAY', bool: 'BOOLEAN' } as const;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** the column's type as a number: a switch on it is a jump, not string comparisons */
+const enum Kind {
+  Int,
+  Int32,
+  Float,
+  String,
+  Bool,
+}
+const KIND: Record<ScalarType, Kind> = { int: Kind.Int, int32: Kind.Int32, float: Kind.Float, string: Kind.String, bool: Kind.Bool };
+
 /** Parquet's numbers are little-endian; typed arrays are the machine's order. */
 const LITTLE_ENDIAN = endianness() === 'LE';
 
@@ -63,6 +73,7 @@ export class ColumnBuilder {
   private readonly rep: Bytes | null;
   private readonly values = new Bytes();
   private readonly maxDef: number;
+  private readonly kind: Kind;
   private nulls = 0;
   private rows = 0;
   private min: number | string | boolean | undefined;
@@ -75,6 +86,7 @@ export class ColumnBuilder {
     readonly path: readonly string[],
     list: boolean,
   ) {
+    this.kind = KIND[type];
     this.maxDef = list ? 3 : 1;
     this.rep = list ? new Bytes() : null;
   }
@@ -111,20 +123,20 @@ export class ColumnBuilder {
   /** Appends `v`'s PLAIN bytes (false: it is null for this column). */
   private value(v: Scalar): boolean {
     const b = this.values;
-    switch (this.type) {
-      case 'float':
+    switch (this.kind) {
+      case Kind.Float:
         if (typeof v !== 'number' || !Number.isFinite(v)) return false;
         b.ensure(8);
         b.f64[b.used >> 3] = v;
         b.used += 8;
         break;
-      case 'int32':
+      case Kind.Int32:
         if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) >= 2 ** 31) return false;
         b.ensure(4);
         b.i32[b.used >> 2] = v;
         b.used += 4;
         break;
-      case 'int': {
+      case Kind.Int: {
         if (typeof v !== 'number' || !Number.isSafeInteger(v)) return false;
         const hi = Math.floor(v / 2 ** 32);
         b.ensure(8);
@@ -133,11 +145,11 @@ export class ColumnBuilder {
         b.used += 8;
         break;
       }
-      case 'bool':
+      case Kind.Bool:
         if (typeof v !== 'boolean') return false;
         b.byte(v ? 1 : 0);
         break;
-      case 'string': {
+      case Kind.String: {
         if (typeof v !== 'string') return false;
         b.ensure(4 + v.length * 3);
         const n = b.buf.write(v, b.used + 4, 'utf8');

@@ -68,6 +68,8 @@ export class ParquetTable<R> {
   private readonly writer: SinkWriter;
   private readonly schema: SchemaElement[];
   private readonly builders: ColumnBuilder[];
+  private readonly gets: ((r: R) => CellValue)[];
+  private readonly lists: boolean[];
   private readonly groups: FileMetaData['row_groups'] = [];
   private rows = 0;
   /** rows written in all */
@@ -85,6 +87,8 @@ export class ParquetTable<R> {
         ? new ColumnBuilder(c.type, [c.name], false)
         : new ColumnBuilder(c.type.list, [c.name, 'list', 'element'], true),
     );
+    this.gets = cols.map((c) => c.get);
+    this.lists = cols.map((c) => typeof c.type !== 'string');
     // the magic number that opens the file
     this.writer.appendUint32(0x31524150);
   }
@@ -96,11 +100,10 @@ export class ParquetTable<R> {
 
   /** Adds a row; a promise only when it filled a row group (its bytes are on their way to the sink). */
   add(r: R): Promise<void> | undefined {
-    const { cols, builders } = this;
-    for (let i = 0; i < cols.length; i++) {
-      const c = cols[i]!;
-      if (typeof c.type === 'string') builders[i]!.scalar(c.get(r) as Scalar);
-      else builders[i]!.list(c.get(r));
+    const { gets, builders, lists } = this;
+    for (let i = 0; i < gets.length; i++) {
+      if (lists[i]) builders[i]!.list(gets[i]!(r));
+      else builders[i]!.scalar(gets[i]!(r) as Scalar);
     }
     this.count++;
     return ++this.rows >= this.groupRows ? this.writeGroup() : undefined;
