@@ -76,7 +76,7 @@ export class ParquetTable<R> {
   count = 0;
 
   constructor(
-    private readonly cols: readonly ParquetColumn<R>[],
+    cols: readonly ParquetColumn<R>[],
     sink: ExportSink,
     private readonly groupRows = 10_000,
   ) {
