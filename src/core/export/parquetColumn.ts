@@ -23,6 +23,20 @@ export type ColumnChunk = FileMetaData['row_groups'][number]['columns'][number];
 const PHYSICAL = { int: 'INT64', int32: 'INT32', float: 'DOUBLE', string: 'BYTE_ARRAY', bool: 'BOOLEAN' } as const;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** Writes `v` as UTF-8 at `at`, returning its byte length: a short ASCII text by a loop, cheaper than a call of `write`. */
+function utf8(buf: Buffer, v: string, at: number): number {
+  if (v.length <= 64) {
+    let i = 0;
+    for (; i < v.length; i++) {
+      const ch = v.charCodeAt(i);
+      if (ch >= 0x80) break;
+      buf[at + i] = ch;
+    }
+    if (i === v.length) return i;
+  }
+  return buf.write(v, at, 'utf8');
+}
+
 /** the column's type as a number: a switch on it is a jump, not string comparisons */
 const enum Kind {
   Int,
@@ -76,8 +90,13 @@ export class ColumnBuilder {
   private readonly kind: Kind;
   private nulls = 0;
   private rows = 0;
-  private min: number | string | boolean | undefined;
-  private max: number | string | boolean | undefined;
+  /** min/max, each kind of value in its own fields (a comparison of one type is a fast one) */
+  private lo = Infinity;
+  private hi = -Infinity;
+  private sLo: string | undefined;
+  private sHi: string | undefined;
+  /** bit 1: a false seen, bit 2: a true */
+  private bools = 0;
   /** a string with a surrogate: JS order is not UTF-8 byte order, so no min/max */
   private unordered = false;
 
@@ -129,12 +148,14 @@ export class ColumnBuilder {
         b.ensure(8);
         b.f64[b.used >> 3] = v;
         b.used += 8;
+        this.range(v);
         break;
       case Kind.Int32:
         if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) >= 2 ** 31) return false;
         b.ensure(4);
         b.i32[b.used >> 2] = v;
         b.used += 4;
+        this.range(v);
         break;
       case Kind.Int: {
         if (typeof v !== 'number' || !Number.isSafeInteger(v)) return false;
@@ -143,25 +164,32 @@ export class ColumnBuilder {
         b.i32[b.used >> 2] = (v - hi * 2 ** 32) | 0;
         b.i32[(b.used >> 2) + 1] = hi;
         b.used += 8;
+        this.range(v);
         break;
       }
       case Kind.Bool:
         if (typeof v !== 'boolean') return false;
         b.byte(v ? 1 : 0);
+        this.bools |= v ? 2 : 1;
         break;
       case Kind.String: {
         if (typeof v !== 'string') return false;
         b.ensure(4 + v.length * 3);
-        const n = b.buf.write(v, b.used + 4, 'utf8');
+        const n = utf8(b.buf, v, b.used + 4);
         b.buf.writeUInt32LE(n, b.used);
         b.used += 4 + n;
         if (n !== v.length && SURROGATE.test(v)) this.unordered = true;
+        if (this.sLo === undefined || v < this.sLo) this.sLo = v;
+        if (this.sHi === undefined || v > this.sHi) this.sHi = v;
         break;
       }
     }
-    if (this.min === undefined || v < this.min) this.min = v;
-    if (this.max === undefined || v > this.max) this.max = v;
     return true;
+  }
+
+  private range(v: number): void {
+    if (v < this.lo) this.lo = v;
+    if (v > this.hi) this.hi = v;
   }
 
   /** Writes the chunk (one page) at the writer's end and forgets its values. */
@@ -220,7 +248,9 @@ export class ColumnBuilder {
   }
 
   private statistics(): NonNullable<ColumnChunk['meta_data']>['statistics'] {
-    let { min, max } = this;
+    const numbers = this.lo <= this.hi;
+    let min: number | string | boolean | undefined = numbers ? this.lo : this.bools !== 0 ? this.bools === 2 : this.sLo;
+    let max: number | string | boolean | undefined = numbers ? this.hi : this.bools !== 0 ? this.bools !== 1 : this.sHi;
     if (this.unordered) min = max = undefined;
     // signed zero as the format asks: min -0, max +0
     if (min === 0) min = -0;
@@ -239,7 +269,10 @@ export class ColumnBuilder {
     if (this.rep) this.rep.used = 0;
     this.values.used = 0;
     this.nulls = this.rows = 0;
-    this.min = this.max = undefined;
+    this.lo = Infinity;
+    this.hi = -Infinity;
+    this.sLo = this.sHi = undefined;
+    this.bools = 0;
     this.unordered = false;
   }
 }
