@@ -1,8 +1,11 @@
 /** The scroll cue kept in step with a box (browser only: the words are scrollCue.ts's). */
 import { cueText, hiddenSides } from './scrollCue';
 
-/** Keeps `cue`'s text (and the box's data-hidden) in step with `box`'s sideways scroll and size. */
-export function watchScrollCue(box: HTMLElement, cue: HTMLElement): void {
+/**
+ * Keeps `cue`'s text (and the box's data-hidden) in step with `box`'s sideways scroll and size;
+ * the update it returns is for a box whose content changes while its size does not.
+ */
+export function watchScrollCue(box: HTMLElement, cue: HTMLElement): () => void {
   const update = (): void => {
     const s = hiddenSides(box.scrollWidth, box.clientWidth, box.scrollLeft);
     cue.textContent = cueText(s);
@@ -12,4 +15,5 @@ export function watchScrollCue(box: HTMLElement, cue: HTMLElement): void {
   box.addEventListener('scroll', update, { passive: true });
   new ResizeObserver(update).observe(box);
   update();
+  return update;
 }

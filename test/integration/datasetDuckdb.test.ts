@@ -144,3 +144,17 @@ test('bad usage of --dataset exits 2 with one line', () => {
   assert.equal(rlrb('export', demo, join(root, 'other', 'sweep'), '--dataset', ds).code, 2);
   assert.equal(rlrb('export', demo, '--dataset', ds, '--push', 'not a repo').code, 2);
 });
+
+test('export --dataset reads the credit log alone: a metrics log it cannot read is no matter to it', async () => {
+  const run = join(root, 'utf16metrics');
+  mkdirSync(join(run, 'logs'), { recursive: true });
+  writeFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), jsonl(HAND_LOG));
+  writeFileSync(join(run, 'logs', 'ws_metrics.jsonl'), Buffer.from([0xff, 0xfe, 0x7b, 0, 0x7d, 0]));
+  const out = join(root, 'ds-utf16');
+  const r = rlrb('export', run, '--dataset', out);
+  assert.equal(r.code, 0, r.err);
+  assert.doesNotMatch(r.err, /ws_metrics|warning/);
+  const c = await (await DuckDBInstance.create(':memory:')).connect();
+  const [t] = await query(c, `SELECT count(*) AS n FROM read_parquet('${out}/trajectories/*/*/*.parquet')`);
+  assert.equal(t!['n'], HAND_LOG.length);
+});

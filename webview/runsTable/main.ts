@@ -23,6 +23,7 @@ import type {
 } from '../../src/shared/protocol/runsTable';
 import { RUNS_COLUMNS, columnTag, parseRunsTableState } from '../../src/shared/protocol/runsTable';
 import { parseRunsFilter, passes, sortRows } from './filter';
+import { watchScrollCue } from '../scrollCueWatch';
 
 const { post, onMessage } = channel<RunsTableWebviewMessage, RunsTableHostMessage>();
 const app = document.getElementById('app')!;
@@ -81,6 +82,9 @@ const addButton = h('vscode-button', { id: 'add-run', secondary: true }, 'Add Ru
 const chips = h('div', { class: 'chips', id: 'runs-chips' });
 const warnings = h('ul', { class: 'warnings', id: 'runs-warnings', hidden: true });
 const tableBox = h('div', { class: 'runs-box', id: 'runs-box', tabindex: 0, role: 'region', 'aria-label': 'Runs table' });
+// a narrow panel hides the right-hand columns behind the box's sideways scroll: the cue above it says so
+const tableCue = h('div', { class: 'scroll-cue muted', id: 'runs-table-cue', 'aria-hidden': 'true' });
+const updateCue = watchScrollCue(tableBox, tableCue);
 
 app.append(
   h('header', { class: 'runs-header' }, h('h1', {}, 'Runs'), status),
@@ -95,6 +99,7 @@ app.append(
   ),
   chips,
   warnings,
+  tableCue,
   tableBox,
 );
 
@@ -259,6 +264,7 @@ function render(): void {
   const left = tableBox.scrollLeft;
   tableBox.replaceChildren(table);
   tableBox.scrollLeft = left;
+  updateCue();
   const reading = v.reading > 0 ? `; ${v.reading} still being read` : '';
   const base = v.baseline ? `; verdicts against ${v.baseline.name}` : '';
   status.textContent = `${plural(v.rows.length, 'run')}, ${shown.length} shown${reading}${base}`;

@@ -8,7 +8,7 @@ import { writeRunDataset, RUN_ID } from '../../core/export/dataset/writeDataset'
 import { isHubRef, parseHubRef } from '../../core/hub/inPlace/hubRef';
 import { UsageError, stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
-import { openRun } from '../open/openRun';
+import { openRunWith, openSettings } from '../open/openRun';
 import { safeLine, writeErr } from '../output/safeText';
 import { pushConnection, pushDataset } from './pushDataset';
 
@@ -40,7 +40,8 @@ export async function exportDataset(a: ParsedArgs, signal: AbortSignal): Promise
   for (const [i, ref] of refs.entries()) {
     const id = ids[i]!;
     if (!RUN_ID.test(id)) throw new UsageError(`${ref}: cannot name it in the dataset`);
-    const run = await openRun(ref, a);
+    // the dataset is the credit log's: its metrics and evaluations are not read
+    const run = await openRunWith(ref, { ...openSettings(a), creditOnly: true });
     const origin = run.location.remote?.credit;
     const r = await writeRunDataset(dir, id, run.credit!, { signal, ...(origin ? { origin } : {}) });
     writeErr(`rlrb: run=${id}: ${r.trajectories} trajectories, ${r.turns} turns over ${r.iterations} iterations\n`);

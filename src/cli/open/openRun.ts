@@ -24,6 +24,8 @@ export interface OpenSettings {
   args: ParsedArgs;
   /** refuse a run without a credit log (every command today) */
   needCredit?: boolean;
+  /** read the credit log alone (a command that reads nothing else: the metrics and evaluations stay unread) */
+  creditOnly?: boolean;
 }
 
 /** The settings of `a`'s flags (`INDEX_FLAGS` and `--endpoint`). */
@@ -64,7 +66,7 @@ export async function locateRunWith(ref: string, s: OpenSettings): Promise<Locat
   let reading: Promise<void> | undefined;
   const readOnce = async (): Promise<void> => {
     // a run read in place is read when it opens (HubRun.start)
-    if (!isHubRef(ref)) await readRun(run, ref);
+    if (!isHubRef(ref)) await readRun(run, ref, s.creditOnly === true);
     if (run.metricsError !== undefined)
       writeErr(`rlrb: warning: ${run.metrics?.path}: cannot be read (${run.metricsError}); going on with the credit log alone\n`);
   };
@@ -72,7 +74,7 @@ export async function locateRunWith(ref: string, s: OpenSettings): Promise<Locat
 }
 
 /** The first read of both logs, with its progress on a terminal. */
-async function readRun(run: Run, ref: string): Promise<void> {
+async function readRun(run: Run, ref: string, creditOnly: boolean): Promise<void> {
   const tty = process.stderr.isTTY === true;
   const sub = tty
     ? run.credit?.onProgress((p) =>
@@ -80,7 +82,7 @@ async function readRun(run: Run, ref: string): Promise<void> {
       )
     : undefined;
   try {
-    await run.update();
+    await (creditOnly && run.credit ? run.credit.update() : run.update());
   } catch (e) {
     if (e instanceof LogEncodingError) throw new UsageError(e.message);
     const path = typeof e === 'object' && e !== null && 'path' in e && typeof e.path === 'string' ? e.path : ref;

@@ -34,13 +34,18 @@ export function nameNumber(b: Uint8Array, s: number, e: number): number {
 function keyOfName(name: string): number {
   if (name === '') return NO_KEY;
   if (name === 'done') return DONE_KEY;
-  return name === 'scroll'
-    ? SCROLL_KEY
-    : nameNumber(
-        Uint8Array.from(name, (c) => c.charCodeAt(0)),
-        0,
-        name.length,
-      );
+  if (name === 'scroll') return SCROLL_KEY;
+  // nameNumber over the name's characters, each cut to a byte (a surrogate pair counts once, by its first half)
+  let h = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    h = (Math.imul(h, 31) + (c & 0xff)) | 0;
+    if (c >= 0xd800 && c < 0xdc00) {
+      const d = name.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d < 0xe000) i++;
+    }
+  }
+  return h >>> 1;
 }
 
 /**

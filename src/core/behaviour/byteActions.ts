@@ -113,6 +113,11 @@ export class ByteActions implements ActionSeq {
     this.keys = doubled(this.keys);
   }
 
+  /** Action i's text (null: none), decoded as JSON.parse would. */
+  action(i: number): string | null {
+    return this.start[i]! < 0 ? null : this.text(i);
+  }
+
   private text(i: number): string {
     let t = this.texts[i];
     if (t === undefined) {

@@ -126,7 +126,11 @@ async function encoder(index: CreditIndex, format: ExportFormat, sink: ExportSin
   const text = (id: number, bytes: Buffer): RecordText => recordText(index, tables, id, bytes);
   if (format === 'parquet') {
     const p = parquetRows(sink, opts.rowGroup);
-    return { row: (id, bytes) => p.add({ row: index.row(id), text: text(id, bytes) }), end: () => p.finish(), written: () => p.written };
+    return {
+      row: async (id, bytes) => await p.add({ row: index.row(id), text: text(id, bytes) }),
+      end: () => p.finish(),
+      written: () => p.written,
+    };
   }
   const out = new ChunkedWriter(sink, opts.chunk);
   await out.write(csvHeader());

@@ -1,18 +1,20 @@
 /**
  * The one Parquet writer of the exports (the trajectory table, the dataset's files): typed
- * columns written with `hyparquet-writer` a row group at a time: rows gather in columns until
- * a group is full, the group is encoded and its bytes handed to the sink, so memory is one
- * row group whatever the rows. Every column is optional, null where a value is absent; a
- * column is a scalar (INT64, INT32, DOUBLE, UTF-8, BOOLEAN) or a list of them (the 3-level LIST).
+ * columns written a row group at a time: each row's cells are encoded into their columns as
+ * they come (`parquetColumn.ts`) until a group is full, the group's pages are handed to the
+ * sink, so memory is one row group's bytes whatever the rows. Every column is optional, null
+ * where a value is absent; a column is a scalar (INT64, INT32, DOUBLE, UTF-8, BOOLEAN) or a list
+ * of them (the 3-level LIST). hyparquet-writer writes the footer.
  */
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import type { ColumnSource, SchemaElement } from 'hyparquet-writer';
+import { ByteWriter } from 'hyparquet-writer';
+import type { SchemaElement } from 'hyparquet-writer';
+import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { ColumnBuilder } from './parquetColumn';
+import type { ColumnChunk, Scalar, ScalarType } from './parquetColumn';
 import type { ExportSink } from './sink';
 
-/** `int`: INT64 (held exactly to 2^53); `int32`: counts that fit, no BigInt per cell */
-export type ScalarType = 'int' | 'int32' | 'float' | 'string' | 'bool';
+export type { Scalar, ScalarType } from './parquetColumn';
 export type ColumnType = ScalarType | { list: ScalarType };
-export type Scalar = number | string | boolean | null;
 export type CellValue = Scalar | readonly Scalar[];
 
 export interface ParquetColumn<R> {
@@ -38,20 +40,7 @@ function elements<R>(c: ParquetColumn<R>): SchemaElement[] {
   ];
 }
 
-function scalar(type: ScalarType, v: Scalar): Scalar | bigint {
-  if (type === 'int') return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null;
-  if (type === 'int32') return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 31 ? v : null;
-  if (type === 'float') return typeof v === 'number' && Number.isFinite(v) ? v : null;
-  return v;
-}
-
-type Stored = Scalar | bigint | (Scalar | bigint)[];
-
-function cell(type: ColumnType, v: CellValue): Stored {
-  if (typeof type === 'string') return Array.isArray(v) ? null : scalar(type, v as Scalar);
-  if (!Array.isArray(v)) return null;
-  return (v as readonly Scalar[]).map((x) => scalar(type.list, x));
-}
+type FileMetaData = Parameters<typeof writeMetadata>[1];
 
 /** hyparquet-writer's writer, whose bytes go to a sink at each row group's end instead of growing one buffer. */
 class SinkWriter extends ByteWriter {
@@ -77,21 +66,31 @@ class SinkWriter extends ByteWriter {
 /** Rows as one Parquet file, a row group every `groupRows` rows (the last one may have fewer). */
 export class ParquetTable<R> {
   private readonly writer: SinkWriter;
-  private readonly parquet: ParquetWriter;
-  private columns: Stored[][];
+  private readonly schema: SchemaElement[];
+  private readonly builders: ColumnBuilder[];
+  private readonly gets: ((r: R) => CellValue)[];
+  private readonly lists: boolean[];
+  private readonly groups: FileMetaData['row_groups'] = [];
   private rows = 0;
   /** rows written in all */
   count = 0;
 
   constructor(
-    private readonly cols: readonly ParquetColumn<R>[],
+    cols: readonly ParquetColumn<R>[],
     sink: ExportSink,
     private readonly groupRows = 10_000,
   ) {
     this.writer = new SinkWriter(sink);
-    const schema: SchemaElement[] = [{ name: 'root', num_children: cols.length }, ...cols.flatMap(elements)];
-    this.parquet = new ParquetWriter({ writer: this.writer, schema, createdBy: 'rl-run-browser' });
-    this.columns = cols.map(() => []);
+    this.schema = [{ name: 'root', num_children: cols.length }, ...cols.flatMap(elements)];
+    this.builders = cols.map((c) =>
+      typeof c.type === 'string'
+        ? new ColumnBuilder(c.type, [c.name], false)
+        : new ColumnBuilder(c.type.list, [c.name, 'list', 'element'], true),
+    );
+    this.gets = cols.map((c) => c.get);
+    this.lists = cols.map((c) => typeof c.type !== 'string');
+    // the magic number that opens the file
+    this.writer.appendUint32(0x31524150);
   }
 
   /** bytes handed to the sink so far */
@@ -99,24 +98,47 @@ export class ParquetTable<R> {
     return this.writer.written;
   }
 
-  async add(r: R): Promise<void> {
-    this.cols.forEach((c, i) => this.columns[i]!.push(cell(c.type, c.get(r))));
+  /** Adds a row; a promise only when it filled a row group (its bytes are on their way to the sink). */
+  add(r: R): Promise<void> | undefined {
+    const { gets, builders, lists } = this;
+    for (let i = 0; i < gets.length; i++) {
+      if (lists[i]) builders[i]!.list(gets[i]!(r));
+      else builders[i]!.scalar(gets[i]!(r) as Scalar);
+    }
     this.count++;
-    if (++this.rows >= this.groupRows) await this.writeGroup();
+    return ++this.rows >= this.groupRows ? this.writeGroup() : undefined;
   }
 
-  private async writeGroup(): Promise<void> {
-    if (this.rows === 0) return;
-    const columnData = this.cols.map((c, i) => ({ name: c.name, data: this.columns[i]! })) as ColumnSource[];
-    this.columns = this.cols.map(() => []);
-    const n = this.rows;
+  private writeGroup(): Promise<void> {
+    const start = this.writer.offset;
+    const columns: ColumnChunk[] = this.builders.map((b) => b.write(this.writer));
+    let bytes = 0n;
+    for (const c of columns) bytes += c.meta_data?.total_uncompressed_size ?? 0n;
+    this.groups.push({
+      columns,
+      total_byte_size: bytes,
+      num_rows: BigInt(this.rows),
+      total_compressed_size: BigInt(this.writer.offset - start),
+    });
     this.rows = 0;
-    await this.parquet.write({ columnData, rowGroupSize: n });
+    return this.writer.flush();
   }
 
   /** The last row group and the footer. */
   async finish(): Promise<void> {
-    await this.writeGroup();
-    await this.parquet.finish();
+    if (this.rows > 0) await this.writeGroup();
+    let rows = 0n;
+    for (const g of this.groups) rows += g.num_rows;
+    const meta = {
+      version: 2,
+      created_by: 'rl-run-browser',
+      schema: this.schema,
+      num_rows: rows,
+      row_groups: this.groups,
+      metadata_length: 0,
+    };
+    writeMetadata(this.writer, meta);
+    this.writer.appendUint32(0x31524150);
+    await this.writer.finish();
   }
 }

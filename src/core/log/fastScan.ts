@@ -128,12 +128,19 @@ export class FastScanner extends ByteCursor {
   /** a turn's candidate actions, compared on their bytes where the form is a common one */
   private readonly candidateArgs: ByteArgs;
 
+  /** per-turn numbers read as JSON.parse reads them, or within 1e-15 (see `numOrNull`) */
+  private readonly approx: boolean;
+  /** the content [start, end) of the last record's `task_id` and `instruction` strings (-1: null or absent) */
+  private readonly textAt = new Int32Array(4);
+
   constructor(
     tables: SchemaTables,
     private readonly match: MatchOptions,
     withActions = true,
+    exact = false,
   ) {
     super();
+    this.approx = !exact;
     this.actions = withActions ? new ByteActions(match) : undefined;
     this.candidateArgs = new ByteArgs(match);
     this.top = entries(tables.trajectory, TOP_SLOTS);
@@ -157,6 +164,7 @@ export class FastScanner extends ByteCursor {
       missing: 0,
     };
     const unknown: string[] = [];
+    this.textAt.fill(-1);
     this.ws();
     this.expect(LB);
     this.ws();
@@ -193,7 +201,7 @@ export class FastScanner extends ByteCursor {
                 break;
               case 'task_id':
               case 'instruction':
-                this.stringOrNull();
+                this.stringOrNull(e.field === 'task_id' ? 0 : 2);
                 break;
               case 'reward':
                 t.reward = this.numOrNaN();
@@ -360,10 +368,10 @@ export class FastScanner extends ByteCursor {
               t.sameRecomputed = this.candidatesSame();
               break;
             case 'c':
-              t.c = this.numOrNull(true);
+              t.c = this.numOrNull(this.approx);
               break;
             case 'A_t': {
-              const v = this.numOrNull(true);
+              const v = this.numOrNull(this.approx);
               t.At = v === null ? undefined : v;
               break;
             }
@@ -418,7 +426,7 @@ export class FastScanner extends ByteCursor {
     }
     for (;;) {
       this.ws();
-      const v = this.numOrNull(true);
+      const v = this.numOrNull(this.approx);
       out.push(v === null || !Number.isFinite(v) ? null : v);
       this.ws();
       const ch = this.next();
@@ -567,10 +575,24 @@ export class FastScanner extends ByteCursor {
     return v === null ? NaN : v;
   }
 
-  /** A string or null, skipped; anything else goes to the slow path. */
-  private stringOrNull(): void {
-    if (this.peek() === Q) this.p = this.stringEnd(this.p) + 1;
-    else this.literal('null');
+  /** A string or null, skipped (its content's range kept at `textAt[at]`); anything else goes to the slow path. */
+  private stringOrNull(at: number): void {
+    if (this.peek() === Q) {
+      const close = this.stringEnd(this.p);
+      this.textAt[at] = this.p + 1;
+      this.textAt[at + 1] = close;
+      this.p = close + 1;
+    } else {
+      this.literal('null');
+      this.textAt[at] = -1;
+    }
+  }
+
+  /** The last record's `task_id` or `instruction`, as `normaliseRecord` reads it (null: null or absent). */
+  text(field: 'task_id' | 'instruction'): string | null {
+    const at = field === 'task_id' ? 0 : 2;
+    const open = this.textAt[at]!;
+    return open < 0 ? null : this.decode(open - 1, this.textAt[at + 1]!);
   }
 
   /** A number, null, a Python non-finite token; other values are skipped as null. */

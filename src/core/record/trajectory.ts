@@ -159,7 +159,8 @@ function pick<F extends string>(
   // no prototype: a field named __proto__ or constructor is data like any other
   const extras = Object.create(null) as Record<string, unknown>;
   const priority = new Map<F, number>();
-  for (const [key, v] of Object.entries(obj)) {
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
     const field = table.byName.get(key);
     if (field === undefined) {
       extras[key] = v;

@@ -5,8 +5,8 @@
  * trajectory view use. `run` and `iteration` are not columns: they are the Hive partitions.
  */
 import type { CreditIndex } from '../../log/creditIndex';
-import type { TrajectoryView, TurnView } from '../../record/trajectory';
-import type { BehaviourTurnMarks, TurnClass } from '../../credit/turnMarks';
+import type { BehaviourTurnMarks, TurnClass, TurnInput } from '../../credit/turnMarks';
+import { MARK_CYCLE, MARK_REPEAT } from '../../behaviour/actionSeq';
 import { LABEL_TAGS } from '../../behaviour/tags';
 import { Flag, TAG_NAMES } from '../../../shared/shapes';
 import type { TagName } from '../../../shared/shapes';
@@ -21,23 +21,42 @@ export interface TrajectoryEntry {
   id: string;
   index: CreditIndex;
   row: number;
-  view: TrajectoryView;
+  /** its texts as logged (null: absent) */
+  view: { taskId: string | null; instruction: string | null };
   /** the run has labeled turns (else the label tags are unknown: null) */
   labels: boolean;
   /** its behaviour tags (`index.tags`), computed once for the dozen columns that read them */
   tags: number;
 }
 
+/** One turn; the writer reuses one entry for every turn (a column reads it at once). */
 export interface TurnEntry {
   trajectoryId: string;
   group: number;
   rollout: number;
-  turn: TurnView;
+  turn: TurnInput;
+  /** its place in the trajectory, from 0 */
+  index: number;
+  action: string | null;
   cls: TurnClass;
-  marks: BehaviourTurnMarks;
+  /** section 7's window marks of the turn (`MARK_REPEAT`, `MARK_CYCLE`) */
+  windows: number;
+  collapsed: boolean;
 }
 
 const FLAG_NAMES = Object.entries(Flag).map(([k, bit]) => [k.charAt(0).toLowerCase() + k.slice(1), bit] as const);
+
+/** The names of the bits set in `bits`, one array a set of bits (a list cell is read, never changed). */
+function namesOf(names: readonly (readonly [string, number])[]): (bits: number) => readonly string[] {
+  const seen = new Map<number, readonly string[]>();
+  return (bits) => {
+    let l = seen.get(bits);
+    if (!l) seen.set(bits, (l = names.filter(([, bit]) => (bits & bit) !== 0).map(([n]) => n)));
+    return l;
+  };
+}
+const flagNames = namesOf(FLAG_NAMES);
+const tagNames = namesOf(TAG_NAMES.map((n, k) => [n, 1 << k] as const));
 const snake = (s: string): string => s.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
 type T = DatasetColumn<TrajectoryEntry>;
@@ -106,13 +125,13 @@ export const TRAJECTORY_COLUMNS: readonly T[] = [
     name: 'flags',
     type: { list: 'string' },
     about: 'the row flags set (signFlip, argmax, fallback, masked, ...)',
-    get: (e) => FLAG_NAMES.filter(([, bit]) => (col(e).flags[e.row]! & bit) !== 0).map(([n]) => n),
+    get: (e) => flagNames(col(e).flags[e.row]!),
   },
   {
     name: 'tags',
     type: { list: 'string' },
     about: 'the behaviour tags it has',
-    get: (e) => TAG_NAMES.filter((_, k) => (e.tags & (1 << k)) !== 0),
+    get: (e) => tagNames(e.tags),
   },
   ...TAG_NAMES.map((name, k) => tagColumn(name, 1 << k)),
 ];
@@ -133,28 +152,42 @@ const MARK_NAMES: readonly (keyof BehaviourTurnMarks)[] = [
   'collapsed',
 ];
 
+/** A turn's mark `m`, from its classification and its windows. */
+function marked(e: TurnEntry, m: keyof BehaviourTurnMarks): boolean {
+  if (m === 'repeat') return (e.windows & MARK_REPEAT) !== 0;
+  if (m === 'cycle') return (e.windows & MARK_CYCLE) !== 0;
+  if (m === 'collapsed') return e.collapsed;
+  return e.cls[m] === true;
+}
+
+const markNames = namesOf(MARK_NAMES.map((m, k) => [m, 1 << k] as const));
+
 export const TURN_COLUMNS: readonly U[] = [
-  { name: 'turn_id', type: 'string', about: 'trajectory_id/turn', get: (e) => `${e.trajectoryId}/${e.turn.index}` },
+  { name: 'turn_id', type: 'string', about: 'trajectory_id/turn', get: (e) => `${e.trajectoryId}/${e.index}` },
   { name: 'trajectory_id', type: 'string', about: 'the trajectory it belongs to', get: (e) => e.trajectoryId },
   { name: 'group', type: 'int', about: 'GRPO group', get: (e) => e.group },
   { name: 'rollout', type: 'int', about: 'rollout in the group', get: (e) => e.rollout },
-  { name: 'turn', type: 'int32', about: 'its place in the trajectory, from 0', get: (e) => e.turn.index },
-  { name: 'action', type: 'string', about: 'the executed action', get: (e) => e.turn.action },
+  { name: 'turn', type: 'int32', about: 'its place in the trajectory, from 0', get: (e) => e.index },
+  { name: 'action', type: 'string', about: 'the executed action', get: (e) => e.action },
   { name: 'scores', type: { list: 'float' }, about: 'candidate scores, [0] executed', get: (e) => e.turn.scores },
   { name: 'same', type: { list: 'bool' }, about: 'candidate k is the executed action', get: (e) => e.turn.same },
   { name: 'done', type: { list: 'bool' }, about: 'candidate k is a done action', get: (e) => e.turn.done },
   { name: 'c', type: 'float', about: 'logged credit (null: absent or null)', get: (e) => e.turn.c ?? null },
   { name: 'A_t', type: 'float', about: 'logged turn advantage', get: (e) => e.turn.At ?? null },
-  { name: 'recomputed_c', type: 'float', about: 'c recomputed from the scores (section 3)', get: (e) => e.marks.recomputedC },
+  { name: 'recomputed_c', type: 'float', about: 'c recomputed from the scores (section 3)', get: (e) => e.cls.recomputedC },
   mark('labeled', 'at least 2 scores', (e) => e.cls.labeled),
   mark('credited', 'labeled, neither masked nor fallback', (e) => e.cls.credited),
   mark('flip_counted', 'counted by the sign-flip rate', (e) => e.cls.flipCounted),
   mark('c_counted', 'credited with a numeric logged c', (e) => e.cls.cCounted),
-  ...MARK_NAMES.map((m) => mark(snake(m), `the turn mark \`${m}\``, (e) => e.marks[m] === true)),
+  ...MARK_NAMES.map((m) => mark(snake(m), `the turn mark \`${m}\``, (e) => marked(e, m))),
   {
     name: 'marks',
     type: { list: 'string' },
     about: 'the marks that hold',
-    get: (e) => MARK_NAMES.filter((m) => e.marks[m] === true),
+    get: (e) => {
+      let bits = 0;
+      for (let k = 0; k < MARK_NAMES.length; k++) if (marked(e, MARK_NAMES[k]!)) bits |= 1 << k;
+      return markNames(bits);
+    },
   },
 ];

@@ -9,20 +9,16 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CreditIndex } from '../../log/creditIndex';
-import { parseTolerant } from '../../log/tolerantJson';
 import { buildSchemaTables } from '../../record/schema';
-import type { SchemaTables } from '../../record/schema';
-import { normaliseRecord } from '../../record/trajectory';
-import type { TrajectoryView } from '../../record/trajectory';
-import { Collapse, classifyTurn, collapseOf } from '../../credit/turnMarks';
-import { MARK_CYCLE, MARK_REPEAT, StringActions } from '../../behaviour/actionSeq';
+import { Collapse, classifyTurn, collapseOf, newTurnClass, recomputeSame } from '../../credit/turnMarks';
 import { actionWindows } from '../../behaviour/windows';
 import { inFileOrder, readRanges } from '../recordReader';
 import type { RangeOrigin, RangeSource } from '../recordReader';
 import { writableSink } from '../sink';
 import { ParquetTable } from '../parquetTable';
 import { TRAJECTORY_COLUMNS, TURN_COLUMNS } from './tables';
-import type { DatasetColumn, TrajectoryEntry } from './tables';
+import { RecordTurnsReader } from './recordTurns';
+import type { DatasetColumn, TrajectoryEntry, TurnEntry } from './tables';
 
 export const DATASET_TABLES = ['trajectories', 'turns'] as const;
 
@@ -74,13 +70,6 @@ function rowsByIteration(index: CreditIndex): Map<number, number[]> {
   return new Map([...by].sort((a, b) => a[0] - b[0]));
 }
 
-function view(index: CreditIndex, tables: SchemaTables, row: number, bytes: Buffer): TrajectoryView {
-  const obj = parseTolerant(bytes.toString('utf8'));
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
-    throw new Error(`${index.path}:${index.columns.line[row]}: the record changed on disk; index it again`);
-  return normaliseRecord(obj as Record<string, unknown>, tables).view;
-}
-
 async function writeIteration(
   index: CreditIndex,
   runId: string,
@@ -89,7 +78,7 @@ async function writeIteration(
   dirs: { trajectories: string; turns: string },
   o: DatasetOptions,
 ): Promise<{ trajectories: number; turns: number }> {
-  const tables = buildSchemaTables(index.options.mapping);
+  const records = new RecordTurnsReader(index, buildSchemaTables(index.options.mapping));
   const c = index.columns;
   const src: RangeSource = { offset: (i) => c.offset[i]!, length: (i) => c.length[i]! };
   const part = `iteration=${iteration}`;
@@ -100,6 +89,18 @@ async function writeIteration(
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
   const seen = new Set<string>();
+  const windows = new Uint8Array(64);
+  const turn: TurnEntry = {
+    trajectoryId: '',
+    group: 0,
+    rollout: 0,
+    turn: undefined as never,
+    index: 0,
+    action: null,
+    cls: newTurnClass(),
+    windows: 0,
+    collapsed: false,
+  };
   try {
     const reader = readRanges(index.path, inFileOrder(rows, src), src, {
       ...(o.signal ? { signal: o.signal } : {}),
@@ -107,31 +108,34 @@ async function writeIteration(
     });
     for await (const { id: row, bytes } of reader) {
       o.signal?.throwIfAborted();
-      const v = view(index, tables, row, bytes);
+      const r = records.read(row, bytes);
       const key = `${runId}/${iteration}/${c.group[row]}/${c.rollout[row]}`;
       const id = seen.has(key) ? `${key}#${c.line[row]}` : key;
       seen.add(key);
-      const entry: TrajectoryEntry = { id, index, row, view: v, labels, tags: index.tags(row) };
-      await tf.table.add(entry);
+      const entry: TrajectoryEntry = { id, index, row, view: r, labels, tags: index.tags(row) };
+      // a promise only when a row group went out (most rows cost no await)
+      const full = tf.table.add(entry);
+      if (full) await full;
       const A = c.A[row]!;
+      const n = r.turns.length;
       // one classification a turn (the marks are its fields), the windows of section 7 over the trajectory
-      const windows = new Uint8Array(v.turns.length);
-      actionWindows(
-        new StringActions(
-          v.turns.map((t) => t.action),
-          match,
-        ),
-        windows,
-      );
-      for (const [k, turn] of v.turns.entries()) {
-        const cls = classifyTurn(turn, A, credit, match);
-        const marks = {
-          ...cls,
-          repeat: (windows[k]! & MARK_REPEAT) !== 0,
-          cycle: (windows[k]! & MARK_CYCLE) !== 0,
-          collapsed: collapseOf(turn, match) === Collapse.Collapsed,
-        };
-        await uf.table.add({ trajectoryId: id, group: c.group[row]!, rollout: c.rollout[row]!, turn, cls, marks });
+      const w = n <= windows.length ? windows.fill(0, 0, n) : new Uint8Array(n);
+      actionWindows(r.actions, w);
+      turn.trajectoryId = id;
+      turn.group = c.group[row]!;
+      turn.rollout = c.rollout[row]!;
+      for (let k = 0; k < n; k++) {
+        const t = r.turns[k]!;
+        // the candidates matched once for the classification and the collapse
+        t.sameRecomputed ??= recomputeSame(t.candidates, match);
+        turn.turn = t;
+        turn.index = k;
+        turn.action = r.action(k);
+        classifyTurn(t, A, credit, match, turn.cls);
+        turn.windows = w[k]!;
+        turn.collapsed = collapseOf(t, match) === Collapse.Collapsed;
+        const group = uf.table.add(turn);
+        if (group) await group;
       }
     }
     await tf.close();

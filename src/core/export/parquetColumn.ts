@@ -1,0 +1,278 @@
+/**
+ * One column of a Parquet row group, gathered value by value into its encoded form: definition
+ * (and, for a list, repetition) levels and the PLAIN bytes of its values, so a row group costs
+ * one pass over its cells and no value array. Written as one DATA_PAGE_V2 page, SNAPPY, with
+ * the chunk's statistics (hyparquet-writer's page header, RLE and snappy: the same bytes its
+ * `ParquetWriter` writes for a column, without its per-value dictionary, sampling and sorting).
+ */
+import { ByteWriter } from 'hyparquet-writer';
+import type { Writer } from 'hyparquet-writer';
+import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
+import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
+import type { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
+import { endianness } from 'node:os';
+
+/** `int`: INT64 (held exactly to 2^53); `int32`: counts that fit, no BigInt per cell */
+export type ScalarType = 'int' | 'int32' | 'float' | 'string' | 'bool';
+export type Scalar = number | string | boolean | null;
+
+type FileMetaData = Parameters<typeof writeMetadata>[1];
+export type ColumnChunk = FileMetaData['row_groups'][number]['columns'][number];
+
+const PHYSICAL = { int: 'INT64', int32: 'INT32', float: 'DOUBLE', string: 'BYTE_ARRAY', bool: 'BOOLEAN' } as const;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Writes `v` as UTF-8 at `at`, returning its byte length: a short ASCII text by a loop, cheaper than a call of `write`. */
+function utf8(buf: Buffer, v: string, at: number): number {
+  if (v.length <= 64) {
+    let i = 0;
+    for (; i < v.length; i++) {
+      const ch = v.charCodeAt(i);
+      if (ch >= 0x80) break;
+      buf[at + i] = ch;
+    }
+    if (i === v.length) return i;
+  }
+  return buf.write(v, at, 'utf8');
+}
+
+/** the column's type as a number: a switch on it is a jump, not string comparisons */
+const enum Kind {
+  Int,
+  Int32,
+  Float,
+  String,
+  Bool,
+}
+const KIND: Record<ScalarType, Kind> = { int: Kind.Int, int32: Kind.Int32, float: Kind.Float, string: Kind.String, bool: Kind.Bool };
+
+/** Parquet's numbers are little-endian; typed arrays are the machine's order. */
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** A growable byte buffer, with number views on it for values of a fixed size (written at aligned offsets). */
+class Bytes {
+  buf = Buffer.from(new ArrayBuffer(1 << 12));
+  f64 = new Float64Array(this.buf.buffer);
+  i32 = new Int32Array(this.buf.buffer);
+  used = 0;
+
+  ensure(n: number): void {
+    if (this.used + n <= this.buf.length) return;
+    const next = Buffer.from(new ArrayBuffer(Math.max(this.buf.length * 2, (this.used + n + 7) & ~7)));
+    this.buf.copy(next, 0, 0, this.used);
+    this.buf = next;
+    this.f64 = new Float64Array(next.buffer);
+    this.i32 = new Int32Array(next.buffer);
+  }
+
+  /** a level or a boolean, one a byte */
+  byte(v: number): void {
+    if (this.used === this.buf.length) this.ensure(1);
+    this.buf[this.used++] = v;
+  }
+
+  view(): Buffer {
+    return this.buf.subarray(0, this.used);
+  }
+}
+
+/**
+ * A leaf column: a scalar (optional; max definition level 1) or the element of a 3-level LIST
+ * (optional list, repeated `list`, optional `element`: max definition level 3, repetition 1).
+ * A value that is not of the column's type (a non-finite float, a fraction in an int column) is null.
+ */
+export class ColumnBuilder {
+  private readonly def = new Bytes();
+  private readonly rep: Bytes | null;
+  private readonly values = new Bytes();
+  private readonly maxDef: number;
+  private readonly kind: Kind;
+  private nulls = 0;
+  private rows = 0;
+  /** min/max, each kind of value in its own fields (a comparison of one type is a fast one) */
+  private lo = Infinity;
+  private hi = -Infinity;
+  private sLo: string | undefined;
+  private sHi: string | undefined;
+  /** bit 1: a false seen, bit 2: a true */
+  private bools = 0;
+  /** a string with a surrogate: JS order is not UTF-8 byte order, so no min/max */
+  private unordered = false;
+
+  constructor(
+    private readonly type: ScalarType,
+    readonly path: readonly string[],
+    list: boolean,
+  ) {
+    this.kind = KIND[type];
+    this.maxDef = list ? 3 : 1;
+    this.rep = list ? new Bytes() : null;
+  }
+
+  /** One row of a scalar column. */
+  scalar(v: Scalar): void {
+    this.rows++;
+    if (!this.value(v)) {
+      this.def.byte(0);
+      this.nulls++;
+    } else this.def.byte(1);
+  }
+
+  /** One row of a list column (null when `v` is not an array). */
+  list(v: unknown): void {
+    this.rows++;
+    const rep = this.rep!;
+    if (!Array.isArray(v) || v.length === 0) {
+      this.def.byte(Array.isArray(v) ? 1 : 0);
+      rep.byte(0);
+      this.nulls++;
+      return;
+    }
+    for (let i = 0; i < v.length; i++) {
+      rep.byte(i === 0 ? 0 : 1);
+      if (this.value(v[i] as Scalar)) this.def.byte(3);
+      else {
+        this.def.byte(2);
+        this.nulls++;
+      }
+    }
+  }
+
+  /** Appends `v`'s PLAIN bytes (false: it is null for this column). */
+  private value(v: Scalar): boolean {
+    const b = this.values;
+    switch (this.kind) {
+      case Kind.Float:
+        if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+        b.ensure(8);
+        b.f64[b.used >> 3] = v;
+        b.used += 8;
+        this.range(v);
+        break;
+      case Kind.Int32:
+        if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) >= 2 ** 31) return false;
+        b.ensure(4);
+        b.i32[b.used >> 2] = v;
+        b.used += 4;
+        this.range(v);
+        break;
+      case Kind.Int: {
+        if (typeof v !== 'number' || !Number.isSafeInteger(v)) return false;
+        const hi = Math.floor(v / 2 ** 32);
+        b.ensure(8);
+        b.i32[b.used >> 2] = (v - hi * 2 ** 32) | 0;
+        b.i32[(b.used >> 2) + 1] = hi;
+        b.used += 8;
+        this.range(v);
+        break;
+      }
+      case Kind.Bool:
+        if (typeof v !== 'boolean') return false;
+        b.byte(v ? 1 : 0);
+        this.bools |= v ? 2 : 1;
+        break;
+      case Kind.String: {
+        if (typeof v !== 'string') return false;
+        b.ensure(4 + v.length * 3);
+        const n = utf8(b.buf, v, b.used + 4);
+        b.buf.writeUInt32LE(n, b.used);
+        b.used += 4 + n;
+        if (n !== v.length && SURROGATE.test(v)) this.unordered = true;
+        if (this.sLo === undefined || v < this.sLo) this.sLo = v;
+        if (this.sHi === undefined || v > this.sHi) this.sHi = v;
+        break;
+      }
+    }
+    return true;
+  }
+
+  private range(v: number): void {
+    if (v < this.lo) this.lo = v;
+    if (v > this.hi) this.hi = v;
+  }
+
+  /** Writes the chunk (one page) at the writer's end and forgets its values. */
+  write(writer: Writer): ColumnChunk {
+    const start = writer.offset;
+    const levels = new ByteWriter(this.def.used + 64);
+    const slots = this.def.used;
+    const repLength = this.rep ? writeRleBitPackedHybrid(levels, this.rep.view(), 1) : 0;
+    const defLength = writeRleBitPackedHybrid(levels, this.def.view(), this.maxDef === 1 ? 1 : 2);
+    let page: Uint8Array = this.values.view();
+    if (!LITTLE_ENDIAN && this.type === 'float') this.values.view().swap64();
+    if (!LITTLE_ENDIAN && (this.type === 'int' || this.type === 'int32')) this.values.view().swap32();
+    if (this.type === 'bool') {
+      const rle = new ByteWriter(page.length / 4 + 16);
+      rle.appendUint32(0);
+      writeRleBitPackedHybrid(rle, page, 1);
+      rle.view.setUint32(0, rle.offset - 4, true);
+      page = rle.getBytes();
+    }
+    const encoding = this.type === 'bool' ? 'RLE' : 'PLAIN';
+    const compressed = snappyCompress(page);
+    writePageHeader(writer, {
+      type: 'DATA_PAGE_V2',
+      uncompressed_page_size: levels.offset + page.length,
+      compressed_page_size: levels.offset + compressed.length,
+      data_page_header_v2: {
+        num_values: slots,
+        num_nulls: this.nulls,
+        num_rows: this.rows,
+        encoding,
+        definition_levels_byte_length: defLength,
+        repetition_levels_byte_length: repLength,
+        is_compressed: true,
+      },
+    });
+    const headerSize = writer.offset - start;
+    writer.appendBytes(levels.getBytes());
+    writer.appendBytes(compressed);
+    const chunk: ColumnChunk = {
+      file_offset: BigInt(start),
+      meta_data: {
+        type: PHYSICAL[this.type],
+        encodings: [encoding],
+        path_in_schema: [...this.path],
+        codec: 'SNAPPY',
+        num_values: BigInt(slots),
+        total_compressed_size: BigInt(writer.offset - start),
+        total_uncompressed_size: BigInt(headerSize + levels.offset + page.length),
+        data_page_offset: BigInt(start),
+        statistics: this.statistics(),
+        encoding_stats: [{ page_type: 'DATA_PAGE_V2', encoding, count: 1 }],
+      },
+    };
+    this.reset();
+    return chunk;
+  }
+
+  private statistics(): NonNullable<ColumnChunk['meta_data']>['statistics'] {
+    const numbers = this.lo <= this.hi;
+    let min: number | string | boolean | undefined = numbers ? this.lo : this.bools !== 0 ? this.bools === 2 : this.sLo;
+    let max: number | string | boolean | undefined = numbers ? this.hi : this.bools !== 0 ? this.bools !== 1 : this.sHi;
+    if (this.unordered) min = max = undefined;
+    // signed zero as the format asks: min -0, max +0
+    if (min === 0) min = -0;
+    if (max === 0) max = 0;
+    const big = (v: typeof min): typeof min | bigint => (this.type === 'int' && typeof v === 'number' ? BigInt(v) : v);
+    return {
+      min_value: big(min),
+      max_value: big(max),
+      null_count: BigInt(this.nulls),
+      ...(this.type === 'float' ? { nan_count: 0n } : {}),
+    };
+  }
+
+  private reset(): void {
+    this.def.used = 0;
+    if (this.rep) this.rep.used = 0;
+    this.values.used = 0;
+    this.nulls = this.rows = 0;
+    this.lo = Infinity;
+    this.hi = -Infinity;
+    this.sLo = this.sHi = undefined;
+    this.bools = 0;
+    this.unordered = false;
+  }
+}
