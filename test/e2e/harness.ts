@@ -516,6 +516,9 @@ export class Workbench {
   readonly userData: string;
   readonly journeys: Journey[] = [];
   private step = 0;
+  /** ms spent taking this file's screenshots (settling included) */
+  private shotMs = 0;
+  private cdp: import('playwright-core').CDPSession | undefined;
   private failed = 0;
   private readonly focus: string[] = [];
   private t0 = Date.now();
@@ -575,25 +578,37 @@ export class Workbench {
       throw e;
     }
     this.started?.(this);
+    if (process.env.RLRB_E2E_PROFILE) {
+      this.cdp = await this.page.context().newCDPSession(this.page);
+      await this.cdp.send('Profiler.enable');
+      await this.cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+      await this.cdp.send('Profiler.start');
+    }
   }
 
   /** This file's window closed (the next file opens its own) and its result written for the runner. */
   async stop(): Promise<void> {
     if (this.o.focusLog) writeFileSync(join(SHOTS, 'focus.log'), this.focus.join('\n') + '\n');
+    if (this.cdp) {
+      const { profile } = (await this.cdp.send('Profiler.stop')) as { profile: unknown };
+      writeFileSync(join(SHOTS, `${this.file}.cpuprofile`), JSON.stringify(profile));
+    }
     const seconds = (Date.now() - this.t0) / 1000;
     const result: FileResult = { file: this.file, journeys: this.journeys.length, failed: this.failed, seconds };
     console.log(
-      `e2e: ${this.file}: ${this.journeys.length - this.failed} of ${this.journeys.length} journeys passed in ${seconds.toFixed(1)} s`,
+      `e2e: ${this.file}: ${this.journeys.length - this.failed} of ${this.journeys.length} journeys passed in ${seconds.toFixed(1)} s (${this.step} screenshots: ${(this.shotMs / 1000).toFixed(1)} s)`,
     );
     if (process.env.RLRB_E2E_SUMMARY) appendFileSync(process.env.RLRB_E2E_SUMMARY, JSON.stringify(result) + '\n');
   }
 
   /** A screenshot of the whole window, numbered in the order taken. */
   async shot(name: string): Promise<void> {
+    const t0 = Date.now();
     await settled(this.page);
     this.step++;
     const prefix = this.o.name ? `${this.o.name}-` : '';
     await this.page.screenshot({ path: join(SHOTS, `${prefix}${String(this.step).padStart(2, '0')}-${name}.png`) });
+    this.shotMs += Date.now() - t0;
   }
 
   /** The document of the visible webview panel. */
