@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, FrameLocator, Locator, Page } from 'playwright-core';
 
 export const REPO = 'XunmeiLiu/openwebrl-ws-credit-beta0.4';
 export const SHOTS = resolve('test-results', 'e2e');
@@ -518,7 +518,7 @@ export class Workbench {
   private step = 0;
   /** ms spent taking this file's screenshots (settling included) */
   private shotMs = 0;
-  private cdp: import('playwright-core').CDPSession | undefined;
+  private cdp: CDPSession | undefined;
   private failed = 0;
   private readonly focus: string[] = [];
   private t0 = Date.now();
