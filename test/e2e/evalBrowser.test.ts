@@ -29,6 +29,12 @@ function evals(run: string): EvalIteration[] {
   return (JSON.parse(r.stdout) as { iterations: EvalIteration[] }).iterations;
 }
 
+/**
+ * A row is opened by a click on its first cell: the middle of a row of this narrow table can be its
+ * tags cell, where a click filters by that tag instead.
+ */
+const AT_ITS_START = { position: { x: 12, y: 8 } };
+
 /** The RL Runs view in the side bar (a click on its icon when the bar shows it already would hide it). */
 async function showRunsView(): Promise<void> {
   const icon = page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="RL Runs"]') });
@@ -91,7 +97,7 @@ wb.journey("E1. the tree's Evaluations node opens a checkpoint's episodes; one o
   await wv.locator('#chips [data-chip="sort-reward"]').waitFor();
   const first = wv.locator('.trow[data-index="0"]');
   await first.waitFor({ timeout: 30_000 });
-  await first.click();
+  await first.click(AT_ITS_START);
   const note = wv.locator('#no-candidates');
   await note.waitFor({ timeout: 30_000 });
   assert.match((await note.textContent()) ?? '', /no candidates, so no credit c and no A_t/);
@@ -120,7 +126,7 @@ wb.journey("E1. the tree's Evaluations node opens a checkpoint's episodes; one o
   assert.ok(shown > 0, 'the demo has episodes that stop without done');
   assert.equal(await wv.locator('.trow [data-tag-filter="noDone"]').count(), shown);
   // an episode's detail is walked turn by turn as a trajectory's (↓ from the first turn)
-  await wv.locator('.trow[data-index="0"]').click();
+  await wv.locator('.trow[data-index="0"]').click(AT_ITS_START);
   await wv.locator('#detail .turn[data-turn="1"]').waitFor({ timeout: 30_000 });
   await wv.locator('#detail').focus();
   await page.keyboard.press('ArrowDown');
@@ -196,7 +202,7 @@ wb.journey("E2. the verdict's per-task table: a task opens its episodes at that 
     A: `${episodesA} of ${episodesA} evaluation episodes`,
     B: `${episodesB} of ${episodesB} evaluation episodes`,
   });
-  await visibleWebview(0).locator('.trow[data-index="0"]').click();
+  await visibleWebview(0).locator('.trow[data-index="0"]').click(AT_ITS_START);
   await visibleWebview(0).locator('#no-candidates').waitFor({ timeout: 30_000 });
   await wb.shot('verdict-task-both-runs');
   await wb.theme('Light Modern');
