@@ -36,6 +36,20 @@ const CODE_SERVER_HOME =
 const CODE_SERVER = join(CODE_SERVER_HOME, 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
 const CHROMIUM = '/usr/bin/chromium';
 
+/**
+ * A request to the emulator's control routes (each idempotent), asked again after a network error: a
+ * kept-alive connection the server closes just as it is reused fails with "other side closed".
+ */
+async function emulatorFetch(url: string, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
+}
+
 /** A free TCP port on 127.0.0.1 (closed again before it is returned). */
 export async function freePort(): Promise<number> {
   return new Promise((res) => {
@@ -346,7 +360,7 @@ class Shared {
     symlinkSync(join(wb.run, '.hub-repo'), this.hubLink);
     if (!this.emu) await this.startEmulator();
     else {
-      const r = await fetch(`${this.emuUrl}/__emulator/rescan`, { method: 'POST' });
+      const r = await emulatorFetch(`${this.emuUrl}/__emulator/rescan`, { method: 'POST' });
       assert.ok(r.ok, 'the emulator rescanned the repo');
     }
     settings = { 'rlRunBrowser.endpoint': this.emuUrl, ...settings };
@@ -551,7 +565,7 @@ export class Workbench {
 
   /** The requests the emulator saw since this file started (it serves every file of the run). */
   async emulatorRequests<T>(): Promise<T[]> {
-    const all = (await (await fetch(`${this.emuUrl}/__emulator/requests`)).json()) as T[];
+    const all = (await (await emulatorFetch(`${this.emuUrl}/__emulator/requests`)).json()) as T[];
     return all.slice(this.emuRequestsAtStart);
   }
 
@@ -702,7 +716,7 @@ export class Workbench {
 
   /** Sets the emulator's faults (`{}`: none). */
   async faults(f: Record<string, unknown>): Promise<void> {
-    const r = await fetch(`${this.emuUrl}/__emulator/faults`, { method: 'POST', body: JSON.stringify(f) });
+    const r = await emulatorFetch(`${this.emuUrl}/__emulator/faults`, { method: 'POST', body: JSON.stringify(f) });
     assert.ok(r.ok, `the emulator refused the faults ${JSON.stringify(f)}`);
   }
 
