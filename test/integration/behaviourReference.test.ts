@@ -11,6 +11,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir } from '../helpers';
 import { rlrbJson } from '../cliRun';
+import { nearJson } from '../nearJson';
 
 const FIX = resolve(__dirname, '../../../test/fixtures/behaviour');
 
@@ -45,21 +46,8 @@ const runs = ((): string => {
 /** p comes from an erfc of fractional error below 1.2e-7 (src/core/report/stats.ts); the reference's is exact. */
 const isP = (path: string): boolean => path.endsWith('.p');
 
-/** Every key of `want` in `got`: numbers to 1e-9 (p values to 2e-7 relative), nulls and the rest exactly. */
-function near(got: unknown, want: unknown, path: string): void {
-  if (typeof want === 'number') {
-    assert.equal(typeof got, 'number', `${path}: ${String(got)} != ${want}`);
-    const tol = isP(path) ? 2e-7 * want : 1e-9;
-    assert.ok(Math.abs((got as number) - want) <= tol, `${path}: ${String(got)} != ${want}`);
-  } else if (Array.isArray(want)) {
-    assert.ok(Array.isArray(got), path);
-    assert.equal((got as unknown[]).length, want.length, `${path}.length`);
-    want.forEach((w, i) => near((got as unknown[])[i], w, `${path}[${i}]`));
-  } else if (want !== null && typeof want === 'object') {
-    assert.ok(got !== null && typeof got === 'object', `${path}: ${String(got)}`);
-    for (const [k, w] of Object.entries(want)) near((got as Record<string, unknown>)[k], w, `${path}.${k}`);
-  } else assert.equal(got, want, path);
-}
+/** Numbers to 1e-9, p values to 2e-7 relative. */
+const near = (got: unknown, want: unknown, path: string): void => nearJson(got, want, path, (at, w) => (isP(at) ? 2e-7 * w : 1e-9));
 
 for (const name of Object.keys(expected.tags)) {
   test(`rlrb tags ${name} --json: every tag's count, rate and successes, overall and per iteration, equal the reference`, () => {

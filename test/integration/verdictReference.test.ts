@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { jsonl, tempDir } from '../helpers';
 import { HAND_LOG } from '../fixtures';
 import { rlrb, rlrbJson } from '../cliRun';
+import { nearJson } from '../nearJson';
 import { verdictWords } from '../../src/core/eval/verdictWords';
 import type { EvalOutcome, EvaluationComparison } from '../../src/core/eval/evalFigures';
 import { checkpointVerdictView } from '../../src/extension/report/checkpointVerdict';
@@ -41,20 +42,8 @@ function pair(name: string): { root: string; a: string; b: string; expected: Exp
 const isP = (path: string): boolean => /\.(p|signTestP)$/.test(path);
 
 /** Equal as JSON, numbers to 1e-12 relative (the reference sums in another order), p values to 2e-7 relative. */
-function near(got: unknown, want: unknown, path: string): void {
-  if (typeof want === 'number') {
-    assert.equal(typeof got, 'number', `${path}: ${String(got)}`);
-    const tol = (isP(path) ? 2e-7 : 1e-12) * Math.max(isP(path) ? 0 : 1, Math.abs(want));
-    assert.ok(Math.abs((got as number) - want) <= tol, `${path}: ${String(got)} != ${want}`);
-  } else if (Array.isArray(want)) {
-    assert.ok(Array.isArray(got), path);
-    assert.equal((got as unknown[]).length, want.length, `${path}.length`);
-    want.forEach((w, i) => near((got as unknown[])[i], w, `${path}[${i}]`));
-  } else if (want !== null && typeof want === 'object') {
-    assert.equal(typeof got, 'object', path);
-    for (const [k, w] of Object.entries(want)) near((got as Record<string, unknown>)[k], w, `${path}.${k}`);
-  } else assert.equal(got, want, path);
-}
+const near = (got: unknown, want: unknown, path: string): void =>
+  nearJson(got, want, path, (at, w) => (isP(at) ? 2e-7 * Math.abs(w) : 1e-12 * Math.max(1, Math.abs(w))));
 
 const episodes = (dir: string): EvalOutcome[] =>
   readFileSync(join(dir, 'logs', 'eval_log.jsonl'), 'utf8')
