@@ -330,7 +330,9 @@ wb.journey(
     const item = liveItem('live it 24');
     await item.waitFor({ timeout: 30_000 });
     await until(() => item.evaluate((e) => e.classList.contains('warning-kind')), 'the warning colour', 10_000);
-    await toast('checkpoint resume/iter_0000024 is complete').waitFor({ timeout: 30_000 });
+    const checkpoint = toast('checkpoint resume/iter_0000024 is complete');
+    await checkpoint.waitFor({ timeout: 30_000 });
+    assert.equal(await checkpoint.locator('.monaco-button', { hasText: 'Open' }).count(), 1, "the checkpoint's toast opens its iteration");
     const flips = toast(/ALERT iteration 24: sign flips/);
     await flips.waitFor({ timeout: 30_000 });
     await toast(/ALERT iteration 24: ws\/sign_flip_rate is 0 in the metrics log/).waitFor({ timeout: 30_000 });

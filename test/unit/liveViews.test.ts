@@ -47,7 +47,7 @@ test('stale colours the status bar until a new iteration', () => {
   assert.equal(statusView(applyEvents(s, [{ type: 'iteration', iteration: 1, trajectories: 1, reward: 0 }], none)).warning, false);
 });
 
-test('notifications: each alert opens the trajectories, or the chart, behind it; checkpoints and evaluations inform', () => {
+test('notifications: each alert opens the trajectories, or the chart, behind it; checkpoints and evaluations open their iteration', () => {
   assert.deepEqual(notificationOf(flip, 'r', none), {
     severity: 'warning',
     message: 'r: ALERT iteration 31: sign flips (should be exactly 0): 0.0020',
@@ -68,10 +68,11 @@ test('notifications: each alert opens the trajectories, or the chart, behind it;
     message: 'r: evaluation of iteration 19: 274 tasks, success 50.0%',
     open: { kind: 'evaluation', iteration: 19 },
   });
-  assert.equal(
-    notificationOf({ type: 'checkpoint', iteration: 19, kind: 'resume' }, 'r', none)?.message,
-    'r: checkpoint resume/iter_0000019 is complete',
-  );
+  assert.deepEqual(notificationOf({ type: 'checkpoint', iteration: 19, kind: 'resume' }, 'r', none), {
+    severity: 'info',
+    message: 'r: checkpoint resume/iter_0000019 is complete',
+    open: { kind: 'trajectories', iteration: 19, label: 'iteration 19' },
+  });
   assert.equal(notificationOf({ type: 'iteration', iteration: 1, trajectories: 1, reward: 1 }, 'r', none), undefined);
 });
 

@@ -97,7 +97,7 @@ export function notificationOf(e: LiveEvent, name: string, muted: ReadonlySet<Al
     case 'iteration':
       return undefined;
     case 'checkpoint':
-      return { severity: 'info', message, open: undefined };
+      return { severity: 'info', message, open: { kind: 'trajectories', iteration: e.iteration, label: `iteration ${e.iteration}` } };
     case 'evaluation':
       return { severity: 'info', message, open: { kind: 'evaluation', iteration: e.iteration } };
     case 'alert':
