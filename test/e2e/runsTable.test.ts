@@ -96,6 +96,13 @@ wb.journey('R1. the table of the demo runs: sorted, filtered, a baseline, a tag 
   const conclusion = json.runs.find((r) => r.root === run)!.verdict!.final!.conclusion;
   await rowOf(run).locator('[data-col="verdict"]', { hasText: conclusion }).waitFor({ timeout: 30_000 });
   await rowOf(base).locator('[data-col="verdict"]', { hasText: 'baseline' }).waitFor();
+  // the select shows the baseline the verdicts are against (its table redrawn since)
+  await until(
+    async () => (await wv.locator('#baseline').evaluate((e) => (e as unknown as { value: string }).value)) === base,
+    'the baseline select shows the picked baseline',
+    10_000,
+  );
+  assert.equal(((await wv.locator('#baseline .select-face .text').textContent()) ?? '').trim(), 'baseline');
   await shots('dark');
   await wb.theme('Light Modern');
   await shots('light');

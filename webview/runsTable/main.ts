@@ -163,9 +163,10 @@ function renderChips(): void {
 function renderBaseline(v: RunsTableView): void {
   const choices = v.rows.filter((r) => r.note === null);
   const current = v.baseline?.root ?? '';
+  // the select reads its options when the slot changes, after this returns: the chosen one says so itself
   const opts = [
-    h('vscode-option', { value: '' }, 'no baseline'),
-    ...choices.map((r) => h('vscode-option', { value: r.root, description: r.root }, r.name)),
+    h('vscode-option', { value: '', selected: current === '' }, 'no baseline'),
+    ...choices.map((r) => h('vscode-option', { value: r.root, description: r.root, selected: r.root === current }, r.name)),
   ];
   baselineSelect.replaceChildren(...opts);
   baselineSelect.value = current;
