@@ -2,16 +2,17 @@
  * One column of a Parquet row group, gathered value by value into its encoded form: definition
  * (and, for a list, repetition) levels and the PLAIN bytes of its values, so a row group costs
  * one pass over its cells and no value array. Written as one DATA_PAGE_V2 page, SNAPPY, with
- * the chunk's statistics (hyparquet-writer's page header, RLE and snappy: the same bytes its
- * `ParquetWriter` writes for a column, without its per-value dictionary, sampling and sorting).
+ * the chunk's statistics (hyparquet-writer's page header and RLE; `snappy.ts`, which compresses as
+ * its Snappy does: the same bytes its `ParquetWriter` writes for a column, without its per-value
+ * dictionary, sampling and sorting).
  */
 import { ByteWriter } from 'hyparquet-writer';
 import type { Writer } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import type { writeMetadata } from 'hyparquet-writer/src/metadata.js';
-import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
 import { endianness } from 'node:os';
+import { snappyCompress } from './snappy';
 
 /** `int`: INT64 (held exactly to 2^53); `int32`: counts that fit, no BigInt per cell */
 export type ScalarType = 'int' | 'int32' | 'float' | 'string' | 'bool';
