@@ -18,6 +18,7 @@ const rec = (rollout: number, fields: Record<string, unknown>, turns: unknown[])
 const LINES = [
   // 17 significant digits, exponents, negative zero: read as JSON.parse reads them
   rec(0, { task_id: 'a\u00e9\\"b', instruction: 'line\nbreak 😀' }, [
+    turn('click(point_2d=[1, 2]) \u00e9\\n', {}),
     turn('click(point_2d=[1, 2])', { scores: [0.20802500000000004, -1.5e-7, -0, 12345678901234567], c: 0.30000000000000004, A_t: 1e21 }),
     turn('type(text="\\u00e9\\"")', { scores: [1, 2], same: [true, false], done: [false, true], c: null }),
     turn(null, { candidates: ['scroll(direction="down")', 'scroll(direction="down", amount=3)', 'done()'], scores: [1, 2, 3] }),
@@ -33,6 +34,8 @@ const plain = (r: RecordTurns): unknown => ({
   instruction: r.instruction,
   turns: r.turns.map((t, k) => ({
     action: r.action(k),
+    // the cell as the dataset writes it: bytes as logged (ASCII without an escape) or the text
+    cell: ((v) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v))(r.actionCell(k)),
     key: r.actions.key(k),
     next: k + 1 < r.turns.length ? r.actions.same(k, k + 1) : null,
     scores: t.scores,

@@ -16,16 +16,31 @@ import { snappyCompress } from './snappy';
 
 /** `int`: INT64 (held exactly to 2^53); `int32`: counts that fit, no BigInt per cell */
 export type ScalarType = 'int' | 'int32' | 'float' | 'string' | 'bool';
-export type Scalar = number | string | boolean | null;
+/** a string cell may be given as its UTF-8 bytes (copied at once: a reused buffer is fine) */
+export type Scalar = number | string | Uint8Array | boolean | null;
 
 type FileMetaData = Parameters<typeof writeMetadata>[1];
 export type ColumnChunk = FileMetaData['row_groups'][number]['columns'][number];
 
 const PHYSICAL = { int: 'INT64', int32: 'INT32', float: 'DOUBLE', string: 'BYTE_ARRAY', bool: 'BOOLEAN' } as const;
-const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** b[x, x + xn) against b[y, y + yn) in byte order (UTF-8 byte order is the order of the format's statistics). */
+function compareBytes(b: Buffer, x: number, xn: number, y: number, yn: number): number {
+  const n = xn < yn ? xn : yn;
+  for (let i = 0; i < n; i++) {
+    const d = b[x + i]! - b[y + i]!;
+    if (d !== 0) return d;
+  }
+  return xn - yn;
+}
 
 /** Writes `v` as UTF-8 at `at`, returning its byte length: a short ASCII text by a loop, cheaper than a call of `write`. */
-function utf8(buf: Buffer, v: string, at: number): number {
+function utf8(buf: Buffer, v: string | Uint8Array, at: number): number {
+  if (typeof v !== 'string') {
+    if (v.length <= 64) for (let i = 0; i < v.length; i++) buf[at + i] = v[i]!;
+    else buf.set(v, at);
+    return v.length;
+  }
   if (v.length <= 64) {
     let i = 0;
     for (; i < v.length; i++) {
@@ -94,12 +109,13 @@ export class ColumnBuilder {
   /** min/max, each kind of value in its own fields (a comparison of one type is a fast one) */
   private lo = Infinity;
   private hi = -Infinity;
-  private sLo: string | undefined;
-  private sHi: string | undefined;
+  /** strings: the smallest and the largest value's place in `values` (-1: none yet) */
+  private sLo = -1;
+  private sLoLen = 0;
+  private sHi = -1;
+  private sHiLen = 0;
   /** bit 1: a false seen, bit 2: a true */
   private bools = 0;
-  /** a string with a surrogate: JS order is not UTF-8 byte order, so no min/max */
-  private unordered = false;
 
   constructor(
     private readonly type: ScalarType,
@@ -174,18 +190,29 @@ export class ColumnBuilder {
         this.bools |= v ? 2 : 1;
         break;
       case Kind.String: {
-        if (typeof v !== 'string') return false;
-        b.ensure(4 + v.length * 3);
-        const n = utf8(b.buf, v, b.used + 4);
+        if (typeof v !== 'string' && !(v instanceof Uint8Array)) return false;
+        b.ensure(4 + (typeof v === 'string' ? v.length * 3 : v.length));
+        const at = b.used + 4;
+        const n = utf8(b.buf, v, at);
         b.buf.writeUInt32LE(n, b.used);
-        b.used += 4 + n;
-        if (n !== v.length && SURROGATE.test(v)) this.unordered = true;
-        if (this.sLo === undefined || v < this.sLo) this.sLo = v;
-        if (this.sHi === undefined || v > this.sHi) this.sHi = v;
+        b.used = at + n;
+        this.stringRange(at, n);
         break;
       }
     }
     return true;
+  }
+
+  private stringRange(at: number, n: number): void {
+    const buf = this.values.buf;
+    if (this.sLo < 0 || compareBytes(buf, at, n, this.sLo, this.sLoLen) < 0) {
+      this.sLo = at;
+      this.sLoLen = n;
+    }
+    if (this.sHi < 0 || compareBytes(buf, at, n, this.sHi, this.sHiLen) > 0) {
+      this.sHi = at;
+      this.sHiLen = n;
+    }
   }
 
   private range(v: number): void {
@@ -250,9 +277,18 @@ export class ColumnBuilder {
 
   private statistics(): NonNullable<ColumnChunk['meta_data']>['statistics'] {
     const numbers = this.lo <= this.hi;
-    let min: number | string | boolean | undefined = numbers ? this.lo : this.bools !== 0 ? this.bools === 2 : this.sLo;
-    let max: number | string | boolean | undefined = numbers ? this.hi : this.bools !== 0 ? this.bools !== 1 : this.sHi;
-    if (this.unordered) min = max = undefined;
+    const bytes = (at: number, n: number): Uint8Array | undefined =>
+      at < 0 ? undefined : Uint8Array.from(this.values.buf.subarray(at, at + n));
+    let min: number | Uint8Array | boolean | undefined = numbers
+      ? this.lo
+      : this.bools !== 0
+        ? this.bools === 2
+        : bytes(this.sLo, this.sLoLen);
+    let max: number | Uint8Array | boolean | undefined = numbers
+      ? this.hi
+      : this.bools !== 0
+        ? this.bools !== 1
+        : bytes(this.sHi, this.sHiLen);
     // signed zero as the format asks: min -0, max +0
     if (min === 0) min = -0;
     if (max === 0) max = 0;
@@ -272,8 +308,7 @@ export class ColumnBuilder {
     this.nulls = this.rows = 0;
     this.lo = Infinity;
     this.hi = -Infinity;
-    this.sLo = this.sHi = undefined;
+    this.sLo = this.sHi = -1;
     this.bools = 0;
-    this.unordered = false;
   }
 }

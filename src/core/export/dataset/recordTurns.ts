@@ -22,6 +22,17 @@ export interface RecordTurns {
   actions: ActionSeq;
   /** turn k's action text (null: none) */
   action(k: number): string | null;
+  /** turn k's action as a string cell: its bytes as logged when they are ASCII without an escape, else its text */
+  actionCell(k: number): string | Uint8Array | null;
+}
+
+/** b[s, e) is ASCII without a backslash: the JSON string's content is the UTF-8 of its text. */
+function plainAscii(b: Buffer, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) {
+    const c = b[i]!;
+    if (c >= 0x80 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 export class RecordTurnsReader {
@@ -47,7 +58,13 @@ export class RecordTurnsReader {
       return this.slow(row, bytes);
     }
     const actions = s.actions as ByteActions;
-    return { taskId: s.text('task_id'), instruction: s.text('instruction'), turns, actions, action: (k) => actions.action(k) };
+    const actionCell = (k: number): string | Uint8Array | null => {
+      const a = actions.start[k]!;
+      const z = actions.end[k]!;
+      if (a < 0) return null;
+      return plainAscii(bytes, a, z) ? bytes.subarray(a, z) : actions.action(k);
+    };
+    return { taskId: s.text('task_id'), instruction: s.text('instruction'), turns, actions, action: (k) => actions.action(k), actionCell };
   }
 
   private slow(row: number, bytes: Buffer): RecordTurns {
@@ -62,6 +79,7 @@ export class RecordTurnsReader {
       turns: v.turns,
       actions: new StringActions(texts, this.index.options.match),
       action: (k) => texts[k] ?? null,
+      actionCell: (k) => texts[k] ?? null,
     };
   }
 }

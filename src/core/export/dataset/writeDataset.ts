@@ -16,7 +16,7 @@ import { inFileOrder, readRanges } from '../recordReader';
 import type { RangeOrigin, RangeSource } from '../recordReader';
 import type { ExportSink } from '../sink';
 import { ParquetTable } from '../parquetTable';
-import { TRAJECTORY_COLUMNS, TURN_COLUMNS } from './tables';
+import { TRAJECTORY_COLUMNS, TURN_COLUMNS, markBits } from './tables';
 import { RecordTurnsReader } from './recordTurns';
 import type { DatasetColumn, TrajectoryEntry, TurnEntry } from './tables';
 
@@ -129,6 +129,16 @@ function rowsByIteration(index: CreditIndex): Map<number, number[]> {
   return new Map([...by].sort((a, b) => a[0] - b[0]));
 }
 
+/** The entry's id bytes for trajectory `id` (its turns' ids are written after it). */
+function setTrajectoryId(e: TurnEntry, id: string): void {
+  const n = Buffer.byteLength(id, 'utf8');
+  if (e.idBytes.length < n + 24) e.idBytes = Buffer.alloc(n + 64);
+  e.idBytes.write(id, 0, 'utf8');
+  e.idBytes[n] = 0x2f;
+  e.idLength = n;
+  e.idView = e.idBytes.subarray(0, n);
+}
+
 async function writeIteration(
   index: CreditIndex,
   runId: string,
@@ -150,7 +160,9 @@ async function writeIteration(
   const seen = new Set<string>();
   const windows = new Uint8Array(64);
   const turn: TurnEntry = {
-    trajectoryId: '',
+    idBytes: Buffer.alloc(256),
+    idLength: 0,
+    idView: new Uint8Array(0),
     group: 0,
     rollout: 0,
     turn: undefined as never,
@@ -159,6 +171,7 @@ async function writeIteration(
     cls: newTurnClass(),
     windows: 0,
     collapsed: false,
+    marks: 0,
   };
   try {
     const reader = readRanges(index.path, inFileOrder(rows, src), src, {
@@ -180,7 +193,7 @@ async function writeIteration(
       // one classification a turn (the marks are its fields), the windows of section 7 over the trajectory
       const w = n <= windows.length ? windows.fill(0, 0, n) : new Uint8Array(n);
       actionWindows(r.actions, w);
-      turn.trajectoryId = id;
+      setTrajectoryId(turn, id);
       turn.group = c.group[row]!;
       turn.rollout = c.rollout[row]!;
       for (let k = 0; k < n; k++) {
@@ -189,10 +202,11 @@ async function writeIteration(
         t.sameRecomputed ??= recomputeSame(t.candidates, match);
         turn.turn = t;
         turn.index = k;
-        turn.action = r.action(k);
+        turn.action = r.actionCell(k);
         classifyTurn(t, A, credit, match, turn.cls);
         turn.windows = w[k]!;
         turn.collapsed = collapseOf(t, match) === Collapse.Collapsed;
+        turn.marks = markBits(turn);
         const group = uf.table.add(turn);
         if (group) await group;
       }
