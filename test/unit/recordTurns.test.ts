@@ -26,6 +26,8 @@ const LINES = [
   // Python's tokens and a turn the scanner does not expect (not an object): the slow path's
   '{"iteration": 0, "group": 0, "rollout": 1, "reward": NaN, "A": 0.5, "task_id": null, "turns": [{"action": "a", "c": NaN, "A_t": Infinity}, "b"]}',
   rec(2, { instruction: 42 }, [turn('done()', { scores: ['x', 1] })]),
+  // escapes as other writers write them: \u of ASCII, of a BMP letter and of a surrogate pair, \/ and \t
+  String.raw`{"iteration": 0, "group": 0, "rollout": 3, "reward": 1, "A": 0.5, "turns": [{"action": "type(text=\u0022caf\u00e9\u0022)\/\t"}, {"action": "write(\ud83d\ude00 \u20ac)"}, {"action": "\\\"\b\f\n\r"}]}`,
   ...HAND_LOG.map((r) => JSON.stringify(r)),
 ].join('\n');
 

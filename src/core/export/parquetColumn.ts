@@ -129,26 +129,80 @@ export class ColumnBuilder {
 
   /** One row of a scalar column. */
   scalar(v: Scalar): void {
-    this.rows++;
-    if (!this.value(v)) {
-      this.def.byte(0);
-      this.nulls++;
-    } else this.def.byte(1);
+    this.cell(this.value(v));
   }
 
   /** One row of a list column (null when `v` is not an array). */
   list(v: unknown): void {
+    this.listOf(v as readonly Scalar[] | null, this.putValue);
+  }
+
+  private readonly putValue = (x: Scalar): boolean => this.value(x);
+
+  /** Appends `v`'s PLAIN bytes (false: it is null for this column). */
+  private value(v: Scalar): boolean {
+    switch (this.kind) {
+      case Kind.Float:
+        return this.f64(v);
+      case Kind.Int32:
+        return this.i32(v);
+      case Kind.Int:
+        return this.i64(v);
+      case Kind.Bool:
+        return this.bool(v);
+      case Kind.String:
+        return this.str(v);
+    }
+  }
+
+  /** A cell whose value was appended (`ok`) or is null. */
+  private cell(ok: boolean): void {
+    this.rows++;
+    if (ok) this.def.byte(1);
+    else {
+      this.def.byte(0);
+      this.nulls++;
+    }
+  }
+
+  /**
+   * Typed cells, for a writer that knows its columns' types (`ParquetTable`'s row writer): the
+   * same bytes as `scalar` and `list` for a column of that type, without a switch on the value.
+   */
+  floatCell(v: unknown): void {
+    this.cell(this.f64(v));
+  }
+
+  int32Cell(v: unknown): void {
+    this.cell(this.i32(v));
+  }
+
+  intCell(v: unknown): void {
+    this.cell(this.i64(v));
+  }
+
+  boolCell(v: unknown): void {
+    this.cell(this.bool(v));
+  }
+
+  stringCell(v: unknown): void {
+    this.cell(this.str(v));
+  }
+
+  /** A list cell whose elements are appended by `put` (each: false when null); null when `v` is not an array. */
+  private listOf<V>(v: readonly V[] | null | undefined, put: (x: V) => boolean): void {
     this.rows++;
     const rep = this.rep!;
-    if (!Array.isArray(v) || v.length === 0) {
-      this.def.byte(Array.isArray(v) ? 1 : 0);
+    const l: readonly V[] | null = Array.isArray(v) ? v : null;
+    if (l === null || l.length === 0) {
+      this.def.byte(l ? 1 : 0);
       rep.byte(0);
       this.nulls++;
       return;
     }
-    for (let i = 0; i < v.length; i++) {
+    for (let i = 0; i < l.length; i++) {
       rep.byte(i === 0 ? 0 : 1);
-      if (this.value(v[i] as Scalar)) this.def.byte(3);
+      if (put(l[i]!)) this.def.byte(3);
       else {
         this.def.byte(2);
         this.nulls++;
@@ -156,50 +210,74 @@ export class ColumnBuilder {
     }
   }
 
-  /** Appends `v`'s PLAIN bytes (false: it is null for this column). */
-  private value(v: Scalar): boolean {
+  private readonly putF64 = (x: unknown): boolean => this.f64(x);
+  private readonly putBool = (x: unknown): boolean => this.bool(x);
+  private readonly putStr = (x: unknown): boolean => this.str(x);
+
+  floatList(v: readonly unknown[] | null | undefined): void {
+    this.listOf(v, this.putF64);
+  }
+
+  boolList(v: readonly unknown[] | null | undefined): void {
+    this.listOf(v, this.putBool);
+  }
+
+  stringList(v: readonly unknown[] | null | undefined): void {
+    this.listOf(v, this.putStr);
+  }
+
+  private f64(v: unknown): boolean {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return false;
     const b = this.values;
-    switch (this.kind) {
-      case Kind.Float:
-        if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-        b.ensure(8);
-        b.f64[b.used >> 3] = v;
-        b.used += 8;
-        this.range(v);
-        break;
-      case Kind.Int32:
-        if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) >= 2 ** 31) return false;
-        b.ensure(4);
-        b.i32[b.used >> 2] = v;
-        b.used += 4;
-        this.range(v);
-        break;
-      case Kind.Int: {
-        if (typeof v !== 'number' || !Number.isSafeInteger(v)) return false;
-        const hi = Math.floor(v / 2 ** 32);
-        b.ensure(8);
-        b.i32[b.used >> 2] = (v - hi * 2 ** 32) | 0;
-        b.i32[(b.used >> 2) + 1] = hi;
-        b.used += 8;
-        this.range(v);
-        break;
-      }
-      case Kind.Bool:
-        if (typeof v !== 'boolean') return false;
-        b.byte(v ? 1 : 0);
-        this.bools |= v ? 2 : 1;
-        break;
-      case Kind.String: {
-        if (typeof v !== 'string' && !(v instanceof Uint8Array)) return false;
-        b.ensure(4 + (typeof v === 'string' ? v.length * 3 : v.length));
-        const at = b.used + 4;
-        const n = utf8(b.buf, v, at);
-        b.buf.writeUInt32LE(n, b.used);
-        b.used = at + n;
-        this.stringRange(at, n);
-        break;
-      }
-    }
+    b.ensure(8);
+    b.f64[b.used >> 3] = v;
+    b.used += 8;
+    this.range(v);
+    return true;
+  }
+
+  private i32(v: unknown): boolean {
+    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) >= 2 ** 31) return false;
+    const b = this.values;
+    b.ensure(4);
+    b.i32[b.used >> 2] = v;
+    b.used += 4;
+    this.range(v);
+    return true;
+  }
+
+  private i64(v: unknown): boolean {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return false;
+    const b = this.values;
+    const hi = Math.floor(v / 2 ** 32);
+    b.ensure(8);
+    b.i32[b.used >> 2] = (v - hi * 2 ** 32) | 0;
+    b.i32[(b.used >> 2) + 1] = hi;
+    b.used += 8;
+    this.range(v);
+    return true;
+  }
+
+  private bool(v: unknown): boolean {
+    if (typeof v !== 'boolean') return false;
+    this.values.byte(v ? 1 : 0);
+    this.bools |= v ? 2 : 1;
+    return true;
+  }
+
+  private str(v: unknown): boolean {
+    if (typeof v !== 'string' && !(v instanceof Uint8Array)) return false;
+    const b = this.values;
+    b.ensure(4 + (typeof v === 'string' ? v.length * 3 : v.length));
+    const at = b.used + 4;
+    const n = utf8(b.buf, v, at);
+    const buf = b.buf;
+    buf[at - 4] = n & 0xff;
+    buf[at - 3] = (n >>> 8) & 0xff;
+    buf[at - 2] = (n >>> 16) & 0xff;
+    buf[at - 1] = n >>> 24;
+    b.used = at + n;
+    this.stringRange(at, n);
     return true;
   }
 

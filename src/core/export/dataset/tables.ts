@@ -10,7 +10,7 @@ import { MARK_CYCLE, MARK_REPEAT } from '../../behaviour/actionSeq';
 import { LABEL_TAGS } from '../../behaviour/tags';
 import { Flag, TAG_NAMES } from '../../../shared/shapes';
 import type { TagName } from '../../../shared/shapes';
-import type { ParquetColumn } from '../parquetTable';
+import type { ParquetColumn, RowWriter } from '../parquetTable';
 
 /** A column of the dataset's files, with what a reader is told it means (docs/dataset.md). */
 export interface DatasetColumn<R> extends ParquetColumn<R> {
@@ -208,3 +208,27 @@ export const TURN_COLUMNS: readonly U[] = [
   ...MARK_NAMES.map(markColumn),
   { name: 'marks', type: { list: 'string' }, about: 'the marks that hold', get: (e) => markNames(e.marks) },
 ];
+
+/** The turn table's row writer: `TURN_COLUMNS`' cells, in their order, by the builders' typed methods. */
+export const writeTurnRow: RowWriter<TurnEntry> = (e, b) => {
+  const { cls, turn } = e;
+  b[0]!.stringCell(turnId(e));
+  b[1]!.stringCell(e.idView);
+  b[2]!.intCell(e.group);
+  b[3]!.intCell(e.rollout);
+  b[4]!.int32Cell(e.index);
+  b[5]!.stringCell(e.action);
+  b[6]!.floatList(turn.scores);
+  b[7]!.boolList(turn.same);
+  b[8]!.boolList(turn.done);
+  b[9]!.floatCell(turn.c ?? null);
+  b[10]!.floatCell(turn.At ?? null);
+  b[11]!.floatCell(cls.recomputedC);
+  b[12]!.boolCell(cls.labeled);
+  b[13]!.boolCell(cls.credited);
+  b[14]!.boolCell(cls.flipCounted);
+  b[15]!.boolCell(cls.cCounted);
+  const marks = e.marks;
+  for (let k = 0; k < MARK_NAMES.length; k++) b[16 + k]!.boolCell((marks & (1 << k)) !== 0);
+  b[16 + MARK_NAMES.length]!.stringList(markNames(marks));
+};

@@ -16,7 +16,8 @@ import { inFileOrder, readRanges } from '../recordReader';
 import type { RangeOrigin, RangeSource } from '../recordReader';
 import type { ExportSink } from '../sink';
 import { ParquetTable } from '../parquetTable';
-import { TRAJECTORY_COLUMNS, TURN_COLUMNS, markBits } from './tables';
+import type { RowWriter } from '../parquetTable';
+import { TRAJECTORY_COLUMNS, TURN_COLUMNS, markBits, writeTurnRow } from './tables';
 import { RecordTurnsReader } from './recordTurns';
 import type { DatasetColumn, TrajectoryEntry, TurnEntry } from './tables';
 
@@ -105,9 +106,14 @@ function writevAll(fd: number, chunks: Buffer[]): void {
 }
 
 /** A partition's Parquet file. */
-function parquetFile<R>(path: string, cols: readonly DatasetColumn<R>[], rowGroup: number | undefined): ParquetFile<R> {
+function parquetFile<R>(
+  path: string,
+  cols: readonly DatasetColumn<R>[],
+  rowGroup: number | undefined,
+  rowWriter?: RowWriter<R>,
+): ParquetFile<R> {
   const sink = new FileSink(path);
-  const table = new ParquetTable(cols, sink, rowGroup);
+  const table = new ParquetTable(cols, sink, rowGroup, rowWriter);
   return {
     table,
     close: async (): Promise<void> => {
@@ -154,7 +160,7 @@ async function writeIteration(
   mkdirSync(join(dirs.trajectories, part));
   mkdirSync(join(dirs.turns, part));
   const tf = parquetFile(join(dirs.trajectories, part, 'part-0.parquet'), TRAJECTORY_COLUMNS, o.rowGroup);
-  const uf = parquetFile(join(dirs.turns, part, 'part-0.parquet'), TURN_COLUMNS, o.rowGroup);
+  const uf = parquetFile(join(dirs.turns, part, 'part-0.parquet'), TURN_COLUMNS, o.rowGroup, writeTurnRow);
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
   const seen = new Set<string>();
