@@ -88,3 +88,26 @@ test('a table without rows is a valid file', async () => {
   assert.equal(Number(parquetMetadata(file).num_rows), 0);
   assert.deepEqual(await parquetReadObjects({ file }), []);
 });
+
+test('a table restarted into another sink writes a whole file of its new rows alone', async () => {
+  const first: Buffer[] = [];
+  const t = new ParquetTable(COLUMNS, { write: async (c) => void first.push(c) }, 10);
+  // a file abandoned midway (a failed partition), then one finished, then one more
+  for (const r of ROWS.slice(0, 3)) await t.add(r);
+  for (const [rows, expected] of [
+    [ROWS.slice(3), EXPECTED.slice(3)],
+    [ROWS.slice(0, 2), EXPECTED.slice(0, 2)],
+  ] as const) {
+    const chunks: Buffer[] = [];
+    t.restart({ write: async (c) => void chunks.push(c) });
+    for (const r of rows) await t.add(r);
+    await t.finish();
+    assert.equal(t.count, rows.length);
+    const file = new Uint8Array(Buffer.concat(chunks)).buffer;
+    const back = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    assert.deepEqual(
+      back.map((o) => COLUMNS.map((c) => o[c.name] ?? null)),
+      expected,
+    );
+  }
+});

@@ -63,6 +63,9 @@ const enum Kind {
 }
 const KIND: Record<ScalarType, Kind> = { int: Kind.Int, int32: Kind.Int32, float: Kind.Float, string: Kind.String, bool: Kind.Bool };
 
+/** the levels of the page being written (one page at a time: shared, so a page allocates none) */
+const LEVELS = new ByteWriter(1 << 16);
+
 /** Parquet's numbers are little-endian; typed arrays are the machine's order. */
 const LITTLE_ENDIAN = endianness() === 'LE';
 
@@ -301,7 +304,8 @@ export class ColumnBuilder {
   /** Writes the chunk (one page) at the writer's end and forgets its values. */
   write(writer: Writer): ColumnChunk {
     const start = writer.offset;
-    const levels = new ByteWriter(this.def.used + 64);
+    const levels = LEVELS;
+    levels.index = levels.offset = 0;
     const slots = this.def.used;
     const repLength = this.rep ? writeRleBitPackedHybrid(levels, this.rep.view(), 1) : 0;
     const defLength = writeRleBitPackedHybrid(levels, this.def.view(), this.maxDef === 1 ? 1 : 2);
@@ -379,7 +383,8 @@ export class ColumnBuilder {
     };
   }
 
-  private reset(): void {
+  /** Forgets the values gathered since the last page. */
+  reset(): void {
     this.def.used = 0;
     if (this.rep) this.rep.used = 0;
     this.values.used = 0;

@@ -54,8 +54,14 @@ class SinkWriter extends ByteWriter {
   /** bytes handed to the sink so far */
   written = 0;
 
-  constructor(private readonly sink: ExportSink) {
+  constructor(private sink: ExportSink) {
     super(1 << 16);
+  }
+
+  /** Writes to `sink` from its start, keeping the buffer. */
+  restart(sink: ExportSink): void {
+    this.sink = sink;
+    this.index = this.offset = this.written = 0;
   }
 
   flush(): Promise<void> {
@@ -72,12 +78,12 @@ class SinkWriter extends ByteWriter {
 
 /** Rows as one Parquet file, a row group every `groupRows` rows (the last one may have fewer). */
 export class ParquetTable<R> {
-  private readonly writer: SinkWriter;
+  private writer: SinkWriter;
   private readonly schema: SchemaElement[];
   private readonly builders: ColumnBuilder[];
   private readonly gets: ((r: R) => CellValue)[];
   private readonly lists: boolean[];
-  private readonly groups: FileMetaData['row_groups'] = [];
+  private groups: FileMetaData['row_groups'] = [];
   private rows = 0;
   /** rows written in all */
   count = 0;
@@ -98,6 +104,16 @@ export class ParquetTable<R> {
     this.gets = cols.map((c) => c.get);
     this.lists = cols.map((c) => typeof c.type !== 'string');
     // the magic number that opens the file
+    this.writer.appendUint32(0x31524150);
+  }
+
+  /** Starts another file of the same columns into `sink` (after `finish`), reusing this one's buffers. */
+  restart(sink: ExportSink): void {
+    this.writer.restart(sink);
+    for (const b of this.builders) b.reset();
+    this.groups = [];
+    this.rows = 0;
+    this.count = 0;
     this.writer.appendUint32(0x31524150);
   }
 

@@ -105,23 +105,30 @@ function writevAll(fd: number, chunks: Buffer[]): void {
   }
 }
 
-/** A partition's Parquet file. */
-function parquetFile<R>(
-  path: string,
-  cols: readonly DatasetColumn<R>[],
-  rowGroup: number | undefined,
-  rowWriter?: RowWriter<R>,
-): ParquetFile<R> {
-  const sink = new FileSink(path);
-  const table = new ParquetTable(cols, sink, rowGroup, rowWriter);
-  return {
-    table,
-    close: async (): Promise<void> => {
-      await table.finish();
-      sink.close();
-    },
-    destroy: (): void => sink.destroy(),
-  };
+/** One table's partition files, one at a time, through one writer (its buffers reused from file to file). */
+class TableFiles<R> {
+  private table: ParquetTable<R> | undefined;
+
+  constructor(
+    private readonly cols: readonly DatasetColumn<R>[],
+    private readonly rowGroup: number | undefined,
+    private readonly rowWriter?: RowWriter<R>,
+  ) {}
+
+  open(path: string): ParquetFile<R> {
+    const sink = new FileSink(path);
+    if (this.table) this.table.restart(sink);
+    else this.table = new ParquetTable(this.cols, sink, this.rowGroup, this.rowWriter);
+    const table = this.table;
+    return {
+      table,
+      close: async (): Promise<void> => {
+        await table.finish();
+        sink.close();
+      },
+      destroy: (): void => sink.destroy(),
+    };
+  }
 }
 
 function rowsByIteration(index: CreditIndex): Map<number, number[]> {
@@ -151,16 +158,17 @@ async function writeIteration(
   iteration: number,
   rows: number[],
   dirs: { trajectories: string; turns: string },
+  files: { trajectories: TableFiles<TrajectoryEntry>; turns: TableFiles<TurnEntry>; records: RecordTurnsReader },
   o: DatasetOptions,
 ): Promise<{ trajectories: number; turns: number }> {
-  const records = new RecordTurnsReader(index, buildSchemaTables(index.options.mapping));
+  const records = files.records;
   const c = index.columns;
   const src: RangeSource = { offset: (i) => c.offset[i]!, length: (i) => c.length[i]! };
   const part = `iteration=${iteration}`;
   mkdirSync(join(dirs.trajectories, part));
   mkdirSync(join(dirs.turns, part));
-  const tf = parquetFile(join(dirs.trajectories, part, 'part-0.parquet'), TRAJECTORY_COLUMNS, o.rowGroup);
-  const uf = parquetFile(join(dirs.turns, part, 'part-0.parquet'), TURN_COLUMNS, o.rowGroup, writeTurnRow);
+  const tf = files.trajectories.open(join(dirs.trajectories, part, 'part-0.parquet'));
+  const uf = files.turns.open(join(dirs.turns, part, 'part-0.parquet'));
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
   const seen = new Set<string>();
@@ -239,8 +247,13 @@ export async function writeRunDataset(dir: string, runId: string, index: CreditI
     const by = rowsByIteration(index);
     const out = { iterations: by.size, trajectories: 0, turns: 0 };
     let done = 0;
+    const files = {
+      trajectories: new TableFiles(TRAJECTORY_COLUMNS, o.rowGroup),
+      turns: new TableFiles(TURN_COLUMNS, o.rowGroup, writeTurnRow),
+      records: new RecordTurnsReader(index, buildSchemaTables(index.options.mapping)),
+    };
     for (const [iteration, rows] of by) {
-      const r = await writeIteration(index, runId, iteration, rows, dirs, o);
+      const r = await writeIteration(index, runId, iteration, rows, dirs, files, o);
       out.trajectories += r.trajectories;
       out.turns += r.turns;
       o.onIteration?.(iteration, ++done, by.size);
