@@ -18,7 +18,9 @@ const rec = (rollout: number, fields: Record<string, unknown>, turns: unknown[])
 const LINES = [
   // 17 significant digits, exponents, negative zero: read as JSON.parse reads them
   rec(0, { task_id: 'a\u00e9\\"b', instruction: 'line\nbreak 😀' }, [
-    turn('click(point_2d=[1, 2]) \u00e9\\n', {}),
+    turn('click(point_2d=[1, 2]) \u00e9\\n', { A_t: 0.20802500000000004 }),
+    // the same long number's bytes again, then one of the same length that differs in its last digit
+    turn('wait()', { A_t: 0.20802500000000004, c: 0.20802500000000004, scores: [0.20802500000000006, 0.20802500000000004] }),
     turn('click(point_2d=[1, 2])', { scores: [0.20802500000000004, -1.5e-7, -0, 12345678901234567], c: 0.30000000000000004, A_t: 1e21 }),
     turn('type(text="\\u00e9\\"")', { scores: [1, 2], same: [true, false], done: [false, true], c: null }),
     turn(null, { candidates: ['scroll(direction="down")', 'scroll(direction="down", amount=3)', 'done()'], scores: [1, 2, 3] }),
