@@ -59,7 +59,7 @@ test('every column type reads back as written, null where a value is not of its 
   }
 });
 
-test('a column chunk carries its null count and min/max, none for strings whose JS order is not byte order', async () => {
+test('a column chunk carries its null count and min/max, strings in UTF-8 byte order', async () => {
   const file = await written(ROWS, 10);
   const meta = parquetMetadata(file);
   const stats = Object.fromEntries(meta.row_groups[0]!.columns.map((c) => [c.meta_data!.path_in_schema[0], c.meta_data!.statistics!]));
@@ -68,7 +68,16 @@ test('a column chunk carries its null count and min/max, none for strings whose 
   assert.deepEqual([stats['b']!.min_value, stats['b']!.max_value], [false, true]);
   // null lists, empty lists and null elements: one slot each
   assert.equal(stats['lf']!.null_count, 5n);
-  assert.equal(stats['s']!.min_value, undefined, 'an emoji is a surrogate pair: no min/max');
+  // JS order puts U+FFFD after an emoji (a surrogate pair); UTF-8 byte order puts it before
+  assert.deepEqual([stats['s']!.min_value, stats['s']!.max_value], ['', 'naïve 😀']);
+  const order = parquetMetadata(
+    await written(
+      [['\uFFFD'], ['😀'], [new Uint8Array([0x61])]].map((r) => [null, null, null, ...r, null, null, null, null]),
+      10,
+    ),
+  );
+  const so = order.row_groups[0]!.columns[3]!.meta_data!.statistics!;
+  assert.deepEqual([so.min_value, so.max_value], ['a', '😀'], 'byte order, a cell given as bytes among them');
   const ascii = parquetMetadata(await written([ROWS[0]!, ROWS[3]!], 10));
   const s = ascii.row_groups[0]!.columns[3]!.meta_data!.statistics!;
   assert.deepEqual([s.min_value, s.max_value], ['a', 'b']);
@@ -78,4 +87,27 @@ test('a table without rows is a valid file', async () => {
   const file = await written([], 10);
   assert.equal(Number(parquetMetadata(file).num_rows), 0);
   assert.deepEqual(await parquetReadObjects({ file }), []);
+});
+
+test('a table restarted into another sink writes a whole file of its new rows alone', async () => {
+  const first: Buffer[] = [];
+  const t = new ParquetTable(COLUMNS, { write: async (c) => void first.push(c) }, 10);
+  // a file abandoned midway (a failed partition), then one finished, then one more
+  for (const r of ROWS.slice(0, 3)) await t.add(r);
+  for (const [rows, expected] of [
+    [ROWS.slice(3), EXPECTED.slice(3)],
+    [ROWS.slice(0, 2), EXPECTED.slice(0, 2)],
+  ] as const) {
+    const chunks: Buffer[] = [];
+    t.restart({ write: async (c) => void chunks.push(c) });
+    for (const r of rows) await t.add(r);
+    await t.finish();
+    assert.equal(t.count, rows.length);
+    const file = new Uint8Array(Buffer.concat(chunks)).buffer;
+    const back = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    assert.deepEqual(
+      back.map((o) => COLUMNS.map((c) => o[c.name] ?? null)),
+      expected,
+    );
+  }
 });

@@ -18,6 +18,9 @@ const rec = (rollout: number, fields: Record<string, unknown>, turns: unknown[])
 const LINES = [
   // 17 significant digits, exponents, negative zero: read as JSON.parse reads them
   rec(0, { task_id: 'a\u00e9\\"b', instruction: 'line\nbreak 😀' }, [
+    turn('click(point_2d=[1, 2]) \u00e9\\n', { A_t: 0.20802500000000004 }),
+    // the same long number's bytes again, then one of the same length that differs in its last digit
+    turn('wait()', { A_t: 0.20802500000000004, c: 0.20802500000000004, scores: [0.20802500000000006, 0.20802500000000004] }),
     turn('click(point_2d=[1, 2])', { scores: [0.20802500000000004, -1.5e-7, -0, 12345678901234567], c: 0.30000000000000004, A_t: 1e21 }),
     turn('type(text="\\u00e9\\"")', { scores: [1, 2], same: [true, false], done: [false, true], c: null }),
     turn(null, { candidates: ['scroll(direction="down")', 'scroll(direction="down", amount=3)', 'done()'], scores: [1, 2, 3] }),
@@ -25,6 +28,8 @@ const LINES = [
   // Python's tokens and a turn the scanner does not expect (not an object): the slow path's
   '{"iteration": 0, "group": 0, "rollout": 1, "reward": NaN, "A": 0.5, "task_id": null, "turns": [{"action": "a", "c": NaN, "A_t": Infinity}, "b"]}',
   rec(2, { instruction: 42 }, [turn('done()', { scores: ['x', 1] })]),
+  // escapes as other writers write them: \u of ASCII, of a BMP letter and of a surrogate pair, \/ and \t
+  String.raw`{"iteration": 0, "group": 0, "rollout": 3, "reward": 1, "A": 0.5, "turns": [{"action": "type(text=\u0022caf\u00e9\u0022)\/\t"}, {"action": "write(\ud83d\ude00 \u20ac)"}, {"action": "\\\"\b\f\n\r"}]}`,
   ...HAND_LOG.map((r) => JSON.stringify(r)),
 ].join('\n');
 
@@ -33,6 +38,8 @@ const plain = (r: RecordTurns): unknown => ({
   instruction: r.instruction,
   turns: r.turns.map((t, k) => ({
     action: r.action(k),
+    // the cell as the dataset writes it: bytes as logged (ASCII without an escape) or the text
+    cell: ((v) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v))(r.actionCell(k)),
     key: r.actions.key(k),
     next: k + 1 < r.turns.length ? r.actions.same(k, k + 1) : null,
     scores: t.scores,

@@ -2,29 +2,45 @@
  * One column of a Parquet row group, gathered value by value into its encoded form: definition
  * (and, for a list, repetition) levels and the PLAIN bytes of its values, so a row group costs
  * one pass over its cells and no value array. Written as one DATA_PAGE_V2 page, SNAPPY, with
- * the chunk's statistics (hyparquet-writer's page header, RLE and snappy: the same bytes its
- * `ParquetWriter` writes for a column, without its per-value dictionary, sampling and sorting).
+ * the chunk's statistics (hyparquet-writer's page header and RLE; `snappy.ts`, which compresses as
+ * its Snappy does: the same bytes its `ParquetWriter` writes for a column, without its per-value
+ * dictionary, sampling and sorting).
  */
 import { ByteWriter } from 'hyparquet-writer';
 import type { Writer } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import type { writeMetadata } from 'hyparquet-writer/src/metadata.js';
-import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
 import { endianness } from 'node:os';
+import { snappyCompress } from './snappy';
 
 /** `int`: INT64 (held exactly to 2^53); `int32`: counts that fit, no BigInt per cell */
 export type ScalarType = 'int' | 'int32' | 'float' | 'string' | 'bool';
-export type Scalar = number | string | boolean | null;
+/** a string cell may be given as its UTF-8 bytes (copied at once: a reused buffer is fine) */
+export type Scalar = number | string | Uint8Array | boolean | null;
 
 type FileMetaData = Parameters<typeof writeMetadata>[1];
 export type ColumnChunk = FileMetaData['row_groups'][number]['columns'][number];
 
 const PHYSICAL = { int: 'INT64', int32: 'INT32', float: 'DOUBLE', string: 'BYTE_ARRAY', bool: 'BOOLEAN' } as const;
-const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** b[x, x + xn) against b[y, y + yn) in byte order (UTF-8 byte order is the order of the format's statistics). */
+function compareBytes(b: Buffer, x: number, xn: number, y: number, yn: number): number {
+  const n = xn < yn ? xn : yn;
+  for (let i = 0; i < n; i++) {
+    const d = b[x + i]! - b[y + i]!;
+    if (d !== 0) return d;
+  }
+  return xn - yn;
+}
 
 /** Writes `v` as UTF-8 at `at`, returning its byte length: a short ASCII text by a loop, cheaper than a call of `write`. */
-function utf8(buf: Buffer, v: string, at: number): number {
+function utf8(buf: Buffer, v: string | Uint8Array, at: number): number {
+  if (typeof v !== 'string') {
+    if (v.length <= 64) for (let i = 0; i < v.length; i++) buf[at + i] = v[i]!;
+    else buf.set(v, at);
+    return v.length;
+  }
   if (v.length <= 64) {
     let i = 0;
     for (; i < v.length; i++) {
@@ -46,6 +62,9 @@ const enum Kind {
   Bool,
 }
 const KIND: Record<ScalarType, Kind> = { int: Kind.Int, int32: Kind.Int32, float: Kind.Float, string: Kind.String, bool: Kind.Bool };
+
+/** the levels of the page being written (one page at a time: shared, so a page allocates none) */
+const LEVELS = new ByteWriter(1 << 16);
 
 /** Parquet's numbers are little-endian; typed arrays are the machine's order. */
 const LITTLE_ENDIAN = endianness() === 'LE';
@@ -93,12 +112,13 @@ export class ColumnBuilder {
   /** min/max, each kind of value in its own fields (a comparison of one type is a fast one) */
   private lo = Infinity;
   private hi = -Infinity;
-  private sLo: string | undefined;
-  private sHi: string | undefined;
+  /** strings: the smallest and the largest value's place in `values` (-1: none yet) */
+  private sLo = -1;
+  private sLoLen = 0;
+  private sHi = -1;
+  private sHiLen = 0;
   /** bit 1: a false seen, bit 2: a true */
   private bools = 0;
-  /** a string with a surrogate: JS order is not UTF-8 byte order, so no min/max */
-  private unordered = false;
 
   constructor(
     private readonly type: ScalarType,
@@ -112,26 +132,80 @@ export class ColumnBuilder {
 
   /** One row of a scalar column. */
   scalar(v: Scalar): void {
-    this.rows++;
-    if (!this.value(v)) {
-      this.def.byte(0);
-      this.nulls++;
-    } else this.def.byte(1);
+    this.cell(this.value(v));
   }
 
   /** One row of a list column (null when `v` is not an array). */
   list(v: unknown): void {
+    this.listOf(v as readonly Scalar[] | null, this.putValue);
+  }
+
+  private readonly putValue = (x: Scalar): boolean => this.value(x);
+
+  /** Appends `v`'s PLAIN bytes (false: it is null for this column). */
+  private value(v: Scalar): boolean {
+    switch (this.kind) {
+      case Kind.Float:
+        return this.f64(v);
+      case Kind.Int32:
+        return this.i32(v);
+      case Kind.Int:
+        return this.i64(v);
+      case Kind.Bool:
+        return this.bool(v);
+      case Kind.String:
+        return this.str(v);
+    }
+  }
+
+  /** A cell whose value was appended (`ok`) or is null. */
+  private cell(ok: boolean): void {
+    this.rows++;
+    if (ok) this.def.byte(1);
+    else {
+      this.def.byte(0);
+      this.nulls++;
+    }
+  }
+
+  /**
+   * Typed cells, for a writer that knows its columns' types (`ParquetTable`'s row writer): the
+   * same bytes as `scalar` and `list` for a column of that type, without a switch on the value.
+   */
+  floatCell(v: unknown): void {
+    this.cell(this.f64(v));
+  }
+
+  int32Cell(v: unknown): void {
+    this.cell(this.i32(v));
+  }
+
+  intCell(v: unknown): void {
+    this.cell(this.i64(v));
+  }
+
+  boolCell(v: unknown): void {
+    this.cell(this.bool(v));
+  }
+
+  stringCell(v: unknown): void {
+    this.cell(this.str(v));
+  }
+
+  /** A list cell whose elements are appended by `put` (each: false when null); null when `v` is not an array. */
+  private listOf<V>(v: readonly V[] | null | undefined, put: (x: V) => boolean): void {
     this.rows++;
     const rep = this.rep!;
-    if (!Array.isArray(v) || v.length === 0) {
-      this.def.byte(Array.isArray(v) ? 1 : 0);
+    const l: readonly V[] | null = Array.isArray(v) ? v : null;
+    if (l === null || l.length === 0) {
+      this.def.byte(l ? 1 : 0);
       rep.byte(0);
       this.nulls++;
       return;
     }
-    for (let i = 0; i < v.length; i++) {
+    for (let i = 0; i < l.length; i++) {
       rep.byte(i === 0 ? 0 : 1);
-      if (this.value(v[i] as Scalar)) this.def.byte(3);
+      if (put(l[i]!)) this.def.byte(3);
       else {
         this.def.byte(2);
         this.nulls++;
@@ -139,52 +213,87 @@ export class ColumnBuilder {
     }
   }
 
-  /** Appends `v`'s PLAIN bytes (false: it is null for this column). */
-  private value(v: Scalar): boolean {
+  private readonly putF64 = (x: unknown): boolean => this.f64(x);
+  private readonly putBool = (x: unknown): boolean => this.bool(x);
+  private readonly putStr = (x: unknown): boolean => this.str(x);
+
+  floatList(v: readonly unknown[] | null | undefined): void {
+    this.listOf(v, this.putF64);
+  }
+
+  boolList(v: readonly unknown[] | null | undefined): void {
+    this.listOf(v, this.putBool);
+  }
+
+  stringList(v: readonly unknown[] | null | undefined): void {
+    this.listOf(v, this.putStr);
+  }
+
+  private f64(v: unknown): boolean {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return false;
     const b = this.values;
-    switch (this.kind) {
-      case Kind.Float:
-        if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-        b.ensure(8);
-        b.f64[b.used >> 3] = v;
-        b.used += 8;
-        this.range(v);
-        break;
-      case Kind.Int32:
-        if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) >= 2 ** 31) return false;
-        b.ensure(4);
-        b.i32[b.used >> 2] = v;
-        b.used += 4;
-        this.range(v);
-        break;
-      case Kind.Int: {
-        if (typeof v !== 'number' || !Number.isSafeInteger(v)) return false;
-        const hi = Math.floor(v / 2 ** 32);
-        b.ensure(8);
-        b.i32[b.used >> 2] = (v - hi * 2 ** 32) | 0;
-        b.i32[(b.used >> 2) + 1] = hi;
-        b.used += 8;
-        this.range(v);
-        break;
-      }
-      case Kind.Bool:
-        if (typeof v !== 'boolean') return false;
-        b.byte(v ? 1 : 0);
-        this.bools |= v ? 2 : 1;
-        break;
-      case Kind.String: {
-        if (typeof v !== 'string') return false;
-        b.ensure(4 + v.length * 3);
-        const n = utf8(b.buf, v, b.used + 4);
-        b.buf.writeUInt32LE(n, b.used);
-        b.used += 4 + n;
-        if (n !== v.length && SURROGATE.test(v)) this.unordered = true;
-        if (this.sLo === undefined || v < this.sLo) this.sLo = v;
-        if (this.sHi === undefined || v > this.sHi) this.sHi = v;
-        break;
-      }
-    }
+    b.ensure(8);
+    b.f64[b.used >> 3] = v;
+    b.used += 8;
+    this.range(v);
     return true;
+  }
+
+  private i32(v: unknown): boolean {
+    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) >= 2 ** 31) return false;
+    const b = this.values;
+    b.ensure(4);
+    b.i32[b.used >> 2] = v;
+    b.used += 4;
+    this.range(v);
+    return true;
+  }
+
+  private i64(v: unknown): boolean {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return false;
+    const b = this.values;
+    const hi = Math.floor(v / 2 ** 32);
+    b.ensure(8);
+    b.i32[b.used >> 2] = (v - hi * 2 ** 32) | 0;
+    b.i32[(b.used >> 2) + 1] = hi;
+    b.used += 8;
+    this.range(v);
+    return true;
+  }
+
+  private bool(v: unknown): boolean {
+    if (typeof v !== 'boolean') return false;
+    this.values.byte(v ? 1 : 0);
+    this.bools |= v ? 2 : 1;
+    return true;
+  }
+
+  private str(v: unknown): boolean {
+    if (typeof v !== 'string' && !(v instanceof Uint8Array)) return false;
+    const b = this.values;
+    b.ensure(4 + (typeof v === 'string' ? v.length * 3 : v.length));
+    const at = b.used + 4;
+    const n = utf8(b.buf, v, at);
+    const buf = b.buf;
+    buf[at - 4] = n & 0xff;
+    buf[at - 3] = (n >>> 8) & 0xff;
+    buf[at - 2] = (n >>> 16) & 0xff;
+    buf[at - 1] = n >>> 24;
+    b.used = at + n;
+    this.stringRange(at, n);
+    return true;
+  }
+
+  private stringRange(at: number, n: number): void {
+    const buf = this.values.buf;
+    if (this.sLo < 0 || compareBytes(buf, at, n, this.sLo, this.sLoLen) < 0) {
+      this.sLo = at;
+      this.sLoLen = n;
+    }
+    if (this.sHi < 0 || compareBytes(buf, at, n, this.sHi, this.sHiLen) > 0) {
+      this.sHi = at;
+      this.sHiLen = n;
+    }
   }
 
   private range(v: number): void {
@@ -195,7 +304,8 @@ export class ColumnBuilder {
   /** Writes the chunk (one page) at the writer's end and forgets its values. */
   write(writer: Writer): ColumnChunk {
     const start = writer.offset;
-    const levels = new ByteWriter(this.def.used + 64);
+    const levels = LEVELS;
+    levels.index = levels.offset = 0;
     const slots = this.def.used;
     const repLength = this.rep ? writeRleBitPackedHybrid(levels, this.rep.view(), 1) : 0;
     const defLength = writeRleBitPackedHybrid(levels, this.def.view(), this.maxDef === 1 ? 1 : 2);
@@ -249,9 +359,18 @@ export class ColumnBuilder {
 
   private statistics(): NonNullable<ColumnChunk['meta_data']>['statistics'] {
     const numbers = this.lo <= this.hi;
-    let min: number | string | boolean | undefined = numbers ? this.lo : this.bools !== 0 ? this.bools === 2 : this.sLo;
-    let max: number | string | boolean | undefined = numbers ? this.hi : this.bools !== 0 ? this.bools !== 1 : this.sHi;
-    if (this.unordered) min = max = undefined;
+    const bytes = (at: number, n: number): Uint8Array | undefined =>
+      at < 0 ? undefined : Uint8Array.from(this.values.buf.subarray(at, at + n));
+    let min: number | Uint8Array | boolean | undefined = numbers
+      ? this.lo
+      : this.bools !== 0
+        ? this.bools === 2
+        : bytes(this.sLo, this.sLoLen);
+    let max: number | Uint8Array | boolean | undefined = numbers
+      ? this.hi
+      : this.bools !== 0
+        ? this.bools !== 1
+        : bytes(this.sHi, this.sHiLen);
     // signed zero as the format asks: min -0, max +0
     if (min === 0) min = -0;
     if (max === 0) max = 0;
@@ -264,15 +383,15 @@ export class ColumnBuilder {
     };
   }
 
-  private reset(): void {
+  /** Forgets the values gathered since the last page. */
+  reset(): void {
     this.def.used = 0;
     if (this.rep) this.rep.used = 0;
     this.values.used = 0;
     this.nulls = this.rows = 0;
     this.lo = Infinity;
     this.hi = -Infinity;
-    this.sLo = this.sHi = undefined;
+    this.sLo = this.sHi = -1;
     this.bools = 0;
-    this.unordered = false;
   }
 }

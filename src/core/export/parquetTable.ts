@@ -11,6 +11,7 @@ import type { SchemaElement } from 'hyparquet-writer';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { ColumnBuilder } from './parquetColumn';
 import type { ColumnChunk, Scalar, ScalarType } from './parquetColumn';
+export type { ColumnBuilder } from './parquetColumn';
 import type { ExportSink } from './sink';
 
 export type { Scalar, ScalarType } from './parquetColumn';
@@ -22,6 +23,12 @@ export interface ParquetColumn<R> {
   type: ColumnType;
   get: (r: R) => CellValue;
 }
+
+/**
+ * Writes a row's cells into the columns' builders, in the columns' order, by their typed
+ * methods: the same bytes as the columns' `get`s, without a call a cell (a table's hot path).
+ */
+export type RowWriter<R> = (r: R, b: readonly ColumnBuilder[]) => void;
 
 const PHYSICAL: Record<ScalarType, Omit<SchemaElement, 'name'>> = {
   int: { type: 'INT64' },
@@ -47,8 +54,14 @@ class SinkWriter extends ByteWriter {
   /** bytes handed to the sink so far */
   written = 0;
 
-  constructor(private readonly sink: ExportSink) {
+  constructor(private sink: ExportSink) {
     super(1 << 16);
+  }
+
+  /** Writes to `sink` from its start, keeping the buffer. */
+  restart(sink: ExportSink): void {
+    this.sink = sink;
+    this.index = this.offset = this.written = 0;
   }
 
   flush(): Promise<void> {
@@ -65,12 +78,12 @@ class SinkWriter extends ByteWriter {
 
 /** Rows as one Parquet file, a row group every `groupRows` rows (the last one may have fewer). */
 export class ParquetTable<R> {
-  private readonly writer: SinkWriter;
+  private writer: SinkWriter;
   private readonly schema: SchemaElement[];
   private readonly builders: ColumnBuilder[];
   private readonly gets: ((r: R) => CellValue)[];
   private readonly lists: boolean[];
-  private readonly groups: FileMetaData['row_groups'] = [];
+  private groups: FileMetaData['row_groups'] = [];
   private rows = 0;
   /** rows written in all */
   count = 0;
@@ -79,6 +92,7 @@ export class ParquetTable<R> {
     cols: readonly ParquetColumn<R>[],
     sink: ExportSink,
     private readonly groupRows = 10_000,
+    private readonly rowWriter?: RowWriter<R>,
   ) {
     this.writer = new SinkWriter(sink);
     this.schema = [{ name: 'root', num_children: cols.length }, ...cols.flatMap(elements)];
@@ -93,6 +107,16 @@ export class ParquetTable<R> {
     this.writer.appendUint32(0x31524150);
   }
 
+  /** Starts another file of the same columns into `sink` (after `finish`), reusing this one's buffers. */
+  restart(sink: ExportSink): void {
+    this.writer.restart(sink);
+    for (const b of this.builders) b.reset();
+    this.groups = [];
+    this.rows = 0;
+    this.count = 0;
+    this.writer.appendUint32(0x31524150);
+  }
+
   /** bytes handed to the sink so far */
   get written(): number {
     return this.writer.written;
@@ -101,10 +125,12 @@ export class ParquetTable<R> {
   /** Adds a row; a promise only when it filled a row group (its bytes are on their way to the sink). */
   add(r: R): Promise<void> | undefined {
     const { gets, builders, lists } = this;
-    for (let i = 0; i < gets.length; i++) {
-      if (lists[i]) builders[i]!.list(gets[i]!(r));
-      else builders[i]!.scalar(gets[i]!(r) as Scalar);
-    }
+    if (this.rowWriter) this.rowWriter(r, builders);
+    else
+      for (let i = 0; i < gets.length; i++) {
+        if (lists[i]) builders[i]!.list(gets[i]!(r));
+        else builders[i]!.scalar(gets[i]!(r) as Scalar);
+      }
     this.count++;
     return ++this.rows >= this.groupRows ? this.writeGroup() : undefined;
   }

@@ -130,6 +130,10 @@ export class FastScanner extends ByteCursor {
 
   /** per-turn numbers read as JSON.parse reads them, or within 1e-15 (see `numOrNull`) */
   private readonly approx: boolean;
+  /** the bytes and the value of the last number `longNumber` read (length -1: none) */
+  private readonly lastNumber = new Uint8Array(40);
+  private lastNumberLength = -1;
+  private lastNumberValue = 0;
   /** the content [start, end) of the last record's `task_id` and `instruction` strings (-1: null or absent) */
   private readonly textAt = new Int32Array(4);
 
@@ -601,6 +605,28 @@ export class FastScanner extends ByteCursor {
    * significant digits are read without a string (relative error below 1e-15, far
    * inside the 1e-6 of the report's comparisons); used for per-turn values only.
    */
+  /**
+   * The number b[s, e) read by `Number` (a form the loop does not read exactly); the last one read
+   * is kept with its bytes, as a turn's `A_t` often repeats its trajectory's bytes from turn to turn.
+   */
+  private longNumber(b: Buffer, s: number, e: number): number {
+    const len = e - s;
+    const last = this.lastNumber;
+    if (len === this.lastNumberLength) {
+      let k = 0;
+      while (k < len && b[s + k] === last[k]) k++;
+      if (k === len) return this.lastNumberValue;
+    }
+    const n = Number(fast(b).latin1Slice(s, e));
+    if (Number.isNaN(n)) throw new ScanError('bad number');
+    if (len <= last.length) {
+      for (let k = 0; k < len; k++) last[k] = b[s + k]!;
+      this.lastNumberLength = len;
+      this.lastNumberValue = n;
+    }
+    return n;
+  }
+
   private numOrNull(approx = false): number | null {
     const b = this.b;
     let p = this.p;
@@ -665,8 +691,7 @@ export class FastScanner extends ByteCursor {
         if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d) p++;
         else break;
       }
-      const n = Number(fast(b).latin1Slice(this.p, p));
-      if (Number.isNaN(n)) throw new ScanError('bad number');
+      const n = this.longNumber(b, this.p, p);
       this.p = p;
       return n;
     }

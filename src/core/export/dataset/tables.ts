@@ -10,7 +10,7 @@ import { MARK_CYCLE, MARK_REPEAT } from '../../behaviour/actionSeq';
 import { LABEL_TAGS } from '../../behaviour/tags';
 import { Flag, TAG_NAMES } from '../../../shared/shapes';
 import type { TagName } from '../../../shared/shapes';
-import type { ParquetColumn } from '../parquetTable';
+import type { ParquetColumn, RowWriter } from '../parquetTable';
 
 /** A column of the dataset's files, with what a reader is told it means (docs/dataset.md). */
 export interface DatasetColumn<R> extends ParquetColumn<R> {
@@ -31,27 +31,35 @@ export interface TrajectoryEntry {
 
 /** One turn; the writer reuses one entry for every turn (a column reads it at once). */
 export interface TurnEntry {
-  trajectoryId: string;
+  /** the trajectory's id as UTF-8, then `/` (its turns' ids start with it), and room for a turn's number */
+  idBytes: Buffer;
+  /** the id's length in `idBytes` */
+  idLength: number;
+  /** the id: `idBytes` up to `idLength` */
+  idView: Uint8Array;
   group: number;
   rollout: number;
   turn: TurnInput;
   /** its place in the trajectory, from 0 */
   index: number;
-  action: string | null;
+  /** the executed action: its UTF-8 bytes as logged, or its text where it holds an escape or a non-ASCII byte */
+  action: string | Uint8Array | null;
   cls: TurnClass;
   /** section 7's window marks of the turn (`MARK_REPEAT`, `MARK_CYCLE`) */
   windows: number;
   collapsed: boolean;
+  /** its marks, a bit each (`markBits`) */
+  marks: number;
 }
 
 const FLAG_NAMES = Object.entries(Flag).map(([k, bit]) => [k.charAt(0).toLowerCase() + k.slice(1), bit] as const);
 
-/** The names of the bits set in `bits`, one array a set of bits (a list cell is read, never changed). */
-function namesOf(names: readonly (readonly [string, number])[]): (bits: number) => readonly string[] {
-  const seen = new Map<number, readonly string[]>();
+/** The names (as UTF-8) of the bits set in `bits`, one array a set of bits (a list cell is read, never changed). */
+function namesOf(names: readonly (readonly [string, number])[]): (bits: number) => readonly Uint8Array[] {
+  const seen = new Map<number, readonly Uint8Array[]>();
   return (bits) => {
     let l = seen.get(bits);
-    if (!l) seen.set(bits, (l = names.filter(([, bit]) => (bits & bit) !== 0).map(([n]) => n)));
+    if (!l) seen.set(bits, (l = names.filter(([, bit]) => (bits & bit) !== 0).map(([n]) => Buffer.from(n, 'utf8'))));
     return l;
   };
 }
@@ -160,11 +168,29 @@ function marked(e: TurnEntry, m: keyof BehaviourTurnMarks): boolean {
   return e.cls[m] === true;
 }
 
+/** The turn's marks as bits (bit k: `MARK_NAMES[k]`), computed once a turn for the columns that read them. */
+export function markBits(e: TurnEntry): number {
+  let bits = 0;
+  for (let k = 0; k < MARK_NAMES.length; k++) if (marked(e, MARK_NAMES[k]!)) bits |= 1 << k;
+  return bits;
+}
+
 const markNames = namesOf(MARK_NAMES.map((m, k) => [m, 1 << k] as const));
+const markColumn = (m: keyof BehaviourTurnMarks, k: number): U =>
+  mark(snake(m), `the turn mark \`${m}\``, (e) => (e.marks & (1 << k)) !== 0);
+
+/** `trajectory_id/turn` as UTF-8, written after the id in the entry's buffer. */
+function turnId(e: TurnEntry): Uint8Array {
+  const b = e.idBytes;
+  let at = e.idLength + 1;
+  const digits = String(e.index);
+  for (let i = 0; i < digits.length; i++) b[at++] = digits.charCodeAt(i);
+  return b.subarray(0, at);
+}
 
 export const TURN_COLUMNS: readonly U[] = [
-  { name: 'turn_id', type: 'string', about: 'trajectory_id/turn', get: (e) => `${e.trajectoryId}/${e.index}` },
-  { name: 'trajectory_id', type: 'string', about: 'the trajectory it belongs to', get: (e) => e.trajectoryId },
+  { name: 'turn_id', type: 'string', about: 'trajectory_id/turn', get: turnId },
+  { name: 'trajectory_id', type: 'string', about: 'the trajectory it belongs to', get: (e) => e.idView },
   { name: 'group', type: 'int', about: 'GRPO group', get: (e) => e.group },
   { name: 'rollout', type: 'int', about: 'rollout in the group', get: (e) => e.rollout },
   { name: 'turn', type: 'int32', about: 'its place in the trajectory, from 0', get: (e) => e.index },
@@ -179,15 +205,30 @@ export const TURN_COLUMNS: readonly U[] = [
   mark('credited', 'labeled, neither masked nor fallback', (e) => e.cls.credited),
   mark('flip_counted', 'counted by the sign-flip rate', (e) => e.cls.flipCounted),
   mark('c_counted', 'credited with a numeric logged c', (e) => e.cls.cCounted),
-  ...MARK_NAMES.map((m) => mark(snake(m), `the turn mark \`${m}\``, (e) => marked(e, m))),
-  {
-    name: 'marks',
-    type: { list: 'string' },
-    about: 'the marks that hold',
-    get: (e) => {
-      let bits = 0;
-      for (let k = 0; k < MARK_NAMES.length; k++) if (marked(e, MARK_NAMES[k]!)) bits |= 1 << k;
-      return markNames(bits);
-    },
-  },
+  ...MARK_NAMES.map(markColumn),
+  { name: 'marks', type: { list: 'string' }, about: 'the marks that hold', get: (e) => markNames(e.marks) },
 ];
+
+/** The turn table's row writer: `TURN_COLUMNS`' cells, in their order, by the builders' typed methods. */
+export const writeTurnRow: RowWriter<TurnEntry> = (e, b) => {
+  const { cls, turn } = e;
+  b[0]!.stringCell(turnId(e));
+  b[1]!.stringCell(e.idView);
+  b[2]!.intCell(e.group);
+  b[3]!.intCell(e.rollout);
+  b[4]!.int32Cell(e.index);
+  b[5]!.stringCell(e.action);
+  b[6]!.floatList(turn.scores);
+  b[7]!.boolList(turn.same);
+  b[8]!.boolList(turn.done);
+  b[9]!.floatCell(turn.c ?? null);
+  b[10]!.floatCell(turn.At ?? null);
+  b[11]!.floatCell(cls.recomputedC);
+  b[12]!.boolCell(cls.labeled);
+  b[13]!.boolCell(cls.credited);
+  b[14]!.boolCell(cls.flipCounted);
+  b[15]!.boolCell(cls.cCounted);
+  const marks = e.marks;
+  for (let k = 0; k < MARK_NAMES.length; k++) b[16 + k]!.boolCell((marks & (1 << k)) !== 0);
+  b[16 + MARK_NAMES.length]!.stringList(markNames(marks));
+};

@@ -5,7 +5,7 @@
  * iteration's row group, not the log. The run's partitions are written beside the dataset and
  * moved in at the end: a failed export leaves the run's previous partitions as they were.
  */
-import { createWriteStream } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CreditIndex } from '../../log/creditIndex';
@@ -14,9 +14,10 @@ import { Collapse, classifyTurn, collapseOf, newTurnClass, recomputeSame } from 
 import { actionWindows } from '../../behaviour/windows';
 import { inFileOrder, readRanges } from '../recordReader';
 import type { RangeOrigin, RangeSource } from '../recordReader';
-import { writableSink } from '../sink';
+import type { ExportSink } from '../sink';
 import { ParquetTable } from '../parquetTable';
-import { TRAJECTORY_COLUMNS, TURN_COLUMNS } from './tables';
+import type { RowWriter } from '../parquetTable';
+import { TRAJECTORY_COLUMNS, TURN_COLUMNS, markBits, writeTurnRow } from './tables';
 import { RecordTurnsReader } from './recordTurns';
 import type { DatasetColumn, TrajectoryEntry, TurnEntry } from './tables';
 
@@ -45,18 +46,89 @@ interface ParquetFile<R> {
   destroy(): void;
 }
 
-/** A file written through a sink, its stream closed (or destroyed on failure). */
-function parquetFile<R>(path: string, cols: readonly DatasetColumn<R>[], rowGroup: number | undefined): ParquetFile<R> {
-  const stream = createWriteStream(path, { flags: 'wx' });
-  const table = new ParquetTable(cols, writableSink(stream), rowGroup);
-  return {
-    table,
-    close: async (): Promise<void> => {
-      await table.finish();
-      await new Promise<void>((resolve, reject) => stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    },
-    destroy: (): void => void stream.destroy(),
-  };
+/** a file up to this size is written whole at its end, by one call */
+const HOLD = 8 << 20;
+const DONE = Promise.resolve();
+
+/**
+ * A partition's file: its bytes held until it is complete (or larger than `HOLD`: then written
+ * as they come), then written by synchronous calls, which cost less than a stream for the many
+ * small files of a dataset.
+ */
+class FileSink implements ExportSink {
+  private fd = -1;
+  private held: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly path: string) {}
+
+  write(chunk: Buffer): Promise<void> {
+    this.held.push(chunk);
+    this.size += chunk.length;
+    if (this.fd >= 0 || this.size > HOLD) this.drain();
+    return DONE;
+  }
+
+  private drain(): void {
+    if (this.fd < 0) this.fd = openSync(this.path, 'wx');
+    writevAll(this.fd, this.held);
+    this.held = [];
+  }
+
+  close(): void {
+    this.drain();
+    const fd = this.fd;
+    this.fd = -1;
+    closeSync(fd);
+  }
+
+  destroy(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+/** Writes every byte of `chunks` (a short write is continued). */
+function writevAll(fd: number, chunks: Buffer[]): void {
+  let total = 0;
+  for (const c of chunks) total += c.length;
+  let done = writevSync(fd, chunks);
+  if (done === total) return;
+  for (const c of chunks) {
+    if (done >= c.length) {
+      done -= c.length;
+      continue;
+    }
+    let at = done;
+    while (at < c.length) at += writeSync(fd, c, at, c.length - at);
+    done = 0;
+  }
+}
+
+/** One table's partition files, one at a time, through one writer (its buffers reused from file to file). */
+class TableFiles<R> {
+  private table: ParquetTable<R> | undefined;
+
+  constructor(
+    private readonly cols: readonly DatasetColumn<R>[],
+    private readonly rowGroup: number | undefined,
+    private readonly rowWriter?: RowWriter<R>,
+  ) {}
+
+  open(path: string): ParquetFile<R> {
+    const sink = new FileSink(path);
+    if (this.table) this.table.restart(sink);
+    else this.table = new ParquetTable(this.cols, sink, this.rowGroup, this.rowWriter);
+    const table = this.table;
+    return {
+      table,
+      close: async (): Promise<void> => {
+        await table.finish();
+        sink.close();
+      },
+      destroy: (): void => sink.destroy(),
+    };
+  }
 }
 
 function rowsByIteration(index: CreditIndex): Map<number, number[]> {
@@ -70,28 +142,41 @@ function rowsByIteration(index: CreditIndex): Map<number, number[]> {
   return new Map([...by].sort((a, b) => a[0] - b[0]));
 }
 
+/** The entry's id bytes for trajectory `id` (its turns' ids are written after it). */
+function setTrajectoryId(e: TurnEntry, id: string): void {
+  const n = Buffer.byteLength(id, 'utf8');
+  if (e.idBytes.length < n + 24) e.idBytes = Buffer.alloc(n + 64);
+  e.idBytes.write(id, 0, 'utf8');
+  e.idBytes[n] = 0x2f;
+  e.idLength = n;
+  e.idView = e.idBytes.subarray(0, n);
+}
+
 async function writeIteration(
   index: CreditIndex,
   runId: string,
   iteration: number,
   rows: number[],
   dirs: { trajectories: string; turns: string },
+  files: { trajectories: TableFiles<TrajectoryEntry>; turns: TableFiles<TurnEntry>; records: RecordTurnsReader },
   o: DatasetOptions,
 ): Promise<{ trajectories: number; turns: number }> {
-  const records = new RecordTurnsReader(index, buildSchemaTables(index.options.mapping));
+  const records = files.records;
   const c = index.columns;
   const src: RangeSource = { offset: (i) => c.offset[i]!, length: (i) => c.length[i]! };
   const part = `iteration=${iteration}`;
-  await mkdir(join(dirs.trajectories, part), { recursive: true });
-  await mkdir(join(dirs.turns, part), { recursive: true });
-  const tf = parquetFile(join(dirs.trajectories, part, 'part-0.parquet'), TRAJECTORY_COLUMNS, o.rowGroup);
-  const uf = parquetFile(join(dirs.turns, part, 'part-0.parquet'), TURN_COLUMNS, o.rowGroup);
+  mkdirSync(join(dirs.trajectories, part));
+  mkdirSync(join(dirs.turns, part));
+  const tf = files.trajectories.open(join(dirs.trajectories, part, 'part-0.parquet'));
+  const uf = files.turns.open(join(dirs.turns, part, 'part-0.parquet'));
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
   const seen = new Set<string>();
   const windows = new Uint8Array(64);
   const turn: TurnEntry = {
-    trajectoryId: '',
+    idBytes: Buffer.alloc(256),
+    idLength: 0,
+    idView: new Uint8Array(0),
     group: 0,
     rollout: 0,
     turn: undefined as never,
@@ -100,6 +185,7 @@ async function writeIteration(
     cls: newTurnClass(),
     windows: 0,
     collapsed: false,
+    marks: 0,
   };
   try {
     const reader = readRanges(index.path, inFileOrder(rows, src), src, {
@@ -121,7 +207,7 @@ async function writeIteration(
       // one classification a turn (the marks are its fields), the windows of section 7 over the trajectory
       const w = n <= windows.length ? windows.fill(0, 0, n) : new Uint8Array(n);
       actionWindows(r.actions, w);
-      turn.trajectoryId = id;
+      setTrajectoryId(turn, id);
       turn.group = c.group[row]!;
       turn.rollout = c.rollout[row]!;
       for (let k = 0; k < n; k++) {
@@ -130,10 +216,11 @@ async function writeIteration(
         t.sameRecomputed ??= recomputeSame(t.candidates, match);
         turn.turn = t;
         turn.index = k;
-        turn.action = r.action(k);
+        turn.action = r.actionCell(k);
         classifyTurn(t, A, credit, match, turn.cls);
         turn.windows = w[k]!;
         turn.collapsed = collapseOf(t, match) === Collapse.Collapsed;
+        turn.marks = markBits(turn);
         const group = uf.table.add(turn);
         if (group) await group;
       }
@@ -156,11 +243,17 @@ export async function writeRunDataset(dir: string, runId: string, index: CreditI
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
+    for (const t of DATASET_TABLES) await mkdir(dirs[t], { recursive: true });
     const by = rowsByIteration(index);
     const out = { iterations: by.size, trajectories: 0, turns: 0 };
     let done = 0;
+    const files = {
+      trajectories: new TableFiles(TRAJECTORY_COLUMNS, o.rowGroup),
+      turns: new TableFiles(TURN_COLUMNS, o.rowGroup, writeTurnRow),
+      records: new RecordTurnsReader(index, buildSchemaTables(index.options.mapping)),
+    };
     for (const [iteration, rows] of by) {
-      const r = await writeIteration(index, runId, iteration, rows, dirs, o);
+      const r = await writeIteration(index, runId, iteration, rows, dirs, files, o);
       out.trajectories += r.trajectories;
       out.turns += r.turns;
       o.onIteration?.(iteration, ++done, by.size);
@@ -169,7 +262,6 @@ export async function writeRunDataset(dir: string, runId: string, index: CreditI
       const target = join(dir, t, `run=${runId}`);
       await mkdir(join(dir, t), { recursive: true });
       await rm(target, { recursive: true, force: true });
-      await mkdir(dirs[t], { recursive: true });
       await rename(dirs[t], target);
     }
     return out;
