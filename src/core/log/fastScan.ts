@@ -599,12 +599,6 @@ export class FastScanner extends ByteCursor {
     return open < 0 ? null : this.decode(open - 1, this.textAt[at + 1]!);
   }
 
-  /** A number, null, a Python non-finite token; other values are skipped as null. */
-  /**
-   * A number, null, a Python non-finite token. With `approx`, decimals of more than 15
-   * significant digits are read without a string (relative error below 1e-15, far
-   * inside the 1e-6 of the report's comparisons); used for per-turn values only.
-   */
   /**
    * The number b[s, e) read by `Number` (a form the loop does not read exactly); the last one read
    * is kept with its bytes, as a turn's `A_t` often repeats its trajectory's bytes from turn to turn.
@@ -627,6 +621,11 @@ export class FastScanner extends ByteCursor {
     return n;
   }
 
+  /**
+   * A number, null, a Python non-finite token. With `approx`, decimals of more than 15
+   * significant digits are read without a string (relative error below 1e-15, far
+   * inside the 1e-6 of the report's comparisons); used for per-turn values only.
+   */
   private numOrNull(approx = false): number | null {
     const b = this.b;
     let p = this.p;
