@@ -6,20 +6,23 @@
  * Node's fetch alone, and fetch + SHA-256 + writes on one thread.
  *
  * Then one 300 MB shard behind a per-connection cap of 25 MB/s (a CDN's, set on the
- * emulator) and without it: the downloader (ranges over its adaptive pool) against one
- * curl connection, against `curl --parallel` of N ranges, and against the downloader with
- * one connection per file (as it was before ranges), same file, same run.
+ * emulator), the same with one core kept busy, and without a cap: `rlrb download` against
+ * one curl connection, against `curl --parallel` of N ranges, against the downloader with
+ * one connection per file (as it was before ranges) and against `hf download` (when
+ * huggingface_hub's CLI is installed), same file, same rounds; then behind 10 MB/s a
+ * connection, the default against each fixed `--concurrency`.
  * `RLRB_BENCH_DOWNLOAD=shard` runs only that part.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, writeSync, closeSync, rmSync, statSync, mkdtempSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { createHash } from 'node:crypto';
 import { recordResults, mbps } from './common';
 import { listRun } from '../src/core/hub/model';
 import { planDownload, runDownload } from '../src/core/hub/download';
+import { busyCore, hfCli, hfDownload, rlrbDownload, runProcess } from './shardClients';
 
 const TOTAL = Number(process.env['RLRB_BENCH_DOWNLOAD_BYTES'] ?? 2e9);
 const FILES = 8;
@@ -126,10 +129,13 @@ const range = (xs: number[], digits = 2): string => `${Math.min(...xs).toFixed(d
 
 const SHARD_BYTES = Number(process.env['RLRB_BENCH_SHARD_BYTES'] ?? 300e6);
 const SHARD_CAP = 25e6;
+/** the cap under which the default is held against each fixed `--concurrency` */
+const SLOW_CAP = 10e6;
+const FIXED = [4, 8, 16];
 const SHARD_RANGES = 16;
 const SHARD_REPO = 'bench/one-shard';
-/** an even number: the two downloaders take turns going first, so each goes first as often (5 rounds gave one of them 3) */
-const SHARD_ROUNDS = ROUNDS + (ROUNDS % 2);
+/** rounds of the shard's clients (at least 4: a ratio's spread needs more than three) */
+const SHARD_ROUNDS = Math.max(4, ROUNDS + (ROUNDS % 2));
 const shardDir = resolve('bench', 'data', `hub-shard-${SHARD_BYTES}`);
 const SHARD_PATH = 'resume/iter_0000001/__0_0.distcp';
 
@@ -150,22 +156,11 @@ function makeShard(): void {
   closeSync(l);
 }
 
-/** The downloader on the shard: its ranges over the adaptive pool, or (`single`) one connection for the file. */
-async function shardWorker(endpoint: string, dest: string, mode: string): Promise<void> {
+/** The downloader on the shard with one connection for the file, as it was before ranges (an option no flag gives). */
+async function shardWorker(endpoint: string, dest: string): Promise<void> {
   const t = performance.now();
   const l = await listRun(SHARD_REPO, 'main', { endpoint });
-  let peak = 0;
-  const res = await runDownload(planDownload(l, 'resume', 1, dest), {
-    endpoint,
-    ...(mode === 'single' ? { rangeBytes: 2 ** 52, concurrency: 1, maxConnections: 1 } : {}),
-    ...(mode === 'seq' ? { concurrency: 1, maxConnections: 1 } : {}),
-    onProgress: (p) => {
-      peak = Math.max(peak, p.connections);
-      if (process.env['RLRB_BENCH_TRACE'])
-        process.stderr.write(`${(performance.now() - t).toFixed(0)} ms ${p.bytesDone} ${p.connections} ${p.event ?? ''}\n`);
-    },
-  });
-  process.stderr.write(`peak connections ${peak}\n`);
+  const res = await runDownload(planDownload(l, 'resume', 1, dest), { endpoint, rangeBytes: 2 ** 52, concurrency: 1, maxConnections: 1 });
   report(performance.now() - t, res.bytesFetched);
 }
 
@@ -177,93 +172,127 @@ async function shardWorker(endpoint: string, dest: string, mode: string): Promis
  */
 const settleDisk = (): void => void spawnSync('sync');
 
-const runCurl = (args: string[]): Promise<void> =>
-  new Promise<void>((res, rej) => {
-    const c = spawn('/usr/bin/curl', args, { stdio: 'ignore' });
-    c.on('close', (code) => (code === 0 ? res() : rej(new Error(`curl exit ${code}`))));
-  });
+/** One client's runs: MB/s and the load average at each start. */
+interface Runs {
+  mbps: number[];
+  load: number[];
+}
+
+const load1 = (): number => loadavg()[0]!;
+/** a / b round by round: the median and the range */
+const ratio = (a: number[], b: number[]): string => {
+  const r = a.map((x, i) => x / b[i]!);
+  return `${median(r).toFixed(2)} (${range(r)})`;
+};
+const loads = (xs: number[]): string => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
 
 async function shardBench(url: string, work: string): Promise<string[]> {
   const fileUrl = `${url}/${SHARD_REPO}/resolve/main/${SHARD_PATH}`;
+  const hf = hfCli();
   const setCap = async (cap: number | undefined): Promise<void> => {
     await fetch(`${url}/__emulator/faults`, { method: 'POST', body: JSON.stringify(cap ? { connectionBytesPerSecond: cap } : {}) });
   };
-  const timed = async (f: () => Promise<void>): Promise<number> => {
+  /** each client's runs, by name; a run's files are removed and synced outside its timing */
+  const runs = new Map<string, Runs>();
+  const timed = async (name: string, out: string, f: (out: string) => Promise<void>): Promise<void> => {
+    const r = runs.get(name) ?? { mbps: [], load: [] };
+    runs.set(name, r);
+    r.load.push(load1());
     const t = performance.now();
-    await f();
-    return mbps(SHARD_BYTES, performance.now() - t);
+    await f(out);
+    r.mbps.push(mbps(SHARD_BYTES, performance.now() - t));
+    rmSync(out, { recursive: true, force: true });
+    settleDisk();
   };
   const per = Math.ceil(SHARD_BYTES / SHARD_RANGES);
-  const parallelArgs = (): string[] =>
+  const parallelArgs = (out: string): string[] =>
     Array.from({ length: SHARD_RANGES }, (_, i) => [
       ...(i > 0 ? ['--next'] : ['--parallel', '--parallel-max', String(SHARD_RANGES)]),
       '-sfL',
       '-r',
       `${i * per}-${Math.min(SHARD_BYTES, (i + 1) * per) - 1}`,
       '-o',
-      join(work, `curl-range-${i}`),
+      join(out, `range-${i}`),
       fileUrl,
     ]).flat();
-  const ours = (mode: string): Promise<void> =>
-    new Promise<void>((res, rej) => {
-      const r = spawn('node', [__filename, 'shard', url, join(work, `shard-${mode}`), mode], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      r.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      r.on('close', (code) => {
-        const m = /peak connections (\d+)/.exec(err);
-        if (m && mode === 'ranged') peaks.push(Number(m[1]));
-        return code === 0 ? res() : rej(new Error(err));
-      });
-    });
-  const peaks: number[] = [];
-  const lines: string[] = [];
-  for (const cap of [SHARD_CAP, undefined]) {
-    await setCap(cap);
-    const one: number[] = [];
-    const par: number[] = [];
-    const ranged: number[] = [];
-    const single: number[] = [];
-    peaks.length = 0;
-    for (let round = 0; round < SHARD_ROUNDS; round++) {
-      one.push(await timed(() => runCurl(['-sfL', '-o', join(work, 'curl-one'), fileUrl])));
-      rmSync(join(work, 'curl-one'), { force: true });
-      par.push(await timed(() => runCurl(parallelArgs())));
-      for (let i = 0; i < SHARD_RANGES; i++) rmSync(join(work, `curl-range-${i}`), { force: true });
-      // curl's dirty pages written back outside the timing: else the writeback fell in the next download's time
-      settleDisk();
-      // the two downloaders take turns going first: neither always follows curl's writes
-      const pair: [number[], 'ranged' | 'single'][] = [
-        [ranged, 'ranged'],
-        [single, 'single'],
-      ];
-      for (const [into, mode] of round % 2 === 0 ? pair : pair.reverse()) {
-        into.push(await timed(() => ours(mode)));
-        // removed outside the timing, as curl's files are (unlinking 300 MB takes about 0.2 s here)
-        rmSync(join(work, `shard-${mode}`), { recursive: true, force: true });
-        settleDisk();
+  const curl = (out: string): Promise<void> => runProcess('/usr/bin/curl', ['-sfL', '--create-dirs', '-o', join(out, 'file'), fileUrl]);
+  const curlParallel = (out: string): Promise<void> => runProcess('/usr/bin/curl', ['--create-dirs', ...parallelArgs(out)]);
+  const single = (out: string): Promise<void> => runProcess('node', [__filename, 'shard', url, out]);
+  const rlrb =
+    (concurrency?: number) =>
+    (out: string): Promise<void> =>
+      rlrbDownload(url, SHARD_REPO, join(out, 'dest'), join(out, 'state'), concurrency);
+  const hfRun = (out: string): Promise<void> => hfDownload(hf!, url, SHARD_REPO, SHARD_PATH, join(out, 'dest'), join(out, 'home'));
+  /** rounds of the clients, each round in a rotated order: none always follows another's writes */
+  const rounds = async (prefix: string, clients: [string, (out: string) => Promise<void>][]): Promise<void> => {
+    for (let round = 0; round < SHARD_ROUNDS; round++)
+      for (let k = 0; k < clients.length; k++) {
+        const [name, f] = clients[(round + k) % clients.length]!;
+        await timed(`${prefix} ${name}`, join(work, name.replace(/\W+/g, '-')), f);
       }
-    }
-    const ratio = (a: number[], b: number[]): string => {
-      const r = a.map((x, i) => x / b[i]!);
-      return `${median(r).toFixed(2)} (${range(r)})`;
-    };
-    lines.push(
-      `| ${cap ? `${cap / 1e6} MB/s a connection` : 'no cap'} | ${median(one).toFixed(0)} | ${median(par).toFixed(0)} | ${median(single).toFixed(0)} | ${median(ranged).toFixed(0)} | ${ratio(ranged, one)} | ${ratio(ranged, par)} | ${ratio(ranged, single)} | ${Math.max(...peaks)} |`,
-    );
+  };
+  const withHf = (cs: [string, (out: string) => Promise<void>][]): [string, (out: string) => Promise<void>][] =>
+    hf ? [...cs, ['hf', hfRun]] : cs;
+  const main: [string, (out: string) => Promise<void>][] = withHf([
+    ['curl', curl],
+    ['curl --parallel', curlParallel],
+    ['rlrb 1 connection', single],
+    ['rlrb', rlrb()],
+  ]);
+  await setCap(SHARD_CAP);
+  await rounds('cap', main);
+  // one core kept busy by another process: the load a user's machine has while it trains or builds
+  const spin = busyCore();
+  try {
+    await rounds('busy', [
+      ['curl', curl],
+      ['rlrb', rlrb()],
+    ]);
+  } finally {
+    await spin.stop();
   }
   await setCap(undefined);
+  await rounds('free', main);
+  await setCap(SLOW_CAP);
+  await rounds('slow', [
+    ['rlrb', rlrb()],
+    ...FIXED.map((n): [string, (out: string) => Promise<void>] => [`rlrb --concurrency ${n}`, rlrb(n)]),
+  ]);
+  await setCap(undefined);
+  const m = (name: string): number[] => runs.get(name)!.mbps;
+  const l = (name: string): number[] => runs.get(name)!.load;
+  const row = (cap: string, p: string): string =>
+    `| ${cap} | ${median(l(`${p} rlrb`)).toFixed(1)} (${loads(l(`${p} rlrb`))}) | ${median(m(`${p} curl`)).toFixed(0)} | ${median(m(`${p} curl --parallel`)).toFixed(0)} | ${median(m(`${p} rlrb 1 connection`)).toFixed(0)} | ${median(m(`${p} rlrb`)).toFixed(0)} | ${ratio(m(`${p} rlrb`), m(`${p} curl`))} | ${ratio(m(`${p} rlrb`), m(`${p} rlrb 1 connection`))} | ${hf ? `${median(m(`${p} hf`)).toFixed(0)}; rlrb / hf ${ratio(m(`${p} rlrb`), m(`${p} hf`))}` : 'not installed'} |`;
+  const secs = (name: string): number[] => m(name).map((x) => SHARD_BYTES / 1e6 / x);
+  const fixedMedians = FIXED.map((n) => median(secs(`slow rlrb --concurrency ${n}`)));
+  const best = FIXED[fixedMedians.indexOf(Math.min(...fixedMedians))]!;
+  const slowLines = [
+    ['slow rlrb', 'default'] as const,
+    ...FIXED.map((n) => [`slow rlrb --concurrency ${n}`, `--concurrency ${n}`] as const),
+  ].map(
+    ([name, label]) =>
+      `| ${label} | ${median(secs(name)).toFixed(1)} | ${range(secs(name), 1)} | ${ratio(secs(name), secs(`slow rlrb --concurrency ${best}`))} | ${loads(l(name))} |`,
+  );
   return [
-    `one shard of ${(SHARD_BYTES / 1e6).toFixed(0)} MB (Xet: 302 to the bridge origin), ${SHARD_ROUNDS} interleaved rounds (each downloader first in half of them); ratios in the same round; curl --parallel: ${SHARD_RANGES} ranges, to ${SHARD_RANGES} files (no join, no hash)`,
+    `one shard of ${(SHARD_BYTES / 1e6).toFixed(0)} MB (Xet: 302 to the bridge origin); each client in its own process as a user runs it (rlrb: \`rlrb download\`, the built CLI, process start to exit), ${SHARD_ROUNDS} rounds, each round in a rotated order; ratios in the same round, median (range); load: the 1-minute load average at rlrb's starts, median (range); curl --parallel: ${SHARD_RANGES} ranges, to ${SHARD_RANGES} files (no join, no hash); rlrb 1 connection: the downloader with one connection for the file, as before ranges`,
     '',
-    '| cap | curl, 1 connection, MB/s | curl --parallel, MB/s | rlrb, 1 connection (as before), MB/s | **rlrb, ranges**, MB/s | rlrb / 1 curl (target >= 4 capped) | rlrb / curl --parallel | rlrb / rlrb 1 connection (target >= 1 uncapped) | rlrb peak connections |',
+    '| cap | load | curl, 1 connection, MB/s | curl --parallel, MB/s | rlrb 1 connection, MB/s | **rlrb**, MB/s | rlrb / 1 curl (target >= 4 capped) | rlrb / rlrb 1 connection (target >= 1 uncapped) | hf download, MB/s |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...lines,
+    row(`${SHARD_CAP / 1e6} MB/s a connection`, 'cap'),
+    `| ${SHARD_CAP / 1e6} MB/s a connection, one core kept busy by a spinning process | ${median(l('busy rlrb')).toFixed(1)} (${loads(l('busy rlrb'))}) | ${median(m('busy curl')).toFixed(0)} | | | ${median(m('busy rlrb')).toFixed(0)} | ${ratio(m('busy rlrb'), m('busy curl'))} (target >= 3) | | |`,
+    row('no cap', 'free'),
+    '',
+    `behind ${SLOW_CAP / 1e6} MB/s a connection, the same shard: \`rlrb download\` by default and with each fixed \`--concurrency\`; seconds, process start to exit`,
+    '',
+    `| rlrb | s, median | s, range | / best fixed (--concurrency ${best}), same round (target <= 1.25 for the default) | load |`,
+    '|---|---|---|---|---|',
+    ...slowLines,
   ];
 }
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'worker') return worker(process.argv[3]!, process.argv[4]!);
-  if (process.argv[2] === 'shard') return shardWorker(process.argv[3]!, process.argv[4]!, process.argv[5]!);
+  if (process.argv[2] === 'shard') return shardWorker(process.argv[3]!, process.argv[4]!);
   if (process.env['RLRB_BENCH_DOWNLOAD'] === 'shard') return shardOnly();
   if (process.argv[2] === 'floor') return floor(process.argv[3]!, process.argv[4] as 'recv' | 'verify', process.argv[5]!);
   makeRepo();

@@ -174,3 +174,87 @@ test('a busy thread stops only the doubling from one connection: with more, the 
   ac.abort();
   limit.stop();
 });
+
+/**
+ * Half a window in which `receiving` connections received `perConnection` bytes a ms each,
+ * and `late` more received for `lateShare` of the half only (on their way to their first byte before).
+ */
+async function flowedHalf(limit: AdaptiveLimit, receiving: number, perConnection: number, late = 0, lateShare = 0): Promise<void> {
+  const ms = (receiving + late * lateShare) * (WINDOW / 2);
+  limit.flowed(ms, ms * perConnection);
+  limit.moved(ms * perConnection);
+  mock.timers.tick(WINDOW / 2);
+  await new Promise<void>((r) => setImmediate(r));
+}
+
+test('a cap per connection: a growth that kept each connection rate makes the next step four times', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  const limit = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW });
+  const ac = queued(limit);
+  await started(limit);
+  const seen: number[] = [];
+  for (let h = 0; h < 3; h++) {
+    await flowedHalf(limit, limit.limit, 25);
+    seen.push(limit.limit);
+  }
+  // 1 -> 2 (a doubling: nothing is known yet) -> 8 -> 16, where the rate alone went 1 -> 2 -> 4 -> 8
+  assert.deepEqual(seen, [2, 8, 16]);
+  ac.abort();
+  limit.stop();
+  // each connection's rate rose with the second one (a connection warming up): a doubling again
+  const warming = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW });
+  const ac2 = queued(warming);
+  await started(warming);
+  await flowedHalf(warming, 1, 25);
+  await flowedHalf(warming, 2, 50);
+  assert.equal(warming.limit, 4);
+  ac2.abort();
+  warming.stop();
+});
+
+test('the connections a growth added, not yet receiving: it is judged when they are, by what they then bring', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  // a cap per connection: the second connection brings its share once it receives
+  const capped = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW });
+  const ac = queued(capped);
+  await started(capped);
+  await flowedHalf(capped, 1, 25);
+  assert.equal(capped.limit, 2);
+  // the second connection received for a tenth of the half: the rate alone would give it back
+  await flowedHalf(capped, 1, 25, 1, 0.1);
+  assert.equal(capped.limit, 2, 'not judged yet');
+  await flowedHalf(capped, 2, 25);
+  assert.equal(capped.limit, 8);
+  ac.abort();
+  capped.stop();
+  // the thread is the limit: once both receive, each receives half as fast, and the second is given back
+  const full = new AdaptiveLimit({ initial: 1, max: 16, windowMs: WINDOW });
+  const ac2 = queued(full);
+  await started(full);
+  await flowedHalf(full, 1, 100);
+  assert.equal(full.limit, 2);
+  // while the second waits for its first byte, the first keeps its rate: no growth is seen in that
+  await flowedHalf(full, 1, 100, 1, 0.2);
+  assert.equal(full.limit, 2);
+  await flowedHalf(full, 2, 50);
+  assert.equal(full.limit, 1);
+  ac2.abort();
+  full.stop();
+});
+
+test('a growth that bought part of its share keeps the connections it was worth', async (t) => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.after(() => mock.timers.reset());
+  const limit = new AdaptiveLimit({ initial: 4, max: 16, windowMs: WINDOW });
+  const ac = queued(limit);
+  await started(limit);
+  await flowedHalf(limit, 4, 25);
+  assert.equal(limit.limit, 8);
+  // 8 connections at 18.75 bytes a ms each: 6 connections' worth of 4's rate, 1.5x where 2x was asked
+  await flowedHalf(limit, 8, 18.75);
+  assert.equal(limit.limit, 6);
+  ac.abort();
+  limit.stop();
+});

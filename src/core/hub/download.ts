@@ -255,6 +255,7 @@ async function runLocked(
     syncs: new SyncSlots(MAX_BACKGROUND_SYNCS),
     moved: (n) => limit.moved(n),
     waited: (ms) => limit.waited(ms),
+    flowed: (ms, n) => limit.flowed(ms, n),
   };
   const failure = new FirstFailure();
   // A verified file is made durable (fsync) and renamed into place in the background

@@ -10,6 +10,13 @@
  * connection fills (the CPU is the limit) stays at one or two, and a CDN that caps each
  * connection gets many within a second or two. The limit never exceeds `max`.
  *
+ * Each connection's own rate (its bytes over the time it was receiving them, told by
+ * `flowed`) judges a growth too: a connection added late in a window, still on its way to
+ * its first byte, does not make the growth look like nothing. When the connections added
+ * kept each connection's rate (a cap per connection: each one adds the same rate), the slow
+ * start grows by four at its next step rather than two; when they did not, the pool keeps as
+ * many connections as the rate they brought is worth, not fewer than before the growth.
+ *
  * With `busy` (the share of the last window this thread was busy), one connection is not
  * doubled when the doubling could not pass the judgement above even if the rate grew until
  * the thread is busy all the time: one connection that already keeps the thread 70% busy
@@ -50,6 +57,17 @@ export function eventLoopBusy(): () => number {
 const LINK_WAIT = 0.9;
 /** A rate counts as grown when it beats the last by this share of what the connections added would add. */
 const GROWTH_SHARE = 0.5;
+/**
+ * A growth kept each connection's rate when it stayed within this share of the rate before it,
+ * either way: one that rose more is a connection warming up (its first second), not a cap.
+ */
+const FLAT_SHARE = 0.8;
+/** The slow start's step after a growth that kept each connection's rate. */
+const FAST_STEP = 4;
+/** A growth is judged once its connections received for this share of the span (in all)... */
+const COVERED = 0.75;
+/** ...or once it waited this many half windows for that. */
+const MAX_DEFERRED = 2;
 /** Windows without growth after a back-off. */
 const COOLDOWN_WINDOWS = 3;
 /** Windows on a plateau before trying one more connection again. */
@@ -79,6 +97,15 @@ export class AdaptiveLimit {
   private load = 0;
   /** ms the reads waited for bytes since the rate was last judged (every connection's summed) */
   private waits = 0;
+  /** connection-ms the connections were receiving since the rate was last judged, and their bytes */
+  private flowMs = 0;
+  private flowBytes = 0;
+  /** one connection's rate (bytes a ms) when the pool was judged before its last growth (0: unknown) */
+  private basePerConnection = 0;
+  /** the last growth kept each connection's rate: the slow start's next step is `FAST_STEP` */
+  private fast = false;
+  /** half windows a growth's judgement waited for the connections it added to receive */
+  private deferred = 0;
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(private readonly o: AdaptiveOptions) {
@@ -97,21 +124,35 @@ export class AdaptiveLimit {
     // connection): a base measured there would make the first doubling look like growth
     if (!this.flowing) {
       this.flowing = this.bytes > 0;
-      this.bytes = 0;
-      this.waits = 0;
-      this.o.busy?.();
+      this.restart();
       return;
     }
     this.halves++;
     if (!this.slowStart && this.halves < 2) return;
+    const span = (this.halves * this.o.windowMs) / 2;
+    // a growth is judged once the connections it added receive (most of the span, over all
+    // of them): their wait for a first byte says nothing of the link, and the connections
+    // before them alone would show each connection's rate as it was
+    const receiving = this.flowMs === 0 || this.flowMs >= COVERED * Math.max(1, this.active) * span;
+    if (this.grew && !receiving && this.deferred++ < MAX_DEFERRED) return this.restart();
+    this.deferred = 0;
     const busy = this.o.busy?.() ?? 0;
-    const waitShare = this.waits / ((this.halves * this.o.windowMs) / 2);
-    this.waits = 0;
+    const waitShare = this.waits / span;
     this.load = this.current === 1 && waitShare >= LINK_WAIT ? 0 : busy;
     const rate = (this.bytes * 2) / this.halves;
+    const perConnection = this.flowMs > 0 ? this.flowBytes / this.flowMs : 0;
+    this.restart();
+    this.judge(rate, perConnection);
+  }
+
+  /** A new span to measure: what was counted is dropped. */
+  private restart(): void {
     this.halves = 0;
     this.bytes = 0;
-    this.judge(rate);
+    this.waits = 0;
+    this.flowMs = 0;
+    this.flowBytes = 0;
+    this.o.busy?.();
   }
 
   get limit(): number {
@@ -155,6 +196,12 @@ export class AdaptiveLimit {
     this.bytes += n;
   }
 
+  /** A connection received `bytes` over `ms` (from its last read to this one; not the wait for its first byte). */
+  flowed(ms: number, bytes: number): void {
+    this.flowMs += ms;
+    this.flowBytes += bytes;
+  }
+
   /** A connection's read waited `ms` for its bytes. */
   waited(ms: number): void {
     this.waits += ms;
@@ -168,6 +215,7 @@ export class AdaptiveLimit {
     if (next < this.current) this.o.onBackoff?.(`the server pushed back: ${this.current} → ${next} connections`);
     this.current = next;
     this.slowStart = false;
+    this.fast = false;
     this.cooldown = COOLDOWN_WINDOWS;
     this.base = 0;
   }
@@ -178,7 +226,7 @@ export class AdaptiveLimit {
     for (const w of this.waiters.splice(0)) w();
   }
 
-  private judge(rate: number): void {
+  private judge(rate: number, perConnection: number): void {
     const throttled = this.throttledWindow;
     this.throttledWindow = false;
     const grew = this.grew;
@@ -186,19 +234,27 @@ export class AdaptiveLimit {
     if (throttled) return;
     if (this.cooldown > 0) {
       this.base = rate;
+      this.basePerConnection = perConnection;
       // the cooldown over: try one more connection again, as at the start
       if (--this.cooldown === 0 && this.waiters.length > 0) this.grow();
       return;
     }
     if (grew) {
       const before = Math.max(1, this.current - this.added);
-      if (rate > this.base * (1 + (GROWTH_SHARE * this.added) / before)) {
-        this.base = rate;
+      // each connection's rate times the connections: the rate once the added ones are receiving too
+      const kept = this.basePerConnection > 0 && perConnection > 0 ? perConnection / this.basePerConnection : 0;
+      const held = kept * this.current > before + GROWTH_SHARE * this.added;
+      if (held || rate > this.base * (1 + (GROWTH_SHARE * this.added) / before)) {
+        this.fast = kept >= FLAT_SHARE && kept <= 1 / FLAT_SHARE && this.added >= before;
+        this.base = Math.max(rate, held ? perConnection * this.current * this.o.windowMs : 0);
+        this.basePerConnection = perConnection;
         if (this.waiters.length > 0) this.grow();
       } else {
-        // what was added bought nothing: give it back, add one at a time from now on
-        this.current = before;
+        // what was added bought little: keep what it was worth, add one at a time from now on
+        const worth = kept > 0 ? Math.round(kept * this.current) : before;
+        this.current = Math.max(before, Math.min(worth, this.current - 1));
         this.slowStart = false;
+        this.fast = false;
         this.base = Math.max(this.base, rate);
         this.plateau = 0;
       }
@@ -207,6 +263,7 @@ export class AdaptiveLimit {
     if (this.waiters.length === 0) return;
     if (this.base === 0 || ++this.plateau >= PLATEAU_WINDOWS) {
       this.base = rate;
+      this.basePerConnection = perConnection;
       this.plateau = 0;
       this.grow();
     }
@@ -214,7 +271,8 @@ export class AdaptiveLimit {
 
   private grow(): void {
     if (this.current >= this.o.max) return;
-    const next = Math.min(this.slowStart ? this.current * 2 : this.current + 1, this.o.max, this.room());
+    const step = this.fast ? FAST_STEP : 2;
+    const next = Math.min(this.slowStart ? this.current * step : this.current + 1, this.o.max, this.room());
     if (next <= this.current) {
       // the thread is the limit: no more connections can pass the judgement; one at a time from now on
       this.slowStart = false;

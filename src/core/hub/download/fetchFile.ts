@@ -47,6 +47,8 @@ export interface FetchContext {
   moved: (n: number) => void;
   /** how long a read waited for bytes (ms), for the pool's judgement of the link */
   waited: (ms: number) => void;
+  /** a connection received `bytes` over `ms` since its last read, for the pool's rate a connection */
+  flowed: (ms: number, bytes: number) => void;
 }
 
 /** A signed URL kept from an earlier range expired: resolved again at once, not a failure of the link. */
@@ -238,6 +240,8 @@ async function fetchBody(
   /** a connection that ended before the span did, in one line naming who it was to and how far it came */
   const closedEarly = (): HubError =>
     new HubError('offline', `the connection to ${who} closed after ${mb(pos)} of ${mb(it.size)} of ${it.path}`);
+  /** when the last read returned bytes (the wait for the first byte is no connection's rate) */
+  let lastAt: number | undefined;
   try {
     reading: for (;;) {
       const readAt = performance.now();
@@ -249,9 +253,12 @@ async function fetchBody(
         if (signal.aborted) throw e;
         throw closedEarly();
       }
-      c.waited(performance.now() - readAt);
+      const now = performance.now();
+      c.waited(now - readAt);
       if (got.done) break;
       let chunk = got.value;
+      if (lastAt !== undefined) c.flowed(now - lastAt, chunk.length);
+      lastAt = now;
       count(chunk.length);
       if (skipLeft > 0) {
         const s = Math.min(skipLeft, chunk.length);
