@@ -1,7 +1,9 @@
 /**
  * The calling thread as one of a threaded read's readers: it indexes parts between its other
  * work (a read yields after every chunk), so that two threads are the calling one and one
- * worker: one thread start, heap and optimizing compiler fewer than two workers cost.
+ * worker: one thread start, heap and optimizing compiler fewer than two workers cost. It takes
+ * the shortest parts first, from the file's end: it reads the run's other logs meanwhile and
+ * the workers start later, so it never holds a long part when the others have run out.
  */
 import { threadCpu } from './cpu';
 import type { ThreadCpu } from './cpu';
@@ -10,6 +12,7 @@ import type { PartResult, PartTask } from './parts';
 import type { PartRunner } from './partWorker';
 
 export class MainThreadRunner implements PartRunner {
+  readonly fromEnd = true;
   private readonly stopped = new AbortController();
   private readonly start = threadCpu();
 

@@ -98,7 +98,9 @@ interface RunAll {
  */
 async function runAll(tasks: PartTask[], runners: PartRunner[], signal?: AbortSignal): Promise<RunAll> {
   const out: RunAll = { results: [], done: runners.map(() => 0), cpu: runners.map(() => undefined) };
+  // workers take parts from the front (long ones first), a runner `fromEnd` from the back (short ones first)
   let next = 0;
+  let end = tasks.length;
   let stopped = false;
   /** the failure that stopped the others (theirs then only say they were ended) */
   let first: { error: unknown } | undefined;
@@ -108,8 +110,8 @@ async function runAll(tasks: PartTask[], runners: PartRunner[], signal?: AbortSi
   };
   signal?.addEventListener('abort', stop, { once: true });
   const drain = async (r: PartRunner, k: number): Promise<void> => {
-    while (!stopped && next < tasks.length) {
-      const i = next++;
+    while (!stopped && next < end) {
+      const i = r.fromEnd === true ? --end : next++;
       const result = await r.index(tasks[i]!).catch((error: unknown) => {
         first ??= { error };
         stop();
