@@ -1,7 +1,7 @@
 /** The threaded indexer gives exactly what one thread gives: on the demo and on a hostile log cut at awkward places. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir } from '../helpers';
 import { CreditIndex } from '../../src/core/log/creditIndex';
@@ -191,6 +191,35 @@ test('more parts than threads: each thread takes the next part as it finishes on
   assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
 });
 
+test('two threads are the calling thread and one worker: both read parts, to the same index as one thread', async () => {
+  const { path, text } = hostileLog();
+  const dir = tempDir();
+  // a worker that counts the parts it answers, in a file
+  const counting = join(dir, 'countingWorker.js');
+  const answered = join(dir, 'answered');
+  writeFileSync(
+    counting,
+    `const fs = require('node:fs');
+const { parentPort } = require('node:worker_threads');
+const send = parentPort.postMessage.bind(parentPort);
+parentPort.postMessage = (m, ...rest) => {
+  fs.appendFileSync(${JSON.stringify(answered)}, 'x');
+  send(m, ...rest);
+};
+require(${JSON.stringify(WORKER)});`,
+  );
+  const cutNear = Array.from({ length: 11 }, (_, i) => Math.floor(((i + 1) * text.length) / 12));
+  const idx = await open(path, { threads: 2, minBytes: 0, workerPath: counting, cutNear }, 600);
+  assert.equal(idx.threadError, undefined);
+  assert.equal(idx.threadsUsed, 2);
+  assert.equal(idx.threadedParts, 12);
+  const byWorker = existsSync(answered) ? readFileSync(answered, 'utf8').length : 0;
+  assert.ok(byWorker < 12, `the worker read ${byWorker} of 12 parts: the calling thread read the rest`);
+  const t = idx.threadTiming;
+  if (t) assert.deepStrictEqual([t.partsPerThread.length, t.partsPerThread[1]], [2, byWorker]);
+  assert.deepStrictEqual(state(idx), state(await open(path, undefined, 600)));
+});
+
 test('a worker on a slow core takes fewer parts: the others take the rest, and the index is the same', async () => {
   const { path, text } = hostileLog();
   const dir = tempDir();
@@ -216,7 +245,7 @@ parentPort.postMessage = (m, ...rest) => {
 require(${JSON.stringify(WORKER)});`,
   );
   const cutNear = Array.from({ length: 11 }, (_, i) => Math.floor(((i + 1) * text.length) / 12));
-  const idx = await open(path, { threads: 2, minBytes: 0, workerPath: slowWorker, cutNear }, 600);
+  const idx = await open(path, { threads: 2, minBytes: 0, workerPath: slowWorker, cutNear, mainThreadReads: false }, 600);
   assert.equal(idx.threadError, undefined);
   assert.equal(idx.threadedParts, 12);
   const t = idx.threadTiming;

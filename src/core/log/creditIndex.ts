@@ -334,8 +334,8 @@ export class CreditIndex implements LineSink {
   }
 
   /** Indexes the whole lines of [start, end) alone, numbering lines from 1 (in a worker thread). */
-  async indexPart(start: number, end: number, align: number): Promise<void> {
-    await this.file.readPart(start, end, align);
+  async indexPart(start: number, end: number, align: number, signal?: AbortSignal): Promise<void> {
+    await this.file.readPart(start, end, align, signal);
     this.chunkDone();
   }
 

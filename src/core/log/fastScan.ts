@@ -42,29 +42,44 @@ function hashBytes(b: Uint8Array, start: number, end: number): number {
   return h;
 }
 
-/** Known keys by the hash of their bytes; collisions are resolved by comparing bytes. */
+/**
+ * Known keys by the hash of their bytes, in a table indexed by the hash's low bits (a Map lookup
+ * a key cost more than the key's bytes); collisions are resolved by comparing bytes.
+ */
 class KeyMap<F> {
-  private readonly byHash = new Map<number, KeyEntry<F>[]>();
+  private readonly buckets: (KeyEntry<F>[] | undefined)[];
+  private readonly hashes: number[][];
+  private readonly mask: number;
+  private readonly list: KeyEntry<F>[];
   constructor(list: Iterable<KeyEntry<F>>) {
-    for (const e of list) {
+    this.list = [...list];
+    let size = 64;
+    while (size < this.list.length * 4) size *= 2;
+    this.mask = size - 1;
+    this.buckets = Array.from({ length: size }, () => undefined);
+    this.hashes = Array.from({ length: size }, () => []);
+    for (const e of this.list) {
       const h = hashBytes(e.bytes, 0, e.bytes.length);
-      const l = this.byHash.get(h);
-      if (l) l.push(e);
-      else this.byHash.set(h, [e]);
+      const k = h & this.mask;
+      (this.buckets[k] ??= []).push(e);
+      this.hashes[k]!.push(h);
     }
   }
   get(b: Buffer, start: number, end: number, h: number): KeyEntry<F> | undefined {
-    const l = this.byHash.get(h);
-    if (!l) return undefined;
-    outer: for (const e of l) {
-      if (e.bytes.length !== end - start) continue;
+    const k = h & this.mask;
+    const l = this.buckets[k];
+    if (l === undefined) return undefined;
+    const hs = this.hashes[k]!;
+    outer: for (let j = 0; j < l.length; j++) {
+      const e = l[j]!;
+      if (hs[j] !== h || e.bytes.length !== end - start) continue;
       for (let i = 0; i < e.bytes.length; i++) if (e.bytes[i] !== b[start + i]) continue outer;
       return e;
     }
     return undefined;
   }
   values(): KeyEntry<F>[] {
-    return [...this.byHash.values()].flat();
+    return this.list;
   }
 }
 

@@ -74,6 +74,8 @@ export interface ByteSource {
 }
 
 const CHUNK = 4 * 1024 * 1024;
+/** room before each chunk for the line the chunk before cut (a longer one costs a copy of the chunk) */
+const ROOM = 256 * 1024;
 const HEAD = 256;
 /** skipped lines kept with their message (all are counted) */
 export const MAX_SKIPPED_KEPT = 1000;
@@ -100,7 +102,7 @@ export class JsonlFile {
   private lines = 0;
   private tailMark: number | undefined;
   private identity: { dev: number; ino: number; head: Buffer } | undefined;
-  // allocated at the first read: a run whose figures are kept opens its logs and never reads them
+  /** a line longer than a chunk's room and the chunk after it (`joined`), grown as needed */
   private buf: Buffer = Buffer.alloc(0);
   private busy: Promise<UpdateResult> | undefined;
   readonly skipped: SkippedLine[] = [];
@@ -233,7 +235,6 @@ export class JsonlFile {
     align?: number,
   ): Promise<number> {
     let pos = this.committed;
-    let carry = 0; // bytes at the start of buf carried from the previous chunk
     const startPos = pos;
     if (pos === 0 && size >= 3) {
       const bom = Buffer.alloc(3);
@@ -247,41 +248,49 @@ export class JsonlFile {
     const base = align ?? pos;
     /** file offset of an over-long line being skipped unread, while its end is not found */
     let skipping: number | undefined;
-    // the next chunk is read while this one is parsed
-    const next = Buffer.allocUnsafe(CHUNK);
+    // two buffers: the next chunk is read into one while the other is parsed, each chunk past a
+    // room into which the line it cuts (carried from the chunk before) is copied, not the chunk
+    const span = Math.min(CHUNK, Math.max(0, size - readPos));
+    const slots = [Buffer.allocUnsafe(ROOM + span), Buffer.allocUnsafe(ROOM + span)];
+    const slotOf = (k: number): Buffer => slots[k] ?? slots[0]!;
+    let slot = 0;
     const startRead = (at: number): Promise<number> =>
-      fh.read(next, 0, Math.min(CHUNK - ((((at - base) % CHUNK) + CHUNK) % CHUNK), size - at), at).then((r) => r.bytesRead);
+      fh.read(slotOf(slot), ROOM, Math.min(CHUNK - ((((at - base) % CHUNK) + CHUNK) % CHUNK), size - at), at).then((r) => r.bytesRead);
     let inflight: Promise<number> | undefined = readPos < size ? startRead(readPos) : undefined;
+    /** the bytes carried from the chunk before (the start of a line): tail[tailAt, tailAt + carry) */
+    let tail: Buffer = slotOf(1);
+    let tailAt = 0;
+    let carry = 0;
     while (inflight) {
       const bytesRead = await inflight;
       if (bytesRead === 0) break;
       signal?.throwIfAborted();
-      if (carry + bytesRead > this.buf.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, carry + bytesRead, CHUNK));
-        this.buf.copy(bigger, 0, 0, carry);
-        this.buf = bigger;
-      }
-      next.copy(this.buf, carry, 0, bytesRead);
+      const into = slotOf(slot);
+      // buf[s0] is the byte at file offset pos
+      const s0 = carry <= ROOM ? ROOM - carry : 0;
+      const buf = carry <= ROOM ? into : this.joined(tail, tailAt, carry, into, bytesRead);
+      if (carry <= ROOM) tail.copy(into, s0, tailAt, tailAt + carry);
+      // the carried bytes are out of the other buffer: the next chunk may go there
+      slot ^= 1;
       readPos += bytesRead;
       inflight = readPos < size ? startRead(readPos) : undefined;
-      const filled = carry + bytesRead;
-      const buf = this.buf;
-      let lineStart = 0;
+      const filled = s0 + carry + bytesRead;
+      let lineStart = s0;
       // the carried bytes hold no newline: search after them
-      let from = carry;
+      let from = s0 + carry;
       // one check of the chunk's whole lines; only a chunk with bad bytes is checked line by line
       const lastNl = buf.lastIndexOf(0x0a, filled - 1);
-      this.checkUtf8 = lastNl >= 0 && !isUtf8(buf.subarray(0, lastNl));
+      this.checkUtf8 = lastNl >= s0 && !isUtf8(buf.subarray(s0, lastNl));
       if (skipping !== undefined) {
-        const nl = buf.indexOf(0x0a, 0);
+        const nl = buf.indexOf(0x0a, s0);
         if (nl < 0 || nl >= filled) {
-          pos += filled;
+          pos += filled - s0;
           carry = 0;
           onProgress?.({ bytesDone: readPos, bytesTotal: size });
           continue;
         }
         this.lines++;
-        this.skip(this.lines, `longer than ${this.maxLine} bytes (${pos + nl - skipping} bytes): skipped unread`);
+        this.skip(this.lines, `longer than ${this.maxLine} bytes (${pos + nl - s0 - skipping} bytes): skipped unread`);
         lineStart = nl + 1;
         from = lineStart;
         skipping = undefined;
@@ -289,35 +298,37 @@ export class JsonlFile {
       for (;;) {
         const nl = buf.indexOf(0x0a, from);
         if (nl < 0 || nl >= filled) break;
-        this.handle(buf, lineStart, nl, pos + lineStart);
+        this.handle(buf, lineStart, nl, pos + lineStart - s0);
         lineStart = nl + 1;
         from = lineStart;
       }
-      pos += lineStart;
+      pos += lineStart - s0;
       this.committed = pos;
       carry = filled - lineStart;
+      tail = buf;
+      tailAt = lineStart;
       if (carry > this.maxLine) {
         // no end in sight: drop the bytes, find the end, skip the line
         skipping = pos;
         pos += carry;
         carry = 0;
-      } else if (carry > 0 && lineStart > 0) buf.copy(buf, 0, lineStart, filled);
+      }
       this.sink.chunkDone?.();
       onProgress?.({ bytesDone: readPos, bytesTotal: size });
       await new Promise<void>((r) => setImmediate(r));
     }
     // the last line has no newline yet: offer it provisionally (an over-long one is skipped once complete)
-    this.pendingTail = skipping === undefined && carry > 0 && !isBlank(this.buf, 0, carry);
+    this.pendingTail = skipping === undefined && carry > 0 && !isBlank(tail, tailAt, tailAt + carry);
     if (this.pendingTail) {
       const mark = this.sink.mark();
       const skippedBefore = this.skippedCount;
       const keptBefore = this.skipped.length;
       this.lines++;
       let err: string | undefined;
-      const tailEnd = trimCr(this.buf, 0, carry);
+      const tailEnd = trimCr(tail, tailAt, tailAt + carry);
       try {
         // a record still being written may end inside a character: not yet one to read
-        err = isUtf8(this.buf.subarray(0, tailEnd)) ? this.sink.line(this.buf, 0, tailEnd, pos, this.lines) : 'not valid UTF-8';
+        err = isUtf8(tail.subarray(tailAt, tailEnd)) ? this.sink.line(tail, tailAt, tailEnd, pos, this.lines) : 'not valid UTF-8';
       } catch (e) {
         err = errorMessage(e);
       }
@@ -333,6 +344,17 @@ export class JsonlFile {
       this.sink.chunkDone?.();
     }
     return readPos - startPos;
+  }
+
+  /** The carried bytes and the chunk read after them in one buffer: a line longer than the room a chunk keeps for it. */
+  private joined(tail: Buffer, at: number, carry: number, chunk: Buffer, n: number): Buffer {
+    let out = this.buf;
+    if (out.length < carry + n) out = Buffer.allocUnsafe(Math.max(out.length * 2, carry + n, CHUNK));
+    // from the same buffer, a move to its start (copy is a memmove)
+    tail.copy(out, 0, at, at + carry);
+    chunk.copy(out, carry, ROOM, ROOM + n);
+    this.buf = out;
+    return out;
   }
 
   private handle(buf: Buffer, start: number, nl: number, fileOffset: number): void {

@@ -14,6 +14,8 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 64 };
 
 /** What indexes a part. */
 export interface PartRunner {
+  /** takes the parts left from the last one back (the shortest first) rather than from the first on */
+  readonly fromEnd?: boolean;
   index(task: PartTask): Promise<PartResult>;
   close(): void;
 }

@@ -4,8 +4,9 @@
  * next part as they finish one, so they finish together whatever a core's speed or a part's
  * cost (two even halves of one file can differ by half again in CPU); the results are
  * merged in file order. Only whole lines are indexed here (up to the last newline); the
- * caller reads the rest as it always does. The calling thread takes no part: without the
- * workers' V8 flags it reads well below a worker's speed, and the whole would wait for it.
+ * caller reads the rest as it always does. The calling thread is one of the readers (`n`
+ * threads are it and `n - 1` workers): it would otherwise wait idle, and every worker costs
+ * its own start, heap and optimizing compiler on the same cores.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { openLog, readRoots } from '../logFile';
@@ -20,6 +21,7 @@ import type { MergedParts } from './merge';
 import type { PartResult, PartTask } from './parts';
 import { PartWorker } from './partWorker';
 import type { PartRunner } from './partWorker';
+import { MainThreadRunner } from './mainThreadRunner';
 
 /** How many threads index a log, and from what size. */
 export interface ThreadOptions {
@@ -31,6 +33,8 @@ export interface ThreadOptions {
   workerPath?: string;
   /** byte offsets to cut near, instead of the guided cut (for tests) */
   cutNear?: number[];
+  /** false: every thread is a worker, the calling thread reads no part (for tests of the workers' scheduling) */
+  mainThreadReads?: boolean;
 }
 
 export const DEFAULT_MIN_THREAD_BYTES = 32 * 1024 * 1024;
@@ -55,22 +59,25 @@ export function threadCount(threads: number): number {
 export interface ThreadTiming {
   /** main-thread CPU ms before the workers start (cutting the file) */
   beforeMs: number;
-  /** main-thread CPU ms while the parts were read (the workers' answers) */
+  /** main-thread CPU ms while the parts were read (the workers' answers, and its own parts when it reads) */
   duringMs: number;
   /** main-thread CPU ms after the last part was read (the merge) */
   mergeMs: number;
   /** wall ms from the workers' start to the last part's answer */
   workersWallMs: number;
-  /** each worker thread's CPU, its start included */
+  /**
+   * each reading thread's CPU: a worker's, its start included; the calling thread's (first, when it reads)
+   * from the workers' start to its last part, its other work in between included
+   */
   workers: ThreadCpu[];
-  /** the parts each worker read */
+  /** the parts each thread read */
   partsPerThread: number[];
 }
 
 export interface ThreadedIndex extends MergedParts {
   /** parts the file was cut into */
   parts: number;
-  /** worker threads that read them */
+  /** threads that read them (the calling thread included, when it reads) */
   threads: number;
   /** undefined where the system does not give a thread its CPU time */
   timing: ThreadTiming | undefined;
@@ -91,7 +98,9 @@ interface RunAll {
  */
 async function runAll(tasks: PartTask[], runners: PartRunner[], signal?: AbortSignal): Promise<RunAll> {
   const out: RunAll = { results: [], done: runners.map(() => 0), cpu: runners.map(() => undefined) };
+  // workers take parts from the front (long ones first), a runner `fromEnd` from the back (short ones first)
   let next = 0;
+  let end = tasks.length;
   let stopped = false;
   /** the failure that stopped the others (theirs then only say they were ended) */
   let first: { error: unknown } | undefined;
@@ -101,8 +110,8 @@ async function runAll(tasks: PartTask[], runners: PartRunner[], signal?: AbortSi
   };
   signal?.addEventListener('abort', stop, { once: true });
   const drain = async (r: PartRunner, k: number): Promise<void> => {
-    while (!stopped && next < tasks.length) {
-      const i = next++;
+    while (!stopped && next < end) {
+      const i = r.fromEnd === true ? --end : next++;
       const result = await r.index(tasks[i]!).catch((error: unknown) => {
         first ??= { error };
         stop();
@@ -166,7 +175,10 @@ export async function indexInParts(
   if (!plan) return undefined;
   signal?.throwIfAborted();
   const workerPath = t.workerPath ?? join(__dirname, 'indexWorker.js');
-  const runners = Array.from({ length: Math.min(n, plan.cuts.length) }, () => new PartWorker(workerPath));
+  const count = Math.min(n, plan.cuts.length);
+  const main = t.mainThreadReads !== false;
+  const runners: PartRunner[] = Array.from({ length: main ? count - 1 : count }, () => new PartWorker(workerPath));
+  if (main) runners.unshift(new MainThreadRunner());
   const cpu1 = cpuMs();
   const wall1 = performance.now();
   // a worker reads in the caller's read scope: its opens are confined to the same roots
