@@ -28,7 +28,9 @@ import { observerFromJson, observerToJson } from './observerCodec';
 import { indexInParts } from './threads/pool';
 import type { ThreadOptions, ThreadTiming } from './threads/pool';
 import type { MergedParts } from './threads/merge';
-import type { PartResult } from './threads/parts';
+import { PartObserver } from './threads/parts';
+import type { PartResult, PartTask } from './threads/parts';
+import { withReadRoots } from './logFile';
 import { StringActions } from '../behaviour/actionSeq';
 import type { ActionSeq } from '../behaviour/actionSeq';
 import { storedBehaviour } from '../behaviour/tagTrajectory';
@@ -304,7 +306,7 @@ export class CreditIndex implements LineSink {
   private async indexThreaded(t: ThreadOptions, signal?: AbortSignal): Promise<void> {
     if (this.file.bytesRead > 0 || this.n > 0) return;
     try {
-      const merged = await indexInParts(this.path, this.options, this.limits, t, signal);
+      const merged = await indexInParts(this.path, this.options, this.limits, t, signal, indexPart);
       if (!merged) return;
       this.adopt(merged);
       this.threadedParts = merged.parts;
@@ -652,4 +654,13 @@ export function nestingDepth(buf: Buffer, start: number, end: number): number {
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return max;
+}
+
+/** One part of a log indexed on the calling thread: what a worker thread does with a task, and what the main thread does with its own. */
+export async function indexPart(task: PartTask, signal?: AbortSignal): Promise<Omit<PartResult, 'cpu'>> {
+  const observer = new PartObserver();
+  const idx = new CreditIndex(task.path, task.options, task.limits, {}, observer);
+  const read = (): Promise<void> => idx.indexPart(task.start, task.end, task.align, signal);
+  await (task.roots ? withReadRoots(task.roots, read) : read());
+  return { ...idx.partResult(), overflow: observer.overflow };
 }

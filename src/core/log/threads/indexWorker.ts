@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../../errorMessage';
 import { threadCpu } from './cpu';
-import { indexPart } from './indexPart';
+import { indexPart } from '../creditIndex';
 import type { PartResult, PartTask } from './parts';
 
 const port = parentPort;

@@ -7,8 +7,7 @@
  */
 import { threadCpu } from './cpu';
 import type { ThreadCpu } from './cpu';
-import { indexPart } from './indexPart';
-import type { PartResult, PartTask } from './parts';
+import type { PartReader, PartResult, PartTask } from './parts';
 import type { PartRunner } from './partWorker';
 
 export class MainThreadRunner implements PartRunner {
@@ -16,9 +15,12 @@ export class MainThreadRunner implements PartRunner {
   private readonly stopped = new AbortController();
   private readonly start = threadCpu();
 
+  /** `read`: the part reader, given by the index that owns the read (it would import this file's importers). */
+  constructor(private readonly read: PartReader) {}
+
   async index(task: PartTask): Promise<PartResult> {
     this.stopped.signal.throwIfAborted();
-    const part = await indexPart(task, this.stopped.signal);
+    const part = await this.read(task, this.stopped.signal);
     return { ...part, cpu: this.cpuSinceStart() };
   }
 

@@ -51,3 +51,6 @@ export class PartObserver extends SchemaObserver {
     else this.overflow = true;
   }
 }
+
+/** Reads one part of a log on the calling thread: what a worker does with a task (`cpu` left to the caller). */
+export type PartReader = (task: PartTask, signal?: AbortSignal) => Promise<Omit<PartResult, 'cpu'>>;

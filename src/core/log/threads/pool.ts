@@ -18,7 +18,7 @@ import type { ThreadCpu } from './cpu';
 import { cutAt, endOfLastLine, guidedTargets } from './split';
 import { mergeParts } from './merge';
 import type { MergedParts } from './merge';
-import type { PartResult, PartTask } from './parts';
+import type { PartReader, PartResult, PartTask } from './parts';
 import { PartWorker } from './partWorker';
 import type { PartRunner } from './partWorker';
 import { MainThreadRunner } from './mainThreadRunner';
@@ -168,6 +168,7 @@ export async function indexInParts(
   limits: ReadLimits | undefined,
   t: ThreadOptions,
   signal?: AbortSignal,
+  readHere?: PartReader,
 ): Promise<ThreadedIndex | undefined> {
   const n = threadCount(t.threads);
   const cpu0 = cpuMs();
@@ -176,9 +177,9 @@ export async function indexInParts(
   signal?.throwIfAborted();
   const workerPath = t.workerPath ?? join(__dirname, 'indexWorker.js');
   const count = Math.min(n, plan.cuts.length);
-  const main = t.mainThreadReads !== false;
+  const main = readHere !== undefined && t.mainThreadReads !== false;
   const runners: PartRunner[] = Array.from({ length: main ? count - 1 : count }, () => new PartWorker(workerPath));
-  if (main) runners.unshift(new MainThreadRunner());
+  if (readHere && main) runners.unshift(new MainThreadRunner(readHere));
   const cpu1 = cpuMs();
   const wall1 = performance.now();
   // a worker reads in the caller's read scope: its opens are confined to the same roots
