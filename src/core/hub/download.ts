@@ -33,7 +33,7 @@ import { manifestFolder } from './download/state';
 import { takeLock } from './download/lock';
 import type { FetchContext } from './download/fetchFile';
 import { finishFile, writeLatest } from './download/finish';
-import { FileJob, SyncSlots } from './download/fileJob';
+import { FileJob, HOLD_BYTES, HoldBudget, SyncSlots } from './download/fileJob';
 import { AdaptiveLimit, eventLoopBusy } from './download/adaptive';
 import { FirstFailure, fetchAll } from './download/scheduler';
 import { errorMessage } from '../errorMessage';
@@ -230,7 +230,8 @@ async function runLocked(
   );
   const todo = await skipComplete(targets, verified, meter);
   const rangeBytes = Math.max(1, Math.floor(o.rangeBytes ?? DEFAULT_RANGE_BYTES));
-  const jobs = todo.map((t) => new FileJob(t.it, t.abs, partialPath(stateDir, t.it), verified, rangeBytes, o.holdBytes));
+  const hold = new HoldBudget(o.holdBytes ?? HOLD_BYTES);
+  const jobs = todo.map((t) => new FileJob(t.it, t.abs, partialPath(stateDir, t.it), verified, rangeBytes, hold));
   let kept = 0;
   for (const j of jobs) kept += await j.prepare();
   await verified.save();

@@ -1,8 +1,8 @@
 /**
  * One file of a ranged download: its partial (opened once, written in place at each range's
  * offset), the progress of its ranges (kept in the manifest), and its hash, fed in order
- * as the finished prefix grows: from memory (the bytes of ranges ahead of it are held, up
- * to `HOLD_BYTES`), else read back from the page cache; checked against the LFS sha256
+ * as the finished prefix grows: from memory (the bytes of ranges ahead of it are held while
+ * the download's `HoldBudget` has room), else read back from the page cache; checked against the LFS sha256
  * (git blob sha1 for small files) once the last range is in.
  */
 import type { Hash } from 'node:crypto';
@@ -15,8 +15,28 @@ import { contentId, expectedDigest, fileSize, hashFile, newHasher } from './dige
 import type { Manifest, PartialRecord, RangeState } from './manifest';
 import { freshRecord, rangeDone, rangesOf } from './manifest';
 
-/** Bytes written ahead of the hashed prefix kept in memory per file by default, to hash without reading them back. */
-export const HOLD_BYTES = 64 << 20;
+/**
+ * Bytes written ahead of the hashed prefixes kept in memory by default, over all the files of
+ * a download at once (each file alone would multiply it by the files downloading together).
+ */
+export const HOLD_BYTES = 8 << 20;
+
+/** The bytes every file of one download may hold ahead of its hashed prefix, together. */
+export class HoldBudget {
+  private used = 0;
+  constructor(private readonly max: number) {}
+
+  /** Whether `n` more bytes fit; when they do they are counted as held. */
+  take(n: number): boolean {
+    if (this.used + n > this.max) return false;
+    this.used += n;
+    return true;
+  }
+
+  give(n: number): void {
+    this.used -= n;
+  }
+}
 
 export class FileJob {
   ranges: RangeState[] = [];
@@ -46,7 +66,7 @@ export class FileJob {
     readonly part: string,
     private readonly manifest: Manifest,
     private readonly rangeBytes: number,
-    private readonly holdBytes = HOLD_BYTES,
+    private readonly hold = new HoldBudget(HOLD_BYTES),
   ) {}
 
   /** Bytes hashed from what was read back from the partial (not from memory): for the tests and the bench. */
@@ -105,7 +125,7 @@ export class FileJob {
       for (const b of bufs) this.hasher.update(b);
       this.hashed += n;
       this.hashHeld();
-    } else if (at >= this.hashed && !this.held.has(at) && this.heldBytes + n <= this.holdBytes) {
+    } else if (at >= this.hashed && !this.held.has(at) && this.hold.take(n)) {
       this.held.set(at, { bufs, n });
       this.heldBytes += n;
     }
@@ -133,6 +153,7 @@ export class FileJob {
     for (let h = this.held.get(this.hashed); h; h = this.held.get(this.hashed)) {
       this.held.delete(this.hashed);
       this.heldBytes -= h.n;
+      this.hold.give(h.n);
       for (const b of h.bufs) this.hasher.update(b);
       this.hashed += h.n;
     }
@@ -193,6 +214,7 @@ export class FileJob {
     this.hasher = newHasher(this.it);
     this.hashed = 0;
     this.held.clear();
+    this.hold.give(this.heldBytes);
     this.heldBytes = 0;
     this.hashing = Promise.resolve();
   }

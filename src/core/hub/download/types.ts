@@ -95,9 +95,9 @@ export interface DownloadOptions extends HubConnection {
    */
   flushEveryBytes?: number;
   /**
-   * Bytes written ahead of a file's hashed prefix (ranges finished before the ones before
-   * them) kept in memory, per file, to be hashed without reading them back (default 64 MB;
-   * beyond it they are read back from the page cache).
+   * Bytes written ahead of the files' hashed prefixes (ranges finished before the ones before
+   * them) kept in memory, over all the files downloading at once, to be hashed without reading
+   * them back (default 8 MB; beyond it they are read back from the page cache).
    */
   holdBytes?: number;
   /**
