@@ -3,7 +3,8 @@
  * a user runs them: `rlrb report` with no saved index (the baseline: the cold index), then
  * `rlrb export --dataset` from the saved index (the export's own work), both with the default
  * `--threads` (the cores the load leaves free), in rounds (the two in the same minutes; the
- * saved index removed before each report). Each in wall time, CPU time (user + sys of the
+ * saved index removed before each report), and the export with `--threads 2` whatever the load
+ * (the default takes one thread on a busy machine). Each in wall time, CPU time (user + sys of the
  * process and its workers, from /usr/bin/time) and peak RSS; medians and spread over the rounds.
  * Targets: the export at least at the cold index's speed, as a user waits: the wall ratio >= 1
  * (the CPU ratio is shown beside it: on a shared machine the wall time depends on the others'
@@ -65,18 +66,31 @@ function main(): void {
     const loads: string[] = [];
     const index: Cost[] = [];
     const exp: Cost[] = [];
+    // the export on two threads whatever the load (the default takes one on a busy machine)
+    const two: Cost[] = [];
     for (let k = 0; k < ROUNDS; k++) {
       const cache = join(dir, `cache-${k}`);
       loads.push(load());
       index.push(measured(cache, ['report', run, '--json']));
       exp.push(measured(cache, ['export', run, '--dataset', join(dir, `dataset-${k}`)]));
       rmSync(join(dir, `dataset-${k}`), { recursive: true, force: true });
+      two.push(measured(cache, ['export', run, '--dataset', join(dir, `dataset-${k}`), '--threads', '2']));
+      rmSync(join(dir, `dataset-${k}`), { recursive: true, force: true });
       rmSync(cache, { recursive: true, force: true });
     }
     loads.push(load());
     // each round's ratio (the two in the same minutes), then their median
+    const ratios = (cs: Cost[]): string =>
+      `${spread(
+        index.map((c, k) => c.wall / cs[k]!.wall),
+        2,
+        'x',
+      )} / ${spread(
+        index.map((c, k) => c.cpu / cs[k]!.cpu),
+        2,
+        'x',
+      )}`;
     const wall = index.map((c, k) => c.wall / exp[k]!.wall);
-    const cpu = index.map((c, k) => c.cpu / exp[k]!.cpu);
     const row = (what: string, cs: Cost[], ratio: string): string =>
       `| ${what} | ${spread(
         cs.map((c) => c.wall / 1000),
@@ -94,7 +108,7 @@ function main(): void {
         0,
         ' MB',
       )} | ${ratio} |`;
-    const rss = Math.max(...exp.map((c) => c.rssMb));
+    const rss = Math.max(...exp.map((c) => c.rssMb), ...two.map((c) => c.rssMb));
     recordResults('Dataset export', [
       `A ${mb.toFixed(0)} MB credit log (the demo's generator), ${ROUNDS} rounds of the cold index then the export, default \`--threads\`; median (min-max). Load average (1, 5, 15 min) before each round and after the last: ${loads.join('; ')} (2 shared cores).`,
       '',
@@ -103,9 +117,10 @@ function main(): void {
       '| | wall | CPU (user + sys) | MB/s of CPU | peak RSS | ratio: wall / CPU |',
       '| --- | --- | --- | --- | --- | --- |',
       row('baseline: the cold index (`rlrb report`, no saved index)', index, '1 / 1'),
-      row('`rlrb export --dataset` (from the saved index)', exp, `${spread(wall, 2, 'x')} / ${spread(cpu, 2, 'x')}`),
+      row('`rlrb export --dataset` (from the saved index)', exp, ratios(exp)),
+      row('`rlrb export --dataset --threads 2`', two, ratios(two)),
       '',
-      `Export speed at least the cold index's (median wall ratio >= 1): ${median(wall) >= 1 ? 'PASS' : 'FAIL'}; memory under 500 MB (the largest peak): ${rss < 500 ? 'PASS' : 'FAIL'}.`,
+      `Export speed at least the cold index's (median wall ratio, default \`--threads\`, >= 1): ${median(wall) >= 1 ? 'PASS' : 'FAIL'}; memory under 500 MB (the largest peak): ${rss < 500 ? 'PASS' : 'FAIL'}.`,
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
