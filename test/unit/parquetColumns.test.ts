@@ -5,6 +5,7 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { ParquetTable } from '../../src/core/export/parquetTable';
 import type { CellValue, ParquetColumn } from '../../src/core/export/parquetTable';
 import type { ExportSink } from '../../src/core/export/sink';
+import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 
 type Row = readonly CellValue[];
 
@@ -35,10 +36,11 @@ const EXPECTED = [
   [null, null, null, '', false, [2], ['z'], [false, false, false]],
 ];
 
-async function written(rows: readonly Row[], groupRows: number): Promise<ArrayBuffer> {
+async function written(rows: readonly Row[], groupRows: number, footer?: ParquetTable<Row>['footer']): Promise<ArrayBuffer> {
   const chunks: Buffer[] = [];
   const sink: ExportSink = { write: async (c) => void chunks.push(c) };
   const t = new ParquetTable(COLUMNS, sink, groupRows);
+  if (footer) t.footer = footer;
   for (const r of rows) await t.add(r);
   await t.finish();
   assert.equal(t.count, rows.length);
@@ -81,6 +83,20 @@ test('a column chunk carries its null count and min/max, strings in UTF-8 byte o
   const ascii = parquetMetadata(await written([ROWS[0]!, ROWS[3]!], 10));
   const s = ascii.row_groups[0]!.columns[3]!.meta_data!.statistics!;
   assert.deepEqual([s.min_value, s.max_value], ['a', 'b']);
+});
+
+test("the footer's bytes are hyparquet-writer's writeMetadata's", async () => {
+  // every type, nulls, -0, NaN, non-ASCII min/max, one and several row groups, no rows
+  for (const [rows, group] of [
+    [ROWS, 10],
+    [ROWS, 2],
+    [[...ROWS, ...ROWS.slice().reverse()], 3],
+    [[], 10],
+  ] as const) {
+    const ours = Buffer.from(await written(rows, group));
+    const theirs = Buffer.from(await written(rows, group, writeMetadata));
+    assert.ok(ours.equals(theirs), `${rows.length} rows, groups of ${group}`);
+  }
 });
 
 test('a table without rows is a valid file', async () => {

@@ -1,7 +1,9 @@
 /**
  * `rlrb export <run>... --dataset DIR [--push owner/name]`: the runs into one Hive-partitioned
- * Parquet dataset (docs/dataset.md), each run opened as `report` opens it, one run at a time;
- * then, when asked, the dataset uploaded to a Hub dataset repo.
+ * Parquet dataset (docs/dataset.md), each run opened as `report` opens it, one run at a time,
+ * its iterations written by as many threads as `--threads` reads a log with (the report's
+ * default: the cores the load leaves free); then, when asked, the dataset uploaded to a Hub
+ * dataset repo.
  */
 import { basename, resolve } from 'node:path';
 import { writeRunDataset, RUN_ID } from '../../core/export/dataset/writeDataset';
@@ -9,6 +11,7 @@ import { isHubRef, parseHubRef } from '../../core/hub/inPlace/hubRef';
 import { UsageError, stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import { openRunWith, openSettings } from '../open/openRun';
+import { indexThreads } from '../open/indexOptions';
 import { safeLine, writeErr } from '../output/safeText';
 import { pushConnection, pushDataset } from './pushDataset';
 
@@ -43,7 +46,8 @@ export async function exportDataset(a: ParsedArgs, signal: AbortSignal): Promise
     // the dataset is the credit log's: its metrics and evaluations are not read
     const run = await openRunWith(ref, { ...openSettings(a), creditOnly: true });
     const origin = run.location.remote?.credit;
-    const r = await writeRunDataset(dir, id, run.credit!, { signal, ...(origin ? { origin } : {}) });
+    const threads = { threads: indexThreads(a) };
+    const r = await writeRunDataset(dir, id, run.credit!, { signal, threads, ...(origin ? { origin } : {}) });
     writeErr(`rlrb: run=${id}: ${r.trajectories} trajectories, ${r.turns} turns over ${r.iterations} iterations\n`);
   }
   writeErr(`rlrb: dataset written to ${dir}\n`);

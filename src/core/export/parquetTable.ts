@@ -4,11 +4,13 @@
  * they come (`parquetColumn.ts`) until a group is full, the group's pages are handed to the
  * sink, so memory is one row group's bytes whatever the rows. Every column is optional, null
  * where a value is absent; a column is a scalar (INT64, INT32, DOUBLE, UTF-8, BOOLEAN) or a list
- * of them (the 3-level LIST). hyparquet-writer writes the footer.
+ * of them (the 3-level LIST). The footer is hyparquet-writer's, by a cheaper port of its writer
+ * (`parquetFooter.ts`).
  */
 import { ByteWriter } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet-writer';
-import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import type { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { writeFooter } from './parquetFooter';
 import { ColumnBuilder } from './parquetColumn';
 import type { ColumnChunk, Scalar, ScalarType } from './parquetColumn';
 export type { ColumnBuilder } from './parquetColumn';
@@ -87,6 +89,8 @@ export class ParquetTable<R> {
   private rows = 0;
   /** rows written in all */
   count = 0;
+  /** what writes the footer (hyparquet-writer's `writeMetadata`, in a test: the bytes to match) */
+  footer: (w: ByteWriter, meta: FileMetaData) => void = writeFooter;
 
   constructor(
     cols: readonly ParquetColumn<R>[],
@@ -163,7 +167,7 @@ export class ParquetTable<R> {
       row_groups: this.groups,
       metadata_length: 0,
     };
-    writeMetadata(this.writer, meta);
+    this.footer(this.writer, meta);
     this.writer.appendUint32(0x31524150);
     await this.writer.finish();
   }

@@ -4,7 +4,7 @@
  * as JSON.parse reads them); a record it does not expect goes to `JSON.parse` and
  * `normaliseRecord`, which define the semantics, as in the index.
  */
-import type { CreditIndex } from '../../log/creditIndex';
+import type { DatasetIndex } from './tables';
 import { FastScanner } from '../../log/fastScan';
 import { parseTolerant } from '../../log/tolerantJson';
 import { normaliseRecord } from '../../record/trajectory';
@@ -83,7 +83,7 @@ export class RecordTurnsReader {
   private scratch = Buffer.alloc(1024);
 
   constructor(
-    private readonly index: CreditIndex,
+    private readonly index: DatasetIndex,
     private readonly tables: SchemaTables,
     /** false: every record by the slow path (which the fast one must agree with) */
     private readonly fast = true,

@@ -4,7 +4,7 @@
  * them); and `turns`, one row a turn, classified and marked by the functions the report and the
  * trajectory view use. `run` and `iteration` are not columns: they are the Hive partitions.
  */
-import type { CreditIndex } from '../../log/creditIndex';
+import type { Columns, IndexOptions } from '../../log/creditIndex';
 import type { BehaviourTurnMarks, TurnClass, TurnInput } from '../../credit/turnMarks';
 import { MARK_CYCLE, MARK_REPEAT } from '../../behaviour/actionSeq';
 import { LABEL_TAGS } from '../../behaviour/tags';
@@ -17,9 +17,25 @@ export interface DatasetColumn<R> extends ParquetColumn<R> {
   about: string;
 }
 
+/**
+ * What the dataset reads of a run's index: a `CreditIndex`, or some of its rows copied for
+ * another thread (`RowsIndex`).
+ */
+export interface DatasetIndex {
+  readonly path: string;
+  readonly options: Pick<IndexOptions, 'credit' | 'match' | 'mapping'>;
+  readonly columns: Readonly<Columns>;
+  readonly size: number;
+  /** counted by sections 6 and 7 */
+  counted(i: number): boolean;
+  /** its behaviour tags (`Tag` bits) */
+  tags(i: number): number;
+  hasLabeledTurns(): boolean;
+}
+
 export interface TrajectoryEntry {
   id: string;
-  index: CreditIndex;
+  index: DatasetIndex;
   row: number;
   /** its texts as logged (null: absent) */
   view: { taskId: string | null; instruction: string | null };
@@ -68,11 +84,11 @@ const tagNames = namesOf(TAG_NAMES.map((n, k) => [n, 1 << k] as const));
 const snake = (s: string): string => s.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
 type T = DatasetColumn<TrajectoryEntry>;
-const col = (e: TrajectoryEntry): CreditIndex['columns'] => e.index.columns;
+const col = (e: TrajectoryEntry): DatasetIndex['columns'] => e.index.columns;
 const num = (
   name: string,
   about: string,
-  get: (c: CreditIndex['columns'], i: number) => number,
+  get: (c: DatasetIndex['columns'], i: number) => number,
   type: 'int' | 'int32' | 'float' = 'int32',
 ): T => ({
   name,

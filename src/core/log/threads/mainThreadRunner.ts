@@ -18,7 +18,7 @@ export class MainThreadRunner implements PartRunner {
   /** `read`: the part reader, given by the index that owns the read (it would import this file's importers). */
   constructor(private readonly read: PartReader) {}
 
-  async index(task: PartTask): Promise<PartResult> {
+  async run(task: PartTask): Promise<PartResult> {
     this.stopped.signal.throwIfAborted();
     const part = await this.read(task, this.stopped.signal);
     return { ...part, cpu: this.cpuSinceStart() };

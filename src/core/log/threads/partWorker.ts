@@ -12,13 +12,16 @@ import type { PartResult, PartTask } from './parts';
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 64 };
 
-/** What indexes a part. */
-export interface PartRunner {
-  /** takes the parts left from the last one back (the shortest first) rather than from the first on */
+/** What runs a task of a threaded job (a part to index, partitions to export). */
+export interface TaskRunner<T, R> {
+  /** takes the tasks left from the last one back (the shortest first) rather than from the first on */
   readonly fromEnd?: boolean;
-  index(task: PartTask): Promise<PartResult>;
+  run(task: T): Promise<R>;
   close(): void;
 }
+
+/** What indexes a part. */
+export type PartRunner = TaskRunner<PartTask, PartResult>;
 
 /**
  * A worker thread. Threads, not processes: a thread starts without a second Node, and its
@@ -26,21 +29,21 @@ export interface PartRunner {
  * serialized, piped and deserialized on the main thread (about a second for a 389 MB log,
  * while the report waited; see bench/results.md, index cache and threads).
  */
-export class PartWorker implements PartRunner {
+export class PartWorker<T = PartTask, R = PartResult> implements TaskRunner<T, R> {
   private readonly worker: Worker;
-  private pending: { resolve: (r: PartResult) => void; reject: (e: Error) => void } | undefined;
+  private pending: { resolve: (r: R) => void; reject: (e: Error) => void } | undefined;
   private exited: Error | undefined;
 
   constructor(workerPath: string) {
     this.worker = new Worker(workerPath, { resourceLimits: WORKER_LIMITS, stdout: false, stderr: false });
-    this.worker.on('message', (m: { result?: PartResult; error?: string }) =>
+    this.worker.on('message', (m: { result?: R; error?: string }) =>
       this.settle(m.result, m.result ? undefined : new Error(m.error ?? 'the index worker sent nothing')),
     );
     this.worker.once('error', (e) => this.fail(e));
     this.worker.once('exit', (code) => this.fail(new Error(`the index worker exited (${code})`)));
   }
 
-  index(task: PartTask): Promise<PartResult> {
+  run(task: T): Promise<R> {
     if (this.exited) return Promise.reject(this.exited);
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
@@ -48,7 +51,7 @@ export class PartWorker implements PartRunner {
     });
   }
 
-  private settle(result: PartResult | undefined, error: Error | undefined): void {
+  private settle(result: R | undefined, error: Error | undefined): void {
     const p = this.pending;
     this.pending = undefined;
     if (result) p?.resolve(result);

@@ -18,9 +18,9 @@ import type { ThreadCpu } from './cpu';
 import { cutAt, endOfLastLine, guidedTargets } from './split';
 import { mergeParts } from './merge';
 import type { MergedParts } from './merge';
-import type { PartReader, PartResult, PartTask } from './parts';
+import type { PartReader, PartTask } from './parts';
 import { PartWorker } from './partWorker';
-import type { PartRunner } from './partWorker';
+import type { PartRunner, TaskRunner } from './partWorker';
 import { MainThreadRunner } from './mainThreadRunner';
 
 /** How many threads index a log, and from what size. */
@@ -85,8 +85,8 @@ export interface ThreadedIndex extends MergedParts {
 
 const cpuMs = (): number => threadCpu()?.cpuMs ?? NaN;
 
-interface RunAll {
-  results: PartResult[];
+export interface RunAll<R> {
+  results: R[];
   /** per runner: the parts it read, and its thread's CPU at its last answer */
   done: number[];
   cpu: (ThreadCpu | undefined)[];
@@ -96,8 +96,12 @@ interface RunAll {
  * Runs `tasks` on `runners`, each runner taking the next task as it finishes one, and gives
  * the results in the tasks' order; the first failure, a part's overflow or `signal` stops every runner.
  */
-async function runAll(tasks: PartTask[], runners: PartRunner[], signal?: AbortSignal): Promise<RunAll> {
-  const out: RunAll = { results: [], done: runners.map(() => 0), cpu: runners.map(() => undefined) };
+export async function runAll<T, R extends { cpu?: ThreadCpu | undefined; overflow?: boolean }>(
+  tasks: T[],
+  runners: TaskRunner<T, R>[],
+  signal?: AbortSignal,
+): Promise<RunAll<R>> {
+  const out: RunAll<R> = { results: [], done: runners.map(() => 0), cpu: runners.map(() => undefined) };
   // workers take parts from the front (long ones first), a runner `fromEnd` from the back (short ones first)
   let next = 0;
   let end = tasks.length;
@@ -109,10 +113,10 @@ async function runAll(tasks: PartTask[], runners: PartRunner[], signal?: AbortSi
     for (const r of runners) r.close();
   };
   signal?.addEventListener('abort', stop, { once: true });
-  const drain = async (r: PartRunner, k: number): Promise<void> => {
+  const drain = async (r: TaskRunner<T, R>, k: number): Promise<void> => {
     while (!stopped && next < end) {
       const i = r.fromEnd === true ? --end : next++;
-      const result = await r.index(tasks[i]!).catch((error: unknown) => {
+      const result = await r.run(tasks[i]!).catch((error: unknown) => {
         first ??= { error };
         stop();
         return undefined;
