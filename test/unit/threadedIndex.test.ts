@@ -8,6 +8,7 @@ import { CreditIndex } from '../../src/core/log/creditIndex';
 import type { Columns } from '../../src/core/log/creditIndex';
 import type { ThreadOptions } from '../../src/core/log/threads/pool';
 import { autoThreads } from '../../src/core/log/threads/pool';
+import { othersBusy } from '../../src/core/log/threads/busyCores';
 import { guidedTargets, MIN_PART_BYTES } from '../../src/core/log/threads/split';
 import { observerToJson } from '../../src/core/log/observerCodec';
 import { computeReport } from '../../src/core/report/report';
@@ -264,4 +265,20 @@ test('the default thread count: every core the load average leaves free, one at 
   assert.equal(autoThreads(2, 12), 1, 'a crowded machine: one thread, never none');
   assert.equal(autoThreads(8, 2.2), 6);
   assert.equal(autoThreads(4, 0), 4, 'never more than the cores');
+});
+
+test("the others' load: the machine's busy CPU over the span less this process's own; too short or too long a span says nothing", () => {
+  const at = (ms: number, machineMs: number, ownMs: number): { at: number; machineMs: number; ownMs: number } => ({
+    at: ms,
+    machineMs,
+    ownMs,
+  });
+  // over 200 ms: the machine busy for 300 ms of CPU, 100 of them this process's: one other core busy
+  assert.equal(othersBusy(at(0, 1000, 50), at(200, 1300, 150)), 1);
+  // this process's own work alone: nobody else is busy (a tick's rounding never goes below none)
+  assert.equal(othersBusy(at(0, 1000, 0), at(200, 1190, 200)), 0);
+  assert.equal(othersBusy(at(0, 0, 0), at(40, 80, 0)), undefined, 'under 100 ms the 10 ms ticks say too little');
+  assert.equal(othersBusy(at(0, 0, 0), at(60_000, 0, 0)), undefined, 'a minute is not "now"');
+  // a load average of 1.5 left by work that ended: the others' load now says both cores are free
+  assert.equal(autoThreads(2, othersBusy(at(0, 0, 0), at(150, 40, 30))!), 2);
 });

@@ -117,7 +117,7 @@ export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The most `--threads` takes, as the `rlRunBrowser.indexThreads` setting (a billion threads ran a log out of memory). */
 export const MAX_THREADS = 256;
 
-/** `--threads N`: the threads a large log is indexed with (default and 0: the cores the load average leaves free; 1: no worker thread). */
+/** `--threads N`: the threads a large log is indexed with (default and 0: the cores other processes leave free; 1: no worker thread). */
 export function indexThreads(a: ParsedArgs): number {
   return numberFlag(a, 'threads', { int: true, min: 0, max: MAX_THREADS }) ?? 0;
 }

@@ -106,11 +106,12 @@ export async function writeInThreads(
 ): Promise<DatasetResult | undefined> {
   const t = o.threads;
   if (!t || o.origin !== undefined) return undefined;
-  const n = threadCount(t.threads);
   const length = index.columns.length;
   let bytes = 0;
   for (let i = 0; i < index.size; i++) bytes += length[i]!;
-  if (n < 2 || by.size < 2 || bytes < (t.minBytes ?? DEFAULT_MIN_THREAD_BYTES)) return undefined;
+  if (t.threads === 1 || by.size < 2 || bytes < (t.minBytes ?? DEFAULT_MIN_THREAD_BYTES)) return undefined;
+  const n = await threadCount(t.threads);
+  if (n < 2) return undefined;
   const shares = cutShares(by, length, n * SHARES_PER_THREAD);
   const workerPath = t.workerPath ?? join(__dirname, 'indexWorker.js');
   const base = { runId, dirs, rowGroup: o.rowGroup, roots: readRoots() };

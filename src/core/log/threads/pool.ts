@@ -9,6 +9,7 @@
  * its own start, heap and optimizing compiler on the same cores.
  */
 import { availableParallelism, loadavg } from 'node:os';
+import { busyCoresNow } from './busyCores';
 import { openLog, readRoots } from '../logFile';
 import { join } from 'node:path';
 import type { ReadLimits } from '../jsonlFile';
@@ -40,7 +41,7 @@ export interface ThreadOptions {
 export const DEFAULT_MIN_THREAD_BYTES = 32 * 1024 * 1024;
 
 /**
- * The threads the default (`0`) stands for: the cores the load average leaves free, one at
+ * The threads the default (`0`) stands for: the cores the others' load leaves free, one at
  * least. A second thread pays only on a core nobody else keeps busy: threads cost about a fifth
  * more CPU in all than one (a second heap, its collector and compiler), so on a core another
  * process holds, two threads ended no sooner than one. A core counts as free from 0.7 of it
@@ -50,9 +51,13 @@ export function autoThreads(cores: number, load: number): number {
   return Math.max(1, Math.min(cores, Math.floor(cores - load + 0.7)));
 }
 
-/** The number of threads `threads` stands for on this machine (a number asked for is taken as it is). */
-export function threadCount(threads: number): number {
-  return threads === 0 ? autoThreads(availableParallelism(), loadavg()[0] ?? 0) : threads;
+/**
+ * The number of threads `threads` stands for on this machine (a number asked for is taken as it
+ * is): the load is what other processes kept busy since this one started (`busyCoresNow`), else
+ * the 1-minute load average.
+ */
+export async function threadCount(threads: number): Promise<number> {
+  return threads === 0 ? autoThreads(availableParallelism(), (await busyCoresNow()) ?? loadavg()[0] ?? 0) : threads;
 }
 
 /** Where a threaded read spent its CPU time (for the benchmark). */
@@ -142,20 +147,22 @@ export async function runAll<T, R extends { cpu?: ThreadCpu | undefined; overflo
 /** Where the file is cut, and where a whole read's chunks start; undefined when threads do not apply. */
 async function planParts(
   path: string,
-  n: number,
   t: ThreadOptions,
-): Promise<{ cuts: [number, number][]; align: number; end: number } | undefined> {
+): Promise<{ cuts: [number, number][]; align: number; end: number; n: number } | undefined> {
   const fh = await openLog(path);
   try {
     const size = (await fh.stat()).size;
-    if (n < 2 || size < (t.minBytes ?? DEFAULT_MIN_THREAD_BYTES)) return undefined;
+    if (t.threads === 1 || size < (t.minBytes ?? DEFAULT_MIN_THREAD_BYTES)) return undefined;
+    // only a log large enough for threads asks how many (the default may wait to judge the others' load)
+    const n = await threadCount(t.threads);
+    if (n < 2) return undefined;
     const head = Buffer.alloc(Math.min(256, size));
     await fh.read(head, 0, head.length, 0);
     if (foreignEncoding(head) !== undefined) return undefined;
     const align = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
     const end = await endOfLastLine(fh, size);
     if (end === 0) return undefined;
-    return { cuts: await cutAt(fh, end, t.cutNear ?? guidedTargets(end, n)), align, end };
+    return { cuts: await cutAt(fh, end, t.cutNear ?? guidedTargets(end, n)), align, end, n };
   } finally {
     await fh.close();
   }
@@ -174,10 +181,10 @@ export async function indexInParts(
   signal?: AbortSignal,
   readHere?: PartReader,
 ): Promise<ThreadedIndex | undefined> {
-  const n = threadCount(t.threads);
   const cpu0 = cpuMs();
-  const plan = await planParts(path, n, t);
+  const plan = await planParts(path, t);
   if (!plan) return undefined;
+  const n = plan.n;
   signal?.throwIfAborted();
   const workerPath = t.workerPath ?? join(__dirname, 'indexWorker.js');
   const count = Math.min(n, plan.cuts.length);
