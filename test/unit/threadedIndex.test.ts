@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir } from '../helpers';
-import { CreditIndex } from '../../src/core/log/creditIndex';
+import { CreditIndex, DEFAULT_INDEX_OPTIONS } from '../../src/core/log/creditIndex';
 import type { Columns } from '../../src/core/log/creditIndex';
 import type { ThreadOptions } from '../../src/core/log/threads/pool';
 import { autoThreads } from '../../src/core/log/threads/pool';
@@ -13,6 +13,7 @@ import { guidedTargets, MIN_PART_BYTES } from '../../src/core/log/threads/split'
 import { observerToJson } from '../../src/core/log/observerCodec';
 import { computeReport } from '../../src/core/report/report';
 import { writeDemo } from '../../src/core/demo/demo';
+import { Run } from '../../src/core/run/run';
 
 const WORKER = resolve('dist/indexWorker.js');
 
@@ -281,4 +282,24 @@ test("the others' load: the machine's busy CPU over the span less this process's
   assert.equal(othersBusy(at(0, 0, 0), at(60_000, 0, 0)), undefined, 'a minute is not "now"');
   // a load average of 1.5 left by work that ended: the others' load now says both cores are free
   assert.equal(autoThreads(2, othersBusy(at(0, 0, 0), at(150, 40, 30))!), 2);
+});
+
+test("a run's first update starts the credit log's worker threads before it parses its other logs, and gives the report one thread gives", async () => {
+  const dir = tempDir();
+  writeDemo(dir, { trajectories: 600, hubRepo: false, baseline: false });
+  const one = (await Run.open(dir))!;
+  await one.update();
+  let episodesAtStart: number | undefined;
+  const threads: ThreadOptions = {
+    threads: 2,
+    minBytes: 0,
+    workerPath: WORKER,
+    onStarted: () => (episodesAtStart = run.evals!.episodes.length),
+  };
+  const run = (await Run.open(dir, DEFAULT_INDEX_OPTIONS, { threads }))!;
+  await run.update();
+  assert.equal(episodesAtStart, 0, 'no evaluation episode was read before the workers started');
+  assert.equal(run.credit!.threadedParts > 1, true, run.credit!.threadError);
+  assert.ok(run.evals!.episodes.length > 0);
+  assert.deepEqual(run.report(), one.report());
 });

@@ -270,17 +270,40 @@ export class CreditIndex implements LineSink {
 
   /** Reads whatever is new in the file (all of it the first time). */
   async update(signal?: AbortSignal): Promise<UpdateResult> {
-    await this.saved.load();
-    // a cancelled threaded read is tried again by the next update
-    if (this.engine.threads)
-      await (this.threading ??= this.indexThreaded(this.engine.threads, signal).catch((e: unknown) => {
-        this.threading = undefined;
-        throw e;
-      }));
+    let started!: () => void;
+    this.starting = new Promise<void>((r) => (started = r));
+    try {
+      await this.saved.load();
+      // a cancelled threaded read is tried again by the next update
+      if (this.engine.threads) {
+        const t = this.engine.threads;
+        const onStarted = (): void => {
+          started();
+          t.onStarted?.();
+        };
+        await (this.threading ??= this.indexThreaded({ ...t, onStarted }, signal).catch((e: unknown) => {
+          this.threading = undefined;
+          throw e;
+        }));
+      }
+    } finally {
+      started();
+    }
     const r = await this.file.update((p) => this.progressEmitter.fire(p), signal);
     this.chunkDone();
     await this.saved.afterUpdate(r.kind !== 'none');
     return r;
+  }
+
+  private starting: Promise<void> | undefined;
+
+  /**
+   * Resolves once the update under way has started its worker threads, or knows it reads on
+   * this thread alone (a saved index, a small log, one thread). The run's other logs wait for
+   * it: parsed first, they kept this thread from starting the workers for half a second.
+   */
+  started(): Promise<void> {
+    return this.starting ?? Promise.resolve();
   }
 
   /** what the first update started from */

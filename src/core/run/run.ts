@@ -97,6 +97,16 @@ export class Run {
    * need only the credit log.
    */
   async update(signal?: AbortSignal): Promise<void> {
+    const key = this.store && this.credit && this.keepsReport ? this.reportKeptKey() : undefined;
+    const before = key ? await fileStates(key.paths) : undefined;
+    this.updatedStates = undefined;
+    // the credit log first: a large one's worker threads start before the other logs are parsed on
+    // this thread; its failure is held (so it is never left unhandled meanwhile) and thrown below
+    const credit = this.credit?.update(signal).then(
+      () => undefined,
+      (e: unknown) => ({ failure: e }),
+    );
+    await this.credit?.started();
     const metrics = this.metrics?.update(signal).then(
       () => {
         this.metricsError = undefined;
@@ -116,10 +126,8 @@ export class Run {
         this.evalsError = errorDetail(e);
       },
     );
-    const key = this.store && this.credit && this.keepsReport ? this.reportKeptKey() : undefined;
-    const before = key ? await fileStates(key.paths) : undefined;
-    this.updatedStates = undefined;
-    await Promise.all([this.credit?.update(signal), metrics, evals]);
+    const [failed] = await Promise.all([credit, metrics, evals]);
+    if (failed) throw failed.failure;
     if (key && before) await this.lookUpKeptReport(key, before);
   }
 

@@ -36,6 +36,8 @@ export interface ThreadOptions {
   cutNear?: number[];
   /** false: every thread is a worker, the calling thread reads no part (for tests of the workers' scheduling) */
   mainThreadReads?: boolean;
+  /** called once the workers are started, before the parts are read */
+  onStarted?: () => void;
 }
 
 export const DEFAULT_MIN_THREAD_BYTES = 32 * 1024 * 1024;
@@ -196,6 +198,7 @@ export async function indexInParts(
   // a worker reads in the caller's read scope: its opens are confined to the same roots
   const roots = readRoots();
   const tasks = plan.cuts.map(([start, stop]) => ({ path, start, end: stop, align: plan.align, options, limits, roots }));
+  t.onStarted?.();
   const run = await runAll(tasks, runners, signal);
   const wall2 = performance.now();
   const cpu2 = cpuMs();
