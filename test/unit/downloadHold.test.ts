@@ -1,21 +1,28 @@
 /**
- * The bytes a download holds in memory ahead of its files' hashed prefixes are one budget for
- * all its files: two files each with a range finished ahead of the first hold no more than the
- * budget together, and the one left without room is hashed by reading its partial back.
+ * The bytes a download holds in memory ahead of its files' hashed prefixes are one quota for
+ * all its files: files each with a range finished ahead of the first hold no more than the
+ * quota together, and the one left without room is hashed by reading its partial back.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { FileJob, HoldBudget, SyncSlots } from '../../src/core/hub/download/fileJob';
+import { FileJob } from '../../src/core/hub/download/fileJob';
 import { Manifest } from '../../src/core/hub/download/manifest';
+import { Quota } from '../../src/core/hub/download/quota';
 import type { DownloadItem } from '../../src/core/hub/download/types';
 import { tempDir } from '../helpers';
 
 const RANGE = 1 << 16;
+const syncs = new Quota(1);
 
-/** A file of two ranges with its LFS digest, and its job. */
-async function job(dir: string, name: string, manifest: Manifest, hold: HoldBudget): Promise<{ j: FileJob; bytes: Buffer }> {
+interface File {
+  job: FileJob;
+  bytes: Buffer;
+}
+
+/** A file of two ranges with its LFS digest, and its job sharing `hold`. */
+async function file(dir: string, name: string, manifest: Manifest, hold: Quota): Promise<File> {
   const bytes = Buffer.alloc(2 * RANGE, name);
   const it: DownloadItem = {
     path: name,
@@ -24,52 +31,40 @@ async function job(dir: string, name: string, manifest: Manifest, hold: HoldBudg
     oid: createHash('sha1').update(name).digest('hex'),
     lfsSha256: createHash('sha256').update(bytes).digest('hex'),
   };
-  const j = new FileJob(it, join(dir, name), join(dir, `${name}.part`), manifest, RANGE, hold);
-  await j.prepare();
-  return { j, bytes };
+  const job = new FileJob(it, join(dir, name), join(dir, `${name}.part`), manifest, RANGE, hold);
+  await job.prepare();
+  return { job, bytes };
 }
 
-/** The second range written first (held, or not), then the first: the file verified either way. */
-async function outOfOrder(x: { j: FileJob; bytes: Buffer }, slots: SyncSlots): Promise<void> {
-  const fh = await x.j.handle();
-  const [first, second] = x.j.ranges;
-  for (const r of [second!, first!]) {
-    const part = x.bytes.subarray(r.start, r.start + RANGE);
-    await fh.write(part, 0, part.length, r.start);
-    x.j.wrote(r, r.start, [part], part.length, Infinity, slots);
-  }
-  assert.equal(await x.j.verify(), true);
-  await x.j.close();
+/** Range `i` of the file written to its partial and told to its job, as a connection's bytes are. */
+async function arrive(f: File, i: number): Promise<void> {
+  const r = f.job.ranges[i]!;
+  const part = f.bytes.subarray(r.start, r.start + RANGE);
+  await (await f.job.handle()).write(part, 0, part.length, r.start);
+  f.job.wrote(r, r.start, [part], part.length, Infinity, syncs);
 }
 
-test('two files with a range ahead of their prefix: the first holds it, the second has no room left and reads it back', async () => {
+async function verified(f: File): Promise<void> {
+  assert.equal(await f.job.verify(), true);
+  await f.job.close();
+}
+
+test('files with a range ahead of their prefix: one holds it, the next finds the quota spent and reads it back; a hashed range frees its room', async () => {
   const dir = tempDir();
   const manifest = await Manifest.load(join(dir, 'state'), dir);
-  const hold = new HoldBudget(RANGE);
-  const slots = new SyncSlots(1);
-  const a = await job(dir, 'a', manifest, hold);
-  const b = await job(dir, 'b', manifest, hold);
-  await outOfOrder(a, slots);
-  assert.equal(a.j.readBack, 0, 'the first file hashed its held range from memory');
-  // a's held range was hashed: the budget is free again for a later file
-  const c = await job(dir, 'c', manifest, hold);
-  const fhB = await b.j.handle();
-  const fhC = await c.j.handle();
-  // b and c each finish their second range while neither prefix has started: one budget for both
-  for (const x of [b, c]) {
-    const r = x.j.ranges[1]!;
-    const part = x.bytes.subarray(r.start);
-    await (x === b ? fhB : fhC).write(part, 0, part.length, r.start);
-    x.j.wrote(r, r.start, [part], part.length, Infinity, slots);
+  const hold = new Quota(RANGE);
+  const [a, b, c] = [await file(dir, 'a', manifest, hold), await file(dir, 'b', manifest, hold), await file(dir, 'c', manifest, hold)];
+  await arrive(a, 1);
+  await arrive(a, 0);
+  await verified(a);
+  assert.equal(a.job.readBack, 0, 'the first file hashed its held range from memory');
+  // a's held range was hashed: its room is free again; b and c each finish their second range first
+  await arrive(b, 1);
+  await arrive(c, 1);
+  for (const f of [b, c]) {
+    await arrive(f, 0);
+    await verified(f);
   }
-  for (const x of [b, c]) {
-    const r = x.j.ranges[0]!;
-    const part = x.bytes.subarray(0, RANGE);
-    await (x === b ? fhB : fhC).write(part, 0, part.length, 0);
-    x.j.wrote(r, 0, [part], part.length, Infinity, slots);
-    assert.equal(await x.j.verify(), true);
-    await x.j.close();
-  }
-  assert.equal(b.j.readBack, 0, 'the file that found room hashed from memory');
-  assert.equal(c.j.readBack, RANGE, 'the file that found the budget spent read its range back');
+  assert.equal(b.job.readBack, 0, 'the file that found room hashed from memory');
+  assert.equal(c.job.readBack, RANGE, 'the file that found the quota spent read its range back');
 });

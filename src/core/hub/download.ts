@@ -33,7 +33,8 @@ import { manifestFolder } from './download/state';
 import { takeLock } from './download/lock';
 import type { FetchContext } from './download/fetchFile';
 import { finishFile, writeLatest } from './download/finish';
-import { FileJob, HOLD_BYTES, HoldBudget, SyncSlots } from './download/fileJob';
+import { FileJob, HOLD_BYTES } from './download/fileJob';
+import { Quota } from './download/quota';
 import { AdaptiveLimit, eventLoopBusy } from './download/adaptive';
 import { FirstFailure, fetchAll } from './download/scheduler';
 import { errorMessage } from '../errorMessage';
@@ -230,7 +231,7 @@ async function runLocked(
   );
   const todo = await skipComplete(targets, verified, meter);
   const rangeBytes = Math.max(1, Math.floor(o.rangeBytes ?? DEFAULT_RANGE_BYTES));
-  const hold = new HoldBudget(o.holdBytes ?? HOLD_BYTES);
+  const hold = new Quota(o.holdBytes ?? HOLD_BYTES);
   const jobs = todo.map((t) => new FileJob(t.it, t.abs, partialPath(stateDir, t.it), verified, rangeBytes, hold));
   let kept = 0;
   for (const j of jobs) kept += await j.prepare();
@@ -253,7 +254,7 @@ async function runLocked(
     commit: plan.commit,
     o,
     meter,
-    syncs: new SyncSlots(MAX_BACKGROUND_SYNCS),
+    syncs: new Quota(MAX_BACKGROUND_SYNCS),
     moved: (n) => limit.moved(n),
     waited: (ms) => limit.waited(ms),
     flowed: (ms, n) => limit.flowed(ms, n),

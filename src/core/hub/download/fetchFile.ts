@@ -16,7 +16,7 @@ import { DownloadError } from './types';
 import { shown } from '../treeEntry';
 import { DEFAULT_ANSWERED_STALL_MS, DEFAULT_FIRST_ANSWER_STALL_MS, DEFAULT_STALL_MS, cancelled, watched } from '../retry';
 import type { ProgressMeter } from './progress';
-import type { SyncSlots } from './fileJob';
+import type { Quota } from './quota';
 import type { FileJob } from './fileJob';
 import type { RangeState } from './manifest';
 import { rangeDone } from './manifest';
@@ -42,7 +42,8 @@ export interface FetchContext {
   commit: string;
   o: DownloadOptions;
   meter: ProgressMeter;
-  syncs: SyncSlots;
+  /** the background flushes allowed at once over all files */
+  syncs: Quota;
   /** every byte that arrives, for the pool's rate */
   moved: (n: number) => void;
   /** how long a read waited for bytes (ms), for the pool's judgement of the link */

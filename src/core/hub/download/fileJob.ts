@@ -2,7 +2,7 @@
  * One file of a ranged download: its partial (opened once, written in place at each range's
  * offset), the progress of its ranges (kept in the manifest), and its hash, fed in order
  * as the finished prefix grows: from memory (the bytes of ranges ahead of it are held while
- * the download's `HoldBudget` has room), else read back from the page cache; checked against the LFS sha256
+ * the download's hold `Quota` has room), else read back from the page cache; checked against the LFS sha256
  * (git blob sha1 for small files) once the last range is in.
  */
 import type { Hash } from 'node:crypto';
@@ -14,29 +14,13 @@ import type { DownloadItem } from './types';
 import { contentId, expectedDigest, fileSize, hashFile, newHasher } from './digest';
 import type { Manifest, PartialRecord, RangeState } from './manifest';
 import { freshRecord, rangeDone, rangesOf } from './manifest';
+import { Quota } from './quota';
 
 /**
  * Bytes written ahead of the hashed prefixes kept in memory by default, over all the files of
  * a download at once (each file alone would multiply it by the files downloading together).
  */
 export const HOLD_BYTES = 8 << 20;
-
-/** The bytes every file of one download may hold ahead of its hashed prefix, together. */
-export class HoldBudget {
-  private used = 0;
-  constructor(private readonly max: number) {}
-
-  /** Whether `n` more bytes fit; when they do they are counted as held. */
-  take(n: number): boolean {
-    if (this.used + n > this.max) return false;
-    this.used += n;
-    return true;
-  }
-
-  give(n: number): void {
-    this.used -= n;
-  }
-}
 
 export class FileJob {
   ranges: RangeState[] = [];
@@ -66,7 +50,8 @@ export class FileJob {
     readonly part: string,
     private readonly manifest: Manifest,
     private readonly rangeBytes: number,
-    private readonly hold = new HoldBudget(HOLD_BYTES),
+    /** the bytes every file of the download may hold ahead of its hashed prefix, together */
+    private readonly hold = new Quota(HOLD_BYTES),
   ) {}
 
   /** Bytes hashed from what was read back from the partial (not from memory): for the tests and the bench. */
@@ -120,7 +105,7 @@ export class FileJob {
    * are hashed now, with the held bytes that follow them; others are held while there is
    * room, else read back once the prefix reaches them.
    */
-  wrote(r: RangeState, at: number, bufs: readonly Uint8Array[], n: number, flushEvery: number, slots: SyncSlots): void {
+  wrote(r: RangeState, at: number, bufs: readonly Uint8Array[], n: number, flushEvery: number, slots: Quota): void {
     if (!this.reading && at === this.hashed) {
       for (const b of bufs) this.hasher.update(b);
       this.hashed += n;
@@ -153,7 +138,7 @@ export class FileJob {
     for (let h = this.held.get(this.hashed); h; h = this.held.get(this.hashed)) {
       this.held.delete(this.hashed);
       this.heldBytes -= h.n;
-      this.hold.give(h.n);
+      this.hold.release(h.n);
       for (const b of h.bufs) this.hasher.update(b);
       this.hashed += h.n;
     }
@@ -214,7 +199,7 @@ export class FileJob {
     this.hasher = newHasher(this.it);
     this.hashed = 0;
     this.held.clear();
-    this.hold.give(this.heldBytes);
+    this.hold.release(this.heldBytes);
     this.heldBytes = 0;
     this.hashing = Promise.resolve();
   }
@@ -227,21 +212,5 @@ export class FileJob {
     this.fh = undefined;
     const fh = await opening?.catch(() => undefined);
     await fh?.close();
-  }
-}
-
-/** Background flushes allowed at once over all files: the others' writes need libuv's pool threads too. */
-export class SyncSlots {
-  private busy = 0;
-  constructor(private readonly max: number) {}
-
-  take(): boolean {
-    if (this.busy >= this.max) return false;
-    this.busy++;
-    return true;
-  }
-
-  release(): void {
-    this.busy--;
   }
 }
