@@ -7,9 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { FileJob } from '../../src/core/hub/download/fileJob';
+import { FileJob, Quota } from '../../src/core/hub/download/fileJob';
 import { Manifest } from '../../src/core/hub/download/manifest';
-import { Quota } from '../../src/core/hub/download/quota';
 import type { DownloadItem } from '../../src/core/hub/download/types';
 import { tempDir } from '../helpers';
 

@@ -14,7 +14,6 @@ import type { DownloadItem } from './types';
 import { contentId, expectedDigest, fileSize, hashFile, newHasher } from './digest';
 import type { Manifest, PartialRecord, RangeState } from './manifest';
 import { freshRecord, rangeDone, rangesOf } from './manifest';
-import { Quota } from './quota';
 
 /**
  * Bytes written ahead of the hashed prefixes kept in memory by default, over all the files of
@@ -212,5 +211,26 @@ export class FileJob {
     this.fh = undefined;
     const fh = await opening?.catch(() => undefined);
     await fh?.close();
+  }
+}
+
+/**
+ * A count the files of one download share and none may take past its limit: the background
+ * flushes under way (libuv's pool threads are the other writes' too), the bytes held in memory
+ * ahead of the hashed prefixes.
+ */
+export class Quota {
+  private used = 0;
+  constructor(private readonly max: number) {}
+
+  /** Whether `n` more fit; when they do they are counted. */
+  take(n = 1): boolean {
+    if (this.used + n > this.max) return false;
+    this.used += n;
+    return true;
+  }
+
+  release(n = 1): void {
+    this.used -= n;
   }
 }
