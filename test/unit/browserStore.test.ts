@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageMessage, RowView } from '../../src/shared/protocol/trajectories';
+import type { PageMessage, RowView, SelectMessage } from '../../src/shared/protocol/trajectories';
+import type { TrajectoryQuery } from '../../src/shared/shapes';
 import {
   createModel,
   detailArrived,
@@ -33,16 +34,25 @@ const row = (r: number): RowView => ({
   tags: [],
 });
 
-const page = (offset: number, rows: RowView[], total: number): PageMessage => ({
+const ALL: TrajectoryQuery = { filter: {}, sort: [] };
+
+const page = (offset: number, rows: RowView[], total: number, query: TrajectoryQuery = ALL): PageMessage => ({
   type: 'trajectories/page',
   runName: 'r',
-  query: { filter: {}, sort: [] },
+  query,
   total,
   size: 10,
   offset,
   rows,
   label: null,
   searching: false,
+});
+
+const sel = (row: number, index: number, query: TrajectoryQuery = ALL): SelectMessage => ({
+  type: 'trajectories/select',
+  query,
+  row,
+  index,
 });
 
 test("the browser's store: a new query's first page waits for the host's selection; a page scrolled to does not move the table", () => {
@@ -52,11 +62,11 @@ test("the browser's store: a new query's first page waits for the host's selecti
   pageArrived(m, page(0, [row(4), row(7)], 2));
   assert.equal(m.loaded, true);
   assert.equal(m.rows.get(1)?.row, 7);
-  assert.equal(hostSelection(m, 7, 1), true);
+  assert.equal(hostSelection(m, sel(7, 1)), 'move');
   assert.equal(m.selIndex, 1);
   assert.equal(m.outsideTable, false);
   pageArrived(m, page(200, [], 2));
-  assert.equal(hostSelection(m, 4, 0), false, 'the selection after a page scrolled to is ignored');
+  assert.equal(hostSelection(m, sel(4, 0)), 'note', 'the selection after a page scrolled to does not move the table');
   assert.equal(m.selIndex, 1);
 });
 
@@ -68,7 +78,7 @@ test("the browser's store: a query that no longer holds the trajectory says so; 
   assert.equal(m.selIndex, -1);
   assert.equal(m.label, null, "the jump's label no longer names the query");
   pageArrived(m, page(0, [], 0));
-  assert.equal(hostSelection(m, 3, -1), true);
+  assert.equal(hostSelection(m, sel(3, -1)), 'move');
   assert.equal(m.outsideTable, true);
   navigated(m, { filter: { iterationMin: 2 }, sort: [] }, 'a jump');
   assert.equal(m.awaitSelection, 'page');
@@ -93,16 +103,44 @@ test("the browser's store: the detail says when the list does not hold it (filte
   detailArrived(m, { row: 3 } as Parameters<typeof detailArrived>[1]);
   assert.equal(detailOutside(m), null);
   pageArrived(m, page(0, [], 0));
-  hostSelection(m, 3, -1);
+  hostSelection(m, sel(3, -1));
   assert.equal(detailOutside(m), 'filtered', 'a query with no match');
   navigated(m, { filter: { evalIteration: 10 }, sort: [] }, 'eval episodes from the comparison');
   assert.equal(detailOutside(m), 'otherSource', 'a training trajectory while the list holds eval episodes');
   episodeArrived(m, { episode: 5 } as Parameters<typeof episodeArrived>[1]);
   assert.equal(detailOutside(m), null, 'an episode opened from the list');
+  const evals = m.query;
   queryChanged(m);
-  pageArrived(m, page(0, [], 0));
-  hostSelection(m, 5, -1);
+  pageArrived(m, page(0, [], 0, evals));
+  hostSelection(m, sel(5, -1, evals));
   assert.equal(detailOutside(m), 'filtered');
   navigated(m, { filter: {}, sort: [] }, null);
   assert.equal(detailOutside(m), 'otherSource', 'an eval episode while the list holds training trajectories');
+});
+
+test("the browser's store: a page and a selection of a query replaced since are dropped; the query's own are taken in any key order", () => {
+  // the page sets a query, then another before the host answers the first (two filters typed in a row)
+  const m = createModel({});
+  pageArrived(m, page(0, [row(1), row(2), row(3)], 3));
+  hostSelection(m, sel(3, 2));
+  const from40: TrajectoryQuery = { filter: { iterationMin: 40 }, sort: [] };
+  const none: TrajectoryQuery = { filter: { iterationMin: 40, iterationMax: 30 }, sort: [] };
+  m.query = from40;
+  queryChanged(m);
+  m.query = none;
+  queryChanged(m);
+  // the first query's answer arrives late: its rows are another list's, its selection not this table's
+  assert.equal(pageArrived(m, page(0, [row(2), row(3)], 2, from40)), false);
+  assert.equal(m.rows.size, 0, "the replaced query's rows are not taken");
+  assert.equal(hostSelection(m, sel(3, 1, from40)), 'stale');
+  assert.equal(m.selIndex, -1);
+  // the query's own answer, its keys in another order: the detail is in no row of it
+  const same: TrajectoryQuery = { sort: [], filter: { iterationMax: 30, iterationMin: 40 } };
+  assert.equal(pageArrived(m, page(0, [], 0, same)), true);
+  assert.equal(hostSelection(m, sel(3, -1, same)), 'move');
+  assert.equal(m.outsideTable, true, 'the detail says it is not in the table');
+  // a later selection of the same query (a page scrolled to, a refresh) still says whether it is listed
+  m.outsideTable = false;
+  assert.equal(hostSelection(m, sel(3, -1, none)), 'note');
+  assert.equal(m.outsideTable, true);
 });

@@ -200,6 +200,10 @@ test('each panel answers ready with its data and only its own messages; jumps op
   const own = (await reply(browser, { type: 'trajectories/query', query: q, offset: 0, limit: 50, changed: true }, 'trajectories/page')) as
     { label: string | null } | undefined;
   assert.equal(own?.label, null);
+  // the detail's place in the table names the query it answers (the page may have set another since)
+  const placed = (await until(() => browser.posted.findLast((m) => m.type === 'trajectories/select'))) as
+    { query: unknown; row: number } | undefined;
+  assert.deepEqual(placed && { query: placed.query, row: placed.row }, { query: q, row: 3 });
 
   await mgr.open('metrics', root);
   assert.equal(created.length, 3, 'one dashboard per run');

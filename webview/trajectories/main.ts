@@ -11,6 +11,7 @@ import { visibleText } from '../../src/shared/visibleText';
 import type { PanelState } from '../../src/shared/protocol';
 import type {
   PageMessage,
+  SelectMessage,
   ShareAction,
   TrajectoriesHostMessage,
   TrajectoriesWebviewMessage,
@@ -189,11 +190,13 @@ function showPage(p: PageMessage): void {
 }
 
 /** The host's selection for a new query: highlighted and scrolled to (a page scrolled to keeps the table where it is). */
-function showHostSelection(row: number, index: number): void {
-  if (!hostSelection(m, row, index)) return;
+function showHostSelection(s: SelectMessage): void {
+  const how = hostSelection(m, s);
+  if (how === 'stale') return;
   // the detail never shows a trajectory the table no longer holds without saying so
   detail.sayWhetherListed();
-  if (index >= 0) {
+  const index = s.index;
+  if (how === 'move' && index >= 0) {
     list.centre(index);
     list.renderRows();
   }
@@ -215,7 +218,8 @@ onMessage((msg) => {
       break;
     }
     case 'trajectories/page':
-      pageArrived(m, msg);
+      // a page of a query replaced since is another list's
+      if (!pageArrived(m, msg)) break;
       showPage(msg);
       // a list of the other source (eval episodes, training rollouts) never holds the detail's: said at once;
       // the search's marks follow the query's text
@@ -224,7 +228,7 @@ onMessage((msg) => {
       persist();
       break;
     case 'trajectories/select':
-      showHostSelection(msg.row, msg.index);
+      showHostSelection(msg);
       break;
     case 'trajectories/detail': {
       const fresh = detailArrived(m, msg.detail);

@@ -138,7 +138,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     if (!p.ok) return this.post({ type: 'error', message: p.message });
     this.post({ type: 'trajectories/page', runName: live.run.location.name, label: this.state.label ?? null, ...p.page });
     // the detail's episode, in this list or not (the page says so rather than show one the list no longer holds)
-    if (this.shownEpisode !== undefined) this.post({ type: 'trajectories/select', row: this.shownEpisode, index: p.at });
+    if (this.shownEpisode !== undefined) this.post({ type: 'trajectories/select', query: q, row: this.shownEpisode, index: p.at });
   }
 
   private async sendEpisode(episode: number): Promise<void> {
@@ -200,7 +200,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     if (selected) {
       const sel = idx.find(selected.iteration, selected.group, selected.rollout);
       const at = rows.indexOf(sel);
-      if (sel >= 0) this.post({ type: 'trajectories/select', row: sel, index: at });
+      if (sel >= 0) this.post({ type: 'trajectories/select', query: q, row: sel, index: at });
     }
   }
 

@@ -191,9 +191,14 @@ export interface EpisodeMessage {
   type: 'trajectories/episode';
   episode: EpisodeDetailView;
 }
-/** The remembered trajectory: its row (on eval episodes: the shown episode's index), and its place in the current table (-1: not in it). */
+/**
+ * The remembered trajectory: its row (on eval episodes: the shown episode's index), and its place in
+ * the table of `query` (-1: not in it). The query says which list it answers: the page may have set
+ * another since.
+ */
 export interface SelectMessage {
   type: 'trajectories/select';
+  query: TrajectoryQuery;
   row: number;
   index: number;
 }

@@ -9,6 +9,7 @@ import type {
   EpisodeRowView,
   PageMessage,
   RowView,
+  SelectMessage,
   TrajectoryDetailView,
 } from '../../../src/shared/protocol/trajectories';
 
@@ -129,21 +130,52 @@ export function takePage(m: BrowserModel, p: PageMessage): void {
   m.label = p.label;
 }
 
-/** A page the host answered: the first of a new query waits for its selection. */
-export function pageArrived(m: BrowserModel, p: PageMessage): void {
+/** A query's content, its keys in one order: the same query whatever order its object was built in. */
+function queryText(q: TrajectoryQuery): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x !== undefined)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+  return JSON.stringify(sorted(q));
+}
+
+/** Whether a message of the host answers the table's query now (not one the page has since replaced). */
+export const answersQuery = (m: BrowserModel, q: TrajectoryQuery): boolean => queryText(q) === queryText(m.query);
+
+/**
+ * A page the host answered: the first of a new query waits for its selection. A page of a query
+ * the page has replaced since is dropped (false): the host answers in its own time, and its rows
+ * are another list's.
+ */
+export function pageArrived(m: BrowserModel, p: PageMessage): boolean {
+  if (!answersQuery(m, p.query)) return false;
   m.pendingOffsets.delete(p.offset);
   if (!p.searching) m.awaitSelection = m.awaitSelection === 'page' ? 'select' : 'none';
   takePage(m, p);
+  return true;
 }
 
-/** The host's selection for a new query; false when it must not move the table (a page scrolled to). */
-export function hostSelection(m: BrowserModel, row: number, index: number): boolean {
-  if (m.awaitSelection !== 'select') return false;
+/**
+ * The host's selection: whether the detail's trajectory is in the table now, and its index there.
+ * 'stale': it answers a replaced query, and changes nothing; 'move': the answer to a new query,
+ * highlighted and scrolled to; 'note': after a page scrolled to, it says only whether the detail is
+ * listed, and must not move the table.
+ */
+export function hostSelection(m: BrowserModel, s: SelectMessage): 'stale' | 'note' | 'move' {
+  if (!answersQuery(m, s.query)) return 'stale';
+  m.outsideTable = s.index < 0;
+  if (m.awaitSelection !== 'select') return 'note';
   m.awaitSelection = 'none';
-  m.selRow = row;
-  m.outsideTable = index < 0;
-  if (index >= 0) m.selIndex = index;
-  return true;
+  m.selRow = s.row;
+  if (s.index >= 0) m.selIndex = s.index;
+  return 'move';
 }
 
 /** Highlights index `i`; returns its row when its page is here. */
