@@ -201,8 +201,7 @@ test('each panel answers ready with its data and only its own messages; jumps op
     { label: string | null } | undefined;
   assert.equal(own?.label, null);
   // the detail's place in the table names the query it answers (the page may have set another since)
-  const placed = (await until(() => browser.posted.findLast((m) => m.type === 'trajectories/select'))) as
-    { query: unknown; row: number } | undefined;
+  const placed = (await until(() => last(browser, 'trajectories/select'))) as { query: unknown; row: number } | undefined;
   assert.deepEqual(placed && { query: placed.query, row: placed.row }, { query: q, row: 3 });
 
   await mgr.open('metrics', root);
@@ -223,6 +222,31 @@ test("a page's message whose answer fails is one line in the output channel, and
   assert.equal(line, `${browser.title}: cannot answer the page's trajectories/reveal: no row 999 in the tree`);
   await browser.send({ type: 'trajectories/reveal', row: 3 });
   assert.deepEqual(revealed, [3]);
+  mgr.dispose();
+});
+
+test('the browser shows the trajectory asked for last, when one asked before it is read after it', async () => {
+  const { mgr, root, runs } = await setup();
+  created.length = 0;
+  await mgr.open('trajectories', root);
+  const browser = created[0]!;
+  await reply(browser, { type: 'ready' }, 'trajectories/page');
+  // row 3's record comes back late (a slow disk, a long record): row 7 is asked for meanwhile
+  const idx = runs.get(root)!.run.credit!;
+  const read = idx.read.bind(idx);
+  idx.read = async (row: number) => {
+    if (row === 3) await new Promise((r) => setTimeout(r, 300));
+    return read(row);
+  };
+  const before = browser.posted.length;
+  await browser.send({ type: 'trajectories/open', row: 3 });
+  await browser.send({ type: 'trajectories/open', row: 7 });
+  await new Promise((r) => setTimeout(r, 600));
+  const shown = browser.posted
+    .slice(before)
+    .filter((m) => m.type === 'trajectories/detail')
+    .map((m) => (m as unknown as { detail: { row: number } }).detail.row);
+  assert.deepEqual(shown, [7], 'only the trajectory asked for last is shown');
   mgr.dispose();
 });
 

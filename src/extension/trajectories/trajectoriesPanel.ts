@@ -28,6 +28,11 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   private episodes: EpisodeSource | undefined;
   /** the eval episode the detail shows (a training detail clears it), whose place each page of episodes says */
   private shownEpisode: number | undefined;
+  /**
+   * The detail asked for last (a trajectory or an episode): each answer is read from the log in its
+   * own time, and one asked for before another finishes after it, so only the last asked is shown.
+   */
+  private detailAsked = 0;
 
   constructor(panel: vscode.WebviewPanel, state: PanelState, site: PanelSite<PanelState>) {
     super(panel, state, site, parseTrajectoriesMessage);
@@ -142,13 +147,14 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
   }
 
   private async sendEpisode(episode: number): Promise<void> {
+    const asked = ++this.detailAsked;
     try {
       const detail = await this.episodeSource()?.detail(episode);
-      if (!detail) return;
+      if (!detail || asked !== this.detailAsked) return;
       this.shownEpisode = episode;
       this.post({ type: 'trajectories/episode', episode: detail });
     } catch (e) {
-      this.post({ type: 'error', message: errorMessage(e) });
+      if (asked === this.detailAsked) this.post({ type: 'error', message: errorMessage(e) });
     }
   }
 
@@ -208,13 +214,16 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     const live = this.live();
     const idx = live?.run.credit;
     if (!live || !idx || row >= idx.size) return;
+    const asked = ++this.detailAsked;
     try {
       const t = await idx.read(row);
+      if (asked !== this.detailAsked) return;
       this.shownEpisode = undefined;
       this.state.selected = { iteration: t.iteration, group: t.group, rollout: t.rollout };
       this.remember();
       const siblings: Sibling[] = [];
       for (const r of idx.groupRows(t.iteration, t.group)) siblings.push({ row: r, t: r === row ? t : await idx.read(r) });
+      if (asked !== this.detailAsked) return;
       const gateGroups = live.run.report()?.gateGroups;
       this.post({ type: 'trajectories/detail', detail: detailView(idx, row, t, siblings, gateGroups) });
       if (this.pendingTurn?.row === row) {
@@ -222,7 +231,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
         this.pendingTurn = undefined;
       }
     } catch (e) {
-      this.post({ type: 'error', message: errorMessage(e) });
+      if (asked === this.detailAsked) this.post({ type: 'error', message: errorMessage(e) });
     }
   }
 }
