@@ -6,6 +6,7 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import Module from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers';
 import { writeDemo } from '../../src/core/demo/demo';
@@ -331,6 +332,43 @@ test('one registry: the comparison opens the task view and the browser the side-
   assert.ok(stranger.disposed);
   mgr.dispose();
   assert.ok(created.every((p) => p.disposed) && restoredTask.disposed);
+});
+
+test('the task view draws the task shown last, with its own instruction, when two are asked for in a row', async () => {
+  const { mgr, root, runs } = await setup();
+  created.length = 0;
+  const log = readFileSync(join(root, 'logs', 'ws_credit_log.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { task_id: string; instruction: string | null });
+  const [a, b, c] = [...new Set(log.map((r) => r.task_id))];
+  assert.ok(a && b && c, 'three tasks in the demo');
+  mgr.openCompare(root, root);
+  const compare = created[0]!;
+  await compare.send({ type: 'compare/openTask', task: a });
+  const task = created.find((p) => p.viewType === 'rlRunBrowser.task')!;
+  assert.ok(await reply(task, { type: 'ready' }, 'task/view'));
+  // task b's first record comes back late: task c is asked for meanwhile, and read at once
+  const idx = runs.get(root)!.run.credit!;
+  const read = idx.read.bind(idx);
+  let slow = true;
+  idx.read = async (row: number) => {
+    if (slow) await new Promise((r) => setTimeout(r, 300));
+    return read(row);
+  };
+  const before = task.posted.length;
+  await compare.send({ type: 'compare/openTask', task: b });
+  slow = false;
+  await compare.send({ type: 'compare/openTask', task: c });
+  await new Promise((r) => setTimeout(r, 600));
+  const views = task.posted
+    .slice(before)
+    .filter((m) => m.type === 'task/view')
+    .map((m) => (m as unknown as { view: { task: string; instruction: string | null } }).view);
+  const own = log.find((r) => r.task_id === c)!.instruction;
+  assert.deepEqual(views, [{ task: c, instruction: own === c ? null : own, runs: (views[0] as { runs?: unknown } | undefined)?.runs }]);
+  assert.equal(task.title, `Task: ${c}`);
+  mgr.dispose();
 });
 
 test('a restored dashboard takes its overlaid runs from the fresher of the page’s and the host’s copy, and nothing of another run’s', async () => {

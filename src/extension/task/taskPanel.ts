@@ -25,8 +25,8 @@ export function shortText(s: string, n = 40): string {
 const TASK_VIEW_TYPE = 'rlRunBrowser.task';
 
 export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, TaskPanelState> {
-  /** read once, from the task's first trajectory (undefined: not read yet) */
-  private instruction: string | null | undefined;
+  /** the task's instruction, read once from its first trajectory (null: none, or the task id again), with the task it is of */
+  private instruction: { task: string; text: string | null } | undefined;
 
   constructor(panel: vscode.WebviewPanel, state: TaskPanelState, site: PanelSite<TaskPanelState>) {
     super(panel, state, site, parseTaskMessage, { title: 'Task', script: 'task', styles: ['task.css'], codicons: false });
@@ -46,7 +46,6 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
    */
   showTask(task: string): void {
     this.state.task = task;
-    this.instruction = undefined;
     this.panel.title = `Task: ${shortText(task)}`;
     this.panel.reveal();
     if (this.ready) this.background(this.push(), 'cannot show the task');
@@ -87,26 +86,30 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
   }
 
   protected async push(): Promise<void> {
+    const task = this.state.task;
     try {
-      const runs = await Promise.all(this.state.runs.map((root) => this.runView(root)));
-      this.post({ type: 'task/view', view: { task: this.state.task, instruction: this.instruction ?? null, runs } });
+      const runs = await Promise.all(this.state.runs.map((root) => this.runView(root, task)));
+      // another task was shown meanwhile (two task rows clicked in a row): its own push draws it
+      if (task !== this.state.task) return;
+      const instruction = this.instruction?.task === task ? this.instruction.text : null;
+      this.post({ type: 'task/view', view: { task, instruction, runs } });
     } catch (e) {
-      this.post({ type: 'error', message: errorMessage(e) });
+      if (task === this.state.task) this.post({ type: 'error', message: errorMessage(e) });
     }
   }
 
-  private async runView(root: string): Promise<TaskRunView> {
+  private async runView(root: string, task: string): Promise<TaskRunView> {
     const live = this.deps.runs.get(root);
     const name = live?.run.location.name ?? root.split('/').pop() ?? root;
     if (!live) return missingRunView(root, name, `the run ${root} is not open (no log found there)`);
     const idx = live.run.credit;
     if (!idx) return missingRunView(root, name, 'this run has no credit log');
     const rows = await taskRows(idx);
-    const history = taskHistory(rows, this.state.task);
+    const history = taskHistory(rows, task);
     const first = history.groups[0]?.rows[0];
-    if (this.instruction === undefined && first !== undefined) {
+    if (this.instruction?.task !== task && first !== undefined) {
       const text = (await idx.read(first).catch(() => undefined))?.instruction ?? null;
-      this.instruction = text === this.state.task ? null : text;
+      this.instruction = { task, text: text === task ? null : text };
     }
     return taskRunView(root, name, idx, history);
   }
