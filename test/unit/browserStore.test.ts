@@ -143,4 +143,16 @@ test("the browser's store: a page and a selection of a query replaced since are 
   m.outsideTable = false;
   assert.equal(hostSelection(m, sel(3, -1, none)), 'note');
   assert.equal(m.outsideTable, true);
+  // set again, an earlier query is the table's again: its answers count
+  m.query = { filter: { iterationMin: 40 }, sort: [] };
+  queryChanged(m);
+  assert.equal(pageArrived(m, page(0, [row(2)], 1, from40)), true);
+});
+
+test("the browser's store: a page of a query the page never listed (the host's, as it restores the panel) is shown", () => {
+  const m = createModel({ query: { filter: { group: 3 }, sort: [] } });
+  const hosts: TrajectoryQuery = { filter: { group: 4 }, sort: [] };
+  assert.equal(pageArrived(m, page(0, [row(1)], 1, hosts)), true);
+  assert.equal(m.rows.get(0)?.row, 1);
+  assert.equal(hostSelection(m, sel(1, 0, hosts)), 'move');
 });

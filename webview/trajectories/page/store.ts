@@ -54,6 +54,10 @@ export interface BrowserModel {
   openWhenLoaded: number;
   /** a link's turn, waiting for its trajectory's detail */
   pendingFocus: { row: number; turn: number } | undefined;
+  /** the query the table lists now, as text (`queryText`) */
+  current: string;
+  /** the queries the table listed before and replaced (oldest first, at most `REPLACED_KEPT`): answers to them are stale */
+  replaced: Set<string>;
 }
 
 /** What the page starts from: the panel's saved state. */
@@ -64,8 +68,9 @@ export interface SavedStart {
 }
 
 export function createModel(s: SavedStart): BrowserModel {
+  const query = s.query ?? { filter: {}, sort: [] };
   return {
-    query: s.query ?? { filter: {}, sort: [] },
+    query,
     total: 0,
     size: 0,
     loaded: false,
@@ -83,6 +88,8 @@ export function createModel(s: SavedStart): BrowserModel {
     awaitSelection: 'page',
     openWhenLoaded: -1,
     pendingFocus: undefined,
+    current: queryText(query),
+    replaced: new Set(),
   };
 }
 
@@ -99,6 +106,7 @@ function dropRows(m: BrowserModel): void {
 
 /** The page set its own query (a filter, a sort, a chip): no row of the old one stays, nor the jump's label. */
 export function queryChanged(m: BrowserModel): void {
+  replaceQuery(m);
   dropRows(m);
   m.selIndex = -1;
   m.openWhenLoaded = -1;
@@ -108,6 +116,7 @@ export function queryChanged(m: BrowserModel): void {
 /** The host moved the browser (a jump): its query and label; the rows come again. */
 export function navigated(m: BrowserModel, query: TrajectoryQuery, label: string | null): void {
   m.query = query;
+  replaceQuery(m);
   m.label = label;
   dropRows(m);
 }
@@ -146,8 +155,28 @@ function queryText(q: TrajectoryQuery): string {
   return JSON.stringify(sorted(q));
 }
 
-/** Whether a message of the host answers the table's query now (not one the page has since replaced). */
-export const answersQuery = (m: BrowserModel, q: TrajectoryQuery): boolean => queryText(q) === queryText(m.query);
+/** How many replaced queries are remembered: an answer to one replaced longer ago does not come. */
+const REPLACED_KEPT = 50;
+
+/** `m.query` (edited in place, or set) is the table's query now: the one before it is replaced. */
+function replaceQuery(m: BrowserModel): void {
+  const now = queryText(m.query);
+  if (now === m.current) return;
+  m.replaced.add(m.current);
+  m.replaced.delete(now);
+  for (const old of m.replaced) {
+    if (m.replaced.size <= REPLACED_KEPT) break;
+    m.replaced.delete(old);
+  }
+  m.current = now;
+}
+
+/**
+ * Whether a message of the host answers a query the table has replaced since (two filters set in
+ * a row: the host answers each in its own time). A query the page never listed (the host's own, as
+ * it restores a panel) is not stale: its page is shown, as the host sent it.
+ */
+export const answersReplaced = (m: BrowserModel, q: TrajectoryQuery): boolean => m.replaced.has(queryText(q));
 
 /**
  * A page the host answered: the first of a new query waits for its selection. A page of a query
@@ -155,7 +184,7 @@ export const answersQuery = (m: BrowserModel, q: TrajectoryQuery): boolean => qu
  * are another list's.
  */
 export function pageArrived(m: BrowserModel, p: PageMessage): boolean {
-  if (!answersQuery(m, p.query)) return false;
+  if (answersReplaced(m, p.query)) return false;
   m.pendingOffsets.delete(p.offset);
   if (!p.searching) m.awaitSelection = m.awaitSelection === 'page' ? 'select' : 'none';
   takePage(m, p);
@@ -169,7 +198,7 @@ export function pageArrived(m: BrowserModel, p: PageMessage): boolean {
  * listed, and must not move the table.
  */
 export function hostSelection(m: BrowserModel, s: SelectMessage): 'stale' | 'note' | 'move' {
-  if (!answersQuery(m, s.query)) return 'stale';
+  if (answersReplaced(m, s.query)) return 'stale';
   m.outsideTable = s.index < 0;
   if (m.awaitSelection !== 'select') return 'note';
   m.awaitSelection = 'none';
