@@ -81,10 +81,14 @@ test('an export whose write fails on the way (a full disk) rejects with one line
   );
 });
 
+/** A log long enough that an export is still writing when the signal comes: written once, read by each signal's export. */
+let longLog: string | undefined;
+
 for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
   test(`export stopped by ${signal} removes its partial file (as Ctrl-C does)`, async () => {
+    longLog ??= writeDemo(tempDir(), { trajectories: 20000, hubRepo: false, baseline: false }).creditLog;
+    const creditLog = longLog;
     const dir = tempDir();
-    const { creditLog } = writeDemo(dir, { trajectories: 20000, hubRepo: false, baseline: false });
     const out = join(dir, 'all.jsonl');
     const child = spawn('node', [CLI, 'export', creditLog, '--format', 'csv', '--out', out, '--no-cache'], { stdio: 'ignore' });
     const exit = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
