@@ -251,6 +251,56 @@ test('the browser shows the trajectory asked for last, when one asked before it 
   mgr.dispose();
 });
 
+test('a panel pushes one at a time: asked while one runs, one more push follows it, with the state then', async () => {
+  const { PanelHost } = await import('../../src/extension/panels/panelHost');
+  type Probe = { type: string; n?: number; x?: number };
+  class ProbePanel extends PanelHost<Probe, Probe> {
+    x = 0;
+    running = 0;
+    most = 0;
+    started = 0;
+    protected async onMessage(): Promise<void> {}
+    protected async push(): Promise<void> {
+      const n = ++this.started;
+      this.most = Math.max(this.most, ++this.running);
+      const x = this.x;
+      // the first push reads slowly (a run's index, a Hub log): the later ones at once
+      await new Promise((r) => setTimeout(r, n === 1 ? 200 : 5));
+      this.running--;
+      this.post({ type: 'probe', n, x });
+    }
+    show(x: number): Promise<void> {
+      this.x = x;
+      return this.refresh();
+    }
+  }
+  const page = fakePanel('probe');
+  const site = {
+    deps: {
+      extensionUri: { path: '/ext' },
+      runs: { get: () => undefined, onDidChange: () => ({ dispose: () => undefined }) },
+      log: () => undefined,
+    },
+    remember: () => undefined,
+    gone: () => undefined,
+  };
+  const p = new ProbePanel(page as never, { kind: 'metrics', root: '/r' } as never, site as never, (v) => v as Probe);
+  const first = p.show(1);
+  await new Promise((r) => setTimeout(r, 20));
+  const asked = [p.show(2), p.show(3)];
+  await Promise.all([first, ...asked]);
+  assert.deepEqual(
+    page.posted.filter((m) => m.type === 'probe'),
+    [
+      { type: 'probe', n: 1, x: 1 },
+      { type: 'probe', n: 2, x: 3 },
+    ],
+    'the first push, then one more with the state last asked',
+  );
+  assert.equal(p.most, 1, 'never two pushes at once');
+  p.dispose();
+});
+
 test('the serializer restores a panel from its saved state, and drops one it cannot place', async () => {
   const { mgr, root } = await setup();
   const restored = fakePanel('rlRunBrowser.trajectories');

@@ -68,7 +68,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     this.linked.add(metric);
     if (!this.ready) return;
     if (this.charted.has(metric)) this.flushFocus();
-    else this.background(this.push(), `cannot show ${metric}`);
+    else this.background(this.refresh(), `cannot show ${metric}`);
   }
 
   private flushFocus(): void {
@@ -110,7 +110,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     this.state.overlay = next;
     this.state.overlayAt = Date.now();
     this.remember();
-    await this.push();
+    await this.refresh();
   }
 
   /** A run on this dashboard (the primary or an overlaid one), else undefined: a page's message names only those. */
@@ -126,7 +126,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
         // width the next push decimates for, unless the charts really changed width
         const changed = m.width !== this.width;
         this.width = m.width;
-        if (this.ready && changed) await this.push();
+        if (this.ready && changed) await this.refresh();
         break;
       }
       case 'metrics/pin':
@@ -214,7 +214,7 @@ export class MetricsPanel extends PanelHost<MetricsWebviewMessage, MetricsHostMe
     if (!this.ready || this.overlayTimer) return;
     this.overlayTimer = setTimeout(() => {
       this.overlayTimer = undefined;
-      this.background(this.push(), 'cannot show the overlaid run');
+      this.background(this.refresh(), 'cannot show the overlaid run');
     }, 300);
   }
 

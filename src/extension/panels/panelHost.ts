@@ -154,6 +154,10 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   /** the page listens (it sent `ready`) */
   protected ready = false;
   private pushTimer: NodeJS.Timeout | undefined;
+  /** the push running now (undefined: none) */
+  private pushing: Promise<void> | undefined;
+  /** the push asked for while one runs: one more after it, with the state then (`initial` if any asker said so) */
+  private nextPush: { done: Promise<void>; initial: boolean } | undefined;
   private readyWaiters: (() => void)[] = [];
   private readonly watchdog: LoadWatchdog;
 
@@ -206,8 +210,41 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
 
   /** This panel's kind of message, after its check. */
   protected abstract onMessage(m: In): Promise<void>;
-  /** Sends the page everything it shows; `initial` after `ready` or a navigation. */
+  /** Sends the page everything it shows; `initial` after `ready` or a navigation. Called by `refresh` only. */
   protected abstract push(initial: boolean): Promise<void>;
+
+  /**
+   * Shows the page what the panel holds now, by `push`: one push at a time, in the order asked. A
+   * push reads logs and runs in its own time, and two at once could finish in the other order (an
+   * overlay added and removed again would stay drawn); asked while one runs, one more push follows
+   * it, however many times it was asked meanwhile. Resolves once a push begun after the ask is done.
+   */
+  protected refresh(initial = false): Promise<void> {
+    const queued = this.nextPush;
+    if (queued) {
+      queued.initial ||= initial;
+      return queued.done;
+    }
+    const running = this.pushing;
+    if (!running) return this.startPush(initial);
+    const next = { initial, done: Promise.resolve() };
+    next.done = running
+      .catch(() => undefined)
+      .then(() => {
+        this.nextPush = undefined;
+        return this.startPush(next.initial);
+      });
+    this.nextPush = next;
+    return next.done;
+  }
+
+  private startPush(initial: boolean): Promise<void> {
+    const p: Promise<void> = this.push(initial).finally(() => {
+      if (this.pushing === p) this.pushing = undefined;
+    });
+    this.pushing = p;
+    return p;
+  }
 
   /** Lets `work` go on without waiting; its failure is a line in the output channel, after the panel's title. */
   protected background(work: PromiseLike<unknown>, what: string): void {
@@ -219,7 +256,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
       this.ready = true;
       this.watchdog.ready();
       for (const w of this.readyWaiters.splice(0)) w();
-      await this.push(true);
+      await this.refresh(true);
       this.postProblems();
     } else await this.onMessage(m);
   }
@@ -289,7 +326,7 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
       this.background(
-        this.push(false).then(() => this.postProblems()),
+        this.refresh().then(() => this.postProblems()),
         "cannot show the run's change",
       );
     }, 300);

@@ -142,7 +142,7 @@ export class RunsTablePanel extends PanelHost<RunsTableWebviewMessage, RunsTable
         if (m.root !== null && !this.roots.has(m.root)) return;
         this.state.baseline = m.root;
         this.remember();
-        await this.push(false);
+        await this.refresh();
         return;
       case 'runsTable/compare':
         if (m.roots.length === 2 && m.roots.every((r) => this.roots.has(r))) src?.compare(m.roots[0]!, m.roots[1]!);
@@ -157,12 +157,12 @@ export class RunsTablePanel extends PanelHost<RunsTableWebviewMessage, RunsTable
         if (!l) return src?.tell(`no run in ${path} (no logs/ws_credit_log.jsonl or ws_metrics.jsonl there)`);
         this.state.added = [...new Set([...(this.state.added ?? []), l.run.location.root])];
         this.remember();
-        await this.push();
+        await this.refresh();
         return;
       }
       case 'runsTable/read': {
         const repo = this.roots.has(m.root) && m.root.startsWith('hub:') ? m.root.slice(4) : undefined;
-        if (repo !== undefined && (await src?.readInPlace(repo)) !== undefined) await this.push();
+        if (repo !== undefined && (await src?.readInPlace(repo)) !== undefined) await this.refresh();
         return;
       }
       case 'runsTable/state':

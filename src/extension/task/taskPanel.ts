@@ -48,7 +48,7 @@ export class TaskPanel extends PanelHost<TaskWebviewMessage, TaskHostMessage, Ta
     this.state.task = task;
     this.panel.title = `Task: ${shortText(task)}`;
     this.panel.reveal();
-    if (this.ready) this.background(this.push(), 'cannot show the task');
+    if (this.ready) this.background(this.refresh(), 'cannot show the task');
   }
 
   protected override shows(root: string | undefined): boolean {

@@ -48,7 +48,7 @@ export class TrajectoriesPanel extends PanelHost<TrajectoriesWebviewMessage, Tra
     this.panel.reveal(beside ? vscode.ViewColumn.Beside : undefined, false);
     if (!this.ready) return; // the page starts from the state
     this.post({ type: 'trajectories/navigate', query: this.state.query ?? { filter: {}, sort: [] }, label, select: select ?? null });
-    this.background(this.push(true), 'cannot show the trajectories');
+    this.background(this.refresh(true), 'cannot show the trajectories');
   }
 
   /** The trajectory the browser shows (a link's, an agent's or the user's pick). */
