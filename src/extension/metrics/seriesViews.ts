@@ -38,7 +38,6 @@ export type LineFields = Omit<SeriesView, 'name' | 'group' | 'target' | 'absent'
 export const lineBudget = (width: number): number => Math.max(50, Math.round(width));
 
 /** One run's line: decimated (LTTB, gaps kept), gaps counted before decimation, points off the target marked. */
-
 export function seriesLine(xs: readonly number[], values: Float64Array, width: number, target: MetricTarget | undefined): LineFields {
   const d = decimate(xs, values, lineBudget(width));
   const y = d.y.map((v) => (Number.isFinite(v) ? v : null));
