@@ -6,7 +6,7 @@ import { close, tempDir } from '../helpers';
 import { Run } from '../../src/core/run/run';
 import { reportLines } from '../../src/core/report/targets';
 import { judgementView, recomputedSeries, twinView, withVerdict } from '../../src/extension/metrics/verdictViews';
-import { seriesViews } from '../../src/extension/metrics/seriesViews';
+import { seriesLine, seriesViews } from '../../src/extension/metrics/seriesViews';
 import type { SeriesView } from '../../src/shared/protocol/metrics';
 import { reportVerdictView } from '../../src/extension/report/verdictViews';
 
@@ -56,6 +56,38 @@ test('the recomputed twin of a logged figure and the iterations where they diffe
   assert.deepEqual(twinView('ws/c_mean', full)!.disagreements, []);
   assert.equal(twinView('reward/mean', full), undefined);
   assert.equal(twinView('ws/sign_flip_rate', undefined), undefined);
+});
+
+test("a long run's twin is decimated to the chart's width as its logged line is (gaps kept); every disagreement stays listed", async () => {
+  const r = await flips();
+  const full = r.report()!;
+  const one = full.perIteration[0]!;
+  // 2,000 iterations, one without a value: the dashboard sent each twin whole (2,000 points a chart) before
+  const perIteration = Array.from({ length: 2000 }, (_, i) => ({
+    ...one,
+    iteration: i,
+    signFlipRate: i === 700 ? null : Math.sin(i / 40),
+  }));
+  const long = { ...full, perIteration };
+  const twin = twinView('ws/sign_flip_rate', long, 300)!;
+  const logged = seriesLine(
+    perIteration.map((p) => p.iteration),
+    Float64Array.from(perIteration, (p) => p.signFlipRate ?? Number.NaN),
+    300,
+    undefined,
+  );
+  assert.deepEqual(twin.x, logged.x);
+  assert.deepEqual(twin.y, logged.y);
+  assert.ok(twin.x.length <= 310, `${twin.x.length} points for 300 pixels`);
+  assert.deepEqual([twin.x[0], twin.x.at(-1)], [0, 1999]);
+  assert.equal(twin.y.filter((y) => y === null).length, 1, 'the iteration without a value is still a gap');
+  assert.deepEqual(twin.disagreements, twinView('ws/sign_flip_rate', full)!.disagreements);
+  // a short run's twin is whole, as before
+  assert.deepEqual(twinView('ws/sign_flip_rate', full, 300)!.x, [0, 1]);
+  // the dashboard's push decimates it for the charts' width
+  const base: SeriesView = { name: 'ws/sign_flip_rate', group: 'ws', x: [], y: [], total: 0, gaps: 0, last: null };
+  const [flip] = withVerdict([base], long, r.metrics!.getTable(), 300);
+  assert.deepEqual(flip!.twin?.x, twin.x);
 });
 
 test('withVerdict adds the judgement and the twin to the primary run series only', async () => {

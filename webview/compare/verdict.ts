@@ -11,6 +11,7 @@ import type { VerdictFiguresView, VerdictTaskView, VerdictView } from '../../src
 import { logNodes } from '../trajectories/text';
 import { conclusionClass, conclusionColour } from './verdictLook';
 import { watchScrollCue } from '../scrollCueWatch';
+import { afterPaint } from '../afterPaint';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Filler);
 
@@ -130,7 +131,12 @@ export class VerdictSection {
     const cue = h('div', { class: 'scroll-cue muted', 'aria-hidden': 'true' });
     this.el.replaceChildren(...lines, note, h('div', { class: 'chart-box small' }, this.canvas), cue, wide, this.tasks(v));
     watchScrollCue(wide, cue);
-    if (v.perIteration.length > 0) this.draw(v);
+    // the chart once the words and tables are on the screen (a checkpoint a point, hundreds of them on a long run);
+    // a later verdict's before then replaces it
+    if (v.perIteration.length > 0)
+      afterPaint(() => {
+        if (this.last === v && !this.chart) this.draw(v);
+      });
   }
 
   redraw(): void {

@@ -5,7 +5,8 @@ import { TWINS } from '../../core/report/twins';
 import type { MetricsTable } from '../../core/log/metricsIndex';
 import { metricPrefix } from '../../core/log/metricsIndex';
 import { METRIC_TARGETS } from '../../core/report/targets';
-import { seriesLine } from './seriesViews';
+import { lineBudget, seriesLine } from './seriesViews';
+import { decimate } from './decimate';
 import type { SeriesView } from '../../shared/protocol/metrics';
 import type { JudgementView, TwinSeriesView } from '../../shared/protocol/metricsVerdict';
 
@@ -17,14 +18,23 @@ export function judgementView(metric: string, full: FullReport | undefined, tabl
   return { mark: j.mark, value: j.value, source: j.source, tolerance: j.tolerance, last: j.last, lastIteration: j.lastIteration };
 }
 
-/** A logged `ws/` figure's recomputed twin over the report's iterations; undefined for a metric without one or without a report. */
-export function twinView(metric: string, full: FullReport | undefined): TwinSeriesView | undefined {
+/**
+ * A logged `ws/` figure's recomputed twin over the report's iterations, its line decimated to about `width` points as the logged
+ * one is (LTTB, gaps kept; every disagreement listed whole); undefined for a metric without one or without a report.
+ */
+export function twinView(metric: string, full: FullReport | undefined, width = 600): TwinSeriesView | undefined {
   const t = TWINS.find((x) => x.metric === metric);
   if (!t || !full) return undefined;
+  const xs = full.perIteration.map((p) => p.iteration);
+  const line = decimate(
+    xs,
+    Float64Array.from(full.perIteration, (p) => p[t.twin] ?? Number.NaN),
+    lineBudget(width),
+  );
   return {
     twin: t.twin,
-    x: full.perIteration.map((p) => p.iteration),
-    y: full.perIteration.map((p) => p[t.twin]),
+    x: line.x,
+    y: line.y.map((v) => (Number.isFinite(v) ? v : null)),
     disagreements: full.twinDisagreements
       .filter((d) => d.metric === metric)
       .map((d) => ({ iteration: d.iteration, logged: d.logged, recomputed: d.recomputed })),
@@ -72,7 +82,7 @@ export function withVerdict(series: SeriesView[], full: FullReport | undefined, 
       return { ...rec, ...(s.lines ? { lines: s.lines } : {}), ...(judgement ? { judgement } : {}) };
     }
     const judgement = judgementView(s.name, full, table);
-    const twin = twinView(s.name, full);
+    const twin = twinView(s.name, full, width);
     return { ...s, ...(judgement ? { judgement } : {}), ...(twin ? { twin } : {}) };
   });
   const named = new Set(series.map((s) => s.name));
