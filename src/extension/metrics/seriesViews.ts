@@ -34,12 +34,9 @@ function targetFields(
 /** The fields of one run's line of a chart: decimated to about `width` points, its gaps, last value and target misses. */
 export type LineFields = Omit<SeriesView, 'name' | 'group' | 'target' | 'absent' | 'lines' | 'onlyIn'>;
 
-/** The points a line of a chart `width` pixels wide is decimated to. */
-export const lineBudget = (width: number): number => Math.max(50, Math.round(width));
-
 /** One run's line: decimated (LTTB, gaps kept), gaps counted before decimation, points off the target marked. */
 export function seriesLine(xs: readonly number[], values: Float64Array, width: number, target: MetricTarget | undefined): LineFields {
-  const d = decimate(xs, values, lineBudget(width));
+  const d = decimate(xs, values, Math.max(50, Math.round(width)));
   const y = d.y.map((v) => (Number.isFinite(v) ? v : null));
   const { gaps, last } = scan(xs, values);
   return { x: d.x, y, total: xs.length, gaps, last, ...targetFields(target, y, last) };

@@ -5,8 +5,7 @@ import { TWINS } from '../../core/report/twins';
 import type { MetricsTable } from '../../core/log/metricsIndex';
 import { metricPrefix } from '../../core/log/metricsIndex';
 import { METRIC_TARGETS } from '../../core/report/targets';
-import { lineBudget, seriesLine } from './seriesViews';
-import { decimate } from './decimate';
+import { seriesLine } from './seriesViews';
 import type { SeriesView } from '../../shared/protocol/metrics';
 import type { JudgementView, TwinSeriesView } from '../../shared/protocol/metricsVerdict';
 
@@ -25,16 +24,17 @@ export function judgementView(metric: string, full: FullReport | undefined, tabl
 export function twinView(metric: string, full: FullReport | undefined, width = 600): TwinSeriesView | undefined {
   const t = TWINS.find((x) => x.metric === metric);
   if (!t || !full) return undefined;
-  const xs = full.perIteration.map((p) => p.iteration);
-  const line = decimate(
-    xs,
-    Float64Array.from(full.perIteration, (p) => p[t.twin] ?? Number.NaN),
-    lineBudget(width),
+  const values = Float64Array.from(full.perIteration, (p) => p[t.twin] ?? Number.NaN);
+  const { x, y } = seriesLine(
+    full.perIteration.map((p) => p.iteration),
+    values,
+    width,
+    undefined,
   );
   return {
     twin: t.twin,
-    x: line.x,
-    y: line.y.map((v) => (Number.isFinite(v) ? v : null)),
+    x,
+    y,
     disagreements: full.twinDisagreements
       .filter((d) => d.metric === metric)
       .map((d) => ({ iteration: d.iteration, logged: d.logged, recomputed: d.recomputed })),

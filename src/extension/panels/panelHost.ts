@@ -239,11 +239,11 @@ export abstract class PanelHost<In extends { type: string }, Out extends { type:
   }
 
   private startPush(initial: boolean): Promise<void> {
-    const p: Promise<void> = this.push(initial).finally(() => {
-      if (this.pushing === p) this.pushing = undefined;
+    // the next push starts only once this one has settled (`refresh`): none replaces it meanwhile
+    this.pushing = this.push(initial).finally(() => {
+      this.pushing = undefined;
     });
-    this.pushing = p;
-    return p;
+    return this.pushing;
   }
 
   /** Lets `work` go on without waiting; its failure is a line in the output channel, after the panel's title. */

@@ -176,7 +176,7 @@ function replaceQuery(m: BrowserModel): void {
  * a row: the host answers each in its own time). A query the page never listed (the host's own, as
  * it restores a panel) is not stale: its page is shown, as the host sent it.
  */
-export const answersReplaced = (m: BrowserModel, q: TrajectoryQuery): boolean => m.replaced.has(queryText(q));
+const answersReplaced = (m: BrowserModel, q: TrajectoryQuery): boolean => m.replaced.has(queryText(q));
 
 /**
  * A page the host answered: the first of a new query waits for its selection. A page of a query
