@@ -1,11 +1,12 @@
 // Runs every test: the typecheck and the linter on one program (scripts/check.mjs) and the
 // format check, beside them the build and then the unit and integration tests with node's test
-// runner (the checks use one core of two: the tests take the other), then, when all of these
+// runner (the checks use one core of two: the tests take the other), the test files cut into a
+// few lanes, each lane one process that loads its files in turn, then, when all of these
 // passed, the end-to-end suite in a real VS Code. Each step prints its time. `--unit` stops
 // after the unit and integration tests. The checks keep their caches in .cache/ (gitignored).
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 const unitOnly = process.argv.includes('--unit');
 const seconds = (t0) => ((Date.now() - t0) / 1000).toFixed(1);
@@ -39,6 +40,70 @@ function beside(name, cmd, args) {
   });
 }
 
+/**
+ * Seconds a test file takes alone (two files at once on a quiet two-core machine), for the files
+ * of more than 2 s; any other counts as 1 s. Only the lanes' balance depends on them.
+ */
+const WEIGHT = {
+  'integration/inPlace': 29,
+  'integration/live': 23,
+  'integration/keptFigures': 23,
+  'integration/mcpConformance': 12,
+  'integration/cliOneParser': 12,
+  'integration/export': 12,
+  'integration/downloadBlame': 12,
+  'integration/cliTrust': 12,
+  'unit/demo': 12,
+  'integration/hub': 12,
+  'integration/hubTrust': 11,
+  'integration/cli': 10,
+  'integration/cliThreads': 9,
+  'unit/threadedIndex': 8,
+  'integration/downloadRanges': 8,
+  'integration/mcp': 6,
+  'integration/liveReference': 6,
+  'integration/downloadKill': 6,
+  'unit/panels': 6,
+  'integration/inPlaceExport': 5,
+  'integration/verdictReference': 5,
+  'integration/datasetDuckdb': 5,
+  'integration/runsTable': 5,
+  'integration/downloadFlags': 5,
+  'integration/checkpointHeldout': 5,
+  'integration/compareCli': 4,
+  'unit/indexStore': 4,
+  'unit/compareViews': 4,
+  'integration/downloadProxy': 4,
+  'integration/checkpointIntegrity': 4,
+  'unit/reportViews': 4,
+};
+const LANES = 8;
+
+/**
+ * The test files cut into LANES files of about equal time, the longest first: each lane requires
+ * its files, so a lane is one process (node's runner starts one process a file). A process start
+ * and its module loading cost a few tenths of a second of CPU, paid once a lane instead of once
+ * a file. Each file is still its own bundle with its own modules, as when it runs alone.
+ */
+function lanes(testFiles) {
+  const weight = (f) => WEIGHT[f.replace(/^build\/test\//, '').replace(/\.test\.js$/, '')] ?? 1;
+  const out = Array.from({ length: LANES }, () => ({ seconds: 0, files: [] }));
+  for (const f of [...testFiles].sort((a, b) => weight(b) - weight(a))) {
+    const least = out.reduce((m, x) => (x.seconds < m.seconds ? x : m));
+    least.seconds += weight(f);
+    least.files.push(f);
+  }
+  mkdirSync('build/test/lanes', { recursive: true });
+  return out
+    .filter((l) => l.files.length > 0)
+    .sort((a, b) => b.seconds - a.seconds)
+    .map((l, i) => {
+      const path = join('build', 'test', 'lanes', `lane-${i + 1}.test.js`);
+      writeFileSync(path, l.files.map((f) => `require(${JSON.stringify(resolve(f))});`).join('\n') + '\n');
+      return path;
+    });
+}
+
 const tAll = Date.now();
 // two cores: the compiler and the linter on one, prettier and then the tests on the other
 const checks = Promise.all([
@@ -61,7 +126,7 @@ const files = (dir) =>
     : [];
 const tests = step('build', 'node', ['esbuild.mjs']).then((built) => {
   if (built !== 0) return built;
-  const suites = [...files('build/test/unit'), ...files('build/test/integration')];
+  const suites = lanes([...files('build/test/unit'), ...files('build/test/integration')]);
   return step('unit and integration tests', 'node', ['--test', '--test-concurrency=2', '--enable-source-maps', ...suites]);
 });
 const [checked, tested] = await Promise.all([checks, tests]);
