@@ -24,21 +24,23 @@ export type ColumnChunk = FileMetaData['row_groups'][number]['columns'][number];
 
 const PHYSICAL = { int: 'INT64', int32: 'INT32', float: 'DOUBLE', string: 'BYTE_ARRAY', bool: 'BOOLEAN' } as const;
 
-/** b[x, x + xn) against b[y, y + yn) in byte order (UTF-8 byte order is the order of the format's statistics). */
-function compareBytes(b: Buffer, x: number, xn: number, y: number, yn: number): number {
+/** Where b[x, x + xn) and b[y, y + yn) first differ from `from` on (both equal that far): the shorter length when one is a prefix of the other. */
+function diffAt(b: Buffer, x: number, xn: number, y: number, yn: number, from: number): number {
   const n = xn < yn ? xn : yn;
-  for (let i = 0; i < n; i++) {
-    const d = b[x + i]! - b[y + i]!;
-    if (d !== 0) return d;
-  }
-  return xn - yn;
+  let i = from;
+  while (i < n && b[x + i] === b[y + i]) i++;
+  return i;
+}
+
+/** b[x, x + xn) sorts before b[y, y + yn) in byte order (UTF-8 byte order is the order of the format's statistics), `d` their `diffAt`. */
+function before(b: Buffer, x: number, xn: number, y: number, yn: number, d: number): boolean {
+  return d < xn && d < yn ? b[x + d]! < b[y + d]! : xn < yn;
 }
 
 /** Writes `v` as UTF-8 at `at`, returning its byte length: a short ASCII text by a loop, cheaper than a call of `write`. */
 function utf8(buf: Buffer, v: string | Uint8Array, at: number): number {
   if (typeof v !== 'string') {
-    if (v.length <= 64) for (let i = 0; i < v.length; i++) buf[at + i] = v[i]!;
-    else buf.set(v, at);
+    buf.set(v, at);
     return v.length;
   }
   if (v.length <= 64) {
@@ -117,6 +119,11 @@ export class ColumnBuilder {
   private sLoLen = 0;
   private sHi = -1;
   private sHiLen = 0;
+  /** the length of the prefix the smallest and the largest string share: every value so far has it */
+  private sShared = 0;
+  /** the last string cell: the array it was given as and its place in `values` (-1: none since the page began) */
+  private lastRef: Uint8Array | null = null;
+  private lastAt = -1;
   /** bit 1: a false seen, bit 2: a true */
   private bools = 0;
 
@@ -190,6 +197,27 @@ export class ColumnBuilder {
 
   stringCell(v: unknown): void {
     this.cell(this.str(v));
+  }
+
+  /**
+   * A string cell given as bytes the caller never changes once given (an id repeated over a
+   * trajectory's turns): when the last cell was this same array, its bytes are copied again
+   * without comparing them for the statistics.
+   */
+  bytesCell(v: Uint8Array): void {
+    if (v !== this.lastRef || this.lastAt < 0) {
+      this.cell(this.str(v));
+      this.lastRef = v;
+      return;
+    }
+    const n = v.length;
+    const b = this.values;
+    b.ensure(4 + n);
+    const at = b.used + 4;
+    b.buf.copyWithin(b.used, this.lastAt - 4, this.lastAt + n);
+    b.used = at + n;
+    this.lastAt = at;
+    this.cell(true);
   }
 
   /** A list cell whose elements are appended by `put` (each: false when null); null when `v` is not an array. */
@@ -280,20 +308,55 @@ export class ColumnBuilder {
     buf[at - 2] = (n >>> 16) & 0xff;
     buf[at - 1] = n >>> 24;
     b.used = at + n;
+    this.lastRef = null;
+    this.lastAt = at;
     this.stringRange(at, n);
     return true;
   }
 
+  /**
+   * The smallest and the largest string with b[at, at + n): the value is first compared with the
+   * prefix all values share (every value between two strings has their common prefix), so a
+   * value that keeps it is compared with the two from there on, not from their first byte.
+   */
   private stringRange(at: number, n: number): void {
     const buf = this.values.buf;
-    if (this.sLo < 0 || compareBytes(buf, at, n, this.sLo, this.sLoLen) < 0) {
-      this.sLo = at;
-      this.sLoLen = n;
+    const { sLo, sLoLen, sHi, sHiLen, sShared } = this;
+    if (sLo < 0) {
+      this.setLo(at, n);
+      this.setHi(at, n);
+      this.sShared = n;
+      return;
     }
-    if (this.sHi < 0 || compareBytes(buf, at, n, this.sHi, this.sHiLen) > 0) {
-      this.sHi = at;
-      this.sHiLen = n;
+    const p = diffAt(buf, at, n, sLo, sShared, 0);
+    if (p < sShared) {
+      // below every value or above every value, and sharing only p bytes with the others
+      if (before(buf, at, n, sLo, sShared, p)) this.setLo(at, n);
+      else this.setHi(at, n);
+      this.sShared = p;
+      return;
     }
+    const lo = diffAt(buf, at, n, sLo, sLoLen, p);
+    if (before(buf, at, n, sLo, sLoLen, lo)) {
+      this.setLo(at, n);
+      this.sShared = diffAt(buf, at, n, sHi, sHiLen, p);
+      return;
+    }
+    const hi = diffAt(buf, at, n, sHi, sHiLen, p);
+    if (before(buf, sHi, sHiLen, at, n, hi)) {
+      this.setHi(at, n);
+      this.sShared = lo;
+    }
+  }
+
+  private setLo(at: number, n: number): void {
+    this.sLo = at;
+    this.sLoLen = n;
+  }
+
+  private setHi(at: number, n: number): void {
+    this.sHi = at;
+    this.sHiLen = n;
   }
 
   private range(v: number): void {
@@ -392,6 +455,8 @@ export class ColumnBuilder {
     this.lo = Infinity;
     this.hi = -Infinity;
     this.sLo = this.sHi = -1;
+    this.lastRef = null;
+    this.lastAt = -1;
     this.bools = 0;
   }
 }

@@ -51,7 +51,7 @@ export interface TurnEntry {
   idBytes: Buffer;
   /** the id's length in `idBytes` */
   idLength: number;
-  /** the id: `idBytes` up to `idLength` */
+  /** the id: `idBytes` up to `idLength`, a new view for each trajectory (its bytes never change once set) */
   idView: Uint8Array;
   group: number;
   rollout: number;
@@ -229,7 +229,7 @@ export const TURN_COLUMNS: readonly U[] = [
 export const writeTurnRow: RowWriter<TurnEntry> = (e, b) => {
   const { cls, turn } = e;
   b[0]!.stringCell(turnId(e));
-  b[1]!.stringCell(e.idView);
+  b[1]!.bytesCell(e.idView);
   b[2]!.intCell(e.group);
   b[3]!.intCell(e.rollout);
   b[4]!.int32Cell(e.index);
