@@ -336,17 +336,9 @@ export class ColumnBuilder {
       this.sShared = p;
       return;
     }
-    const lo = diffAt(buf, at, n, sLo, sLoLen, p);
-    if (before(buf, at, n, sLo, sLoLen, lo)) {
-      this.setLo(at, n);
-      this.sShared = diffAt(buf, at, n, sHi, sHiLen, p);
-      return;
-    }
-    const hi = diffAt(buf, at, n, sHi, sHiLen, p);
-    if (before(buf, sHi, sHiLen, at, n, hi)) {
-      this.setHi(at, n);
-      this.sShared = lo;
-    }
+    // a value between the two keeps their shared prefix as that of all values, and so does a new end that has it
+    if (before(buf, at, n, sLo, sLoLen, diffAt(buf, at, n, sLo, sLoLen, p))) this.setLo(at, n);
+    else if (before(buf, sHi, sHiLen, at, n, diffAt(buf, at, n, sHi, sHiLen, p))) this.setHi(at, n);
   }
 
   private setLo(at: number, n: number): void {
