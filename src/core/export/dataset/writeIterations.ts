@@ -5,7 +5,6 @@
  * the iterations (`datasetPart.ts`).
  */
 import { closeSync, mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildSchemaTables } from '../../record/schema';
 import { Collapse, classifyTurn, collapseOf, newTurnClass, recomputeSame } from '../../credit/turnMarks';
@@ -45,23 +44,18 @@ interface ParquetFile<R> {
 /** a file up to this size is written whole at its end, by one call */
 const HOLD = 8 << 20;
 const DONE = Promise.resolve();
-/** files on their way to disk at once, at most (each one's bytes held until it is written) */
-const FILES_IN_FLIGHT = 8;
 
 /**
- * A partition's file, in its own folder: its bytes held until it is complete, then the folder
- * made and the file written by the file system's threads (`FileWrites`). A file larger than
- * `HOLD` is written as its bytes come, by synchronous calls.
+ * A partition's file: its bytes held until it is complete (or larger than `HOLD`: then written
+ * as they come), then written by synchronous calls, which cost less than a stream for the many
+ * small files of a dataset.
  */
 class FileSink implements ExportSink {
   private fd = -1;
   private held: Buffer[] = [];
   private size = 0;
 
-  constructor(
-    private readonly dir: string,
-    private readonly path: string,
-  ) {}
+  constructor(private readonly path: string) {}
 
   write(chunk: Buffer): Promise<void> {
     this.held.push(chunk);
@@ -71,56 +65,21 @@ class FileSink implements ExportSink {
   }
 
   private drain(): void {
-    if (this.fd < 0) {
-      mkdirSync(this.dir);
-      this.fd = openSync(this.path, 'wx');
-    }
+    if (this.fd < 0) this.fd = openSync(this.path, 'wx');
     writevAll(this.fd, this.held);
     this.held = [];
   }
 
-  /** The file written: its end, or its folder and all its bytes (then resolves once they are on disk). */
-  close(): Promise<void> {
-    if (this.fd >= 0) {
-      this.drain();
-      closeSync(this.fd);
-      this.fd = -1;
-      return DONE;
-    }
-    const chunks = this.held;
-    this.held = [];
-    return mkdir(this.dir).then(() => writeFile(this.path, chunks, { flag: 'wx' }));
+  close(): void {
+    this.drain();
+    const fd = this.fd;
+    this.fd = -1;
+    closeSync(fd);
   }
 
   destroy(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
-  }
-}
-
-/**
- * The files being written by the file system's threads (libuv's pool, on another core) while
- * the calling thread encodes the next iteration: at most `FILES_IN_FLIGHT`, so memory stays a
- * few partitions. A failure is kept until `settle`, which waits for all of them.
- */
-class FileWrites {
-  private readonly inFlight: Promise<void>[] = [];
-  private failure: { error: unknown } | undefined;
-
-  async add(write: Promise<void>): Promise<void> {
-    this.inFlight.push(
-      write.catch((error: unknown) => {
-        this.failure ??= { error };
-      }),
-    );
-    if (this.inFlight.length > FILES_IN_FLIGHT) await this.inFlight.shift();
-    if (this.failure) throw this.failure.error;
-  }
-
-  /** Waits for every file; throws the first failure. */
-  async settle(): Promise<void> {
-    await Promise.all(this.inFlight.splice(0));
-    if (this.failure) throw this.failure.error;
   }
 }
 
@@ -146,15 +105,13 @@ class TableFiles<R> {
   private table: ParquetTable<R> | undefined;
 
   constructor(
-    private readonly writes: FileWrites,
     private readonly cols: readonly DatasetColumn<R>[],
     private readonly rowGroup: number | undefined,
     private readonly rowWriter?: RowWriter<R>,
   ) {}
 
-  /** The partition file `name` in folder `dir`, which it makes. */
-  open(dir: string, name: string): ParquetFile<R> {
-    const sink = new FileSink(dir, join(dir, name));
+  open(path: string): ParquetFile<R> {
+    const sink = new FileSink(path);
     if (this.table) this.table.restart(sink);
     else this.table = new ParquetTable(this.cols, sink, this.rowGroup, this.rowWriter);
     const table = this.table;
@@ -162,7 +119,7 @@ class TableFiles<R> {
       table,
       close: async (): Promise<void> => {
         await table.finish();
-        await this.writes.add(sink.close());
+        sink.close();
       },
       destroy: (): void => sink.destroy(),
     };
@@ -216,8 +173,10 @@ async function writeIteration(
   const c = index.columns;
   const src: RangeSource = { offset: (i) => c.offset[i]!, length: (i) => c.length[i]! };
   const part = `iteration=${iteration}`;
-  const tf = files.trajectories.open(join(dirs.trajectories, part), 'part-0.parquet');
-  const uf = files.turns.open(join(dirs.turns, part), 'part-0.parquet');
+  mkdirSync(join(dirs.trajectories, part));
+  mkdirSync(join(dirs.turns, part));
+  const tf = files.trajectories.open(join(dirs.trajectories, part, 'part-0.parquet'));
+  const uf = files.turns.open(join(dirs.turns, part, 'part-0.parquet'));
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
   const seen = new Set<string>();
@@ -297,25 +256,17 @@ export async function writeIterations(
   onIteration?: (iteration: number) => void,
 ): Promise<DatasetResult> {
   const out = { iterations: 0, trajectories: 0, turns: 0 };
-  const writes = new FileWrites();
   const files: Writers = {
-    trajectories: new TableFiles(writes, TRAJECTORY_COLUMNS, o.rowGroup),
-    turns: new TableFiles(writes, TURN_COLUMNS, o.rowGroup, writeTurnRow),
+    trajectories: new TableFiles(TRAJECTORY_COLUMNS, o.rowGroup),
+    turns: new TableFiles(TURN_COLUMNS, o.rowGroup, writeTurnRow),
     records: new RecordTurnsReader(index, buildSchemaTables(index.options.mapping)),
   };
-  try {
-    for (const [iteration, rows] of iterations) {
-      const r = await writeIteration(index, runId, iteration, rows, dirs, files, o);
-      out.iterations++;
-      out.trajectories += r.trajectories;
-      out.turns += r.turns;
-      onIteration?.(iteration);
-    }
-  } catch (e) {
-    // no file is still being written when this throws (the caller removes the folders of a failure)
-    await writes.settle().catch(() => undefined);
-    throw e;
+  for (const [iteration, rows] of iterations) {
+    const r = await writeIteration(index, runId, iteration, rows, dirs, files, o);
+    out.iterations++;
+    out.trajectories += r.trajectories;
+    out.turns += r.turns;
+    onIteration?.(iteration);
   }
-  await writes.settle();
   return out;
 }
