@@ -144,10 +144,10 @@ export class ColumnBuilder {
 
   /** One row of a list column (null when `v` is not an array). */
   list(v: unknown): void {
-    this.listOf(v as readonly Scalar[] | null, this.putValue);
+    if (!Array.isArray(v) || v.length === 0) return this.emptyList(v);
+    this.rows++;
+    for (let i = 0; i < v.length; i++) this.element(i === 0, this.value(v[i] as Scalar));
   }
-
-  private readonly putValue = (x: Scalar): boolean => this.value(x);
 
   /** Appends `v`'s PLAIN bytes (false: it is null for this column). */
   private value(v: Scalar): boolean {
@@ -220,41 +220,41 @@ export class ColumnBuilder {
     this.cell(true);
   }
 
-  /** A list cell whose elements are appended by `put` (each: false when null); null when `v` is not an array. */
-  private listOf<V>(v: readonly V[] | null | undefined, put: (x: V) => boolean): void {
+  /** A list cell that is null (not an array) or empty: one null slot. */
+  private emptyList(v: unknown): void {
     this.rows++;
-    const rep = this.rep!;
-    const l: readonly V[] | null = Array.isArray(v) ? v : null;
-    if (l === null || l.length === 0) {
-      this.def.byte(l ? 1 : 0);
-      rep.byte(0);
+    this.def.byte(Array.isArray(v) ? 1 : 0);
+    this.rep!.byte(0);
+    this.nulls++;
+  }
+
+  /** An element's levels: the first of its list or not, present or null. */
+  private element(first: boolean, ok: boolean): void {
+    this.rep!.byte(first ? 0 : 1);
+    if (ok) this.def.byte(3);
+    else {
+      this.def.byte(2);
       this.nulls++;
-      return;
-    }
-    for (let i = 0; i < l.length; i++) {
-      rep.byte(i === 0 ? 0 : 1);
-      if (put(l[i]!)) this.def.byte(3);
-      else {
-        this.def.byte(2);
-        this.nulls++;
-      }
     }
   }
 
-  private readonly putF64 = (x: unknown): boolean => this.f64(x);
-  private readonly putBool = (x: unknown): boolean => this.bool(x);
-  private readonly putStr = (x: unknown): boolean => this.str(x);
-
+  // the typed lists: each element's method called directly (a list cell is a turn's hot path)
   floatList(v: readonly unknown[] | null | undefined): void {
-    this.listOf(v, this.putF64);
+    if (!Array.isArray(v) || v.length === 0) return this.emptyList(v);
+    this.rows++;
+    for (let i = 0; i < v.length; i++) this.element(i === 0, this.f64(v[i]));
   }
 
   boolList(v: readonly unknown[] | null | undefined): void {
-    this.listOf(v, this.putBool);
+    if (!Array.isArray(v) || v.length === 0) return this.emptyList(v);
+    this.rows++;
+    for (let i = 0; i < v.length; i++) this.element(i === 0, this.bool(v[i]));
   }
 
   stringList(v: readonly unknown[] | null | undefined): void {
-    this.listOf(v, this.putStr);
+    if (!Array.isArray(v) || v.length === 0) return this.emptyList(v);
+    this.rows++;
+    for (let i = 0; i < v.length; i++) this.element(i === 0, this.str(v[i]));
   }
 
   private f64(v: unknown): boolean {
