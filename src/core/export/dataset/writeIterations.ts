@@ -5,7 +5,9 @@
  * the iterations (`datasetPart.ts`).
  */
 import { closeSync, mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openLog } from '../../log/logFile';
 import { buildSchemaTables } from '../../record/schema';
 import { Collapse, classifyTurn, collapseOf, newTurnClass, recomputeSame } from '../../credit/turnMarks';
 import { actionWindows } from '../../behaviour/windows';
@@ -158,6 +160,8 @@ interface Writers {
   trajectories: TableFiles<TrajectoryEntry>;
   turns: TableFiles<TurnEntry>;
   records: RecordTurnsReader;
+  /** the log, opened once for all the iterations (none when it is read from `origin`) */
+  log: FileHandle | undefined;
 }
 
 async function writeIteration(
@@ -199,6 +203,7 @@ async function writeIteration(
     const reader = readRanges(index.path, inFileOrder(rows, src), src, {
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.origin ? { origin: o.origin } : {}),
+      ...(files.log ? { log: files.log } : {}),
     });
     for await (const { id: row, bytes } of reader) {
       o.signal?.throwIfAborted();
@@ -260,13 +265,18 @@ export async function writeIterations(
     trajectories: new TableFiles(TRAJECTORY_COLUMNS, o.rowGroup),
     turns: new TableFiles(TURN_COLUMNS, o.rowGroup, writeTurnRow),
     records: new RecordTurnsReader(index, buildSchemaTables(index.options.mapping)),
+    log: o.origin ? undefined : await openLog(index.path),
   };
-  for (const [iteration, rows] of iterations) {
-    const r = await writeIteration(index, runId, iteration, rows, dirs, files, o);
-    out.iterations++;
-    out.trajectories += r.trajectories;
-    out.turns += r.turns;
-    onIteration?.(iteration);
+  try {
+    for (const [iteration, rows] of iterations) {
+      const r = await writeIteration(index, runId, iteration, rows, dirs, files, o);
+      out.iterations++;
+      out.trajectories += r.trajectories;
+      out.turns += r.turns;
+      onIteration?.(iteration);
+    }
+  } finally {
+    await files.log?.close();
   }
   return out;
 }
