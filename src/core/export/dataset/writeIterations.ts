@@ -150,6 +150,13 @@ function setTrajectoryId(e: TurnEntry, id: string): void {
   e.idView = e.idBytes.subarray(0, n);
 }
 
+/** A trajectory's (group, rollout) in its iteration as one number where both are small whole numbers (cheaper in a set than a text), else as text. */
+function trajectoryKey(group: number, rollout: number): number | string {
+  const small =
+    Number.isInteger(group) && Number.isInteger(rollout) && group >= 0 && group < 2 ** 32 && rollout >= -1 && rollout < 2 ** 20 - 1;
+  return small ? group * 2 ** 20 + rollout + 1 : `${group}/${rollout}`;
+}
+
 /** The partitions' folders of a run being written (`trajectories`, `turns`). */
 export interface DatasetDirs {
   trajectories: string;
@@ -183,7 +190,7 @@ async function writeIteration(
   const uf = files.turns.open(join(dirs.turns, part, 'part-0.parquet'));
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
-  const seen = new Set<string>();
+  const seen = new Set<number | string>();
   const windows = new Uint8Array(64);
   const turn: TurnEntry = {
     idBytes: Buffer.alloc(256),
@@ -208,9 +215,12 @@ async function writeIteration(
     for await (const { id: row, bytes } of reader) {
       o.signal?.throwIfAborted();
       const r = records.read(row, bytes);
-      const key = `${runId}/${iteration}/${c.group[row]}/${c.rollout[row]}`;
-      const id = seen.has(key) ? `${key}#${c.line[row]}` : key;
-      seen.add(key);
+      const group = c.group[row]!;
+      const rollout = c.rollout[row]!;
+      const key = `${runId}/${iteration}/${group}/${rollout}`;
+      const k = trajectoryKey(group, rollout);
+      const id = seen.has(k) ? `${key}#${c.line[row]}` : key;
+      seen.add(k);
       const entry: TrajectoryEntry = { id, index, row, view: r, labels, tags: index.tags(row) };
       // a promise only when a row group went out (most rows cost no await)
       const full = tf.table.add(entry);
@@ -221,8 +231,8 @@ async function writeIteration(
       const w = n <= windows.length ? windows.fill(0, 0, n) : new Uint8Array(n);
       actionWindows(r.actions, w);
       setTrajectoryId(turn, id);
-      turn.group = c.group[row]!;
-      turn.rollout = c.rollout[row]!;
+      turn.group = group;
+      turn.rollout = rollout;
       for (let k = 0; k < n; k++) {
         const t = r.turns[k]!;
         // the candidates matched once for the classification and the collapse
