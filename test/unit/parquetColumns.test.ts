@@ -136,7 +136,7 @@ test('the min and max of strings that share prefixes are those of a sort', async
     const values = Array.from({ length: 1 + rnd(12) }, () => Array.from({ length: rnd(4) }, () => parts[rnd(parts.length)]!).join(''));
     const rows = values.map((v, k) => [null, null, null, k % 3 === 2 ? Buffer.from(v) : v, null, null, null, null]);
     const stats = parquetMetadata(await written(rows, 100)).row_groups[0]!.columns[3]!.meta_data!.statistics!;
-    const sorted = values.map((v) => Buffer.from(v)).sort(Buffer.compare);
+    const sorted = values.map((v) => Buffer.from(v)).sort((a, b) => Buffer.compare(a, b));
     const expected = [sorted[0]!.toString(), sorted[sorted.length - 1]!.toString()];
     assert.deepEqual([stats.min_value, stats.max_value], expected, JSON.stringify(values));
   }

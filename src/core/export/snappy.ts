@@ -139,6 +139,6 @@ export function snappyCompress(src: Uint8Array): Uint8Array {
   }
   out[o++] = v;
   // one element type in the loops, whether the page is a Buffer or not
-  const bytes = src instanceof Buffer ? new Uint8Array(src.buffer, src.byteOffset, src.length) : src;
+  const bytes: Uint8Array = Buffer.isBuffer(src) ? new Uint8Array(src.buffer, src.byteOffset, src.length) : src;
   return out.subarray(0, compressBody(bytes, o));
 }
