@@ -1,7 +1,8 @@
 /** The dataset written by several threads is the one a single thread writes, file for file and byte for byte. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { parquetReadObjects } from 'hyparquet';
 import { join, relative, resolve } from 'node:path';
 import { tempDir } from '../helpers';
 import { CreditIndex } from '../../src/core/log/creditIndex';
@@ -85,5 +86,47 @@ test('shares are runs of consecutive iterations of about equal bytes, every iter
   assert.deepEqual(
     big.map(([it]) => it),
     [7],
+  );
+});
+
+test('trajectory ids: a key that repeats in an iteration gets its line, whatever the size of group and rollout', async () => {
+  const root = tempDir();
+  const log = join(root, 'log.jsonl');
+  const rec = (group: number, rollout: number | null): string =>
+    JSON.stringify({ iteration: 0, group, rollout, reward: 1, A: 0.5, turns: [{ action: 'done()' }] });
+  // (2, 3) twice; a missing rollout twice; a group and a rollout too large for a numeric key; a number key's neighbours
+  const lines = [
+    rec(2, 3),
+    rec(2, 3),
+    rec(0, null),
+    rec(0, null),
+    rec(2 ** 40, 5),
+    rec(2 ** 40, 5),
+    rec(1, 2 ** 21),
+    rec(1, 2 ** 21),
+    rec(0, 0),
+    rec(1, 0),
+  ];
+  writeFileSync(log, lines.join('\n') + '\n');
+  const index = new CreditIndex(log);
+  await index.update();
+  const dir = join(root, 'ds');
+  await writeRunDataset(dir, 'r', index, { threads: { threads: 1 } });
+  const file = readFileSync(join(dir, 'trajectories', 'run=r', 'iteration=0', 'part-0.parquet'));
+  const rows = (await parquetReadObjects({ file: new Uint8Array(file).buffer, columns: ['trajectory_id'] })) as { trajectory_id: string }[];
+  assert.deepEqual(
+    rows.map((r) => r.trajectory_id),
+    [
+      'r/0/2/3',
+      'r/0/2/3#2',
+      'r/0/0/-1',
+      'r/0/0/-1#4',
+      `r/0/${2 ** 40}/5`,
+      `r/0/${2 ** 40}/5#6`,
+      `r/0/1/${2 ** 21}`,
+      `r/0/1/${2 ** 21}#8`,
+      'r/0/0/0',
+      'r/0/1/0',
+    ],
   );
 });

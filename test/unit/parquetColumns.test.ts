@@ -127,3 +127,17 @@ test('a table restarted into another sink writes a whole file of its new rows al
     );
   }
 });
+
+test('the min and max of strings that share prefixes are those of a sort', async () => {
+  let s = 7;
+  const rnd = (n: number): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n;
+  const parts = ['run', 'run/1', 'run/1/2', 'run/10', 'ru', 'é', '/', ''];
+  for (let round = 0; round < 200; round++) {
+    const values = Array.from({ length: 1 + rnd(12) }, () => Array.from({ length: rnd(4) }, () => parts[rnd(parts.length)]!).join(''));
+    const rows = values.map((v, k) => [null, null, null, k % 3 === 2 ? Buffer.from(v) : v, null, null, null, null]);
+    const stats = parquetMetadata(await written(rows, 100)).row_groups[0]!.columns[3]!.meta_data!.statistics!;
+    const sorted = values.map((v) => Buffer.from(v)).sort((a, b) => Buffer.compare(a, b));
+    const expected = [sorted[0]!.toString(), sorted[sorted.length - 1]!.toString()];
+    assert.deepEqual([stats.min_value, stats.max_value], expected, JSON.stringify(values));
+  }
+});

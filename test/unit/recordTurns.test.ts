@@ -15,7 +15,34 @@ const turn = (action: unknown, extra: Record<string, unknown> = {}): Record<stri
 const rec = (rollout: number, fields: Record<string, unknown>, turns: unknown[]): string =>
   JSON.stringify({ iteration: 0, group: 0, rollout, reward: 1, A: 0.5, ...fields, turns });
 
+/** Decimals of 15 to 17 digits as a writer prints them, some around 2^53 (9007199254740992): `n` of them. */
+function longDecimals(n: number): string[] {
+  let s = 11;
+  const digit = (): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % 10;
+  const out = [
+    '0.9007199254740991',
+    '0.9007199254740992',
+    '0.9007199254740993',
+    '900719925474099.3',
+    '-9.007199254740993',
+    '9007199254740993',
+  ];
+  while (out.length < n) {
+    const len = 15 + (out.length % 3);
+    let d = String(1 + (digit() % 9));
+    while (d.length < len) d += String(digit());
+    const point = digit() % 5;
+    out.push(`${out.length % 2 ? '-' : ''}${point === 0 ? '0' : d.slice(0, point)}.${d.slice(point)}`);
+  }
+  return out;
+}
+const LONG = longDecimals(600);
+
 const LINES = [
+  // decimals of 16 and 17 digits, read by the scanner's division or by Number: as JSON.parse reads them
+  `{"iteration": 0, "group": 0, "rollout": 4, "reward": 1, "A": ${LONG[1]}, "turns": [${LONG.slice(0, 300)
+    .map((x, k) => `{"action": "a", "c": ${x}, "A_t": ${LONG[599 - k]}, "scores": [${x}, ${LONG[300 + (k % 300)]}]}`)
+    .join(', ')}]}`,
   // 17 significant digits, exponents, negative zero: read as JSON.parse reads them
   rec(0, { task_id: 'a\u00e9\\"b', instruction: 'line\nbreak 😀' }, [
     turn('click(point_2d=[1, 2]) \u00e9\\n', { A_t: 0.20802500000000004 }),

@@ -24,21 +24,23 @@ export type ColumnChunk = FileMetaData['row_groups'][number]['columns'][number];
 
 const PHYSICAL = { int: 'INT64', int32: 'INT32', float: 'DOUBLE', string: 'BYTE_ARRAY', bool: 'BOOLEAN' } as const;
 
-/** b[x, x + xn) against b[y, y + yn) in byte order (UTF-8 byte order is the order of the format's statistics). */
-function compareBytes(b: Buffer, x: number, xn: number, y: number, yn: number): number {
+/** Where b[x, x + xn) and b[y, y + yn) first differ from `from` on (both equal that far): the shorter length when one is a prefix of the other. */
+function diffAt(b: Buffer, x: number, xn: number, y: number, yn: number, from: number): number {
   const n = xn < yn ? xn : yn;
-  for (let i = 0; i < n; i++) {
-    const d = b[x + i]! - b[y + i]!;
-    if (d !== 0) return d;
-  }
-  return xn - yn;
+  let i = from;
+  while (i < n && b[x + i] === b[y + i]) i++;
+  return i;
+}
+
+/** b[x, x + xn) sorts before b[y, y + yn) in byte order (UTF-8 byte order is the order of the format's statistics), `d` their `diffAt`. */
+function before(b: Buffer, x: number, xn: number, y: number, yn: number, d: number): boolean {
+  return d < xn && d < yn ? b[x + d]! < b[y + d]! : xn < yn;
 }
 
 /** Writes `v` as UTF-8 at `at`, returning its byte length: a short ASCII text by a loop, cheaper than a call of `write`. */
 function utf8(buf: Buffer, v: string | Uint8Array, at: number): number {
   if (typeof v !== 'string') {
-    if (v.length <= 64) for (let i = 0; i < v.length; i++) buf[at + i] = v[i]!;
-    else buf.set(v, at);
+    buf.set(v, at);
     return v.length;
   }
   if (v.length <= 64) {
@@ -117,6 +119,11 @@ export class ColumnBuilder {
   private sLoLen = 0;
   private sHi = -1;
   private sHiLen = 0;
+  /** the length of the prefix the smallest and the largest string share: every value so far has it */
+  private sShared = 0;
+  /** the last string cell: the array it was given as and its place in `values` (-1: none since the page began) */
+  private lastRef: Uint8Array | null = null;
+  private lastAt = -1;
   /** bit 1: a false seen, bit 2: a true */
   private bools = 0;
 
@@ -137,10 +144,10 @@ export class ColumnBuilder {
 
   /** One row of a list column (null when `v` is not an array). */
   list(v: unknown): void {
-    this.listOf(v as readonly Scalar[] | null, this.putValue);
+    if (!Array.isArray(v) || v.length === 0) return this.emptyList(v);
+    this.rows++;
+    for (let i = 0; i < v.length; i++) this.element(i === 0, this.value(v[i] as Scalar));
   }
-
-  private readonly putValue = (x: Scalar): boolean => this.value(x);
 
   /** Appends `v`'s PLAIN bytes (false: it is null for this column). */
   private value(v: Scalar): boolean {
@@ -192,41 +199,62 @@ export class ColumnBuilder {
     this.cell(this.str(v));
   }
 
-  /** A list cell whose elements are appended by `put` (each: false when null); null when `v` is not an array. */
-  private listOf<V>(v: readonly V[] | null | undefined, put: (x: V) => boolean): void {
-    this.rows++;
-    const rep = this.rep!;
-    const l: readonly V[] | null = Array.isArray(v) ? v : null;
-    if (l === null || l.length === 0) {
-      this.def.byte(l ? 1 : 0);
-      rep.byte(0);
-      this.nulls++;
+  /**
+   * A string cell given as bytes the caller never changes once given (an id repeated over a
+   * trajectory's turns): when the last cell was this same array, its bytes are copied again
+   * without comparing them for the statistics.
+   */
+  bytesCell(v: Uint8Array): void {
+    if (v !== this.lastRef || this.lastAt < 0) {
+      this.cell(this.str(v));
+      this.lastRef = v;
       return;
     }
-    for (let i = 0; i < l.length; i++) {
-      rep.byte(i === 0 ? 0 : 1);
-      if (put(l[i]!)) this.def.byte(3);
-      else {
-        this.def.byte(2);
-        this.nulls++;
-      }
+    const n = v.length;
+    const b = this.values;
+    b.ensure(4 + n);
+    const at = b.used + 4;
+    b.buf.copyWithin(b.used, this.lastAt - 4, this.lastAt + n);
+    b.used = at + n;
+    this.lastAt = at;
+    this.cell(true);
+  }
+
+  /** A list cell that is null (not an array) or empty: one null slot. */
+  private emptyList(v: unknown): void {
+    this.rows++;
+    this.def.byte(Array.isArray(v) ? 1 : 0);
+    this.rep!.byte(0);
+    this.nulls++;
+  }
+
+  /** An element's levels: the first of its list or not, present or null. */
+  private element(first: boolean, ok: boolean): void {
+    this.rep!.byte(first ? 0 : 1);
+    if (ok) this.def.byte(3);
+    else {
+      this.def.byte(2);
+      this.nulls++;
     }
   }
 
-  private readonly putF64 = (x: unknown): boolean => this.f64(x);
-  private readonly putBool = (x: unknown): boolean => this.bool(x);
-  private readonly putStr = (x: unknown): boolean => this.str(x);
-
+  // the typed lists: each element's method called directly (a list cell is a turn's hot path)
   floatList(v: readonly unknown[] | null | undefined): void {
-    this.listOf(v, this.putF64);
+    if (!Array.isArray(v) || v.length === 0) return this.emptyList(v);
+    this.rows++;
+    for (let i = 0; i < v.length; i++) this.element(i === 0, this.f64(v[i]));
   }
 
   boolList(v: readonly unknown[] | null | undefined): void {
-    this.listOf(v, this.putBool);
+    if (!Array.isArray(v) || v.length === 0) return this.emptyList(v);
+    this.rows++;
+    for (let i = 0; i < v.length; i++) this.element(i === 0, this.bool(v[i]));
   }
 
   stringList(v: readonly unknown[] | null | undefined): void {
-    this.listOf(v, this.putStr);
+    if (!Array.isArray(v) || v.length === 0) return this.emptyList(v);
+    this.rows++;
+    for (let i = 0; i < v.length; i++) this.element(i === 0, this.str(v[i]));
   }
 
   private f64(v: unknown): boolean {
@@ -280,20 +308,47 @@ export class ColumnBuilder {
     buf[at - 2] = (n >>> 16) & 0xff;
     buf[at - 1] = n >>> 24;
     b.used = at + n;
+    this.lastRef = null;
+    this.lastAt = at;
     this.stringRange(at, n);
     return true;
   }
 
+  /**
+   * The smallest and the largest string with b[at, at + n): the value is first compared with the
+   * prefix all values share (every value between two strings has their common prefix), so a
+   * value that keeps it is compared with the two from there on, not from their first byte.
+   */
   private stringRange(at: number, n: number): void {
     const buf = this.values.buf;
-    if (this.sLo < 0 || compareBytes(buf, at, n, this.sLo, this.sLoLen) < 0) {
-      this.sLo = at;
-      this.sLoLen = n;
+    const { sLo, sLoLen, sHi, sHiLen, sShared } = this;
+    if (sLo < 0) {
+      this.setLo(at, n);
+      this.setHi(at, n);
+      this.sShared = n;
+      return;
     }
-    if (this.sHi < 0 || compareBytes(buf, at, n, this.sHi, this.sHiLen) > 0) {
-      this.sHi = at;
-      this.sHiLen = n;
+    const p = diffAt(buf, at, n, sLo, sShared, 0);
+    if (p < sShared) {
+      // below every value or above every value, and sharing only p bytes with the others
+      if (before(buf, at, n, sLo, sShared, p)) this.setLo(at, n);
+      else this.setHi(at, n);
+      this.sShared = p;
+      return;
     }
+    // a value between the two keeps their shared prefix as that of all values, and so does a new end that has it
+    if (before(buf, at, n, sLo, sLoLen, diffAt(buf, at, n, sLo, sLoLen, p))) this.setLo(at, n);
+    else if (before(buf, sHi, sHiLen, at, n, diffAt(buf, at, n, sHi, sHiLen, p))) this.setHi(at, n);
+  }
+
+  private setLo(at: number, n: number): void {
+    this.sLo = at;
+    this.sLoLen = n;
+  }
+
+  private setHi(at: number, n: number): void {
+    this.sHi = at;
+    this.sHiLen = n;
   }
 
   private range(v: number): void {
@@ -392,6 +447,8 @@ export class ColumnBuilder {
     this.lo = Infinity;
     this.hi = -Infinity;
     this.sLo = this.sHi = -1;
+    this.lastRef = null;
+    this.lastAt = -1;
     this.bools = 0;
   }
 }

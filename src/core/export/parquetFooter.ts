@@ -4,6 +4,7 @@
  * field's id once (not by a regular expression on every field of every file) and encodes a
  * text without a new `TextEncoder`; the fields the export writes (no bounding boxes).
  */
+import { ByteWriter } from 'hyparquet-writer';
 import type { Writer } from 'hyparquet-writer';
 import type { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
@@ -27,6 +28,14 @@ const STRUCT = 12;
 
 type Value = unknown;
 
+/** A value already in the compact protocol (`type`, its bytes), written as it is. */
+class Encoded {
+  constructor(
+    readonly type: number,
+    readonly bytes: Uint8Array,
+  ) {}
+}
+
 const FIELD_IDS = new Map<string, number>();
 
 /** The id of field `key` (`field_N`). */
@@ -41,6 +50,7 @@ function fieldId(key: string): number {
 }
 
 function typeOf(v: Value): number {
+  if (v instanceof Encoded) return v.type;
   if (v === true) return TRUE;
   if (v === false) return FALSE;
   if (Number.isInteger(v)) return I32;
@@ -68,7 +78,8 @@ function listType(l: readonly Value[]): number {
 
 function element(w: Writer, type: number, v: Value): void {
   if (type === TRUE || type === FALSE) return;
-  if (type === BYTE && typeof v === 'number') w.appendUint8(v);
+  if (v instanceof Encoded) w.appendBytes(v.bytes);
+  else if (type === BYTE && typeof v === 'number') w.appendUint8(v);
   else if ((type === I32 && typeof v === 'number') || (type === I64 && typeof v === 'bigint')) w.appendZigZag(v);
   else if (type === DOUBLE && typeof v === 'number') w.appendFloat64(v);
   else if (type === BINARY && (typeof v === 'string' || v instanceof Uint8Array)) {
@@ -113,16 +124,24 @@ function logicalType(t: SchemaElement['logical_type']): Value {
   throw new Error(`the footer writer does not write logical type ${t.type}`);
 }
 
-/** Writes `metadata` and its length at the writer's end (`writeMetadata`'s bytes). */
-export function writeFooter(w: Writer, metadata: FileMetaData): void {
-  const resolve = schemaPathResolver(metadata.schema);
-  const schemaElement = (path: string[]): SchemaElement => {
-    const tree = resolve(path);
-    return tree[tree.length - 1]!.element;
-  };
-  const compact = {
-    field_1: metadata.version,
-    field_2: metadata.schema.map((e) => ({
+/** What a schema's files share: its elements encoded, and each leaf's element by its path (a table's files share one schema). */
+interface SchemaParts {
+  encoded: Encoded;
+  element: (path: readonly string[]) => SchemaElement;
+}
+
+const SCHEMAS = new WeakMap<readonly SchemaElement[], SchemaParts>();
+
+function schemaParts(schema: SchemaElement[]): SchemaParts {
+  let parts = SCHEMAS.get(schema);
+  if (parts) return parts;
+  const resolve = schemaPathResolver(schema);
+  const elements = new Map<string, SchemaElement>();
+  const w = new ByteWriter();
+  element(
+    w,
+    LIST,
+    schema.map((e) => ({
       field_1: e.type && ParquetTypes.indexOf(e.type),
       field_2: e.type_length,
       field_3: e.repetition_type && FieldRepetitionTypes.indexOf(e.repetition_type),
@@ -134,6 +153,29 @@ export function writeFooter(w: Writer, metadata: FileMetaData): void {
       field_9: e.field_id,
       field_10: logicalType(e.logical_type),
     })),
+  );
+  parts = {
+    encoded: new Encoded(LIST, w.getBytes()),
+    element: (path) => {
+      const key = path.join('\0');
+      let e = elements.get(key);
+      if (!e) {
+        const tree = resolve([...path]);
+        elements.set(key, (e = tree[tree.length - 1]!.element));
+      }
+      return e;
+    },
+  };
+  SCHEMAS.set(schema, parts);
+  return parts;
+}
+
+/** Writes `metadata` and its length at the writer's end (`writeMetadata`'s bytes). */
+export function writeFooter(w: Writer, metadata: FileMetaData): void {
+  const schema = schemaParts(metadata.schema);
+  const compact = {
+    field_1: metadata.version,
+    field_2: schema.encoded,
     field_3: metadata.num_rows,
     field_4: metadata.row_groups.map((rg) => ({
       field_1: rg.columns.map((c) => {
@@ -153,7 +195,7 @@ export function writeFooter(w: Writer, metadata: FileMetaData): void {
             field_7: m.total_compressed_size,
             field_9: m.data_page_offset,
             field_11: m.dictionary_page_offset,
-            field_12: m.statistics && unconvertStatistics(m.statistics, schemaElement(m.path_in_schema)),
+            field_12: m.statistics && unconvertStatistics(m.statistics, schema.element(m.path_in_schema)),
             field_13: m.encoding_stats?.map((es) => ({
               field_1: PageTypes.indexOf(es.page_type),
               field_2: Encodings.indexOf(es.encoding),

@@ -5,6 +5,7 @@
  * skipped, and no read is larger than `window` unless one record is. Memory is the
  * window (or the largest record), whatever the size of the file or the selection.
  */
+import type { FileHandle } from 'node:fs/promises';
 import { openLog } from '../log/logFile';
 
 /** Where each record lies in the file (an index's offset and length columns). */
@@ -25,8 +26,8 @@ interface SpanReader {
   close(): Promise<void>;
 }
 
-async function fileReader(path: string, window: number): Promise<SpanReader> {
-  const fh = await openLog(path);
+/** Reads from `fh`; `close` closes it when `owned`. */
+function fileReader(fh: FileHandle, window: number, owned: boolean): SpanReader {
   let buf = Buffer.allocUnsafe(Math.min(window, 1 << 16));
   return {
     read: async (start, span) => {
@@ -39,7 +40,7 @@ async function fileReader(path: string, window: number): Promise<SpanReader> {
       }
       return buf.subarray(0, got);
     },
-    close: () => fh.close(),
+    close: () => (owned ? fh.close() : Promise.resolve()),
   };
 }
 
@@ -56,6 +57,8 @@ export interface ReadWindowOptions {
   signal?: AbortSignal;
   /** after each read: bytes read so far */
   onRead?: (bytesRead: number) => void;
+  /** the log already open (`openLog`), left open: a caller reading many selections of it opens it once */
+  log?: FileHandle;
 }
 
 export interface RangeBytes {
@@ -98,7 +101,11 @@ export async function* readRanges(
 ): AsyncGenerator<RangeBytes> {
   const window = opts.window ?? DEFAULT_WINDOW;
   const maxGap = opts.maxGap ?? DEFAULT_MAX_GAP;
-  const reader = opts.origin ? originReader(opts.origin) : await fileReader(path, window);
+  const reader = opts.origin
+    ? originReader(opts.origin)
+    : opts.log
+      ? fileReader(opts.log, window, false)
+      : fileReader(await openLog(path), window, true);
   try {
     let total = 0;
     for (let i = 0; i < ids.length;) {

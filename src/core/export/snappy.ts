@@ -10,7 +10,7 @@ const MAX_OFFSET = 0xffff;
 const INPUT_MARGIN = 15;
 
 const table = new Int32Array(1 << MAX_HASH_BITS);
-let out = Buffer.allocUnsafe(1 << 16);
+let out = new Uint8Array(1 << 16);
 
 const load32 = (b: Uint8Array, i: number): number => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
 
@@ -99,7 +99,17 @@ function compressBody(src: Uint8Array, o: number): number {
       do {
         const base = ip;
         let m = 4;
-        while (ip + m < n && src[ip + m] === src[candidate + m]) m++;
+        const end = n - ip;
+        // four bytes a step while they match, then byte by byte
+        while (
+          m + 4 <= end &&
+          src[ip + m] === src[candidate + m] &&
+          src[ip + m + 1] === src[candidate + m + 1] &&
+          src[ip + m + 2] === src[candidate + m + 2] &&
+          src[ip + m + 3] === src[candidate + m + 3]
+        )
+          m += 4;
+        while (m < end && src[ip + m] === src[candidate + m]) m++;
         ip += m;
         o = copy(base - candidate, m, o);
         nextEmit = ip;
@@ -120,7 +130,7 @@ function compressBody(src: Uint8Array, o: number): number {
 /** `src` compressed; the bytes are valid until the next call (copy what must outlive it). */
 export function snappyCompress(src: Uint8Array): Uint8Array {
   const bound = 32 + src.length + Math.ceil(src.length / 6);
-  if (out.length < bound) out = Buffer.allocUnsafe(Math.max(bound, out.length * 2));
+  if (out.length < bound) out = new Uint8Array(Math.max(bound, out.length * 2));
   let o = 0;
   let v = src.length;
   while (v >= 0x80) {
@@ -128,5 +138,7 @@ export function snappyCompress(src: Uint8Array): Uint8Array {
     v >>>= 7;
   }
   out[o++] = v;
-  return out.subarray(0, compressBody(src, o));
+  // one element type in the loops, whether the page is a Buffer or not
+  const bytes: Uint8Array = Buffer.isBuffer(src) ? new Uint8Array(src.buffer, src.byteOffset, src.length) : src;
+  return out.subarray(0, compressBody(bytes, o));
 }

@@ -637,9 +637,10 @@ export class FastScanner extends ByteCursor {
   }
 
   /**
-   * A number, null, a Python non-finite token. With `approx`, decimals of more than 15
-   * significant digits are read without a string (relative error below 1e-15, far
-   * inside the 1e-6 of the report's comparisons); used for per-turn values only.
+   * A number, null, a Python non-finite token. A decimal whose digits make an integer below 2^53
+   * is read exactly without a string (that integer divided by a power of ten up to 10^22, both
+   * exact, is the correctly rounded value). With `approx`, larger ones are read so too (relative
+   * error below 1e-15, far inside the 1e-6 of the report's comparisons); used for per-turn values only.
    */
   private numOrNull(approx = false): number | null {
     const b = this.b;
@@ -685,7 +686,6 @@ export class FastScanner extends ByteCursor {
       this.p = p;
       return neg ? -v : v;
     }
-    let sig = digits;
     let fracDigits = 0;
     if (c === 0x2e) {
       p++;
@@ -693,13 +693,12 @@ export class FastScanner extends ByteCursor {
       while (c >= 0x30 && c <= 0x39) {
         v = v * 10 + (c - 0x30);
         p++;
-        sig++;
         fracDigits++;
         c = b[p]!;
       }
       if (fracDigits === 0) throw new ScanError('bad number');
     }
-    if (c === 0x65 || c === 0x45 || (sig > 15 && !approx) || fracDigits > 22) {
+    if (c === 0x65 || c === 0x45 || (v >= 2 ** 53 && !approx) || fracDigits > 22) {
       while (p < this.end) {
         c = b[p]!;
         if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d) p++;
@@ -709,7 +708,7 @@ export class FastScanner extends ByteCursor {
       this.p = p;
       return n;
     }
-    // at most 15 significant digits and a power of ten up to 10^22: one correctly rounded division
+    // an exact integer (below 2^53) and a power of ten up to 10^22: one correctly rounded division
     this.p = p;
     const n = v / POW10[fracDigits]!;
     return neg ? -n : n;

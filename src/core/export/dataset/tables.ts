@@ -51,7 +51,7 @@ export interface TurnEntry {
   idBytes: Buffer;
   /** the id's length in `idBytes` */
   idLength: number;
-  /** the id: `idBytes` up to `idLength` */
+  /** the id: `idBytes` up to `idLength`, a new view for each trajectory (its bytes never change once set) */
   idView: Uint8Array;
   group: number;
   rollout: number;
@@ -176,19 +176,24 @@ const MARK_NAMES: readonly (keyof BehaviourTurnMarks)[] = [
   'collapsed',
 ];
 
-/** A turn's mark `m`, from its classification and its windows. */
-function marked(e: TurnEntry, m: keyof BehaviourTurnMarks): boolean {
-  if (m === 'repeat') return (e.windows & MARK_REPEAT) !== 0;
-  if (m === 'cycle') return (e.windows & MARK_CYCLE) !== 0;
-  if (m === 'collapsed') return e.collapsed;
-  return e.cls[m] === true;
-}
+/** Each mark's bit (`MARK_NAMES`' order). */
+const BIT = Object.fromEntries(MARK_NAMES.map((m, k) => [m, 1 << k])) as Record<keyof BehaviourTurnMarks, number>;
 
 /** The turn's marks as bits (bit k: `MARK_NAMES[k]`), computed once a turn for the columns that read them. */
 export function markBits(e: TurnEntry): number {
-  let bits = 0;
-  for (let k = 0; k < MARK_NAMES.length; k++) if (marked(e, MARK_NAMES[k]!)) bits |= 1 << k;
-  return bits;
+  const c = e.cls;
+  return (
+    (c.signFlip ? BIT.signFlip : 0) |
+    (c.fallback ? BIT.fallback : 0) |
+    (c.clipped ? BIT.clipped : 0) |
+    (c.cMismatch ? BIT.cMismatch : 0) |
+    (c.aTMismatch ? BIT.aTMismatch : 0) |
+    (c.executedIsArgmax ? BIT.executedIsArgmax : 0) |
+    (c.masked ? BIT.masked : 0) |
+    ((e.windows & MARK_REPEAT) !== 0 ? BIT.repeat : 0) |
+    ((e.windows & MARK_CYCLE) !== 0 ? BIT.cycle : 0) |
+    (e.collapsed ? BIT.collapsed : 0)
+  );
 }
 
 const markNames = namesOf(MARK_NAMES.map((m, k) => [m, 1 << k] as const));
@@ -229,7 +234,7 @@ export const TURN_COLUMNS: readonly U[] = [
 export const writeTurnRow: RowWriter<TurnEntry> = (e, b) => {
   const { cls, turn } = e;
   b[0]!.stringCell(turnId(e));
-  b[1]!.stringCell(e.idView);
+  b[1]!.bytesCell(e.idView);
   b[2]!.intCell(e.group);
   b[3]!.intCell(e.rollout);
   b[4]!.int32Cell(e.index);

@@ -5,7 +5,9 @@
  * the iterations (`datasetPart.ts`).
  */
 import { closeSync, mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openLog } from '../../log/logFile';
 import { buildSchemaTables } from '../../record/schema';
 import { Collapse, classifyTurn, collapseOf, newTurnClass, recomputeSame } from '../../credit/turnMarks';
 import { actionWindows } from '../../behaviour/windows';
@@ -148,6 +150,13 @@ function setTrajectoryId(e: TurnEntry, id: string): void {
   e.idView = e.idBytes.subarray(0, n);
 }
 
+/** A trajectory's (group, rollout) in its iteration as one number where both are small whole numbers (cheaper in a set than a text), else as text. */
+function trajectoryKey(group: number, rollout: number): number | string {
+  const small =
+    Number.isInteger(group) && Number.isInteger(rollout) && group >= 0 && group < 2 ** 32 && rollout >= -1 && rollout < 2 ** 20 - 1;
+  return small ? group * 2 ** 20 + rollout + 1 : `${group}/${rollout}`;
+}
+
 /** The partitions' folders of a run being written (`trajectories`, `turns`). */
 export interface DatasetDirs {
   trajectories: string;
@@ -158,6 +167,8 @@ interface Writers {
   trajectories: TableFiles<TrajectoryEntry>;
   turns: TableFiles<TurnEntry>;
   records: RecordTurnsReader;
+  /** the log, opened once for all the iterations (none when it is read from `origin`) */
+  log: FileHandle | undefined;
 }
 
 async function writeIteration(
@@ -179,7 +190,7 @@ async function writeIteration(
   const uf = files.turns.open(join(dirs.turns, part, 'part-0.parquet'));
   const labels = index.hasLabeledTurns();
   const { credit, match } = index.options;
-  const seen = new Set<string>();
+  const seen = new Set<number | string>();
   const windows = new Uint8Array(64);
   const turn: TurnEntry = {
     idBytes: Buffer.alloc(256),
@@ -199,13 +210,17 @@ async function writeIteration(
     const reader = readRanges(index.path, inFileOrder(rows, src), src, {
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.origin ? { origin: o.origin } : {}),
+      ...(files.log ? { log: files.log } : {}),
     });
     for await (const { id: row, bytes } of reader) {
       o.signal?.throwIfAborted();
       const r = records.read(row, bytes);
-      const key = `${runId}/${iteration}/${c.group[row]}/${c.rollout[row]}`;
-      const id = seen.has(key) ? `${key}#${c.line[row]}` : key;
-      seen.add(key);
+      const group = c.group[row]!;
+      const rollout = c.rollout[row]!;
+      const key = `${runId}/${iteration}/${group}/${rollout}`;
+      const k = trajectoryKey(group, rollout);
+      const id = seen.has(k) ? `${key}#${c.line[row]}` : key;
+      seen.add(k);
       const entry: TrajectoryEntry = { id, index, row, view: r, labels, tags: index.tags(row) };
       // a promise only when a row group went out (most rows cost no await)
       const full = tf.table.add(entry);
@@ -216,8 +231,8 @@ async function writeIteration(
       const w = n <= windows.length ? windows.fill(0, 0, n) : new Uint8Array(n);
       actionWindows(r.actions, w);
       setTrajectoryId(turn, id);
-      turn.group = c.group[row]!;
-      turn.rollout = c.rollout[row]!;
+      turn.group = group;
+      turn.rollout = rollout;
       for (let k = 0; k < n; k++) {
         const t = r.turns[k]!;
         // the candidates matched once for the classification and the collapse
@@ -260,13 +275,18 @@ export async function writeIterations(
     trajectories: new TableFiles(TRAJECTORY_COLUMNS, o.rowGroup),
     turns: new TableFiles(TURN_COLUMNS, o.rowGroup, writeTurnRow),
     records: new RecordTurnsReader(index, buildSchemaTables(index.options.mapping)),
+    log: o.origin ? undefined : await openLog(index.path),
   };
-  for (const [iteration, rows] of iterations) {
-    const r = await writeIteration(index, runId, iteration, rows, dirs, files, o);
-    out.iterations++;
-    out.trajectories += r.trajectories;
-    out.turns += r.turns;
-    onIteration?.(iteration);
+  try {
+    for (const [iteration, rows] of iterations) {
+      const r = await writeIteration(index, runId, iteration, rows, dirs, files, o);
+      out.iterations++;
+      out.trajectories += r.trajectories;
+      out.turns += r.turns;
+      onIteration?.(iteration);
+    }
+  } finally {
+    await files.log?.close();
   }
   return out;
 }
