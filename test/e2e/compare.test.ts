@@ -65,8 +65,11 @@ wb.journey(
     await wb.shot('panel');
     await wv.locator('#reports').scrollIntoViewIfNeeded();
     await wb.shot('reports');
-    // the success charts come after the figures' paint: drawn, with their note
-    assert.match((await wv.locator('#chart-note').textContent()) ?? '', new RegExp(`at each of the ${json.iterations} common iterations`));
+    // the success charts come after the figures' paint (their series asked for then): drawn, with their note
+    await wv
+      .locator('#chart-note')
+      .filter({ hasText: new RegExp(`at each of the ${json.iterations} common iterations`) })
+      .waitFor({ timeout: 30_000 });
     await wv.locator('#success-chart').scrollIntoViewIfNeeded();
     await wb.shot('success-charts');
   },

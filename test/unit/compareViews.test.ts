@@ -6,7 +6,7 @@ import { Run } from '../../src/core/run/run';
 import { RunComparer } from '../../src/core/compare/compareRuns';
 import { compareRows } from '../../src/core/compare/figures';
 import type { TaskRow } from '../../src/core/compare/figures';
-import { compareView, figureViews, pWords, queryTaskRows } from '../../src/extension/compare/compareViews';
+import { compareChartsView, compareView, figureViews, pWords, queryTaskRows } from '../../src/extension/compare/compareViews';
 import { parseCompareMessage, parseCompareState } from '../../src/shared/protocol/compare';
 
 const row = (task: string, a: number | null, b: number | null, na = 2, nb = 2): TaskRow => ({
@@ -114,8 +114,17 @@ test('the demo against its plain GRPO baseline: the view holds core figures, B w
   assert.equal(fig.get('taskMeanDiff')!.p, c.figures.tasks.p);
   assert.equal(v.window.iterations, 45);
   assert.deepEqual([v.window.first, v.window.last], [c.figures.perIteration[0]!.iteration, c.figures.perIteration.at(-1)!.iteration]);
-  assert.equal(v.perIteration.length, 45);
-  assert.equal(v.perIteration[3]!.diff, c.figures.perIteration[3]!.successA - c.figures.perIteration[3]!.successB);
+  // the charts' series travel on their own, after the first paint: the first message holds none of them
+  assert.ok(!('perIteration' in v) && !('credit' in v));
+  const ch = compareChartsView(c);
+  assert.equal(ch.perIteration.length, 45);
+  assert.equal(ch.perIteration[3]!.diff, c.figures.perIteration[3]!.successA - c.figures.perIteration[3]!.successB);
+  // of the credit diagnostics, the gate the page draws and its words; not the report's histogram and dose
+  assert.deepEqual(Object.keys(ch.credit.a).sort(), ['gate', 'gateWords']);
+  assert.deepEqual(ch.credit.a.gate, c.creditDiagnostics.A.gatePerIteration);
+  assert.ok(ch.credit.a.gate.length > 0);
+  assert.match(ch.credit.a.gateWords, /the last with gate groups/);
+  assert.deepEqual(ch.credit.b, { gate: [], gateWords: '' });
   assert.equal(v.a.unlabeled, '');
   assert.match(v.b.unlabeled, /no labeled turn/);
   const flip = v.report.find((l) => l.key === 'signFlipRate')!;
@@ -136,6 +145,7 @@ test('messages from the page are checked: a bad sort, an oversized page or text 
   assert.equal(parseCompareMessage({ ...q, text: 'x'.repeat(501) }), undefined);
   assert.equal(parseCompareMessage({ type: 'compare/openTask', task: 7 }), undefined);
   assert.deepEqual(parseCompareMessage({ type: 'compare/openTask', task: 'a<b>' }), { type: 'compare/openTask', task: 'a<b>' });
+  assert.deepEqual(parseCompareMessage({ type: 'compare/queryCharts', extra: 1 }), { type: 'compare/queryCharts' });
   assert.equal(parseCompareMessage({ type: 'other' }), undefined);
   assert.equal(parseCompareMessage(['compare/copyLink']), undefined);
 });

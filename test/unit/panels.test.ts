@@ -325,6 +325,14 @@ test('the comparison panel is a PanelHost: it answers ready with its figures and
   const data = (await reply(panel, { type: 'ready' }, 'compare/data')) as { view: { a: { root: string } } } | undefined;
   assert.equal(data?.view.a.root, root);
   assert.equal(panel.title, 'Compare: run ↔ run', 'the tab names both runs');
+  // the charts' series only when the page asks (after its first paint), then after every computation
+  assert.equal(
+    panel.posted.find((m) => m.type === 'compare/charts'),
+    undefined,
+  );
+  const charts = (await reply(panel, { type: 'compare/queryCharts' }, 'compare/charts')) as
+    { charts: { perIteration: unknown[]; credit: { a: { gate: unknown[] } } } } | undefined;
+  assert.ok(charts && charts.charts.perIteration.length > 0 && charts.charts.credit.a.gate.length > 0);
   // the banner of run A's data problems, as on every panel of the run (the comparison had none before PanelHost)
   assert.ok(await until(() => panel.posted.find((m) => m.type === 'dataProblems')));
   // the host remembers the pair for a reload that lost the page's own state

@@ -9,7 +9,7 @@ import { levelDataset, lineDataset as line } from '../lineDataset';
 import { runColor } from '../metrics/palette';
 import { SLOT_A, SLOT_B } from '../../src/shared/runColours';
 import { formatFigure, formatRate } from '../../src/shared/format';
-import type { CompareView } from '../../src/shared/protocol/compare';
+import type { CompareChartsView, CompareView } from '../../src/shared/protocol/compare';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
 
@@ -36,7 +36,7 @@ function colors(): { a: string; b: string; diff: string; zero: string; text: str
 type Range = { min?: number; max?: number };
 
 /** The x axis from the first to the last common iteration, not to the next round tick. */
-function xRange(p: CompareView['perIteration']): Range {
+function xRange(p: CompareChartsView['perIteration']): Range {
   return dataRange(p.map((x) => x.iteration));
 }
 
@@ -65,7 +65,7 @@ export class SuccessCharts {
   private readonly success = h('canvas', { id: 'success-chart', role: 'img', 'aria-label': 'success per iteration of run A and run B' });
   private readonly diff = h('canvas', { id: 'diff-chart', role: 'img', 'aria-label': "A's success minus B's per iteration" });
   private readonly note = h('p', { class: 'muted', id: 'chart-note' });
-  private last: CompareView | undefined;
+  private last: { v: CompareView; charts: CompareChartsView } | undefined;
 
   constructor() {
     this.el = h(
@@ -77,9 +77,9 @@ export class SuccessCharts {
     );
   }
 
-  draw(v: CompareView): void {
-    this.last = v;
-    const p = v.perIteration;
+  draw(v: CompareView, charts: CompareChartsView): void {
+    this.last = { v, charts };
+    const p = charts.perIteration;
     this.note.textContent =
       p.length === 0
         ? 'No common iteration: nothing to draw.'
@@ -111,12 +111,12 @@ export class SuccessCharts {
   redraw(): void {
     for (const ch of this.charts) ch.destroy();
     this.charts = [];
-    if (this.last) this.draw(this.last);
+    if (this.last) this.draw(this.last.v, this.last.charts);
   }
 }
 
 /** The zero line from the first to the last common iteration. */
-function zero(p: CompareView['perIteration']): ChartDataset<'line', Points> {
+function zero(p: CompareChartsView['perIteration']): ChartDataset<'line', Points> {
   const x = p.length === 0 ? {} : { min: p[0]!.iteration, max: p[p.length - 1]!.iteration };
   return levelDataset('0 (no difference)', x, 0, themeColor('--vscode-descriptionForeground', '#888'), { borderWidth: 1.5 });
 }

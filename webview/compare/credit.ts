@@ -3,12 +3,11 @@ import type { Chart } from 'chart.js';
 import { h } from '../common';
 import { runColor } from '../metrics/palette';
 import { SLOT_A, SLOT_B } from '../../src/shared/runColours';
-import type { CreditDiagnosticsView } from '../../src/shared/protocol/credit';
-import type { CompareView } from '../../src/shared/protocol/compare';
+import type { CompareChartsView, CompareCreditView, CompareView } from '../../src/shared/protocol/compare';
 import { gateIntervalChart } from '../report/creditCharts';
 
 /** One run's last gate figures as words and data attributes. */
-function sideLine(which: 'a' | 'b', name: string, v: CreditDiagnosticsView): HTMLElement {
+function sideLine(which: 'a' | 'b', name: string, v: CompareCreditView): HTMLElement {
   const last = v.gate[v.gate.length - 1];
   const attrs = last
     ? {
@@ -30,18 +29,18 @@ function sideLine(which: 'a' | 'b', name: string, v: CreditDiagnosticsView): HTM
 export class CreditGates {
   readonly el = h('div', { id: 'credit-gates' });
   private chart: Chart | undefined;
-  private last: CompareView | undefined;
+  private last: { v: CompareView; charts: CompareChartsView } | undefined;
   private readonly canvas = h('canvas', {
     id: 'credit-gates-chart',
     role: 'img',
     'aria-label': "both runs' gate mean diff per iteration with its 95% interval",
   });
 
-  draw(v: CompareView): void {
-    this.last = v;
+  draw(v: CompareView, charts: CompareChartsView): void {
+    this.last = { v, charts };
     this.chart?.destroy();
     this.chart = undefined;
-    const { a, b } = v.credit;
+    const { a, b } = charts.credit;
     this.el.replaceChildren(
       h(
         'p',
@@ -61,6 +60,6 @@ export class CreditGates {
   }
 
   redraw(): void {
-    if (this.last) this.draw(this.last);
+    if (this.last) this.draw(this.last.v, this.last.charts);
   }
 }

@@ -3,6 +3,7 @@ import { afterPaint } from '../afterPaint';
 import { channel, h, initialState, onThemeChange, saveState } from '../common';
 import { formatCount, formatP, formatQuantity, plural } from '../../src/shared/format';
 import type {
+  CompareChartsView,
   CompareHostMessage,
   CompareState,
   CompareView,
@@ -206,8 +207,17 @@ const sections = [
   section('Training curve: first 10 against last 10 iterations', boxes.curves),
 ];
 
-/** The view the page shows now: a chart drawn after a paint is of this one only. */
+/** The view the page shows now, and the charts' series the host sent last. */
 let latest: CompareView | undefined;
+let series: CompareChartsView | undefined;
+/** the first view's figures are on the screen: from then on the charts are drawn as their series come */
+let painted = false;
+
+function drawCharts(): void {
+  if (!painted || !latest || !series) return;
+  charts.draw(latest, series);
+  creditGates.draw(latest, series);
+}
 
 /** Each new view fills the same boxes, so the table keeps its scroll and the charts their canvas. */
 function render(v: CompareView): void {
@@ -225,16 +235,15 @@ function render(v: CompareView): void {
   const notes = [v.a.unlabeled && `A: ${v.a.unlabeled}.`, v.b.unlabeled && `B: ${v.b.unlabeled}.`].filter(Boolean).join(' ');
   boxes.report.replaceChildren(...(notes ? [h('p', { class: 'muted', id: 'report-note' }, notes)] : []), reportTable(v));
   boxes.curves.replaceChildren(curveTable(`A: ${v.a.name}`, v.curveA, 'curve-a'), curveTable(`B: ${v.b.name}`, v.curveB, 'curve-b'));
-  // the first view's charts once its figures are on the screen (at 500,000 trajectories they
-  // are thousands of points); a later view redraws them at once, in the canvases it keeps
-  const drawCharts = (): void => {
-    if (latest !== v) return;
-    charts.draw(v);
-    creditGates.draw(v);
-  };
   latest = v;
-  if (shown) drawCharts();
-  else afterPaint(drawCharts);
+  // the charts' series (at 500,000 trajectories thousands of points) are asked for once the
+  // figures are on the screen; the host then sends them after every view
+  if (!shown)
+    afterPaint(() => {
+      painted = true;
+      post({ type: 'compare/queryCharts' });
+      drawCharts();
+    });
   shown = true;
   table.refresh();
 }
@@ -243,6 +252,10 @@ onMessage((m) => {
   switch (m.type) {
     case 'compare/data':
       render(m.view);
+      break;
+    case 'compare/charts':
+      series = m.charts;
+      drawCharts();
       break;
     case 'compare/verdict':
       verdict.render(m.verdict);

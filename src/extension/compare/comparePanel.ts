@@ -24,7 +24,7 @@ import type { LiveRun } from '../runs/runService';
 import type { PanelSite } from '../panels/panelHost';
 import type { PanelKindSpec } from '../panels/panelRegistry';
 import { PanelHost } from '../panels/panelHost';
-import { compareView, queryTaskRows, taskRowView } from './compareViews';
+import { compareChartsView, compareView, queryTaskRows, taskRowView } from './compareViews';
 import { errorMessage } from '../../core/errorMessage';
 import { heldVerdict, verdictTasks, verdictViewAt } from './verdictViews';
 import type { HeldVerdict } from './verdictViews';
@@ -48,6 +48,8 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
   private verdict: HeldVerdict | undefined;
   /** the checkpoint of the verdict's per-task table the page asked for last (undefined: the last checkpoint) */
   private verdictAt: number | undefined;
+  /** the page asked for the charts (after its first paint): each computation sends them from then on */
+  private chartsAsked = false;
 
   constructor(panel: vscode.WebviewPanel, state: CompareState, site: PanelSite<CompareState>) {
     super(panel, state, site, parseCompareMessage, {
@@ -81,6 +83,10 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
 
   protected async onMessage(m: CompareWebviewMessage): Promise<void> {
     switch (m.type) {
+      case 'compare/queryCharts':
+        this.chartsAsked = true;
+        this.postCharts();
+        break;
       case 'compare/queryTasks':
         this.lastQuery = m;
         this.answer(m);
@@ -147,6 +153,7 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
     // the runs' names once they are open (a downloaded repo's folder is "logs"; its run is named after the repo)
     this.panel.title = `Compare: ${a!.run.location.name} ↔ ${b!.run.location.name}`;
     this.post({ type: 'compare/data', view: compareView(this.result, side(a!), side(b!)) });
+    if (this.chartsAsked) this.postCharts();
     const ev = (l: LiveRun): readonly EvalOutcome[] | undefined => l.run.evals?.episodes;
     // section 8's view over every eval episode (a second or more at 500,000 trajectories): made again only when either run changed
     const evaluation = this.result.evaluation;
@@ -174,6 +181,10 @@ export class ComparePanel extends PanelHost<CompareWebviewMessage, CompareHostMe
         this.post({ type: 'compare/notice', message: `Run ${name}'s evaluation log could not be read: ${errorMessage(e)}` });
       }
     }
+  }
+
+  private postCharts(): void {
+    if (this.result) this.post({ type: 'compare/charts', charts: compareChartsView(this.result) });
   }
 
   private answer(q: QueryTasksMessage): void {

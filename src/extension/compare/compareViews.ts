@@ -4,10 +4,13 @@ import type { ComparisonFigures, TaskRow } from '../../core/compare/figures';
 import type { CurveRow, RunReport } from '../../core/report/report';
 import { reportLines } from '../../core/report/targets';
 import { compareBehaviourView } from './behaviourViews';
-import { creditDiagnosticsView } from '../report/creditViews';
+import { gateWords } from '../report/creditViews';
 import type { Mark } from '../../core/report/targets';
 import { formatCount, formatP, formatPercent, formatPlain, formatRate, plural } from '../../shared/format';
+import type { CreditDiagnostics } from '../../core/report/creditDiagnostics';
 import type {
+  CompareChartsView,
+  CompareCreditView,
   CompareFigureView,
   CompareReportLineView,
   CompareSideView,
@@ -211,10 +214,26 @@ export function compareView(c: RunComparison, a: SideName, b: SideName): Compare
     report: reportSideBySide(c.reportA, c.reportB),
     curveA: curveView(c.curveA),
     curveB: curveView(c.curveB),
-    perIteration: its.map((p) => ({ iteration: p.iteration, successA: p.successA, successB: p.successB, diff: p.successA - p.successB })),
     taskCounts: { both: f.tasks.count, onlyA: c.counts.onlyA, onlyB: c.counts.onlyB },
     behaviour: compareBehaviourView(c.behaviour, c.evalBehaviour),
-    credit: { a: creditDiagnosticsView(c.creditDiagnostics.A), b: creditDiagnosticsView(c.creditDiagnostics.B) },
+  };
+}
+
+/** A run's gate as the comparison draws it; its histogram and dose are the run report's, not sent here. */
+function creditView(d: CreditDiagnostics): CompareCreditView {
+  return { gate: d.gatePerIteration.map((g) => ({ ...g })), gateWords: gateWords(d) };
+}
+
+/** The charts' series, apart from the view: the page asks for them once the figures are on the screen. */
+export function compareChartsView(c: RunComparison): CompareChartsView {
+  return {
+    perIteration: c.figures.perIteration.map((p) => ({
+      iteration: p.iteration,
+      successA: p.successA,
+      successB: p.successB,
+      diff: p.successA - p.successB,
+    })),
+    credit: { a: creditView(c.creditDiagnostics.A), b: creditView(c.creditDiagnostics.B) },
   };
 }
 

@@ -6,6 +6,9 @@ import { TAG_NAMES } from '../shapes';
 import type { TagName } from '../shapes';
 import type { CreditDiagnosticsView } from './credit';
 
+/** What the comparison draws of a run's credit diagnostics: its gate per iteration and the gate in words. */
+export type CompareCreditView = Pick<CreditDiagnosticsView, 'gate' | 'gateWords'>;
+
 /** What the comparison panel keeps across reloads (`setState` and the serializer). */
 export interface CompareState {
   kind: 'compare';
@@ -99,12 +102,16 @@ export interface CompareView {
   report: CompareReportLineView[];
   curveA: CurveLineView[];
   curveB: CurveLineView[];
-  perIteration: IterationPointView[];
   /** tasks in the per-task table: in both runs, in A only, in B only */
   taskCounts: { both: number; onlyA: number; onlyB: number };
   behaviour: CompareBehaviourView;
+}
+
+/** The charts' series, a point per common iteration: sent when the page asks, after it painted the figures. */
+export interface CompareChartsView {
+  perIteration: IterationPointView[];
   /** both runs' credit diagnostics over the window: their gates side by side */
-  credit: { a: CreditDiagnosticsView; b: CreditDiagnosticsView };
+  credit: { a: CompareCreditView; b: CompareCreditView };
 }
 
 export type TaskSortKeyView = 'task' | 'successA' | 'successB' | 'diff' | 'trajectoriesA' | 'trajectoriesB';
@@ -130,6 +137,12 @@ export interface TaskRowView {
 export interface CompareDataMessage {
   type: 'compare/data';
   view: CompareView;
+}
+
+/** The charts of the last `compare/data`: the answer to `compare/queryCharts`, then after each `compare/data`. */
+export interface CompareChartsMessage {
+  type: 'compare/charts';
+  charts: CompareChartsView;
 }
 
 /** A page of the per-task table under the query it answers. */
@@ -164,9 +177,20 @@ export interface CompareVerdictTasksMessage {
 }
 
 export type CompareHostMessage =
-  CompareDataMessage | CompareTasksMessage | CompareNoticeMessage | CompareVerdictMessage | CompareVerdictTasksMessage | ErrorMessage;
+  | CompareDataMessage
+  | CompareChartsMessage
+  | CompareTasksMessage
+  | CompareNoticeMessage
+  | CompareVerdictMessage
+  | CompareVerdictTasksMessage
+  | ErrorMessage;
 
 // ---- webview -> host
+
+/** The page painted the figures: the host sends the charts' series now and after every `compare/data` from then on. */
+export interface QueryChartsMessage {
+  type: 'compare/queryCharts';
+}
 
 export interface QueryTasksMessage {
   type: 'compare/queryTasks';
@@ -207,7 +231,14 @@ export interface OpenTagMessage {
 }
 
 export type CompareWebviewMessage =
-  ReadyMessage | QueryTasksMessage | OpenTaskMessage | OpenEvalTaskMessage | QueryVerdictTasksMessage | CopyLinkMessage | OpenTagMessage;
+  | ReadyMessage
+  | QueryChartsMessage
+  | QueryTasksMessage
+  | OpenTaskMessage
+  | OpenEvalTaskMessage
+  | QueryVerdictTasksMessage
+  | CopyLinkMessage
+  | OpenTagMessage;
 
 export const MAX_TASK_PAGE = 1000;
 const MAX_TEXT = 500;
@@ -229,6 +260,8 @@ function parse(m: RawMessage): CompareWebviewMessage | undefined {
   switch (m.type) {
     case 'ready':
       return { type: 'ready' };
+    case 'compare/queryCharts':
+      return { type: 'compare/queryCharts' };
     case 'compare/queryTasks': {
       const { seq, sort, text, offset, limit } = m;
       if (!isInt(seq) || !isTaskSort(sort) || typeof text !== 'string' || text.length > MAX_TEXT) return undefined;
