@@ -4,13 +4,11 @@ import type { ComparisonFigures, TaskRow } from '../../core/compare/figures';
 import type { CurveRow, RunReport } from '../../core/report/report';
 import { reportLines } from '../../core/report/targets';
 import { compareBehaviourView } from './behaviourViews';
-import { gateWords } from '../report/creditViews';
+import { gateView } from '../report/creditViews';
 import type { Mark } from '../../core/report/targets';
 import { formatCount, formatP, formatPercent, formatPlain, formatRate, plural } from '../../shared/format';
-import type { CreditDiagnostics } from '../../core/report/creditDiagnostics';
 import type {
   CompareChartsView,
-  CompareCreditView,
   CompareFigureView,
   CompareReportLineView,
   CompareSideView,
@@ -219,11 +217,6 @@ export function compareView(c: RunComparison, a: SideName, b: SideName): Compare
   };
 }
 
-/** A run's gate as the comparison draws it; its histogram and dose are the run report's, not sent here. */
-function creditView(d: CreditDiagnostics): CompareCreditView {
-  return { gate: d.gatePerIteration.map((g) => ({ ...g })), gateWords: gateWords(d) };
-}
-
 /** The charts' series, apart from the view: the page asks for them once the figures are on the screen. */
 export function compareChartsView(c: RunComparison): CompareChartsView {
   return {
@@ -233,7 +226,7 @@ export function compareChartsView(c: RunComparison): CompareChartsView {
       successB: p.successB,
       diff: p.successA - p.successB,
     })),
-    credit: { a: creditView(c.creditDiagnostics.A), b: creditView(c.creditDiagnostics.B) },
+    credit: { a: gateView(c.creditDiagnostics.A), b: gateView(c.creditDiagnostics.B) },
   };
 }
 

@@ -20,12 +20,16 @@ export function gateWords(d: CreditDiagnostics): string {
   );
 }
 
+/** The gate per iteration and in words: what the report and the comparison both draw of it. */
+export function gateView(d: CreditDiagnostics): Pick<CreditDiagnosticsView, 'gate' | 'gateWords'> {
+  return { gate: d.gatePerIteration.map((g) => ({ ...g })), gateWords: gateWords(d) };
+}
+
 export function creditDiagnosticsView(d: CreditDiagnostics): CreditDiagnosticsView {
   const h = d.cHistogram;
   const lo = h.bins.slice(0, -1);
   return {
-    gate: d.gatePerIteration.map((g) => ({ ...g })),
-    gateWords: gateWords(d),
+    ...gateView(d),
     histogram: {
       labels: lo.map((x, i) => `${edge(x)} to ${edge(h.bins[i + 1]!)}`),
       lo,
