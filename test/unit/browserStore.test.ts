@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageMessage, RowView, SelectMessage } from '../../src/shared/protocol/trajectories';
+import type { EpisodeRowView, PageMessage, RowView, SelectMessage } from '../../src/shared/protocol/trajectories';
 import type { TrajectoryQuery } from '../../src/shared/shapes';
 import {
   createModel,
   detailArrived,
   detailOutside,
+  dueToOpen,
   episodeArrived,
   hostSelection,
   indexOfRow,
@@ -155,4 +156,34 @@ test("the browser's store: a page of a query the page never listed (the host's, 
   assert.equal(pageArrived(m, page(0, [row(1)], 1, hosts)), true);
   assert.equal(m.rows.get(0)?.row, 1);
   assert.equal(hostSelection(m, sel(1, 0, hosts)), 'move');
+});
+
+test("the browser's store: a row clicked while the table's query changes opens when its page arrives, training or eval", () => {
+  const m = createModel({});
+  pageArrived(m, page(0, [row(4), row(7)], 2));
+  queryChanged(m); // a sort: the drawn rows are the old list's until the new page comes
+  assert.equal(selectIndex(m, 0, true), undefined);
+  assert.equal(dueToOpen(m), -1, 'not before its page');
+  pageArrived(m, page(0, [row(7), row(4)], 2));
+  assert.equal(dueToOpen(m), 0);
+  assert.equal((selectIndex(m, 0, true) as RowView | undefined)?.row, 7);
+  assert.equal(dueToOpen(m), -1, 'opened once');
+
+  // the same on a checkpoint's eval episodes
+  const e = createModel({ query: { filter: { evalIteration: 39 }, sort: [] } });
+  const episode = (n: number): EpisodeRowView => ({ episode: n }) as EpisodeRowView;
+  const evalPage = (rows: EpisodeRowView[]): PageMessage => ({ ...page(0, [], rows.length, e.query), episodes: rows });
+  pageArrived(e, evalPage([episode(1), episode(2)]));
+  e.query = { filter: { evalIteration: 39 }, sort: [{ key: 'reward', descending: true }] };
+  queryChanged(e);
+  assert.equal(selectIndex(e, 0, true), undefined);
+  pageArrived(e, evalPage([episode(2), episode(1)]));
+  assert.equal(dueToOpen(e), 0, 'the eval row clicked opens once its page is here');
+  assert.equal((selectIndex(e, 0, true) as EpisodeRowView | undefined)?.episode, 2);
+  assert.equal(e.selRow, 2);
+  // a row highlighted without asking to open it does not open
+  queryChanged(e);
+  selectIndex(e, 1);
+  pageArrived(e, evalPage([episode(2), episode(1)]));
+  assert.equal(dueToOpen(e), -1);
 });

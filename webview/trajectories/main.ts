@@ -26,6 +26,7 @@ import { splitter } from './split';
 import {
   createModel,
   detailArrived,
+  dueToOpen,
   episodeArrived,
   evalSource,
   hostSelection,
@@ -151,7 +152,7 @@ function persist(): void {
 /** Highlights row `i`, scrolled into view, and with `open` asks for its detail (once its page is here). */
 function select(i: number, open: boolean): void {
   if (i < 0 || i >= m.total) return;
-  const r = selectIndex(m, i);
+  const r = selectIndex(m, i, open);
   list.scrollToRow(i);
   list.renderRows();
   persist();
@@ -162,7 +163,6 @@ function select(i: number, open: boolean): void {
     post({ type: 'trajectories/openEpisode', episode: r.episode });
     return;
   }
-  m.openWhenLoaded = open && !r ? i : -1;
   if (!open || !r || !('row' in r)) return;
   // a row of the table: the detail it opens is in the table
   m.outsideTable = false;
@@ -185,8 +185,8 @@ function showPage(p: PageMessage): void {
   count.textContent = p.searching ? 'searching…' : `${p.total} of ${p.size} ${p.episodes ? 'evaluation episodes' : 'trajectories'}`;
   document.title = `Trajectories: ${visibleText(p.runName)}`;
   list.renderRows();
-  const w = m.openWhenLoaded;
-  if (w >= 0 && w === m.selIndex && m.rows.has(w)) select(w, true);
+  const w = dueToOpen(m);
+  if (w >= 0) select(w, true);
 }
 
 /** The host's selection for a new query: highlighted and scrolled to (a page scrolled to keeps the table where it is). */

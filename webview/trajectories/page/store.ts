@@ -207,17 +207,24 @@ export function hostSelection(m: BrowserModel, s: SelectMessage): 'stale' | 'not
   return 'move';
 }
 
-/** Highlights index `i`; returns its row when its page is here. */
-export function selectIndex(m: BrowserModel, i: number): RowView | EpisodeRowView | undefined {
+/**
+ * Highlights index `i`; returns its row (or eval episode) when its page is here. Asked to `open` a
+ * row whose page is not here (the table's query just changed under the pointer), it opens when that
+ * page arrives (`dueToOpen`), on either source.
+ */
+export function selectIndex(m: BrowserModel, i: number, open = false): RowView | EpisodeRowView | undefined {
   m.selIndex = i;
-  if (evalSource(m)) {
-    const e = m.episodeRows.get(i);
-    if (e) m.selRow = e.episode;
-    return e;
-  }
-  const r = m.rows.get(i);
-  if (r) m.selRow = r.row;
+  const r = evalSource(m) ? m.episodeRows.get(i) : m.rows.get(i);
+  if (r) m.selRow = 'episode' in r ? r.episode : r.row;
+  m.openWhenLoaded = open && !r ? i : -1;
   return r;
+}
+
+/** The index a page just arrived for that was asked to open before it came (still highlighted), or -1. */
+export function dueToOpen(m: BrowserModel): number {
+  const w = m.openWhenLoaded;
+  if (w < 0 || w !== m.selIndex) return -1;
+  return (evalSource(m) ? m.episodeRows.has(w) : m.rows.has(w)) ? w : -1;
 }
 
 /** A trajectory's detail arrived; true when it is another trajectory than the one shown. */
