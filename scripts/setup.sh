@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine lacks: Debian packages for the end-to-end tests
-# (Chromium, fonts, and what code-server needs to build), the npm packages, and
-# code-server itself, once per machine, into ~/.cache/rl-run-browser/ (see scripts/codeServer.mjs), and
-# the official Python Hub client in a virtual environment there (for the emulator's conformance test).
+# Installs what a fresh machine lacks: Debian packages for the end-to-end tests (Chromium, fonts, and
+# what code-server needs to build), the npm packages (beside the Debian packages: npm ci needs none of
+# them), and the official Python Hub client in a virtual environment in ~/.cache/rl-run-browser/ (for
+# the emulator's conformance test). code-server itself is installed once per machine into that folder
+# by the first command that needs it (scripts/codeServer.mjs): `npm test` does it beside the unit tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+npm_log="$(mktemp)"
+t0=$(date +%s)
+npm ci --no-audit --no-fund --loglevel=error >"$npm_log" 2>&1 &
+npm_pid=$!
+# a step below that fails ends the script: npm ci with it
+trap 'kill "$npm_pid" 2>/dev/null || true' EXIT
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -22,14 +30,6 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-echo "setup: npm ci"
-t0=$(date +%s)
-npm ci --no-audit --no-fund --loglevel=error
-echo "setup: npm ci took $(( $(date +%s) - t0 )) s"
-
-if [ -f scripts/codeServer.mjs ]; then
-  node scripts/codeServer.mjs install
-fi
 # huggingface_hub from the machine's package index only: its configured extra indexes become the index
 # (no fall-back to the default one), the version in scripts/hf-hub-version.txt, one environment per version
 hf_version="$(tr -d '[:space:]' < scripts/hf-hub-version.txt)"
@@ -50,4 +50,14 @@ if [ ! -f "$venv/.complete" ]; then
   touch "$venv/.complete"
 fi
 
+npm_status=0
+wait "$npm_pid" || npm_status=$?
+trap - EXIT
+cat "$npm_log"
+rm -f "$npm_log"
+if [ "$npm_status" -ne 0 ]; then
+  echo "setup: npm ci failed (exit $npm_status; its output is above)" >&2
+  exit "$npm_status"
+fi
+echo "setup: npm ci done ($(( $(date +%s) - t0 )) s after it started)"
 echo "setup: done"

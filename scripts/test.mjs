@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { codeServerBin } from './codeServer.mjs';
 
 const unitOnly = process.argv.includes('--unit');
 const seconds = (t0) => ((Date.now() - t0) / 1000).toFixed(1);
@@ -105,6 +106,13 @@ function lanes(testFiles) {
 }
 
 const tAll = Date.now();
+const e2e = !unitOnly && existsSync('scripts/e2e.mjs');
+// code-server, once per machine (a fresh machine's first run): installed beside the checks and the
+// unit tests, which leave a core partly idle, rather than before them
+const codeServer =
+  e2e && !existsSync(codeServerBin)
+    ? beside('code-server install (once per machine)', 'node', ['scripts/codeServer.mjs', 'install'])
+    : Promise.resolve(0);
 // two cores: the compiler and the linter on one, prettier and then the tests on the other
 const checks = Promise.all([
   beside('typecheck and lint', 'node', ['scripts/check.mjs']),
@@ -129,9 +137,9 @@ const tests = step('build', 'node', ['esbuild.mjs']).then((built) => {
   const suites = lanes([...files('build/test/unit'), ...files('build/test/integration')]);
   return step('unit and integration tests', 'node', ['--test', '--test-concurrency=2', '--enable-source-maps', ...suites]);
 });
-const [checked, tested] = await Promise.all([checks, tests]);
-let status = checked || tested;
-if (!unitOnly && status === 0 && existsSync('scripts/e2e.mjs')) {
+const [checked, tested, installed] = await Promise.all([checks, tests, codeServer]);
+let status = checked || tested || installed;
+if (e2e && status === 0) {
   // the tests, the CLI and the emulator are built already
   status = await step('end-to-end tests', 'node', ['scripts/e2e.mjs'], { RLRB_E2E_BUILT: '1' });
 }
