@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { parseTolerant } from '../../src/core/log/tolerantJson';
 import { buildSchemaTables } from '../../src/core/record/schema';
 import { prettyRecord, turnsKeyOf } from '../../src/extension/share/prettyRecord';
@@ -39,22 +39,35 @@ const webviewOf = (p: Page): FrameLocator => p.frameLocator('iframe.webview.read
 const toast = (p: Page, text: RegExp): ReturnType<Page['locator']> =>
   p.locator('.notifications-toasts .notification-toast', { hasText: text });
 
-/** The link through the editor's own URL route: what VS Code does with a vscode:// URI the OS hands it. */
-async function openUrl(p: Page, url: string): Promise<void> {
-  await wb.command('Developer: Open URL', p);
-  const input = p.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(url);
-  await p.keyboard.press('Enter');
-  // the first link of an extension: the editor asks whether it may open it
+/**
+ * The link through the editor's own URL route (what VS Code does with a vscode:// URI the OS hands
+ * it), then a wait until `landed` shows. The first link of an extension in a window makes the editor
+ * ask whether it may open it, at any time before it lands: answered Open whenever it shows. A fresh
+ * window sometimes drops the first URL it is given (nothing shows): it is given it once more.
+ */
+async function openUrl(p: Page, url: string, landed: Locator, timeout = 60_000): Promise<void> {
   const ask = p.locator('.monaco-dialog-box', { hasText: /Allow .*RL Run Browser.* to open this URI/i });
-  if (
-    await ask.waitFor({ timeout: 10_000 }).then(
-      () => true,
-      () => false,
+  const arrived = async (): Promise<boolean> => {
+    if (await landed.isVisible()) return true;
+    if (await ask.isVisible()) await ask.locator('.monaco-button', { hasText: /^Open$/ }).click();
+    return false;
+  };
+  for (let attempt = 1; ; attempt++) {
+    await wb.command('Developer: Open URL', p);
+    const input = p.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(url);
+    await p.keyboard.press('Enter');
+    const what = `the link ${url.slice(0, 120)} landed`;
+    if (attempt === 2) return until(arrived, what, timeout);
+    if (
+      await until(arrived, what, 30_000).then(
+        () => true,
+        () => false,
+      )
     )
-  )
-    await ask.locator('.monaco-button', { hasText: /^Open$/ }).click();
+      return;
+  }
 }
 
 /** A second window of the workbench on a fresh, empty folder: another workspace, its own extension host's state. */
@@ -64,7 +77,15 @@ async function windowOn(folder: string): Promise<Page> {
   const other = await page.context().newPage();
   await other.goto(`http://127.0.0.1:${wb.port}/?folder=${encodeURIComponent(elsewhere)}`);
   await other.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await other.locator('.activitybar .action-item a[aria-label^="RL Runs"]').waitFor({ timeout: 60_000 });
+  const runs = other.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
+  await runs.waitFor({ timeout: 60_000 });
+  // the extension active (its Hub tree drawn) before a link comes: a link given to a window whose
+  // extension is still activating by the link is sometimes dropped
+  await runs.click();
+  await other
+    .getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) })
+    .first()
+    .waitFor({ timeout: 60_000 });
   return other;
 }
 
@@ -108,23 +129,12 @@ wb.continued(
     try {
       const wv = webviewOf(other);
       const title = wv.locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group} · rollout ${KEY.rollout}` });
-      // a fresh window sometimes drops the first URL it is given (nothing shows): it is given it once more
-      await openUrl(other, link);
-      if (
-        !(await title.waitFor({ timeout: 30_000 }).then(
-          () => true,
-          () => false,
-        ))
-      )
-        await openUrl(other, link);
-      await title.waitFor({ timeout: 60_000 });
+      await openUrl(other, link, title);
       await turnInView(wv, TURN);
       assert.match((await wv.locator('#jump-label').textContent())!, /^opened from a link/);
       await other.screenshot({ path: join(SHOTS, 'share-S2-link-opened-elsewhere.png') });
-      await openUrl(other, link.replace(/&iteration=.*$/, '&iteration=99'));
-      await toast(other, /link refused: iteration 99 is not in run run/).waitFor({ timeout: 20_000 });
-      await openUrl(other, link.replace(/run=[^&]*/, 'run=/no/such/run'));
-      await toast(other, /link refused: no RL run at \/no\/such\/run/).waitFor({ timeout: 20_000 });
+      await openUrl(other, link.replace(/&iteration=.*$/, '&iteration=99'), toast(other, /link refused: iteration 99 is not in run run/));
+      await openUrl(other, link.replace(/run=[^&]*/, 'run=/no/such/run'), toast(other, /link refused: no RL run at \/no\/such\/run/));
       await other.screenshot({ path: join(SHOTS, 'share-S2-link-refused.png') });
     } finally {
       await other.close();
@@ -221,9 +231,8 @@ const linkTo = (view: LinkView): string => buildLink({ run: { kind: 'local', pat
 wb.journey(
   "S7. a dashboard metric's link opens the dashboard scrolled to that chart, highlighted; an unknown metric is refused",
   async () => {
-    await openUrl(page, linkTo({ kind: 'run' }));
     const wv = wb.webview();
-    await wv.locator('.chart-card').first().waitFor({ timeout: 60_000 });
+    await openUrl(page, linkTo({ kind: 'run' }), wv.locator('.chart-card').first());
     // the last chart of the log's metrics (the Behaviour group after them is computed, not a metric a link names)
     const logCharts = wv.locator('section:not([aria-label="Behaviour"]) .chart-card');
     const names = await logCharts.evaluateAll((els) => els.map((e) => e.getAttribute('data-metric') ?? ''));
@@ -231,8 +240,7 @@ wb.journey(
     const frame = (await page.locator('iframe.webview.ready:visible').boundingBox())!;
     const card = wv.locator(`.chart-card[data-metric="${metric}"]`);
     assert.ok((await card.boundingBox())!.y > frame.y + frame.height, `the last chart (${metric}) starts below the panel`);
-    await openUrl(page, linkTo({ kind: 'metric', metric }));
-    await wv.locator(`.chart-card[data-metric="${metric}"][data-focused="true"]`).waitFor({ timeout: 30_000 });
+    await openUrl(page, linkTo({ kind: 'metric', metric }), wv.locator(`.chart-card[data-metric="${metric}"][data-focused="true"]`));
     // the charts drawn as they come into view grow the page for a moment: the page scrolls back each time
     const inView = async (): Promise<boolean> => {
       const box = (await card.boundingBox())!;
@@ -242,8 +250,11 @@ wb.journey(
     assert.equal(await wv.locator('.chart-card[data-focused]').count(), 1, 'and still outlined');
     await wb.shot('metric-link-focused');
     await wv.locator('.chart-card[data-focused]').waitFor({ state: 'detached', timeout: 10_000 });
-    await openUrl(page, linkTo({ kind: 'metric', metric: 'ws/no_such_metric' }));
-    await toast(page, /link refused: metric "ws\/no_such_metric" is not in run run/).waitFor({ timeout: 20_000 });
+    await openUrl(
+      page,
+      linkTo({ kind: 'metric', metric: 'ws/no_such_metric' }),
+      toast(page, /link refused: metric "ws\/no_such_metric" is not in run run/),
+    );
   },
 );
 
@@ -261,9 +272,8 @@ wb.journey(
       EXTENSION_ID,
       'code-oss',
     );
-    await openUrl(page, opened);
     const wv = wb.webview();
-    await wv.locator('#detail-title', { hasText: 'iteration 44 · group 3 · rollout 2' }).waitFor({ timeout: 60_000 });
+    await openUrl(page, opened, wv.locator('#detail-title', { hasText: 'iteration 44 · group 3 · rollout 2' }));
     assert.match((await wv.locator('#jump-label').textContent())!, /^opened from a link/);
     assert.equal(existsSync(wb.downloads), false, 'the run read in place is used, nothing downloaded');
     await wv.locator('.turn[data-turn="3"] .turn-copy-link').click();
@@ -279,19 +289,7 @@ wb.journey(
     const other = await windowOn('elsewhere-hub');
     try {
       const ask = other.locator('.monaco-dialog-box', { hasText: /whose logs are not on this machine/ });
-      // a slow fresh window may ask whether the extension may open the URI after openUrl stopped waiting for it
-      const allow = other.locator('.monaco-dialog-box', { hasText: /Allow .*to open this URI/i });
-      // a fresh window sometimes drops the first URL it is given (nothing shows): it is given it once more
-      const asked = async (): Promise<boolean> => {
-        if (await ask.isVisible()) return true;
-        if (await allow.isVisible()) await allow.locator('.monaco-button', { hasText: /^Open$/ }).click();
-        return false;
-      };
-      for (let attempt = 1; attempt <= 2 && !(await ask.isVisible()); attempt++) {
-        await openUrl(other, hubLink);
-        await until(asked, 'the offer to download the logs', 20_000).catch(() => undefined);
-      }
-      await ask.waitFor({ timeout: 1_000 });
+      await openUrl(other, hubLink, ask);
       await other.screenshot({ path: join(SHOTS, 'share-S8-offer-download.png') });
       assert.equal(existsSync(wb.downloads), false, 'nothing is downloaded before the user says so');
       await ask.locator('.monaco-button', { hasText: 'Download Logs' }).click();
@@ -322,9 +320,8 @@ wb.journey(
   "S9. remote: a link lands in the server's extension host, the raw record is the server's file, the export is written there",
   async () => {
     const url = linkTo({ kind: 'trajectories', ...KEY });
-    await openUrl(page, url);
     const wv = wb.webview();
-    await wv.locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group}` }).waitFor({ timeout: 60_000 });
+    await openUrl(page, url, wv.locator('#detail-title', { hasText: `iteration ${KEY.iteration} · group ${KEY.group}` }));
     // the extension host's log is a file on the server (code-server's user data), not in the browser
     const logged = (): boolean =>
       filesUnder(join(wb.userData, 'logs')).some(
