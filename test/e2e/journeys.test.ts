@@ -301,7 +301,8 @@ journey('8. iterations appended to the logs appear in the open dashboard without
 
 journey('10. after a window reload the trajectory browser comes back at the same trajectory', async () => {
   await openTrajectory('12 7 3');
-  await webview().locator('#detail-title', { hasText: 'iteration 12 · group 7 · rollout 3' }).waitFor({ timeout: 20_000 });
+  // a page the webview left blank is loaded again, then opened in a new webview, after 10 s each: up to a minute
+  await webview().locator('#detail-title', { hasText: 'iteration 12 · group 7 · rollout 3' }).waitFor({ timeout: 60_000 });
   // a reload reopens what the workbench saved: it saves its editors every few seconds, not on
   // unload, and the extension remembers the trajectory in workspace state; wait until both are
   await savedForReload('rlRunBrowser.trajectories', '"iteration":12,"group":7,"rollout":3');
@@ -321,8 +322,9 @@ journey('10. after a window reload the trajectory browser comes back at the same
 journey('9. payloads in a log are shown as text: nothing runs, the CSP is strict', async () => {
   await openTrajectory('44 47 9');
   const wv = webview();
-  // the browser may still show the trajectory of the journey before: wait for this one
-  await wv.locator('#detail-title', { hasText: 'iteration 44 · group 47 · rollout 9' }).waitFor({ timeout: 20_000 });
+  // the browser may still show the trajectory of the journey before: wait for this one (a page the webview
+  // left blank is loaded again, then opened in a new webview, after 10 s each: up to a minute)
+  await wv.locator('#detail-title', { hasText: 'iteration 44 · group 47 · rollout 9' }).waitFor({ timeout: 60_000 });
   await wv.locator('#instruction').waitFor({ timeout: 20_000 });
   assert.equal(await wv.locator('#instruction').textContent(), '<script>document.title="pwned";alert(1)</script><b>bold?</b> <U+202E>evil'); // the bidi control made visible (#13 item 10)
   assert.equal(
@@ -342,7 +344,7 @@ journey('11. the run report shows the figures that rlrb report --json gives', as
   const j = JSON.parse(cli.stdout) as Record<string, number | null>;
   await command('RL Runs: Open Run Report');
   const wv = webview();
-  await wv.locator('#report-table').waitFor({ timeout: 20_000 });
+  await wv.locator('#report-table').waitFor({ timeout: 60_000 });
   for (const key of [
     'signFlipRate',
     'fallbackRate',

@@ -115,7 +115,7 @@ wb.journey('R1. the table of the demo runs: sorted, filtered, a baseline, a tag 
     .waitFor({ timeout: 30_000 });
   // two ticked rows: Compare opens the comparison of the first against the second
   await wb.command('RL Runs: Open Runs Table');
-  await webview().locator('#runs-table').waitFor();
+  await webview().locator('#runs-table').waitFor({ timeout: 60_000 });
   await rowOf(run).locator('vscode-checkbox').click();
   await rowOf(base).locator('vscode-checkbox').click();
   await webview().locator('#compare:not([disabled])').click();
