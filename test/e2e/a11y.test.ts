@@ -117,7 +117,7 @@ async function auditEveryPanel(): Promise<void> {
 
   await runCommand('RL Runs: Open Run Report');
   // the report draws its figures first and the sections under them a frame later
-  await webview().locator('#schema-table').waitFor({ timeout: 30_000 });
+  await webview().locator('#schema-table').waitFor({ timeout: 60_000 });
   await audit('report', 'run report', '#schema-table');
 
   await openTaskView();

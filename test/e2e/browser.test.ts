@@ -348,7 +348,7 @@ wb.continued('5. the split resizes by keyboard and is remembered; a hidden tab c
   // the split is kept with the panel's state (a message to the workbench) once the page has settled
   await settled(wb.page);
   await command('RL Runs: Open Metrics');
-  await webview().locator('.chart-card').first().waitFor({ timeout: 30_000 });
+  await webview().locator('.chart-card').first().waitFor({ timeout: 60_000 });
   await wb.page.locator('.tabs-container .tab', { hasText: 'Trajectories' }).click();
   const back = webview();
   await back.locator('#splitter').waitFor({ timeout: 20_000 });

@@ -222,7 +222,7 @@ wb.continued(
 wb.journey('D5. the report states the tolerance of each mark and the units of the schema counts', async () => {
   await command('RL Runs: Open Run Report');
   const wv = webview();
-  await wv.locator('#schema-table').waitFor({ timeout: 30_000 });
+  await wv.locator('#schema-table').waitFor({ timeout: 60_000 });
   await shot('report');
   await page.mouse.wheel(0, 0);
   const tol = (await wv.locator('#report-table tr[data-key="cMismatches"]').textContent()) ?? '';

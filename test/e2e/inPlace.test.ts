@@ -28,7 +28,7 @@ const creditGets = (l: Seen[]): Seen[] =>
 /** Opens iteration 44, group 3, rollout 2 of the run on the Hub (the palette asks first which run: the local demo run or it). */
 async function openOnTheHub(): Promise<void> {
   await wb.commandPick('RL Runs: Open Trajectory by Iteration/Group/Rollout…', `hub:${REPO}`, { enter: '44 3 2' });
-  await wb.webview().locator('#detail-title', { hasText: 'iteration 44 · group 3 · rollout 2' }).waitFor({ timeout: 30_000 });
+  await wb.webview().locator('#detail-title', { hasText: 'iteration 44 · group 3 · rollout 2' }).waitFor({ timeout: 60_000 });
 }
 
 wb.journey('H1. Open Logs in Place on the Hub repo lists it under Local runs, on the Hub, without downloading it', async () => {

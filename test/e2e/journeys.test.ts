@@ -84,7 +84,7 @@ journey('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes
 journey('2. the metrics dashboard draws the charts and the search box narrows them', async () => {
   await command('RL Runs: Open Metrics');
   const wv = webview();
-  await wv.locator('.chart-card canvas').first().waitFor({ timeout: 30_000 });
+  await wv.locator('.chart-card canvas').first().waitFor({ timeout: 60_000 });
   const all = await wv.locator('.chart-card').count();
   assert.ok(all >= 40, `${all} charts`);
   // the search box is a vscode-textfield, defined once the charts are painted (controls.js)
@@ -290,7 +290,7 @@ journey('7. a download over a dropping link, cancelled, then started again, comp
 journey('8. iterations appended to the logs appear in the open dashboard without reopening it', async () => {
   await command('RL Runs: Open Metrics');
   const wv = webview();
-  await wv.locator('#charts-root[data-iterations="45"]').waitFor({ timeout: 30_000 });
+  await wv.locator('#charts-root[data-iterations="45"]').waitFor({ timeout: 60_000 });
   const metrics = join(run, 'logs', 'ws_metrics.jsonl');
   const lines = readFileSync(metrics, 'utf8').trim().split('\n');
   const lastRow = JSON.parse(lines[lines.length - 1]!) as Record<string, number>;

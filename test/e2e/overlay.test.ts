@@ -24,25 +24,26 @@ async function pickRow(baseline: boolean): Promise<void> {
   await (baseline ? rows.filter({ hasText: 'baseline' }) : rows.filter({ hasNotText: 'baseline' })).first().click();
 }
 
-/** Waits until the workbench's stored state (what a reload reads) holds this text (the extension's remembered panel state). */
+/** Waits until the workbench's stored state (what a reload reads) lists a dashboard editor and holds `text` (its remembered overlays). */
 async function savedForReload(text: string): Promise<void> {
   const read = `(async () => {
     const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-'));
+    let editor = false, found = false;
     for (const name of names) {
       const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
-      let found = false;
       if (db.objectStoreNames.contains('ItemTable')) {
-        const q = db.transaction('ItemTable').objectStore('ItemTable').getAll();
-        const all = await new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
-        found = all.some((v) => typeof v === 'string' && v.includes(${JSON.stringify(text)}));
+        const store = db.transaction('ItemTable').objectStore('ItemTable');
+        const get = (q) => new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
+        const editors = await get(store.get('memento/workbench.parts.editor'));
+        editor ||= typeof editors === 'string' && editors.includes('rlRunBrowser.metrics');
+        found ||= (await get(store.getAll())).some((v) => typeof v === 'string' && v.includes(${JSON.stringify(text)}));
       }
       db.close();
-      if (found) return true;
     }
-    return false;
+    return editor && found;
   })()`;
   await page.waitForFunction(read, undefined, { polling: 250, timeout: 30_000 }).catch(() => {
-    throw new Error(`the workbench did not save ${text} within 30 s`);
+    throw new Error(`the workbench did not save the dashboard editor with ${text} within 30 s`);
   });
 }
 
@@ -129,7 +130,11 @@ wb.continued("O3. a click where both runs have a point asks which run, and opens
 wb.continued('O4. after a window reload the dashboard comes back with the baseline overlaid, in its colour', async () => {
   await page.locator('.tabs-container .tab', { hasText: 'Metrics: run' }).click();
   await savedForReload('"color":1}]');
-  await page.reload();
+  // the workbench's own reload (what a user runs), not the browser's: it shuts the window down in
+  // order, its editors flushed, where a page reload races the unload against the storage writes
+  const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+  await wb.command('Developer: Reload Window');
+  await reloaded;
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const tab = page.locator('.tabs-container .tab', { hasText: 'Metrics: run' });
   await tab.waitFor({ timeout: 60_000 });
