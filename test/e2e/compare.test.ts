@@ -11,7 +11,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { REPO, until, workbench } from './harness';
-import { compareRunWithBaseline, rowMenu } from './steps';
+import { compareRunWithBaseline, rowMenu, savedForReload } from './steps';
 
 let page: Page;
 const wb = workbench({ name: 'compare', demoArgs: [] }, (w) => {
@@ -251,32 +251,10 @@ wb.journey(
   },
 );
 
-/** Waits until the workbench's stored state (what a reload reads) lists a comparison editor and holds `text`. */
-async function savedForReload(text: string): Promise<void> {
-  const read = `(async () => {
-    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-'));
-    let editor = false, found = false;
-    for (const name of names) {
-      const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
-      if (db.objectStoreNames.contains('ItemTable')) {
-        const q = db.transaction('ItemTable').objectStore('ItemTable').getAll();
-        const all = await new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
-        editor ||= all.some((v) => typeof v === 'string' && v.includes('rlRunBrowser.compare'));
-        found ||= all.some((v) => typeof v === 'string' && v.includes(${JSON.stringify(text)}));
-      }
-      db.close();
-    }
-    return editor && found;
-  })()`;
-  await page.waitForFunction(read, undefined, { polling: 250, timeout: 30_000 }).catch(() => {
-    throw new Error(`the workbench did not save the comparison with ${text} within 30 s`);
-  });
-}
-
 wb.continued('C7. after Developer: Reload Window the comparison comes back with the same two runs and the same window', async () => {
   const before = await shown();
   const rootB = before.roots[1]!.replace(/^B = /, '');
-  await savedForReload(rootB);
+  await savedForReload(page, 'rlRunBrowser.compare', rootB);
   await wb.command('Developer: Reload Window');
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const tab = page.locator('.tabs-container .tab', { hasText: /^Compare: run ↔/ });

@@ -11,7 +11,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, FrameLocator } from 'playwright-core';
 import { REPO, settled, until, workbench } from './harness';
-import { menuItem } from './steps';
+import { hubRepoItem, menuItem } from './steps';
 import { demoStage, growingRun } from '../../src/core/demo/growingRun';
 import type { GrowingRun } from '../../src/core/demo/growingRun';
 import type { CheckReport } from '../../src/core/integrity/types';
@@ -430,7 +430,7 @@ wb.journey(
     await icon.waitFor({ timeout: 30_000 });
     if (!(await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).isVisible())) await icon.click();
     await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
-    const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
+    const repo = hubRepoItem(page).first();
     if ((await repo.getAttribute('aria-expanded')) !== 'true') await repo.click();
     // the repo's warning names the last complete checkpoint
     const warning = page.locator('.monaco-list-row', {

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { REPO, workbench } from './harness';
-import { expectAccessible, menuItem } from './steps';
+import { expectAccessible, hubRepoItem, menuItem } from './steps';
 import { conclusionLabel } from '../../src/core/eval/verdictWords';
 import type { Conclusion } from '../../src/core/eval/verdict';
 
@@ -137,7 +137,7 @@ wb.journey(
     if (!(await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).isVisible())) await icon.click();
     await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
     const at39 = evals(join(wb.run, '.hub-repo')).iterations.find((i) => i.iteration === 39)!;
-    const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
+    const repo = hubRepoItem(page).first();
     if ((await repo.getAttribute('aria-expanded')) !== 'true') await repo.click();
     const resume = page.getByRole('treeitem', { name: /^resume/ });
     await resume.waitFor();
@@ -181,7 +181,7 @@ wb.journey(
 wb.journey(
   "E4. on a run read in place, Enter on a point of the Evaluation chart offers that iteration's checkpoint from the Hub",
   async () => {
-    const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
+    const repo = hubRepoItem(page).first();
     await repo.waitFor({ timeout: 30_000 });
     await repo.click({ button: 'right' });
     await menuItem(page, 'Open Logs in Place');

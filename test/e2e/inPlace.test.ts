@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { REPO, workbench } from './harness';
-import { menuItem } from './steps';
+import { hubRepoItem, menuItem } from './steps';
 
 let page: Page;
 const wb = workbench({ name: 'inplace' }, (w) => {
@@ -37,7 +37,7 @@ wb.journey('H1. Open Logs in Place on the Hub repo lists it under Local runs, on
   await icon.click();
   await page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
   // the Hub repo's context menu
-  const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
+  const repo = hubRepoItem(page).first();
   await repo.click({ button: 'right' });
   const item = page.locator('.monaco-menu .action-label', { hasText: 'Open Logs in Place' });
   await item.waitFor({ timeout: 10_000 });

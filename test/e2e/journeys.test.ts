@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { REPO, SHOTS, until, workbench } from './harness';
-import { steps } from './steps';
+import { SHOTS, until, workbench } from './harness';
+import { hubRepoItem, savedForReload, steps } from './steps';
 
 const ROOT = resolve('.');
 const wb = workbench({
@@ -33,39 +33,11 @@ const wb = workbench({
 const run = wb.run;
 const { shot, webview, command, mark, faults, journey, continued, openTrajectory, theme } = steps(wb);
 
-/**
- * Waits until the workspace's stored state (IndexedDB, what a reload reads) lists an editor
- * of this view type among the open editors and holds this text in some entry.
- */
-async function savedForReload(viewType: string, text: string): Promise<void> {
-  const read = `(async () => {
-    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-') && n !== 'vscode-web-state-db-global');
-    const found = { editor: false, text: false };
-    for (const name of names) {
-      const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
-      if (db.objectStoreNames.contains('ItemTable')) {
-        const store = db.transaction('ItemTable').objectStore('ItemTable');
-        const get = (q) => new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
-        const editors = await get(store.get('memento/workbench.parts.editor'));
-        if (typeof editors === 'string' && editors.includes(${JSON.stringify(viewType)})) found.editor = true;
-        for (const v of await get(store.getAll())) if (typeof v === 'string' && v.includes(${JSON.stringify(text)})) found.text = true;
-      }
-      db.close();
-    }
-    return found.editor && found.text;
-  })()`;
-  const start = Date.now();
-  await wb.page.waitForFunction(read, undefined, { polling: 250, timeout: 30_000 }).catch(() => {
-    throw new Error(`the workbench did not save the ${viewType} editor with ${text} within 30 s`);
-  });
-  mark(`saved for a reload after ${((Date.now() - start) / 1000).toFixed(1)} s`);
-}
-
 journey('1. the RL Runs view shows the Hub repo with resume/hf iterations, sizes and the latest star, and the local run', async () => {
   const icon = wb.page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
   await icon.waitFor({ timeout: 30_000 });
   await icon.click();
-  const repo = wb.page.getByRole('treeitem', { name: new RegExp(REPO.replace(/[./]/g, '\\$&')) });
+  const repo = hubRepoItem(wb.page);
   await repo.waitFor({ timeout: 30_000 });
   await wb.page.locator('.monaco-list-row', { hasText: '4 resume · 4 hf' }).waitFor({ timeout: 30_000 });
   await repo.click();
@@ -305,7 +277,8 @@ journey('10. after a window reload the trajectory browser comes back at the same
   await webview().locator('#detail-title', { hasText: 'iteration 12 · group 7 · rollout 3' }).waitFor({ timeout: 60_000 });
   // a reload reopens what the workbench saved: it saves its editors every few seconds, not on
   // unload, and the extension remembers the trajectory in workspace state; wait until both are
-  await savedForReload('rlRunBrowser.trajectories', '"iteration":12,"group":7,"rollout":3');
+  const waited = await savedForReload(wb.page, 'rlRunBrowser.trajectories', '"iteration":12,"group":7,"rollout":3');
+  mark(`saved for a reload after ${waited.toFixed(1)} s`);
   // the workbench's own reload (what a user runs), not the browser's: it shuts the window down in
   // order, its state flushed, where a page reload races the unload against the storage writes
   const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });

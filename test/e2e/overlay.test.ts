@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 import { workbench } from './harness';
+import { savedForReload } from './steps';
 
 /** The page's getComputedStyle (the tests compile without the DOM's types). */
 type Styled = { getComputedStyle(e: unknown): Record<string, string> };
@@ -22,29 +23,6 @@ async function pickRow(baseline: boolean): Promise<void> {
   const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   await rows.first().waitFor({ timeout: 30_000 });
   await (baseline ? rows.filter({ hasText: 'baseline' }) : rows.filter({ hasNotText: 'baseline' })).first().click();
-}
-
-/** Waits until the workbench's stored state (what a reload reads) lists a dashboard editor and holds `text` (its remembered overlays). */
-async function savedForReload(text: string): Promise<void> {
-  const read = `(async () => {
-    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-'));
-    let editor = false, found = false;
-    for (const name of names) {
-      const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
-      if (db.objectStoreNames.contains('ItemTable')) {
-        const store = db.transaction('ItemTable').objectStore('ItemTable');
-        const get = (q) => new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
-        const editors = await get(store.get('memento/workbench.parts.editor'));
-        editor ||= typeof editors === 'string' && editors.includes('rlRunBrowser.metrics');
-        found ||= (await get(store.getAll())).some((v) => typeof v === 'string' && v.includes(${JSON.stringify(text)}));
-      }
-      db.close();
-    }
-    return editor && found;
-  })()`;
-  await page.waitForFunction(read, undefined, { polling: 250, timeout: 30_000 }).catch(() => {
-    throw new Error(`the workbench did not save the dashboard editor with ${text} within 30 s`);
-  });
 }
 
 wb.journey(
@@ -129,7 +107,7 @@ wb.continued("O3. a click where both runs have a point asks which run, and opens
 
 wb.continued('O4. after a window reload the dashboard comes back with the baseline overlaid, in its colour', async () => {
   await page.locator('.tabs-container .tab', { hasText: 'Metrics: run' }).click();
-  await savedForReload('"color":1}]');
+  await savedForReload(page, 'rlRunBrowser.metrics', '"color":1}]');
   // the workbench's own reload (what a user runs), not the browser's: it shuts the window down in
   // order, its editors flushed, where a page reload races the unload against the storage writes
   const reloaded = page.waitForEvent('load', { timeout: 60_000 });

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workbench, REPO } from './harness';
+import { workbench } from './harness';
+import { hubRepoItem } from './steps';
 
 let badLine = 0;
 
@@ -25,7 +26,7 @@ const wb = workbench({
 const openView = async (): Promise<void> => {
   const icon = wb.page.locator('.activitybar .action-item a[aria-label^="RL Runs"]');
   await icon.waitFor({ timeout: 30_000 });
-  if ((await wb.page.getByRole('treeitem', { name: new RegExp(REPO.replace(/[./]/g, '\\$&')) }).count()) === 0) await icon.click();
+  if ((await hubRepoItem(wb.page).count()) === 0) await icon.click();
 };
 
 wb.journey('P1. the run row shows its data problems, and the Problems panel entry opens the log at that line', async () => {
@@ -83,7 +84,7 @@ wb.journey('P2. each panel of the run has the banner; its link opens the Problem
 wb.journey('P3. one click downloads to the remembered folder; the Hub tree marks the iteration the local latest file names', async () => {
   const page = wb.page;
   await openView();
-  await page.getByRole('treeitem', { name: new RegExp(REPO.replace(/[./]/g, '\\$&')) }).click();
+  await hubRepoItem(page).click();
   await page.getByRole('treeitem', { name: /^resume/ }).click();
   const row39 = page.locator('.monaco-list-row', { hasText: 'iter_0000039 ★' });
   await row39.hover();

@@ -18,7 +18,7 @@ import { prettyRecord, turnsKeyOf } from '../../src/extension/share/prettyRecord
 import { EXTENSION_ID, buildLink } from '../../src/core/links/link';
 import type { LinkView } from '../../src/core/links/link';
 import { REPO, SHOTS, settled, until, workbench } from './harness';
-import { rowMenu } from './steps';
+import { hubRepoItem, rowMenu } from './steps';
 
 const KEY = { iteration: 12, group: 7, rollout: 3 };
 const TURN = 5;
@@ -82,10 +82,7 @@ async function windowOn(folder: string): Promise<Page> {
   // the extension active (its Hub tree drawn) before a link comes: a link given to a window whose
   // extension is still activating by the link is sometimes dropped
   await runs.click();
-  await other
-    .getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) })
-    .first()
-    .waitFor({ timeout: 60_000 });
+  await hubRepoItem(other).first().waitFor({ timeout: 60_000 });
   return other;
 }
 
@@ -262,7 +259,7 @@ wb.journey(
   'S8. a Hub link opens the run read in place; its Copy Link names repo and revision; elsewhere the link offers to download its logs',
   async () => {
     await page.locator('.activitybar .action-item a[aria-label^="RL Runs"]').click();
-    const repo = page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) }).first();
+    const repo = hubRepoItem(page).first();
     await repo.waitFor({ timeout: 30_000 });
     await rowMenu(page, [repo], 'Open Logs in Place');
     await page.locator('.monaco-list-row', { hasText: /on the Hub · 10800 trajectories/ }).waitFor({ timeout: 90_000 });

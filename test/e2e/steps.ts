@@ -3,12 +3,46 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { settled } from './harness';
+import { REPO, settled } from './harness';
 import type { Pick, ThemeName, Workbench } from './harness';
 
 /** A workbench's `prepare` that appends `records` to the demo run's credit log, one JSON line each. */
 export function appendRecords(records: readonly unknown[]): (run: string) => void {
   return (run) => appendFileSync(join(run, 'logs', 'ws_credit_log.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
+/** The Hub tree's row of the emulator's repo (its accessible name starts with the repo's name). */
+export function hubRepoItem(page: Page): Locator {
+  return page.getByRole('treeitem', { name: new RegExp(`^${REPO.replace(/[./]/g, '\\$&')}`) });
+}
+
+/**
+ * Waits until the workspace's stored state (IndexedDB, what a reload reads) lists an editor
+ * of this view type among the open editors and holds this text in some entry: what a reload needs
+ * before it runs. Resolves to the seconds it waited.
+ */
+export async function savedForReload(page: Page, viewType: string, text: string): Promise<number> {
+  const read = `(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-') && n !== 'vscode-web-state-db-global');
+    const found = { editor: false, text: false };
+    for (const name of names) {
+      const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+      if (db.objectStoreNames.contains('ItemTable')) {
+        const store = db.transaction('ItemTable').objectStore('ItemTable');
+        const get = (q) => new Promise((res, rej) => { q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
+        const editors = await get(store.get('memento/workbench.parts.editor'));
+        if (typeof editors === 'string' && editors.includes(${JSON.stringify(viewType)})) found.editor = true;
+        for (const v of await get(store.getAll())) if (typeof v === 'string' && v.includes(${JSON.stringify(text)})) found.text = true;
+      }
+      db.close();
+    }
+    return found.editor && found.text;
+  })()`;
+  const start = Date.now();
+  await page.waitForFunction(read, undefined, { polling: 250, timeout: 30_000 }).catch(() => {
+    throw new Error(`the workbench did not save the ${viewType} editor with ${text} within 30 s`);
+  });
+  return (Date.now() - start) / 1000;
 }
 
 /**
